@@ -1,0 +1,58 @@
+# Council: two commands matter on a fresh machine, `make run` and `make test`.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+# `make run` is the local, single-machine app: DEBUG on unless the caller sets
+# DJANGO_DEBUG, so it starts with no other configuration (no secret key needed).
+RUN_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
+
+.PHONY: help install run worker test lint migrate
+
+help:
+	@echo "make run     install if needed, migrate, serve http://$(HOST):$(PORT)/"
+	@echo "make test    install if needed, run the whole test suite and the linter"
+	@echo "make worker  run the django-q2 task workers"
+	@echo "make lint    ruff check"
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+# pip runs again only when pyproject.toml is newer than the stamp.
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(RUN_ENV) $(PY) manage.py migrate --noinput
+
+run: install
+	$(RUN_ENV) $(PY) manage.py migrate --noinput
+	$(RUN_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
+	$(RUN_ENV) exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) council_site.asgi:application
+
+worker: install
+	$(RUN_ENV) exec $(PY) manage.py qcluster
+
+# Browser tests drive Debian's chromium; without root (or apt) they skip and the
+# rest of the suite still runs.
+test: install
+	@if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "Installing Debian chromium for the browser tests ..."; \
+		( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium ) \
+			|| echo "WARNING: could not install chromium; browser tests will be skipped." >&2; \
+	fi
+	$(PY) -m pytest $(PYTEST_ARGS)
+	$(VENV)/bin/ruff check .
+
+lint: install
+	$(VENV)/bin/ruff check .

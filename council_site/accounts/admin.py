@@ -1,0 +1,25 @@
+from django.contrib import admin
+
+from council_site.accounts.models import Membership, Team
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    list_display = ["name", "code", "created_at"]
+    search_fields = ["name", "code"]
+    readonly_fields = ["code", "created_at"]
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["team", "user", "role", "created_at"]
+    list_filter = ["role"]
+    search_fields = ["team__name", "user__username"]
+    autocomplete_fields = ["team", "user"]

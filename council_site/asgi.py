@@ -1,0 +1,37 @@
+"""ASGI entry point: HTTP to Django, websockets to the debate consumers."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "council_site.settings")
+
+# Set up Django (app registry included) before importing anything that touches models,
+# such as the consumers behind the websocket routes.
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+
+try:
+    from debates.routing import websocket_urlpatterns
+except ModuleNotFoundError as exc:  # the debates app may not ship routes yet
+    if exc.name != "debates.routing":
+        raise
+    websocket_urlpatterns = []
+
+http_app = (
+    ASGIStaticFilesHandler(django_asgi_app) if settings.COUNCIL_SERVE_STATIC else django_asgi_app
+)
+
+application = ProtocolTypeRouter(
+    {
+        "http": http_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

@@ -1,0 +1,158 @@
+"""Parsing of environment variables for settings.
+
+Every helper raises ``ImproperlyConfigured`` naming the variable and the value it
+rejected, so a typo in a deployment stops the process at start-up instead of
+silently falling back to a default.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+# The two supported configurations are SQLite (embedded) and PostgreSQL (scale-out);
+# other engines are not tested, so they are refused rather than half-supported.
+SQLITE_SCHEMES = frozenset({"sqlite"})
+POSTGRES_SCHEMES = frozenset({"postgres", "postgresql", "pgsql"})
+REDIS_SCHEMES = frozenset({"redis", "rediss"})
+
+# WAL lets readers proceed while one writer commits; IMMEDIATE transactions take the
+# write lock up front, so two workers never deadlock upgrading a read lock, and the
+# busy timeout makes a waiting writer retry instead of failing with "database is locked".
+SQLITE_OPTIONS: dict[str, Any] = {
+    "init_command": (
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
+    ),
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+}
+
+
+def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
+    env = os.environ if environ is None else environ
+    value = env.get(name)
+    if value is None:
+        return None
+    value = value.strip()
+    return value or None
+
+
+def env_str(
+    name: str, default: str | None = None, *, environ: Mapping[str, str] | None = None
+) -> str | None:
+    """A string variable; empty counts as unset."""
+    value = _raw(name, environ)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = None) -> bool:
+    """A boolean variable: 1/true/yes/on or 0/false/no/off, case-insensitive."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean; use one of 1/true/yes/on or 0/false/no/off."
+    )
+
+
+def env_int(
+    name: str,
+    default: int,
+    *,
+    minimum: int | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    """An integer variable, optionally bounded below."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer.") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number} is too small; it must be at least {minimum}.")
+    return number
+
+
+def env_list(
+    name: str, default: list[str], *, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """A comma-separated list; blanks around items are dropped."""
+    value = _raw(name, environ)
+    if value is None:
+        return list(default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def database_config(
+    url: str | None,
+    *,
+    default_sqlite_path: Path,
+    conn_max_age: int = 0,
+) -> dict[str, Any]:
+    """The ``DATABASES["default"]`` entry for a ``DATABASE_URL`` (or the SQLite default)."""
+    if url is None:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(default_sqlite_path),
+            "OPTIONS": dict(SQLITE_OPTIONS),
+        }
+    scheme = urlsplit(url).scheme.lower()
+    if scheme in SQLITE_SCHEMES:
+        try:
+            config: dict[str, Any] = dict(dj_database_url.parse(url))
+        except ValueError as exc:
+            raise ImproperlyConfigured(f"DATABASE_URL is not a valid SQLite URL: {exc}") from None
+        config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+        return config
+    if scheme in POSTGRES_SCHEMES:
+        try:
+            config = dict(
+                dj_database_url.parse(url, conn_max_age=conn_max_age, conn_health_checks=True)
+            )
+        except ValueError as exc:
+            raise ImproperlyConfigured(
+                f"DATABASE_URL is not a valid PostgreSQL URL: {exc}"
+            ) from None
+        if not config.get("NAME"):
+            raise ImproperlyConfigured("DATABASE_URL names no database (postgresql://host/NAME).")
+        return config
+    supported = ", ".join(f"{s}://" for s in sorted(SQLITE_SCHEMES | POSTGRES_SCHEMES))
+    raise ImproperlyConfigured(
+        f"DATABASE_URL has unsupported scheme {scheme + '://' if scheme else '(none)'}; "
+        f"supported: {supported}."
+    )
+
+
+def redis_url(value: str | None) -> str | None:
+    """Validate ``REDIS_URL``; None means the embedded (no Redis) configuration."""
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme.lower() not in REDIS_SCHEMES:
+        raise ImproperlyConfigured(
+            f"REDIS_URL={value!r} is not a Redis URL; expected redis://host:port/db "
+            "(or rediss:// for TLS)."
+        )
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"REDIS_URL={value!r} names no host.")
+    try:
+        parts.port  # noqa: B018 - raises ValueError on a non-numeric port
+    except ValueError:
+        raise ImproperlyConfigured(f"REDIS_URL={value!r} has an invalid port.") from None
+    return value

@@ -1,0 +1,251 @@
+"""Settings for Council, read from the environment at import.
+
+Two configurations share this file (see docs/configuration.md):
+
+* embedded default: SQLite in WAL mode, django-q2's ORM broker, in-memory channel layer;
+* scale-out: ``DATABASE_URL`` pointing at PostgreSQL and ``REDIS_URL`` set, which switches
+  the task broker, the channel layer and the cache to Redis.
+
+A bad value raises ``ImproperlyConfigured`` at start-up (see ``council_site.env``).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from council_site.env import (
+    database_config,
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    redis_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+VAR_DIR.mkdir(exist_ok=True)
+
+# pytest (pytest-django) or `manage.py test`: a throwaway key and fast hashing are fine.
+TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
+
+# --- core -------------------------------------------------------------------------
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+if SECRET_KEY is None:
+    if not (DEBUG or TESTING):
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set. Production (DJANGO_DEBUG off) needs a long random "
+            "key, e.g. from: python -c 'import secrets; print(secrets.token_urlsafe(50))'. "
+            "For local development set DJANGO_DEBUG=1 (make run does)."
+        )
+    SECRET_KEY = "django-insecure-dev-key-only-for-debug-and-tests"
+
+_LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", _LOCAL_HOSTS if (DEBUG or TESTING) else [])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_q",
+    "django_htmx",
+    "council_site.accounts",
+    "debates",
+    "personas",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "council_site.urls"
+WSGI_APPLICATION = "council_site.wsgi.application"
+ASGI_APPLICATION = "council_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- database ---------------------------------------------------------------------
+
+# Persistent connections leak under ASGI (each request may run in a new thread), so
+# the default is 0; a pure worker host may raise it. Health checks make a reused
+# connection that the server dropped reconnect instead of failing a request.
+DATABASES = {
+    "default": database_config(
+        env_str("DATABASE_URL"),
+        default_sqlite_path=VAR_DIR / "council.sqlite3",
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A file, not pytest-django's in-memory default: worker subprocesses started by
+    # the execution tests must see the same test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: task broker, channel layer, cache ------------------------------------
+
+REDIS_URL = redis_url(env_str("REDIS_URL"))
+
+COUNCIL_WORKERS = env_int("COUNCIL_WORKERS", 2, minimum=1)
+COUNCIL_Q_SYNC = env_bool("COUNCIL_Q_SYNC", False)
+
+Q_CLUSTER: dict[str, object] = {
+    "name": "council",
+    "workers": COUNCIL_WORKERS,
+    # A debate step may wait on slow LLM calls; retry must exceed timeout, or a step
+    # still running would be handed to a second worker.
+    "timeout": 600,
+    "retry": 660,
+    # Steps are idempotent and a sweeper re-enqueues stalled debates, so a task that
+    # keeps killing its worker is dropped after a few tries rather than looping.
+    "max_attempts": 3,
+    "catch_up": False,
+    "ack_failures": True,
+    "sync": COUNCIL_Q_SYNC,
+    "label": "Tasks",
+}
+if REDIS_URL:
+    Q_CLUSTER["redis"] = REDIS_URL
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": "council"},
+        }
+    }
+    # Shared cache, so django-q2's cluster stats and any cached values are seen by
+    # every web and worker process.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "council",
+        }
+    }
+else:
+    Q_CLUSTER["orm"] = "default"
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+COUNCIL_BROKER = "redis" if REDIS_URL else "orm"
+
+# A worker holds a debate this long per step, renewed on every stored turn or call;
+# a debate whose lease expired belongs to a dead worker and is resumed by the sweeper.
+COUNCIL_LEASE_SECONDS = env_int("COUNCIL_LEASE_SECONDS", 120, minimum=1)
+
+# --- models -----------------------------------------------------------------------
+
+COUNCIL_MODEL = env_str("COUNCIL_MODEL", "sim/default")
+COUNCIL_FALLBACK_MODEL = env_str("COUNCIL_FALLBACK_MODEL")
+
+# --- auth -------------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+if TESTING:
+    # Hashing cost dominates user fixtures; tests never need a strong hash.
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+# --- i18n ------------------------------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- static files -----------------------------------------------------------------
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+# The embedded configuration has no reverse proxy, so the ASGI app serves /static/
+# itself (asgi.py). Behind a proxy that serves STATIC_ROOT, turn this off.
+COUNCIL_SERVE_STATIC = env_bool("COUNCIL_SERVE_STATIC", True)
+
+# --- security ---------------------------------------------------------------------
+
+# HTTPS hardening is on by default in production and off under DEBUG/tests, where
+# the app is reached over plain http://127.0.0.1.
+DJANGO_SECURE = env_bool("DJANGO_SECURE", not (DEBUG or TESTING))
+SECURE_SSL_REDIRECT = DJANGO_SECURE
+# Load balancers probe over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_SECURE = DJANGO_SECURE
+CSRF_COOKIE_SECURE = DJANGO_SECURE
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000, minimum=0) if DJANGO_SECURE else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = DJANGO_SECURE
+SECURE_HSTS_PRELOAD = DJANGO_SECURE
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+if env_bool("DJANGO_BEHIND_PROXY", False):
+    # Only safe when a proxy that overwrites this header is the sole way in.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- logging ----------------------------------------------------------------------
+
+_LOG_LEVEL = (env_str("DJANGO_LOG_LEVEL", "INFO") or "INFO").upper()
+if _LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"DJANGO_LOG_LEVEL={_LOG_LEVEL!r} is not one of DEBUG, INFO, WARNING, ERROR, CRITICAL."
+    )
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": _LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": _LOG_LEVEL, "propagate": False},
+        # litellm logs every completion at INFO, drowning the CLI's progress display.
+        "LiteLLM": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "LiteLLM Router": {"level": "WARNING"},
+        "LiteLLM Proxy": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+    },
+}

@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from council_site import views
+from council_site.api import api
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("api/", api.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    # Django's LogoutView accepts POST only, so logging out cannot be triggered by a link.
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+]

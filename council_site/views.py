@@ -1,0 +1,34 @@
+"""Site-wide views: the home page and the plain health check."""
+
+from __future__ import annotations
+
+import logging
+
+from django.contrib.auth.decorators import login_required
+from django.db import DatabaseError, connection
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from council_site.accounts.selectors import team_for_user
+
+logger = logging.getLogger(__name__)
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Plain-text liveness probe for load balancers: 200 "ok" when the database answers."""
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError:
+        logger.exception("healthz: database unreachable")
+        return HttpResponse("database unreachable\n", status=503, content_type="text/plain")
+    return HttpResponse("ok\n", content_type="text/plain")
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"team": team_for_user(user=request.user)})

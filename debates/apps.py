@@ -1,0 +1,21 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _schedule_sweeper(sender, **kwargs):  # noqa: ANN001, ANN003 - signal signature
+    """The cluster re-queues stalled debates every minute (see resume_stalled)."""
+    from django_q.models import Schedule
+
+    Schedule.objects.update_or_create(
+        name="council-resume-stalled",
+        defaults={"func": "debates.tasks.resume_stalled", "schedule_type": Schedule.MINUTES,
+                  "minutes": 1, "repeats": -1},
+    )
+
+
+class DebatesConfig(AppConfig):
+    name = "debates"
+    verbose_name = "Debates"
+
+    def ready(self) -> None:
+        post_migrate.connect(_schedule_sweeper, sender=self)

@@ -1,0 +1,107 @@
+"""Convergence metrics, the stopping rule and the diagnostic (protocols.md 1.6-1.8).
+
+Pure functions over numbers and item lists, so every branch is testable alone.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+
+from .schemas import Diagnostic, DiagnosticLabel, RoundMetrics, StopReason
+
+# A move smaller than this is "stable", both for the stopping rule's
+# confidence_delta and for the diagnostic's before/after comparison.
+STABLE_DELTA = 0.03
+DISAGREEMENT_FACTOR = 1.5
+
+
+def mean_and_dispersion(confidences: Sequence[float]) -> tuple[float, float]:
+    if not confidences:
+        raise ValueError("no active agents to measure")
+    return statistics.fmean(confidences), statistics.pstdev(confidences)
+
+
+def round_metrics(
+    *,
+    round_number: int,
+    confidences: Sequence[float],
+    previous_mean: float | None,
+    concessions: int | None,
+    new_arguments: int | None,
+) -> RoundMetrics:
+    mean, dispersion = mean_and_dispersion(confidences)
+    return RoundMetrics(
+        round=round_number,
+        active_agents=len(confidences),
+        mean_confidence=mean,
+        dispersion=dispersion,
+        confidence_delta=None if previous_mean is None else mean - previous_mean,
+        concessions=concessions,
+        new_arguments=new_arguments,
+    )
+
+
+def stop_decision(
+    metrics: RoundMetrics, *, threshold: float, max_rounds: int
+) -> tuple[StopReason | None, str]:
+    """The stopping rule, checked after every round r >= 1; first match wins.
+
+    Returns the stop reason (None = run another round) and the metric values that
+    decided it, in words.
+    """
+    r = metrics.round
+    if r < 1 or metrics.confidence_delta is None:
+        raise ValueError("the stopping rule applies to cross-examination rounds only")
+    disp, delta = metrics.dispersion, metrics.confidence_delta
+    new, conc = metrics.new_arguments or 0, metrics.concessions or 0
+    if disp < threshold and abs(delta) < STABLE_DELTA:
+        return StopReason.CONVERGED, (
+            f"dispersion {disp:.3f} < {threshold:.2f} and mean moved {delta:+.3f} "
+            f"(|Δ| < {STABLE_DELTA:.2f})"
+        )
+    if r >= 2 and new == 0 and conc == 0:
+        limit = DISAGREEMENT_FACTOR * threshold
+        if disp > limit:
+            return StopReason.GENUINE_DISAGREEMENT, (
+                f"no new arguments and no concessions in round {r}, "
+                f"dispersion {disp:.3f} > 1.5 × {threshold:.2f} = {limit:.3f}"
+            )
+        return StopReason.DIMINISHING_RETURNS, (
+            f"no new arguments and no concessions in round {r}, "
+            f"dispersion {disp:.3f} <= 1.5 × {threshold:.2f} = {limit:.3f}"
+        )
+    if r >= max_rounds:
+        return StopReason.MAX_ROUNDS, (
+            f"reached the cap of {max_rounds} rounds (dispersion {disp:.3f}, "
+            f"mean moved {delta:+.3f}, {new} new arguments, {conc} concessions)"
+        )
+    return None, "continue"
+
+
+def _trend(before: float, after: float) -> int:
+    change = after - before
+    if abs(change) < STABLE_DELTA:
+        return 0
+    return 1 if change > 0 else -1
+
+
+def diagnose(first: RoundMetrics, last: RoundMetrics) -> Diagnostic:
+    """Compares round 0 (positions) with the last round (protocols.md 1.8)."""
+    mean_trend = _trend(first.mean_confidence, last.mean_confidence)
+    disp_trend = _trend(first.dispersion, last.dispersion)
+    labels = {
+        (-1, 1): DiagnosticLabel.HEALTHY_DOUBT,
+        (1, -1): DiagnosticLabel.GENUINE_CONVERGENCE,
+        (0, -1): DiagnosticLabel.FALSE_CONSENSUS_RISK,
+        (1, 1): DiagnosticLabel.POLARIZATION,
+    }
+    return Diagnostic(
+        label=labels.get((mean_trend, disp_trend), DiagnosticLabel.MIXED),
+        mean_before=first.mean_confidence,
+        mean_after=last.mean_confidence,
+        dispersion_before=first.dispersion,
+        dispersion_after=last.dispersion,
+        mean_trend={-1: "fell", 0: "stable", 1: "rose"}[mean_trend],  # type: ignore[arg-type]
+        dispersion_trend={-1: "narrowed", 0: "stable", 1: "widened"}[disp_trend],  # type: ignore[arg-type]
+    )

@@ -1,0 +1,360 @@
+"""The council protocol: runs one step of a debate at a time.
+
+``run_step`` asks the model only for turns the state does not hold yet, so a step
+re-delivered after a crash costs no extra calls. Every finished turn, ledger
+record and progress event goes out through ``EngineHooks`` as soon as it exists;
+the CLI prints them, the Django side persists them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from . import prompts
+from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from .schemas import (
+    CallRecord,
+    CallTag,
+    ComposedPanel,
+    CrossExamination,
+    Phase,
+    Position,
+    Premortem,
+    SynthesisNarrative,
+    Turn,
+    TurnStatus,
+    VerifierReport,
+)
+from .state import DebateState, Step
+from .synthesis import synthesis_messages, verifier_messages
+
+MAX_COMPACTION = 2
+
+
+class EngineEvent(BaseModel):
+    kind: str  # step_started | turn_completed | turn_failed | step_completed | round_completed
+    step: str
+    phase: str
+    round: int = 0
+    agent: int | None = None
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class EngineHooks:
+    """Where the engine reports. Subclass and override what you need."""
+
+    async def on_turn(self, turn: Turn) -> None:
+        """A turn finished (ok or failed); persist it before anything else relies on it."""
+
+    async def on_call(self, record: CallRecord) -> None:
+        """One LLM call attempt finished."""
+
+    async def on_event(self, event: EngineEvent) -> None:
+        """Progress for people watching."""
+
+    def should_cancel(self) -> bool:
+        return False
+
+
+def make_gateway(state: DebateState, hooks: EngineHooks, **overrides: Any) -> LLMGateway:
+    config = state.config
+    kwargs: dict[str, Any] = {
+        "timeout_s": config.call_timeout_s,
+        "max_retries": config.max_retries,
+        "backoff_base_s": config.retry_backoff_s,
+        "on_call": hooks.on_call,
+        "should_cancel": hooks.should_cancel,
+        "simulator": config.simulator,
+        "context_limit_tokens": config.context_limit_tokens,
+    }
+    kwargs.update(overrides)
+    return LLMGateway(**kwargs)
+
+
+# ---------------------------------------------------------------------- prompts per phase
+
+
+def _persona_system(state: DebateState, agent: int) -> str:
+    persona = state.personas[agent]
+    return prompts.system_prompt(
+        state.language,
+        prompts.render(
+            "persona",
+            name=persona.name,
+            background=persona.background,
+            expertise=persona.expertise,
+            approach=persona.approach,
+            bias=persona.bias,
+        ),
+    )
+
+
+def _bullets(items: list[str], limit: int | None = None) -> str:
+    chosen = items if limit is None else items[:limit]
+    return "; ".join(chosen) if chosen else "(none)"
+
+
+def _peer_block(state: DebateState, agent: int, round_number: int, compaction: int) -> str:
+    previous = round_number - 1
+    peers = [
+        i for i in state.ok_agents(Step(Phase.CROSS_EXAM, previous) if previous else
+                                   Step(Phase.POSITION))
+        if i != agent
+    ]
+    labels = {i: state.personas[i].name for i in peers}
+    if state.config.anonymize_peers:
+        # Shuffled per agent and round so no label can be tied to a name across turns.
+        rng = random.Random(f"{state.config.seed}:{agent}:{round_number}")
+        rng.shuffle(peers)
+        labels = {i: f"Agent {chr(ord('B') + n)}" for n, i in enumerate(peers)}
+    blocks = []
+    for i in peers:
+        position = state.position(i)
+        assert position is not None
+        lines = [
+            f"### {labels[i]}",
+            f"Stance: {state.stance(i, previous)}",
+            f"Confidence: {state.confidence(i, previous):.2f}",
+        ]
+        if compaction < 2:
+            limit = None if compaction == 0 else 2
+            lines.append(f"Reasoning: {_bullets(position.reasoning, limit)}")
+            lines.append(f"Assumptions: {_bullets(position.key_assumptions, limit)}")
+            last = state.cross_exam(i, previous) if previous else None
+            if last is not None:
+                reflection = last.reflection if compaction == 0 else last.reflection[:300]
+                lines.append(f"Latest reflection: {reflection}")
+                lines.append(
+                    f"Still disputes: {_bullets(last.remaining_disagreements, limit)}"
+                )
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _own_previous(state: DebateState, agent: int, round_number: int) -> str:
+    if round_number == 1:
+        return ""
+    exam = state.cross_exam(agent, round_number - 1)
+    if exam is None:
+        return ""
+    return (
+        f"In round {round_number - 1} you reflected: {exam.reflection}\n"
+        f"You conceded: {_bullets(exam.concessions)}\n"
+        f"You still disputed: {_bullets(exam.remaining_disagreements)}"
+    )
+
+
+def agent_request(
+    state: DebateState, step: Step, agent: int, compaction: int
+) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
+    common = {
+        "question": state.question,
+        "context_block": prompts.context_block(state.context),
+    }
+    hints: dict[str, Any] = {"question": state.question, "language": state.language}
+    if step.phase is Phase.PREMORTEM:
+        schema: type[BaseModel] = Premortem
+        user = prompts.render("premortem", **common)
+    elif step.phase is Phase.POSITION:
+        schema = Position
+        premortem = state.premortem(agent)
+        assert premortem is not None
+        user = prompts.render(
+            "position",
+            premortem=f"{premortem.failure_scenario}\nRoot causes: "
+            f"{_bullets(premortem.root_causes)}",
+            **common,
+        )
+    else:
+        schema = CrossExamination
+        previous = step.round - 1
+        position = state.position(agent)
+        assert position is not None
+        own_conf = state.confidence(agent, previous) or 0.0
+        peer_confs = [
+            state.confidence(i, previous) or 0.0
+            for i in state.ok_agents(
+                Step(Phase.CROSS_EXAM, previous) if previous else Step(Phase.POSITION)
+            )
+            if i != agent
+        ]
+        hints.update(
+            round=step.round,
+            own_confidence=own_conf,
+            peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
+        )
+        user = prompts.render(
+            "cross_exam",
+            round=step.round,
+            own_stance=state.stance(agent, previous),
+            own_confidence=f"{own_conf:.2f}",
+            own_reasoning=_bullets(position.reasoning),
+            own_previous=_own_previous(state, agent, step.round),
+            peers=_peer_block(state, agent, step.round, compaction),
+            **common,
+        )
+    return schema, prompts.messages(
+        system=_persona_system(state, agent), user=user, schema=schema
+    ), hints
+
+
+# ---------------------------------------------------------------------- running steps
+
+
+async def _call_agent(
+    state: DebateState, step: Step, agent: int, gateway: LLMGateway, hooks: EngineHooks
+) -> Turn:
+    persona = state.personas[agent]
+    model = state.config.model_for(step.phase.value, persona)
+    tag = CallTag(phase=step.phase, round=step.round, agent=agent, agent_name=persona.name)
+    error: str
+    for compaction in range(MAX_COMPACTION + 1):
+        schema, messages, hints = agent_request(state, step, agent, compaction)
+        try:
+            outcome = await gateway.structured(
+                schema,
+                messages=messages,
+                model=model,
+                tag=tag,
+                temperature=persona.temperature
+                if persona.temperature is not None
+                else state.config.temperature,
+                seed=state.config.seed + agent,
+                hints=hints,
+            )
+        except ContextTooLong as exc:
+            error = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
+            continue
+        except CallFailed as exc:
+            error = f"{exc.error_class}: {exc.message}"
+            break
+        return Turn(
+            phase=step.phase, round=step.round, agent=agent,
+            payload=outcome.value.model_dump(mode="json"), model=outcome.model,
+        )
+    return Turn(
+        phase=step.phase, round=step.round, agent=agent,
+        status=TurnStatus.FAILED, error=error, model=model,
+    )
+
+
+async def _run_agents(
+    state: DebateState, step: Step, gateway: LLMGateway, hooks: EngineHooks
+) -> None:
+    semaphore = asyncio.Semaphore(state.config.concurrency)
+    missing = [
+        i for i in state.active_agents(step) if state.turn(step.phase, step.round, i) is None
+    ]
+
+    async def one(agent: int) -> None:
+        async with semaphore:
+            if hooks.should_cancel():
+                raise Cancelled()
+            turn = await _call_agent(state, step, agent, gateway, hooks)
+        state.add(turn)
+        await hooks.on_turn(turn)
+        await hooks.on_event(
+            EngineEvent(
+                kind="turn_completed" if turn.status is TurnStatus.OK else "turn_failed",
+                step=step.label, phase=step.phase.value, round=step.round, agent=agent,
+                data={"error": turn.error} if turn.error else {},
+            )
+        )
+
+    results = await asyncio.gather(*(one(i) for i in missing), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+
+
+async def _run_panel_call(
+    state: DebateState, step: Step, gateway: LLMGateway, hooks: EngineHooks
+) -> None:
+    config = state.config
+    fallback = None
+    if step.phase is Phase.COMPOSE:
+        schema: type[BaseModel] = ComposedPanel
+        needed = state.target_agents - len(state.given_personas)
+        reserved = [p.name for p in state.given_personas]
+        messages = prompts.messages(
+            system=prompts.system_prompt(state.language),
+            user=prompts.render(
+                "compose",
+                n=needed,
+                question=state.question,
+                context_block=prompts.context_block(state.context),
+                reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
+                if reserved else "",
+            ),
+            schema=ComposedPanel,
+        )
+        hints: dict[str, Any] = {
+            "n": needed, "question": state.question, "language": state.language,
+            "reserved_names": reserved,
+        }
+    elif step.phase is Phase.SYNTHESIS:
+        schema = SynthesisNarrative
+        messages, hints = synthesis_messages(state)
+        fallback = config.fallback_model
+    else:
+        schema = VerifierReport
+        messages, hints = verifier_messages(state)
+    model = config.model_for(step.phase.value)
+    if hooks.should_cancel():
+        raise Cancelled()
+    try:
+        outcome = await gateway.structured(
+            schema, messages=messages, model=model, tag=CallTag(phase=step.phase),
+            temperature=config.temperature, seed=config.seed, hints=hints,
+            fallback_model=fallback,
+        )
+        turn = Turn(phase=step.phase, payload=outcome.value.model_dump(mode="json"),
+                    model=outcome.model)
+    except (CallFailed, ContextTooLong) as exc:
+        message = (
+            f"{exc.error_class} from {exc.model}: {exc.message}"
+            if isinstance(exc, CallFailed)
+            else f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
+        )
+        turn = Turn(phase=step.phase, status=TurnStatus.FAILED, error=message, model=model)
+    state.add(turn)
+    await hooks.on_turn(turn)
+
+
+async def run_step(
+    state: DebateState, step: Step, hooks: EngineHooks, gateway: LLMGateway | None = None
+) -> None:
+    """Runs one step, adding its turns to ``state`` (and reporting them) as they arrive."""
+    gateway = gateway or make_gateway(state, hooks)
+    await hooks.on_event(EngineEvent(kind="step_started", step=step.label,
+                                     phase=step.phase.value, round=step.round))
+    if step.phase in (Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY):
+        await _run_panel_call(state, step, gateway, hooks)
+    else:
+        await _run_agents(state, step, gateway, hooks)
+    data: dict[str, Any] = {
+        "ok": len(state.ok_agents(step)) if step.phase not in (
+            Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY) else None,
+        "of": len(state.active_agents(step)),
+    }
+    if step.phase in (Phase.POSITION, Phase.CROSS_EXAM) and state.step_complete(step) \
+            and state.ok_agents(step):
+        data["metrics"] = state.metrics(step.round).model_dump(mode="json")
+    turn = state.turn(step.phase) if step.phase in (
+        Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY) else None
+    if turn is not None:
+        data["status"] = turn.status.value
+        data["error"] = turn.error
+    await hooks.on_event(EngineEvent(kind="step_completed", step=step.label,
+                                     phase=step.phase.value, round=step.round, data=data))
+
+
+async def run_debate(state: DebateState, hooks: EngineHooks) -> None:
+    """Runs every remaining step in this process (the CLI's path)."""
+    gateway = make_gateway(state, hooks)
+    while (step := state.next_step()) is not None:
+        await run_step(state, step, hooks, gateway)

@@ -1,0 +1,39 @@
+"""Checks on user input that must fail before anything runs or is saved."""
+
+from __future__ import annotations
+
+from .llm_env import litellm
+from .schemas import MAX_QUESTION_CHARS
+
+
+class InputError(ValueError):
+    pass
+
+
+def clean_question(question: str | None) -> str:
+    text = (question or "").strip()
+    if not text:
+        raise InputError("the question is empty")
+    if len(text) > MAX_QUESTION_CHARS:
+        raise InputError(
+            f"the question is {len(text):,} characters long; the limit is {MAX_QUESTION_CHARS:,}"
+        )
+    return text
+
+
+def check_model(model: str) -> str:
+    """Refuses model strings litellm cannot route (a typo must not surface as a
+    failed debate twenty calls later)."""
+    model = model.strip()
+    if not model:
+        raise InputError("the model name is empty")
+    if model.startswith("sim/"):
+        return model
+    try:
+        litellm.get_llm_provider(model)
+    except Exception:  # litellm raises its BadRequestError with a long help text
+        raise InputError(
+            f"unknown model '{model}': litellm cannot tell its provider; use a litellm model "
+            "string such as 'openai/gpt-4o-mini', 'ollama/llama3' or 'sim/default'"
+        ) from None
+    return model

@@ -1,0 +1,53 @@
+"""Prompt templates, kept as files so a wording change is a reviewable diff.
+
+Each set lives in a version folder; ``PROMPT_VERSION`` names the set in use and
+is recorded with every debate, so results can be traced to the exact wording.
+Templates use ``string.Template`` (``$name``) because JSON schemas are full of
+braces that ``str.format`` would trip on.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from string import Template
+
+from pydantic import BaseModel
+
+PROMPT_VERSION = "v1"
+_ROOT = Path(__file__).parent
+
+LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
+
+
+@cache
+def _template(name: str, version: str = PROMPT_VERSION) -> Template:
+    return Template((_ROOT / version / f"{name}.md").read_text(encoding="utf-8"))
+
+
+def render(template: str, **values: object) -> str:
+    return _template(template).substitute({k: str(v) for k, v in values.items()}).strip()
+
+
+def context_block(context: str) -> str:
+    if not context:
+        return ""
+    return f"\nBackground provided by the team:\n<context>\n{context}\n</context>\n"
+
+
+def system_prompt(language: str, persona_text: str = "") -> str:
+    preamble = render("preamble", language_name=LANGUAGE_NAMES.get(language, language))
+    return f"{preamble}\n\n{persona_text}".strip()
+
+
+def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[str, str]]:
+    tail = render(
+        "json_tail",
+        schema_name=schema.__name__,
+        schema=json.dumps(schema.model_json_schema(), ensure_ascii=False, separators=(",", ":")),
+    )
+    return [
+        {"role": "system", "content": system},
+        {"role": "user", "content": f"{user}\n\n{tail}"},
+    ]

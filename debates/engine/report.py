@@ -1,0 +1,141 @@
+"""Markdown report of a debate result (protocols.md 1.9, report-example.md)."""
+
+from __future__ import annotations
+
+from .i18n import translator
+from .schemas import DebateResult
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _num(value: float | None, fmt: str = ".2f") -> str:
+    return "–" if value is None else format(value, fmt)
+
+
+def _tokens(n: int) -> str:
+    return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+
+
+def render_markdown(result: DebateResult) -> str:
+    t = translator(result.language)
+    cfg = result.config
+    out: list[str] = [f"# {t('title')}"]
+    if result.simulated:
+        out += [t("simulated"), ""]
+    out += [
+        f"**{t('question')}:** {_cell(result.question)}  ",
+        f"**{t('protocol')}:** " + t(
+            "protocol_line", protocol=result.protocol, mode=result.mode.value,
+            agents=len(result.agents), threshold=cfg.convergence_threshold,
+            rounds=cfg.round_cap, model=cfg.model,
+        ) + "  ",
+        f"**{t('stopped')}:** " + t(
+            "stopped_line", reason=t(f"reason.{result.stop_reason.value}"),
+            rounds=result.rounds_completed, explanation=result.stop_explanation,
+        ) + "  ",
+    ]
+    d = result.diagnostic
+    out.append(f"**{t('diagnostic')}:** " + t(
+        "diagnostic_line", label=t(f"label.{d.label.value}"),
+        mean_trend=t(f"trend.{d.mean_trend}"), mean_before=d.mean_before,
+        mean_after=d.mean_after, disp_trend=t(f"trend.{d.dispersion_trend}"),
+        disp_before=d.dispersion_before, disp_after=d.dispersion_after,
+    ) + "  ")
+    if result.degraded:
+        out.append(f"**{t('degraded')}:** " + " ".join(result.degraded_notes))
+    out.append("")
+
+    if result.recommended_path is not None:
+        p = result.recommended_path
+        out += [f"## {t('recommended_path')}", "", p.recommendation, "",
+                f"- **{t('stakes')}:** {p.stakes}",
+                f"- **{t('strongest')}:** {p.strongest_evidence}",
+                f"- **{t('weakest')}:** {p.weakest_evidence}"]
+        if p.path_dependencies:
+            out.append(f"- **{t('depends')}:** " + "; ".join(p.path_dependencies))
+        if p.risks:
+            out.append(f"- **{t('path_risks')}:** " + "; ".join(p.risks))
+        out.append("")
+    if result.divergence_report is not None:
+        r = result.divergence_report
+        out += [f"## {t('divergence_report')}", "", r.summary, ""]
+        out += [f"- **{v.agent}:** {v.view}" for v in r.camps]
+        if r.what_would_resolve_it:
+            out += ["", f"**{t('what_resolves')}:** " + "; ".join(r.what_would_resolve_it)]
+        out.append("")
+
+    out += [f"## {t('convergence')}", "", t("metrics_header"), "|---|---|---|---|---|---|"]
+    for m in result.metrics:
+        label = t("positions_round") if m.round == 0 else str(m.round)
+        out.append(
+            f"| {label} | {m.mean_confidence:.2f} | {m.dispersion:.3f} | "
+            f"{'–' if m.new_arguments is None else m.new_arguments} | "
+            f"{'–' if m.concessions is None else m.concessions} | {m.decision} |"
+        )
+    if result.baseline_majority and result.final_majority:
+        b, f = result.baseline_majority, result.final_majority
+        out += ["", t("majority", before=_cell(b.stance), bs=b.supporters, bo=b.of,
+                      after=_cell(f.stance), as_=f.supporters, ao=f.of)]
+    out.append("")
+
+    out += [f"## {t('agents')}", ""]
+    for a in result.agents:
+        trail = " → ".join(_num(c) for c in a.confidence_by_round) or "–"
+        failed = f" · failed in {a.failed_in}" if a.failed_in else ""
+        out.append(f"- **{a.persona.name}** ({_cell(a.persona.expertise)}) · {trail}{failed}: "
+                   f"{_cell(a.final_stance or a.initial_stance or '–')}")
+    out.append("")
+
+    out += [f"## {t('risks')}", ""]
+    if result.pre_positional_risks:
+        out += [t("risks_header"), "|---|---|---|---|"]
+        for risk in result.pre_positional_risks:
+            follow = t(f"follow.{risk.follow_up.value}") if risk.follow_up else "–"
+            note = f": {_cell(risk.follow_up_note)}" if risk.follow_up_note else ""
+            out.append(f"| {_cell(risk.text)} | {', '.join(risk.raised_by)} | "
+                       f"{t(f'severity.{risk.severity.value}') if risk.severity else '–'} | "
+                       f"{follow}{note} |")
+    else:
+        out.append(t("none"))
+    out.append("")
+
+    out += [f"## {t('concerns')}", ""]
+    out += [f"- {c.text} ({', '.join(c.raised_by)})" for c in result.post_positional_concerns] \
+        or [t("none")]
+    out.append("")
+
+    out += [f"## {t('disagreements')}", ""]
+    for topic in result.disagreements:
+        views = " · ".join(f"{v.agent}: {v.view}" for v in topic.views)
+        out.append(f"**{topic.topic}** — {views}")
+        out.append("")
+    if not result.disagreements:
+        out += [t("none"), ""]
+
+    out += [f"## {t('consensus')}", ""]
+    out += [f"- {c}" for c in result.consensus_points] or [t("none")]
+    out.append("")
+
+    out += [f"## {t('assumptions')}", ""]
+    for a in result.agents:
+        if a.key_assumptions:
+            out.append(f"- {a.persona.name}: " + "; ".join(a.key_assumptions))
+    out.append("")
+
+    out += [f"## {t('claims')}", ""]
+    if not result.verifier_ok:
+        out.append(t("verifier_failed"))
+    elif result.unverified_claims:
+        out += [f"- \"{c.quote}\" ({c.type.value}; {c.why})" for c in result.unverified_claims]
+    else:
+        out.append(t("no_claims"))
+    out.append("")
+
+    u = result.usage
+    cost = f"${u.cost_usd:.3f}" if u.cost_known else t("cost_unknown")
+    out += ["---", t("footer", cost=cost, calls=u.calls, prompt=_tokens(u.prompt_tokens),
+                     completion=_tokens(u.completion_tokens), wall=u.wall_time_s,
+                     version=result.prompt_version)]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,432 @@
+"""Typed shapes of everything the engine reads or writes.
+
+LLM output models (``Persona``, ``Premortem``, ``Position``, ``CrossExamination``,
+``SynthesisNarrative``, ``VerifierReport``) are what a model must return; the rest
+describe a debate's configuration, its stored turns and its final result.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+NonEmpty = Annotated[str, Field(min_length=1)]
+Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
+
+
+class Strict(BaseModel):
+    """Unknown fields are rejected: a typo in a persona file must not pass silently."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# --------------------------------------------------------------------------- LLM outputs
+
+
+class Persona(Strict):
+    name: NonEmpty
+    background: NonEmpty
+    expertise: NonEmpty
+    approach: NonEmpty
+    bias: NonEmpty
+    model: str | None = None
+    temperature: Annotated[float, Field(ge=0.0, le=2.0)] | None = None
+
+    @field_validator("name", "background", "expertise", "approach", "bias")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("must not be blank")
+        return value
+
+
+class ComposedPanel(Strict):
+    personas: list[Persona]
+
+
+class Premortem(Strict):
+    failure_scenario: NonEmpty
+    root_causes: list[NonEmpty] = Field(min_length=1)
+    early_warning_signals: list[NonEmpty] = Field(default_factory=list)
+
+
+class Position(Strict):
+    stance: NonEmpty
+    reasoning: list[NonEmpty] = Field(min_length=1)
+    confidence: Confidence
+    key_assumptions: list[NonEmpty] = Field(default_factory=list)
+
+
+class CrossExamination(Strict):
+    concessions: list[NonEmpty] = Field(default_factory=list)
+    remaining_disagreements: list[NonEmpty] = Field(default_factory=list)
+    updated_position: str | None = None
+    updated_confidence: Confidence | None = None
+    reflection: NonEmpty
+    new_evidence_needed: list[NonEmpty] = Field(default_factory=list)
+
+    @field_validator("updated_position")
+    @classmethod
+    def _blank_is_unchanged(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
+
+
+class RiskStatus(StrEnum):
+    MITIGATED = "mitigated"
+    PARTIALLY = "partially"
+    OPEN = "open"
+
+
+class AgentView(Strict):
+    agent: NonEmpty
+    view: NonEmpty
+
+
+class TopicDisagreement(Strict):
+    topic: NonEmpty
+    views: list[AgentView] = Field(min_length=1)
+
+
+class RiskFollowUp(Strict):
+    risk_id: NonEmpty
+    status: RiskStatus
+    note: str = ""
+
+
+class RecommendedPath(Strict):
+    stakes: NonEmpty
+    strongest_evidence: NonEmpty
+    weakest_evidence: NonEmpty
+    path_dependencies: list[NonEmpty] = Field(default_factory=list)
+    recommendation: NonEmpty
+    risks: list[NonEmpty] = Field(default_factory=list)
+
+
+class DivergenceReport(Strict):
+    summary: NonEmpty
+    camps: list[AgentView] = Field(min_length=1)
+    what_would_resolve_it: list[NonEmpty] = Field(default_factory=list)
+
+
+class SynthesisNarrative(Strict):
+    """The LLM's share of the synthesis; the rest is computed by code."""
+
+    consensus_points: list[NonEmpty] = Field(default_factory=list)
+    disagreements: list[TopicDisagreement] = Field(default_factory=list)
+    recommended_path: RecommendedPath | None = None
+    divergence_report: DivergenceReport | None = None
+    risk_follow_up: list[RiskFollowUp] = Field(default_factory=list)
+
+
+class ClaimType(StrEnum):
+    PRICE = "price"
+    STATISTIC = "statistic"
+    DATE = "date"
+    AVAILABILITY = "availability"
+    PRODUCT_BEHAVIOUR = "product_behaviour"
+    OTHER = "other"
+
+
+class UnverifiedClaim(Strict):
+    quote: NonEmpty
+    type: ClaimType
+    why: NonEmpty
+
+
+class VerifierReport(Strict):
+    claims: list[UnverifiedClaim] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- configuration
+
+
+class Mode(StrEnum):
+    QUICK = "quick"
+    MEDIUM = "medium"
+    DEEP = "deep"
+
+
+class ModeDefaults(BaseModel):
+    agents: int
+    threshold: float
+    max_rounds: int
+
+
+MODE_DEFAULTS: dict[Mode, ModeDefaults] = {
+    Mode.QUICK: ModeDefaults(agents=3, threshold=0.15, max_rounds=2),
+    Mode.MEDIUM: ModeDefaults(agents=5, threshold=0.10, max_rounds=4),
+    Mode.DEEP: ModeDefaults(agents=7, threshold=0.08, max_rounds=4),
+}
+
+MIN_AGENTS, MAX_AGENTS = 2, 12
+MIN_ROUNDS, MAX_ROUNDS = 1, 10
+MAX_QUESTION_CHARS = 20_000
+
+
+class SimulatorOptions(Strict):
+    """Settings of the built-in simulated model, carried with the debate so every
+    worker process simulates the same way. Environment variables give the defaults."""
+
+    latency_ms: Annotated[int, Field(ge=0)] = 0
+    faults: dict[str, Annotated[float, Field(ge=0.0, le=1.0)]] = Field(default_factory=dict)
+    script: dict[str, Any] | None = None
+    seed: int = 0
+
+
+class DebateConfig(Strict):
+    """Every setting of one debate; recorded with the result for reproducibility."""
+
+    protocol: Literal["council"] = "council"
+    mode: Mode = Mode.MEDIUM
+    agents: Annotated[int, Field(ge=MIN_AGENTS, le=MAX_AGENTS)] | None = None
+    threshold: Annotated[float, Field(gt=0.0, lt=1.0)] | None = None
+    max_rounds: Annotated[int, Field(ge=MIN_ROUNDS, le=MAX_ROUNDS)] | None = None
+    model: str = "sim/default"
+    phase_models: dict[str, str] = Field(default_factory=dict)
+    fallback_model: str | None = None
+    temperature: Annotated[float, Field(ge=0.0, le=2.0)] = 0.7
+    seed: int = 7
+    anonymize_peers: bool = False
+    concurrency: Annotated[int, Field(ge=1, le=32)] = 8
+    call_timeout_s: Annotated[float, Field(gt=0)] = 120.0
+    max_retries: Annotated[int, Field(ge=0, le=6)] = 2
+    retry_backoff_s: Annotated[float, Field(ge=0.0, le=30.0)] = 0.5
+    novelty_threshold: Annotated[float, Field(gt=0.0, le=1.0)] = 0.5
+    context_limit_tokens: int | None = None
+    simulator: SimulatorOptions = Field(default_factory=SimulatorOptions)
+
+    @model_validator(mode="after")
+    def _fill_from_mode(self) -> DebateConfig:
+        defaults = MODE_DEFAULTS[self.mode]
+        if self.agents is None:
+            self.agents = defaults.agents
+        if self.threshold is None:
+            self.threshold = defaults.threshold
+        if self.max_rounds is None:
+            self.max_rounds = defaults.max_rounds
+        return self
+
+    @property
+    def n_agents(self) -> int:
+        assert self.agents is not None
+        return self.agents
+
+    @property
+    def convergence_threshold(self) -> float:
+        assert self.threshold is not None
+        return self.threshold
+
+    @property
+    def round_cap(self) -> int:
+        assert self.max_rounds is not None
+        return self.max_rounds
+
+    def model_for(self, phase: str, persona: Persona | None = None) -> str:
+        if persona is not None and persona.model:
+            return persona.model
+        return self.phase_models.get(phase, self.model)
+
+    @property
+    def simulated(self) -> bool:
+        models = [self.model, *self.phase_models.values()]
+        return any(m.startswith("sim/") for m in models)
+
+
+# --------------------------------------------------------------------------- stored state
+
+
+class Phase(StrEnum):
+    COMPOSE = "compose"
+    PREMORTEM = "premortem"
+    POSITION = "position"
+    CROSS_EXAM = "cross_exam"
+    SYNTHESIS = "synthesis"
+    VERIFY = "verify"
+
+
+class TurnStatus(StrEnum):
+    OK = "ok"
+    FAILED = "failed"
+
+
+class Turn(BaseModel):
+    """One agent output (or its recorded failure). ``agent`` is -1 for panel-wide calls."""
+
+    phase: Phase
+    round: int = 0
+    agent: int = -1
+    status: TurnStatus = TurnStatus.OK
+    payload: dict[str, Any] | None = None
+    error: str | None = None
+    model: str | None = None
+
+    @property
+    def key(self) -> tuple[str, int, int]:
+        return (self.phase.value, self.round, self.agent)
+
+
+class CallRecord(BaseModel):
+    """One attempt at one LLM call: the ledger row."""
+
+    phase: Phase
+    round: int = 0
+    agent: int = -1
+    attempt: int
+    purpose: Literal["call", "repair"] = "call"
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    latency_ms: int = 0
+    ok: bool
+    error_class: str | None = None
+    error: str | None = None
+
+
+class StopReason(StrEnum):
+    CONVERGED = "converged"
+    GENUINE_DISAGREEMENT = "genuine_disagreement"
+    DIMINISHING_RETURNS = "diminishing_returns"
+    MAX_ROUNDS = "max_rounds"
+    STOPPED_BY_USER = "stopped_by_user"
+
+
+class Decision(StrEnum):
+    CONTINUE = "continue"
+    STOP = "stop"
+
+
+class RoundMetrics(BaseModel):
+    round: int
+    active_agents: int
+    mean_confidence: float
+    dispersion: float
+    confidence_delta: float | None = None
+    concessions: int | None = None
+    new_arguments: int | None = None
+    decision: str = "-"
+    stop_reason: StopReason | None = None
+    explanation: str = ""
+
+
+class DiagnosticLabel(StrEnum):
+    HEALTHY_DOUBT = "healthy_doubt"
+    GENUINE_CONVERGENCE = "genuine_convergence"
+    FALSE_CONSENSUS_RISK = "false_consensus_risk"
+    POLARIZATION = "polarization"
+    MIXED = "mixed"
+
+
+class Diagnostic(BaseModel):
+    label: DiagnosticLabel
+    mean_before: float
+    mean_after: float
+    dispersion_before: float
+    dispersion_after: float
+    mean_trend: Literal["rose", "fell", "stable"]
+    dispersion_trend: Literal["widened", "narrowed", "stable"]
+
+
+# --------------------------------------------------------------------------- result
+
+
+class Severity(StrEnum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+class ClusteredItem(BaseModel):
+    id: str
+    text: str
+    raised_by: list[str]
+    severity: Severity | None = None
+    follow_up: RiskStatus | None = None
+    follow_up_note: str = ""
+
+
+class AgentResult(BaseModel):
+    index: int
+    persona: Persona
+    model: str
+    initial_stance: str | None = None
+    initial_confidence: float | None = None
+    final_stance: str | None = None
+    final_confidence: float | None = None
+    key_assumptions: list[str] = Field(default_factory=list)
+    confidence_by_round: list[float | None] = Field(default_factory=list)
+    in_final_majority: bool | None = None
+    failed_in: str | None = None
+
+
+class MajorityView(BaseModel):
+    stance: str
+    supporters: int
+    of: int
+
+
+class Usage(BaseModel):
+    calls: int = 0
+    failed_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    cost_known: bool = True
+    wall_time_s: float = 0.0
+
+
+class DebateResult(BaseModel):
+    question: str
+    language: str
+    protocol: str
+    mode: Mode
+    config: DebateConfig
+    prompt_version: str
+    simulated: bool
+    agents: list[AgentResult]
+    rounds_completed: int
+    stop_reason: StopReason
+    stop_explanation: str
+    metrics: list[RoundMetrics]
+    diagnostic: Diagnostic
+    baseline_majority: MajorityView | None
+    final_majority: MajorityView | None
+    pre_positional_risks: list[ClusteredItem]
+    post_positional_concerns: list[ClusteredItem]
+    disagreements: list[TopicDisagreement]
+    consensus_points: list[str]
+    recommended_path: RecommendedPath | None
+    divergence_report: DivergenceReport | None
+    unverified_claims: list[UnverifiedClaim]
+    verifier_ok: bool
+    degraded: bool
+    degraded_notes: list[str]
+    synthesis_model: str
+    usage: Usage
+
+
+class CallTag(BaseModel):
+    """Which turn a call belongs to; copied into every ledger record."""
+
+    phase: Phase
+    round: int = 0
+    agent: int = -1
+    agent_name: str | None = None
+
+
+def usage_from_calls(records: list[CallRecord], wall_time_s: float = 0.0) -> Usage:
+    usage = Usage(wall_time_s=wall_time_s)
+    for record in records:
+        usage.calls += 1
+        usage.failed_calls += 0 if record.ok else 1
+        usage.prompt_tokens += record.prompt_tokens
+        usage.completion_tokens += record.completion_tokens
+        if record.cost_usd is None:
+            # Unknown price (local or unlisted model): say so rather than report $0.
+            usage.cost_known = usage.cost_known and record.model.startswith("sim/")
+        else:
+            usage.cost_usd += record.cost_usd
+    return usage

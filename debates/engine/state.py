@@ -1,0 +1,320 @@
+"""A debate's state and everything derived from it.
+
+The state is the configuration, the given personas and the stored turns; every
+metric, stop decision and the next step are recomputed from those, so a worker
+that picks up a half-finished debate from the database reaches exactly the same
+conclusions as the process that started it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from . import convergence, novelty
+from .schemas import (
+    ComposedPanel,
+    CrossExamination,
+    DebateConfig,
+    Persona,
+    Phase,
+    Position,
+    Premortem,
+    RoundMetrics,
+    StopReason,
+    Turn,
+    TurnStatus,
+)
+
+QUORUM = 2
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+def detect_language(text: str) -> str:
+    letters = [c for c in text if c.isalpha()]
+    if letters and sum(1 for c in letters if _CJK.match(c)) / len(letters) > 0.2:
+        return "zh"
+    return "en"
+
+
+@dataclass(frozen=True)
+class Step:
+    phase: Phase
+    round: int = 0
+
+    @property
+    def label(self) -> str:
+        return f"round {self.round}" if self.phase is Phase.CROSS_EXAM else self.phase.value
+
+    @property
+    def order(self) -> tuple[int, int]:
+        return (_PHASE_ORDER[self.phase], self.round)
+
+
+_PHASE_ORDER = {
+    Phase.COMPOSE: 0,
+    Phase.PREMORTEM: 1,
+    Phase.POSITION: 2,
+    Phase.CROSS_EXAM: 3,
+    Phase.SYNTHESIS: 4,
+    Phase.VERIFY: 5,
+}
+
+
+@dataclass
+class DebateState:
+    question: str
+    config: DebateConfig
+    context: str = ""
+    given_personas: list[Persona] = field(default_factory=list)
+    turns: dict[tuple[str, int, int], Turn] = field(default_factory=dict)
+    stop_requested: bool = False
+    # "One more round" after a stop: rounds up to this one run whatever the rule says.
+    forced_rounds: int = 0
+
+    # ------------------------------------------------------------------ turns
+
+    def add(self, turn: Turn) -> None:
+        self.turns[turn.key] = turn
+        self.__dict__.pop("personas", None)
+
+    def turn(self, phase: Phase, round_number: int = 0, agent: int = -1) -> Turn | None:
+        return self.turns.get((phase.value, round_number, agent))
+
+    def ok_payload(self, phase: Phase, round_number: int, agent: int) -> dict | None:
+        turn = self.turn(phase, round_number, agent)
+        return turn.payload if turn is not None and turn.status is TurnStatus.OK else None
+
+    @property
+    def language(self) -> str:
+        return detect_language(self.question)
+
+    # ------------------------------------------------------------------ agents
+
+    @property
+    def target_agents(self) -> int:
+        # Given personas beyond the mode's count are all kept: the team chose them.
+        return max(self.config.n_agents, len(self.given_personas))
+
+    @property
+    def needs_compose(self) -> bool:
+        return len(self.given_personas) < self.target_agents
+
+    @cached_property
+    def personas(self) -> list[Persona]:
+        personas = list(self.given_personas)
+        compose = self.ok_payload(Phase.COMPOSE, 0, -1)
+        if compose is not None:
+            taken = {p.name for p in personas}
+            for persona in ComposedPanel.model_validate(compose).personas:
+                if len(personas) >= self.target_agents:
+                    break
+                name = persona.name
+                suffix = 2
+                while name in taken:
+                    name, suffix = f"{persona.name} ({suffix})", suffix + 1
+                taken.add(name)
+                personas.append(persona.model_copy(update={"name": name}))
+        return personas
+
+    def failed_at(self, agent: int) -> Step | None:
+        """The first step in which this agent's turn failed."""
+        failed = [
+            Step(Phase(t.phase), t.round)
+            for t in self.turns.values()
+            if t.agent == agent and t.status is TurnStatus.FAILED
+        ]
+        return min(failed, key=lambda s: s.order) if failed else None
+
+    def active_agents(self, step: Step) -> list[int]:
+        """Agents taking part in ``step``: those that have not failed before it."""
+        active = []
+        for i in range(len(self.personas)):
+            failed = self.failed_at(i)
+            if failed is None or failed.order >= step.order:
+                active.append(i)
+        return active
+
+    def ok_agents(self, step: Step) -> list[int]:
+        return [
+            i for i in self.active_agents(step)
+            if self.ok_payload(step.phase, step.round, i) is not None
+        ]
+
+    def step_complete(self, step: Step) -> bool:
+        return all(
+            self.turn(step.phase, step.round, i) is not None for i in self.active_agents(step)
+        )
+
+    # ------------------------------------------------------------------ per-agent reads
+
+    def premortem(self, agent: int) -> Premortem | None:
+        payload = self.ok_payload(Phase.PREMORTEM, 0, agent)
+        return Premortem.model_validate(payload) if payload else None
+
+    def position(self, agent: int) -> Position | None:
+        payload = self.ok_payload(Phase.POSITION, 0, agent)
+        return Position.model_validate(payload) if payload else None
+
+    def cross_exam(self, agent: int, round_number: int) -> CrossExamination | None:
+        payload = self.ok_payload(Phase.CROSS_EXAM, round_number, agent)
+        return CrossExamination.model_validate(payload) if payload else None
+
+    def confidence(self, agent: int, round_number: int) -> float | None:
+        """Latest non-null confidence up to ``round_number``: a null
+        ``updated_confidence`` carries the previous value forward."""
+        position = self.position(agent)
+        if position is None:
+            return None
+        value = position.confidence
+        for r in range(1, round_number + 1):
+            exam = self.cross_exam(agent, r)
+            if exam is not None and exam.updated_confidence is not None:
+                value = exam.updated_confidence
+        return value
+
+    def stance(self, agent: int, round_number: int) -> str | None:
+        position = self.position(agent)
+        if position is None:
+            return None
+        value = position.stance
+        for r in range(1, round_number + 1):
+            exam = self.cross_exam(agent, r)
+            if exam is not None and exam.updated_position:
+                value = exam.updated_position
+        return value
+
+    # ------------------------------------------------------------------ rounds and metrics
+
+    @property
+    def completed_rounds(self) -> int:
+        r = 0
+        while (self.turn_exists_in_round(r + 1)
+               and self.step_complete(Step(Phase.CROSS_EXAM, r + 1))):
+            r += 1
+        return r
+
+    def turn_exists_in_round(self, round_number: int) -> bool:
+        return any(k[0] == Phase.CROSS_EXAM.value and k[1] == round_number for k in self.turns)
+
+    def round_items(self, round_number: int) -> list[str]:
+        items: list[str] = []
+        for i in self.ok_agents(Step(Phase.CROSS_EXAM, round_number)):
+            exam = self.cross_exam(i, round_number)
+            assert exam is not None
+            items.extend(exam.remaining_disagreements)
+            items.extend(exam.new_evidence_needed)
+        return items
+
+    def metrics(self, round_number: int) -> RoundMetrics:
+        if round_number == 0:
+            agents = self.ok_agents(Step(Phase.POSITION))
+            return convergence.round_metrics(
+                round_number=0,
+                confidences=[self.confidence(i, 0) or 0.0 for i in agents],
+                previous_mean=None, concessions=None, new_arguments=None,
+            )
+        step = Step(Phase.CROSS_EXAM, round_number)
+        agents = self.ok_agents(step)
+        earlier = [item for r in range(1, round_number) for item in self.round_items(r)]
+        concessions = 0
+        for i in agents:
+            exam = self.cross_exam(i, round_number)
+            assert exam is not None
+            concessions += len(exam.concessions)
+        metrics = convergence.round_metrics(
+            round_number=round_number,
+            confidences=[self.confidence(i, round_number) or 0.0 for i in agents],
+            previous_mean=self.metrics(round_number - 1).mean_confidence,
+            concessions=concessions,
+            new_arguments=novelty.count_new_items(
+                self.round_items(round_number), earlier, self.config.novelty_threshold
+            ),
+        )
+        reason, explanation = self.rule(metrics)
+        metrics.decision = "continue" if reason is None else reason.value
+        metrics.stop_reason = reason
+        metrics.explanation = explanation
+        return metrics
+
+    @property
+    def round_cap(self) -> int:
+        return max(self.config.round_cap, self.forced_rounds)
+
+    def rule(self, metrics: RoundMetrics) -> tuple[StopReason | None, str]:
+        if metrics.round < self.forced_rounds:
+            return None, "continue (more rounds requested)"
+        return convergence.stop_decision(
+            metrics, threshold=self.config.convergence_threshold, max_rounds=self.round_cap
+        )
+
+    def all_metrics(self) -> list[RoundMetrics]:
+        return [self.metrics(r) for r in range(self.completed_rounds + 1)]
+
+    def stop(self) -> tuple[StopReason, str] | None:
+        """Why debating stopped, or None while rounds remain to run."""
+        for m in self.all_metrics()[1:]:
+            if m.stop_reason is not None:
+                return m.stop_reason, m.explanation
+        if self.stop_requested:
+            return StopReason.STOPPED_BY_USER, (
+                f"stopped by a user after {self.completed_rounds} round(s)"
+            )
+        return None
+
+    # ------------------------------------------------------------------ progress
+
+    def failure(self) -> str | None:
+        """Why the debate cannot go on, or None."""
+        compose = self.turn(Phase.COMPOSE)
+        if compose is not None and compose.status is TurnStatus.FAILED:
+            return f"composing the panel failed: {compose.error}"
+        synthesis = self.turn(Phase.SYNTHESIS)
+        if synthesis is not None and synthesis.status is TurnStatus.FAILED:
+            return f"the synthesis failed: {synthesis.error}"
+        if self.needs_compose and compose is None:
+            return None
+        for step in self._agent_steps_so_far():
+            active = self.ok_agents(step) if self.step_complete(step) else None
+            if active is not None and len(active) < QUORUM:
+                failed = [
+                    f"{self.personas[i].name} ({self.turn(step.phase, step.round, i).error})"  # type: ignore[union-attr]
+                    for i in self.active_agents(step)
+                    if i not in active
+                ]
+                return (
+                    f"below quorum in {step.label}: {len(active)} of {len(self.personas)} "
+                    f"agents remain (at least {QUORUM} needed); failed: {'; '.join(failed)}"
+                )
+        return None
+
+    def _agent_steps_so_far(self) -> list[Step]:
+        steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
+        steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, self.completed_rounds + 1)]
+        return steps
+
+    def next_step(self) -> Step | None:
+        """The next step to run, or None when the debate is finished or failed."""
+        if self.failure() is not None:
+            return None
+        if self.needs_compose and self.turn(Phase.COMPOSE) is None:
+            return Step(Phase.COMPOSE)
+        for phase in (Phase.PREMORTEM, Phase.POSITION):
+            if not self.step_complete(Step(phase)):
+                return Step(phase)
+        if self.stop() is None:
+            return Step(Phase.CROSS_EXAM, self.completed_rounds + 1)
+        if self.turn(Phase.SYNTHESIS) is None:
+            return Step(Phase.SYNTHESIS)
+        if self.turn(Phase.VERIFY) is None:
+            return Step(Phase.VERIFY)
+        return None
+
+    def request_more_round(self) -> None:
+        """"One more round" after a stop: the next round runs whatever the rule says,
+        and the old synthesis no longer describes the debate."""
+        self.forced_rounds = self.completed_rounds + 1
+        self.stop_requested = False
+        for phase in (Phase.SYNTHESIS, Phase.VERIFY):
+            self.turns.pop((phase.value, 0, -1), None)

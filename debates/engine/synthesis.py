@@ -1,0 +1,302 @@
+"""The synthesis: algorithmic findings plus the LLM's narrative, as one typed result.
+
+What code can compute (risk clusters, surviving concerns, majorities, metrics,
+the diagnostic) is computed here and only *shown* to the synthesizer, so the
+narrative cannot quietly rewrite it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import convergence, novelty, prompts
+from .schemas import (
+    AgentResult,
+    AgentView,
+    ClusteredItem,
+    DebateResult,
+    DivergenceReport,
+    MajorityView,
+    Phase,
+    RiskFollowUp,
+    RiskStatus,
+    Severity,
+    StopReason,
+    SynthesisNarrative,
+    TurnStatus,
+    Usage,
+    VerifierReport,
+)
+from .state import DebateState, Step
+
+# Stances are short, so a lower bar than for debate items groups agents who
+# hold "the same" view in different words.
+STANCE_THRESHOLD = 0.4
+
+
+def severity(raised_by: int) -> Severity:
+    """High when three or more agents foresaw the same failure independently."""
+    if raised_by >= 3:
+        return Severity.HIGH
+    return Severity.MEDIUM if raised_by == 2 else Severity.LOW
+
+
+def pre_positional_risks(state: DebateState) -> list[ClusteredItem]:
+    items = []
+    for i in state.ok_agents(Step(Phase.PREMORTEM)):
+        premortem = state.premortem(i)
+        assert premortem is not None
+        items += [(cause, state.personas[i].name) for cause in premortem.root_causes]
+    return [
+        ClusteredItem(id=f"R{n}", text=text, raised_by=sources, severity=severity(len(sources)))
+        for n, (text, sources) in enumerate(
+            novelty.cluster(items, state.config.novelty_threshold), 1)
+    ]
+
+
+def post_positional_concerns(state: DebateState) -> list[ClusteredItem]:
+    """Concerns still in dispute in the last round, or raised by >= 2 distinct agents."""
+    last = state.completed_rounds
+    items: list[tuple[str, str]] = []
+    in_last_round: set[str] = set()
+    for r in range(1, last + 1):
+        for i in state.ok_agents(Step(Phase.CROSS_EXAM, r)):
+            exam = state.cross_exam(i, r)
+            assert exam is not None
+            for text in exam.remaining_disagreements + exam.new_evidence_needed:
+                items.append((text, state.personas[i].name))
+                if r == last:
+                    in_last_round.add(text)
+    concerns = []
+    threshold = state.config.novelty_threshold
+    for text, sources in novelty.cluster(items, threshold):
+        still_open = any(novelty.similarity(text, t) >= threshold for t in in_last_round)
+        if still_open or len(sources) >= 2:
+            concerns.append(ClusteredItem(id=f"C{len(concerns) + 1}", text=text, raised_by=sources))
+    return concerns
+
+
+def _majority(stances: list[tuple[int, str]]) -> tuple[MajorityView | None, set[int]]:
+    if not stances:
+        return None, set()
+    clusters = novelty.cluster([(text, str(i)) for i, text in stances], STANCE_THRESHOLD)
+    text, members = clusters[0]
+    return MajorityView(stance=text, supporters=len(members), of=len(stances)), {
+        int(m) for m in members
+    }
+
+
+def final_agents(state: DebateState) -> list[int]:
+    last = state.completed_rounds
+    return state.ok_agents(Step(Phase.CROSS_EXAM, last) if last else Step(Phase.POSITION))
+
+
+# ---------------------------------------------------------------------- LLM requests
+
+
+def synthesis_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    stop = state.stop()
+    assert stop is not None
+    reason, explanation = stop
+    last = state.completed_rounds
+    names = state.personas
+    finals = final_agents(state)
+    positions = []
+    for i in finals:
+        position = state.position(i)
+        assert position is not None
+        positions.append(
+            f"- {names[i].name}: {state.stance(i, last)} (confidence "
+            f"{state.confidence(i, last):.2f}); assumptions: "
+            f"{'; '.join(position.key_assumptions) or '(none)'}"
+        )
+    open_items, concessions = [], []
+    for i in finals:
+        exam = state.cross_exam(i, last) if last else None
+        if exam is not None:
+            open_items += [f"- {names[i].name}: {d}" for d in exam.remaining_disagreements]
+        for r in range(1, last + 1):
+            past = state.cross_exam(i, r)
+            if past is not None:
+                concessions += [f"- {names[i].name} (round {r}): {c}" for c in past.concessions]
+    risks = pre_positional_risks(state)
+    if reason is StopReason.GENUINE_DISAGREEMENT:
+        path = ("divergence_report: the panel ended in genuine disagreement, so do NOT force a "
+                "recommendation: summarise the divergence, each camp's view (by agent name) and "
+                "what would resolve it. Set recommended_path to null.")
+    else:
+        path = ("recommended_path: what is at stake, where evidence is strongest and weakest, "
+                "what each path depends on, the recommended path and its risks. Set "
+                "divergence_report to null.")
+    user = prompts.render(
+        "synthesis",
+        question=state.question,
+        context_block=prompts.context_block(state.context),
+        rounds=last,
+        stop_reason=reason.value,
+        stop_explanation=explanation,
+        positions="\n".join(positions) or "(none)",
+        open_disagreements="\n".join(open_items) or "(none)",
+        concessions="\n".join(concessions) or "(none)",
+        risks="\n".join(f"- [{r.id}] {r.text} (raised by {', '.join(r.raised_by)})"
+                        for r in risks) or "(none)",
+        path_instruction=path,
+    )
+    hints = {
+        "question": state.question,
+        "language": state.language,
+        "agent_names": [names[i].name for i in finals],
+        "risk_ids": [r.id for r in risks],
+        "stop_reason": reason.value,
+    }
+    return prompts.messages(
+        system=prompts.system_prompt(state.language), user=user, schema=SynthesisNarrative
+    ), hints
+
+
+def narrative_text(narrative: SynthesisNarrative) -> str:
+    parts = list(narrative.consensus_points)
+    for topic in narrative.disagreements:
+        parts.append(topic.topic)
+        parts += [f"{v.agent}: {v.view}" for v in topic.views]
+    if narrative.recommended_path is not None:
+        p = narrative.recommended_path
+        parts += [p.stakes, p.strongest_evidence, p.weakest_evidence, *p.path_dependencies,
+                  p.recommendation, *p.risks]
+    if narrative.divergence_report is not None:
+        d = narrative.divergence_report
+        parts += [d.summary, *(f"{v.agent}: {v.view}" for v in d.camps), *d.what_would_resolve_it]
+    return "\n".join(parts)
+
+
+def verifier_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
+    assert payload is not None
+    text = narrative_text(SynthesisNarrative.model_validate(payload))
+    return prompts.messages(
+        system=prompts.system_prompt(state.language),
+        user=prompts.render("verifier", text=text),
+        schema=VerifierReport,
+    ), {"text": text, "language": state.language}
+
+
+# ---------------------------------------------------------------------- result
+
+
+def _degraded_notes(state: DebateState) -> list[str]:
+    notes = []
+    total = len(state.personas)
+    for i, persona in enumerate(state.personas):
+        failed = state.failed_at(i)
+        if failed is None:
+            continue
+        turn = state.turn(failed.phase, failed.round, i)
+        assert turn is not None
+        notes.append(f"{persona.name} failed in {failed.label} ({turn.error}); "
+                     f"later steps ran without them.")
+    if state.needs_compose and len(state.personas) < state.target_agents:
+        notes.append(f"The panel was composed with {len(state.personas)} of "
+                     f"{state.target_agents} requested personas.")
+    if total and len(final_agents(state)) < total:
+        notes.append(f"The final round ran with {len(final_agents(state))} of {total} agents.")
+    verify = state.turn(Phase.VERIFY)
+    if verify is not None and verify.status is TurnStatus.FAILED:
+        notes.append(f"The claim verifier failed ({verify.error}); claims are unchecked.")
+    return notes
+
+
+def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
+    payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
+    assert payload is not None
+    narrative = SynthesisNarrative.model_validate(payload)
+    last = state.completed_rounds
+    if reason is StopReason.GENUINE_DISAGREEMENT and narrative.divergence_report is None:
+        # The rule found genuine disagreement; a recommendation would claim more
+        # authority than the debate earned, so build the divergence report ourselves.
+        narrative.divergence_report = DivergenceReport(
+            summary="The panel ended in genuine disagreement; no path is recommended.",
+            camps=[AgentView(agent=state.personas[i].name, view=state.stance(i, last) or "")
+                   for i in final_agents(state)],
+        )
+        narrative.recommended_path = None
+    return narrative
+
+
+def build_result(state: DebateState, usage: Usage) -> DebateResult:
+    stop = state.stop()
+    assert stop is not None, "the debate has not stopped"
+    reason, explanation = stop
+    narrative = _narrative(state, reason)
+    metrics = state.all_metrics()
+    last = state.completed_rounds
+    finals = final_agents(state)
+    baseline, _ = _majority([(i, state.stance(i, 0) or "")
+                             for i in state.ok_agents(Step(Phase.POSITION))])
+    final, majority_members = _majority([(i, state.stance(i, last) or "") for i in finals])
+
+    follow_up = {f.risk_id: f for f in narrative.risk_follow_up}
+    risks = pre_positional_risks(state)
+    for risk in risks:
+        item = follow_up.get(risk.id) or RiskFollowUp(
+            risk_id=risk.id, status=RiskStatus.OPEN, note="not assessed by the synthesis"
+        )
+        risk.follow_up, risk.follow_up_note = item.status, item.note
+
+    agents = []
+    for i, persona in enumerate(state.personas):
+        position = state.position(i)
+        failed = state.failed_at(i)
+        agents.append(AgentResult(
+            index=i,
+            persona=persona,
+            model=state.config.model_for(Phase.CROSS_EXAM.value, persona),
+            initial_stance=position.stance if position else None,
+            initial_confidence=position.confidence if position else None,
+            final_stance=state.stance(i, last) if i in finals else None,
+            final_confidence=state.confidence(i, last) if i in finals else None,
+            key_assumptions=position.key_assumptions if position else [],
+            confidence_by_round=[
+                state.confidence(i, r) if i in state.ok_agents(
+                    Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
+                for r in range(last + 1)
+            ],
+            in_final_majority=(i in majority_members) if i in finals else None,
+            failed_in=failed.label if failed else None,
+        ))
+
+    verify = state.turn(Phase.VERIFY)
+    claims = (VerifierReport.model_validate(verify.payload).claims
+              if verify is not None and verify.status is TurnStatus.OK and verify.payload
+              else [])
+    notes = _degraded_notes(state)
+    synthesis_turn = state.turn(Phase.SYNTHESIS)
+    return DebateResult(
+        question=state.question,
+        language=state.language,
+        protocol=state.config.protocol,
+        mode=state.config.mode,
+        config=state.config,
+        prompt_version=prompts.PROMPT_VERSION,
+        simulated=state.config.simulated,
+        agents=agents,
+        rounds_completed=last,
+        stop_reason=reason,
+        stop_explanation=explanation,
+        metrics=metrics,
+        diagnostic=convergence.diagnose(metrics[0], metrics[-1]),
+        baseline_majority=baseline,
+        final_majority=final,
+        pre_positional_risks=risks,
+        post_positional_concerns=post_positional_concerns(state),
+        disagreements=narrative.disagreements,
+        consensus_points=narrative.consensus_points,
+        recommended_path=narrative.recommended_path,
+        divergence_report=narrative.divergence_report,
+        unverified_claims=claims,
+        verifier_ok=verify is not None and verify.status is TurnStatus.OK,
+        degraded=bool(notes),
+        degraded_notes=notes,
+        synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
+                         else state.config.model_for(Phase.SYNTHESIS.value)),
+        usage=usage,
+    )

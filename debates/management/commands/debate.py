@@ -1,0 +1,140 @@
+"""``manage.py debate "QUESTION"``: run a debate in this process.
+
+Progress goes to stderr; stdout carries only the Markdown or JSON result.
+Exit codes: 0 finished (possibly degraded; the report says so), 1 the debate
+failed (below quorum, synthesis failed after fallback), 2 bad input, 130
+interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from argparse import ArgumentParser
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from pydantic import ValidationError
+
+from debates.engine.council import run_debate
+from debates.engine.inputs import InputError, check_model, clean_question
+from debates.engine.persona_files import PersonaFileError, load_persona_file
+from debates.engine.progress import ConsoleProgress
+from debates.engine.report import render_markdown
+from debates.engine.schemas import (
+    DebateConfig,
+    DebateResult,
+    SimulatorOptions,
+    usage_from_calls,
+)
+from debates.engine.simulator import load_sim_script
+from debates.engine.state import DebateState
+from debates.engine.synthesis import build_result
+
+EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 1, 2, 130
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    field = ".".join(str(p) for p in err["loc"])
+    return f"--{field.replace('_', '-')}: {err['msg']}"
+
+
+class Command(BaseCommand):
+    help = "Run a council debate on QUESTION and print the synthesis (Markdown or JSON)."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("question", help="the decision question (quote it)")
+        parser.add_argument("--context", default="", help="optional background for the panel")
+        parser.add_argument("--protocol", default="council", choices=["council"])
+        parser.add_argument("--mode", default="medium", choices=["quick", "medium", "deep"])
+        parser.add_argument("--agents", type=int, help="number of agents, 2-12")
+        parser.add_argument("--rounds", type=int, help="max cross-examination rounds, 1-10")
+        parser.add_argument("--threshold", type=float, help="convergence threshold (dispersion)")
+        parser.add_argument("--personas", help="persona file (YAML or JSON)")
+        parser.add_argument("--model", help="litellm model string (default COUNCIL_MODEL)")
+        parser.add_argument("--synthesis-model", help="model for the synthesis and verifier")
+        parser.add_argument("--fallback-model", help="model tried when the synthesis fails")
+        parser.add_argument("--anonymize", action="store_true", help="show peers as Agent B, C…")
+        parser.add_argument("--sim-script", help="simulator script pinning a trajectory")
+        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--format", default="md", choices=["md", "json"])
+        parser.add_argument("--verbose", action="store_true", help="add the transcript")
+        parser.add_argument("--save", action="store_true",
+                            help="store the debate as a record of the team named by --team")
+        parser.add_argument("--team", default="CLI", help="team to save under (created if new)")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        try:
+            state = self.build_state(opts)
+        except (InputError, PersonaFileError, ValueError) as exc:
+            raise CommandError(str(exc), returncode=EXIT_BAD_INPUT) from None
+        progress = ConsoleProgress(state, sys.stderr)
+        progress.header()
+        try:
+            if opts["save"]:
+                result = self.run_saved(state, progress, opts["team"])
+            else:
+                asyncio.run(run_debate(state, progress))
+                failure = state.failure()
+                if failure is not None:
+                    raise CommandError(f"debate failed: {failure}", returncode=EXIT_FAILED)
+                result = build_result(
+                    state, usage_from_calls(progress.calls, progress.wall_time()))
+        except KeyboardInterrupt:
+            raise CommandError("interrupted", returncode=EXIT_INTERRUPTED) from None
+        if opts["format"] == "json":
+            self.stdout.write(result.model_dump_json(indent=2))
+        else:
+            self.stdout.write(render_markdown(result))
+            if opts["verbose"]:
+                from debates.engine.transcript import render_transcript
+
+                self.stdout.write(render_transcript(state))
+
+    def run_saved(self, state: DebateState, progress: ConsoleProgress, team_name: str
+                  ) -> DebateResult:
+        from council_site.accounts.models import Team
+        from debates.execution import run_to_completion
+        from debates.models import DebateStatus
+        from debates.services import debate_create
+
+        team, _ = Team.objects.get_or_create(name=team_name)
+        debate = debate_create(team=team, user=None, question=state.question,
+                               context=state.context, config=state.config,
+                               personas=state.given_personas, start=False)
+        run_to_completion(debate.code, also=progress)
+        debate.refresh_from_db()
+        if debate.status != DebateStatus.SUCCEEDED:
+            raise CommandError(f"debate failed: {debate.error}", returncode=EXIT_FAILED)
+        progress.stream.write(f"saved as debate {debate.code} (team {team.name})\n")
+        return DebateResult.model_validate(debate.synthesis.result)
+
+    def build_state(self, opts: dict[str, Any]) -> DebateState:
+        question = clean_question(opts["question"])
+        model = check_model(opts["model"] or settings.COUNCIL_MODEL)
+        phase_models = {}
+        if opts["synthesis_model"]:
+            synthesis_model = check_model(opts["synthesis_model"])
+            phase_models = {"synthesis": synthesis_model, "verify": synthesis_model}
+        fallback = opts["fallback_model"] or getattr(settings, "COUNCIL_FALLBACK_MODEL", None)
+        personas = load_persona_file(opts["personas"]) if opts["personas"] else []
+        for persona in personas:
+            if persona.model:
+                check_model(persona.model)
+        simulator = SimulatorOptions(
+            script=load_sim_script(opts["sim_script"]) if opts["sim_script"] else None,
+            seed=opts["seed"],
+        )
+        try:
+            config = DebateConfig(
+                mode=opts["mode"], agents=opts["agents"], max_rounds=opts["rounds"],
+                threshold=opts["threshold"], model=model, phase_models=phase_models,
+                fallback_model=check_model(fallback) if fallback else None,
+                anonymize_peers=opts["anonymize"], seed=opts["seed"], simulator=simulator,
+            )
+        except ValidationError as exc:
+            raise InputError(_first_error(exc)) from None
+        return DebateState(question=question, context=opts["context"].strip(), config=config,
+                           given_personas=personas)

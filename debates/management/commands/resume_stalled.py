@@ -1,0 +1,19 @@
+"""``manage.py resume_stalled``: hand debates whose worker died to a live worker.
+
+The worker cluster also runs this every minute (a django-q2 schedule)."""
+
+from django.core.management.base import BaseCommand
+
+from debates.execution import resume_stalled
+
+
+class Command(BaseCommand):
+    help = "Re-queue debates whose lease expired or whose queued step was lost."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--grace", type=int, default=60,
+                            help="seconds a queued debate may wait before it counts as lost")
+
+    def handle(self, *args, **opts):
+        count = resume_stalled(queued_grace_s=opts["grace"])
+        self.stdout.write(f"re-queued {count} debate(s)")

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PersonasConfig(AppConfig):
+    name = "personas"
+    verbose_name = "Personas"

@@ -1,0 +1,1 @@
+# Persona library models live here.

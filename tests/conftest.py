@@ -1,0 +1,180 @@
+"""Shared fixtures: team members in every role, and the scale-out service check."""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from council_site.accounts.models import Membership, Team
+from council_site.accounts.selectors import team_for_user
+from council_site.accounts.services import membership_add, team_create
+
+# --- scale-out services (PostgreSQL + Redis) ----------------------------------------
+
+# Both the `root` and `postgres` roles have trust auth on this machine and on CI;
+# `postgres` exists on every Debian install, so it is the default.
+POSTGRES_URL = os.environ.get(
+    "COUNCIL_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
+)
+REDIS_URL = os.environ.get("COUNCIL_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _where(url: str, default_port: int) -> str:
+    parts = urlsplit(url)
+    return f"{parts.hostname}:{parts.port or default_port}"
+
+
+@functools.cache
+def _postgres_problem() -> str | None:
+    import psycopg
+
+    try:
+        with psycopg.connect(POSTGRES_URL, connect_timeout=2) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:  # any failure means "unreachable"
+        return f"PostgreSQL at {_where(POSTGRES_URL, 5432)} unreachable: {exc}".strip()
+    return None
+
+
+@functools.cache
+def _redis_problem() -> str | None:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:  # any failure means "unreachable"
+        return f"Redis at {_where(REDIS_URL, 6379)} unreachable: {exc}"
+    return None
+
+
+def _skip_or_fail(reason: str) -> None:
+    # CI has both services, so there a missing one is a broken pipeline, not a skip.
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason} (CI=true: scale-out tests must run)", pytrace=False)
+    pytest.skip(reason)
+
+
+def require_postgres() -> str:
+    """Return POSTGRES_URL, or skip (fail under CI=true) when PostgreSQL is unreachable."""
+    problem = _postgres_problem()
+    if problem:
+        _skip_or_fail(problem)
+    return POSTGRES_URL
+
+
+def require_redis() -> str:
+    """Return REDIS_URL, or skip (fail under CI=true) when Redis is unreachable."""
+    problem = _redis_problem()
+    if problem:
+        _skip_or_fail(problem)
+    return REDIS_URL
+
+
+@dataclass(frozen=True)
+class ScaleOut:
+    postgres_url: str
+    redis_url: str
+
+
+def require_scaleout() -> ScaleOut:
+    """Both services, or skip (fail under CI=true) with the reason."""
+    return ScaleOut(postgres_url=require_postgres(), redis_url=require_redis())
+
+
+@pytest.fixture
+def scaleout() -> ScaleOut:
+    return require_scaleout()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # Marking a test `scaleout` is enough: it is skipped (or failed on CI) up front.
+    if item.get_closest_marker("scaleout") is not None:
+        require_scaleout()
+
+
+# --- users and teams ------------------------------------------------------------------
+
+PASSWORD = "correct horse battery staple"
+
+
+def _user(username: str) -> User:
+    return User.objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD
+    )
+
+
+@pytest.fixture
+def owner(db: None) -> User:
+    return _user("owner")
+
+
+@pytest.fixture
+def team(owner: User) -> Team:
+    return team_create(name="Acme", owner=owner)
+
+
+@pytest.fixture
+def member(team: Team) -> User:
+    """An editor of `team`: may read and write."""
+    user = _user("member")
+    membership_add(team=team, user=user, role=Membership.Role.EDITOR)
+    return user
+
+
+@pytest.fixture
+def viewer(team: Team) -> User:
+    """A viewer of `team`: may read, not write."""
+    user = _user("viewer")
+    membership_add(team=team, user=user, role=Membership.Role.VIEWER)
+    return user
+
+
+@pytest.fixture
+def outsider(db: None) -> User:
+    """Owner of another team, no membership in `team`."""
+    user = _user("outsider")
+    team_create(name="Elsewhere", owner=user)
+    return user
+
+
+@pytest.fixture
+def other_team(outsider: User) -> Team:
+    other = team_for_user(user=outsider)
+    assert other is not None
+    return other
+
+
+def _client_for(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def owner_client(owner: User) -> Client:
+    return _client_for(owner)
+
+
+@pytest.fixture
+def member_client(member: User) -> Client:
+    return _client_for(member)
+
+
+@pytest.fixture
+def viewer_client(viewer: User) -> Client:
+    return _client_for(viewer)
+
+
+@pytest.fixture
+def outsider_client(outsider: User) -> Client:
+    return _client_for(outsider)

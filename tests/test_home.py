@@ -1,0 +1,41 @@
+"""The home page and logging in and out."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import PASSWORD
+
+
+@pytest.mark.django_db
+def test_anonymous_visitor_is_sent_to_login(client):
+    response = client.get("/")
+    assert response.status_code == 302
+    assert response["Location"] == "/accounts/login/?next=/"
+
+
+def test_member_sees_the_debates_page(member_client):
+    response = member_client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<h1>Debates</h1>" in html
+    assert "Acme" in html
+    assert "Council" in html
+
+
+def test_login_with_password_then_logout_by_post(client, owner):
+    response = client.post("/accounts/login/", {"username": "owner", "password": PASSWORD})
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert client.get("/").status_code == 200
+
+    assert client.get("/accounts/logout/").status_code == 405
+    response = client.post("/accounts/logout/")
+    assert response.status_code == 302
+    assert client.get("/").status_code == 302
+
+
+def test_wrong_password_shows_an_error(client, owner):
+    response = client.post("/accounts/login/", {"username": "owner", "password": "nope"})
+    assert response.status_code == 200
+    assert "didn't match" in response.content.decode()
