@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
+import httpx
+import openai
 from pydantic import BaseModel, ValidationError
 
 from debates.engine.llm_env import litellm
@@ -103,7 +105,39 @@ def is_sim(model: str) -> bool:
     return model.startswith("sim/")
 
 
+def _network_errors() -> tuple[type[BaseException], ...]:
+    errors: list[type[BaseException]] = [OSError, asyncio.TimeoutError, openai.APIError]
+    errors.append(httpx.TransportError)
+    try:
+        import aiohttp
+
+        errors.append(aiohttp.ClientError)
+    except ImportError:  # pragma: no cover - aiohttp is optional for litellm
+        pass
+    return tuple(errors)
+
+
+_NETWORK_ERRORS = _network_errors()
+
+
+def unmapped_error(exc: BaseException) -> BaseException | None:
+    """The original exception when litellm wrapped a non-network error as a connection error.
+
+    litellm turns any exception it cannot map (a bug in a provider adapter, a custom
+    provider raising ValueError ...) into ``APIConnectionError``, which would otherwise
+    look transient and be retried, and whose text is a traceback plus a bug-report link.
+    """
+    if type(exc) is not litellm.APIConnectionError:
+        return None
+    inner = exc.__cause__ or exc.__context__
+    if inner is None or isinstance(inner, _NETWORK_ERRORS):
+        return None
+    return inner
+
+
 def is_transient(exc: BaseException) -> bool:
+    if unmapped_error(exc) is not None:
+        return False
     if isinstance(exc, TRANSIENT_ERRORS):
         return True
     # Some providers surface 5xx as a generic APIError.
@@ -112,6 +146,9 @@ def is_transient(exc: BaseException) -> bool:
 
 
 def error_class_of(exc: BaseException) -> str:
+    inner = unmapped_error(exc)
+    if inner is not None:
+        return type(inner).__name__
     if isinstance(exc, asyncio.TimeoutError | TimeoutError) and not isinstance(
         exc, litellm.Timeout
     ):
@@ -130,18 +167,23 @@ def extract_json(text: str) -> Any:
         raise _Invalid("EmptyResponse", "the reply was empty")
     body = text.strip()
     fence = _FENCE.search(body)
-    if fence and "{" in fence.group(1):
-        body = fence.group(1).strip()
-    start, end = body.find("{"), body.rfind("}")
-    if start == -1 or end <= start:
-        raise _Invalid("ValidationError", "the reply contains no JSON object")
-    try:
-        return json.loads(body[start : end + 1])
-    except json.JSONDecodeError as exc:
-        raise _Invalid(
-            "ValidationError",
-            f"the reply is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
-        ) from None
+    # The fenced block first; the whole reply if that fails (e.g. a fence inside a string).
+    candidates = [fence.group(1), body] if fence else [body]
+    problem = "the reply contains no JSON object"
+    for candidate in candidates:
+        start, end = candidate.find("{"), candidate.rfind("}")
+        if start == -1:
+            continue
+        if end <= start:
+            problem = "the reply is not valid JSON: an object is opened but never closed"
+            continue
+        try:
+            return json.loads(candidate[start : end + 1])
+        except json.JSONDecodeError as exc:
+            problem = (
+                f"the reply is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+            )
+    raise _Invalid("ValidationError", problem)
 
 
 def describe_validation_error(exc: ValidationError) -> str:
@@ -364,7 +406,7 @@ class LLMGateway:
             except Exception as exc:
                 latency_ms = int((time.perf_counter() - started) * 1000)
                 error_class = error_class_of(exc)
-                message = str(exc) or error_class
+                message = str(unmapped_error(exc) or exc) or error_class
                 if isinstance(exc, asyncio.TimeoutError | TimeoutError) and not isinstance(
                     exc, litellm.Timeout
                 ):

@@ -176,6 +176,19 @@ async def test_non_transient_errors_are_not_retried(
     assert len(ledger.records) == 1
 
 
+async def test_an_unexpected_exception_keeps_its_own_class_and_message(
+    scripted: ScriptedLLM,
+) -> None:
+    # litellm wraps it as an APIConnectionError with a traceback; that must not be
+    # mistaken for a network problem.
+    scripted.outcomes = [ValueError("adapter could not parse the reply")]
+    with pytest.raises(CallFailed) as caught:
+        await ask(make_gateway(max_retries=2))
+    assert caught.value.error_class == "ValueError"
+    assert caught.value.message == "adapter could not parse the reply"
+    assert caught.value.attempts == 1
+
+
 async def test_a_slow_model_times_out_and_is_retried() -> None:
     ledger = Ledger()
     gateway = make_gateway(
