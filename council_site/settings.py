@@ -11,6 +11,7 @@ A bad value raises ``ImproperlyConfigured`` at start-up (see ``council_site.env`
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -111,7 +112,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not pytest-django's in-memory default: worker subprocesses started by
     # the execution tests must see the same test database.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # One file per test session, so parallel sessions never share (or delete) it.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: task broker, channel layer, cache ------------------------------------
@@ -122,7 +124,8 @@ COUNCIL_WORKERS = env_int("COUNCIL_WORKERS", 2, minimum=1)
 COUNCIL_Q_SYNC = env_bool("COUNCIL_Q_SYNC", False)
 
 Q_CLUSTER: dict[str, object] = {
-    "name": "council",
+    # Clusters sharing one Redis must not share a queue unless they serve one site.
+    "name": env_str("COUNCIL_Q_NAME", "council"),
     "workers": COUNCIL_WORKERS,
     # A debate step may wait on slow LLM calls; retry must exceed timeout, or a step
     # still running would be handed to a second worker.

@@ -1,3 +1,5 @@
+import sys
+
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 
@@ -19,3 +21,7 @@ class DebatesConfig(AppConfig):
 
     def ready(self) -> None:
         post_migrate.connect(_schedule_sweeper, sender=self)
+        if sys.argv[1:2] == ["qcluster"]:
+            # Workers fork from this process: importing litellm (about 5 s) once here
+            # saves every worker process from paying for it on its first step.
+            import debates.engine.llm_env  # noqa: F401

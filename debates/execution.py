@@ -111,6 +111,7 @@ class PersistingHooks(EngineHooks):
         self.worker = worker
         self.also = also
         self._cancelled = False
+        self._pending: dict[tuple[str, int, int], list[CallRecord]] = {}
 
     def should_cancel(self) -> bool:
         return self._cancelled or (self.also.should_cancel() if self.also else False)
@@ -122,6 +123,10 @@ class PersistingHooks(EngineHooks):
 
     @sync_to_async
     def _store_turn(self, turn: Turn) -> None:
+        # The turn and the ledger rows of its successful call commit together: a crash
+        # can lose both (the call is asked again) but never leave a paid-for answer
+        # whose turn is missing, so the ledger never shows a repeated successful call.
+        pending = self._pending.pop(turn.key, [])
         with transaction.atomic():
             try:
                 with transaction.atomic():
@@ -134,6 +139,7 @@ class PersistingHooks(EngineHooks):
                 # Already stored by an earlier delivery of this step: keep the first.
                 log.info("turn %s of %s already stored", turn.key, self.debate.code)
                 return
+            LLMCall.objects.bulk_create([self._call_row(r) for r in pending])
             if turn.phase is Phase.COMPOSE and turn.status is TurnStatus.OK:
                 snapshot_agents(self.debate, self.state)
             events.append(self.debate, "turn", {
@@ -142,9 +148,8 @@ class PersistingHooks(EngineHooks):
             })
         self._refresh_cancel()
 
-    @sync_to_async
-    def _store_call(self, record: CallRecord) -> None:
-        LLMCall.objects.create(
+    def _call_row(self, record: CallRecord) -> LLMCall:
+        return LLMCall(
             debate=self.debate, phase=record.phase.value, round=record.round,
             agent_index=record.agent, attempt=record.attempt, purpose=record.purpose,
             model=record.model, prompt_tokens=record.prompt_tokens,
@@ -152,6 +157,14 @@ class PersistingHooks(EngineHooks):
             latency_ms=record.latency_ms, ok=record.ok, error_class=record.error_class or "",
             error=record.error or "",
         )
+
+    @sync_to_async
+    def _store_call(self, record: CallRecord) -> None:
+        if record.ok:
+            self._pending.setdefault((record.phase.value, record.round, record.agent),
+                                     []).append(record)
+            return
+        self._call_row(record).save()
         self._refresh_cancel()
 
     @sync_to_async

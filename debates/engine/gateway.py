@@ -306,6 +306,7 @@ class LLMGateway:
         self.context_limit_tokens = context_limit_tokens
         self.api_base = api_base
         self.api_key = api_key
+        self._jitter = random.Random()
 
     # ------------------------------------------------------------------ context budget
 
@@ -422,7 +423,7 @@ class LLMGateway:
                     error=message,
                 )
                 if is_transient(exc) and retries < self.max_retries:
-                    delay = random.uniform(
+                    delay = self._jitter.uniform(
                         0, min(self.backoff_max_s, self.backoff_base_s * 2**retries)
                     )
                     retries += 1
@@ -526,7 +527,11 @@ class LLMGateway:
                     "agent": tag.agent,
                     "agent_name": tag.agent_name,
                     "hints": hints or {},
-                    "simulator": self.simulator.model_dump() if self.simulator else None,
+                    # Only the fields set explicitly: the simulator takes the rest from
+                    # its COUNCIL_SIM_* environment defaults.
+                    "simulator": (
+                        self.simulator.model_dump(exclude_unset=True) if self.simulator else None
+                    ),
                 }
             }
             hard_timeout = self.timeout_s

@@ -140,14 +140,14 @@ def salient_phrases(question: str, language: str | None = None, limit: int = 6) 
 
         # Runs of adjacent content words read as noun phrases ("billing service");
         # single lower-case words are often verbs, so they come last.
-        run: list[str] = []
+        chunk: list[str] = []
         for word in [*words, ""]:
             if word and content(word):
-                run.append(word)
+                chunk.append(word)
                 continue
-            if len(run) >= 2:
-                add(" ".join(run[-3:]))
-            run = []
+            if len(chunk) >= 2:
+                add(" ".join(chunk[-3:]))
+            chunk = []
         for word in words:
             if content(word) and word != word.lower():
                 add(word)
@@ -198,30 +198,75 @@ def parse_faults(text: str) -> dict[str, float]:
     return faults
 
 
-def simulator_options_from_env(env: Mapping[str, str] | None = None) -> SimulatorOptions:
-    """Default simulator options from ``COUNCIL_SIM_*``; raises ValueError on a bad value."""
-    env = os.environ if env is None else env
+def _env_values(env: Mapping[str, str]) -> dict[str, Any]:
+    """The option values given by ``COUNCIL_SIM_*``: only those actually set."""
+    values: dict[str, Any] = {}
     latency = env.get(ENV_LATENCY, "").strip()
+    if latency:
+        try:
+            values["latency_ms"] = int(latency)
+        except ValueError:
+            raise ValueError(
+                f"{ENV_LATENCY} must be an integer (milliseconds), got {latency!r}"
+            ) from None
+        if values["latency_ms"] < 0:
+            raise ValueError(f"{ENV_LATENCY} must not be negative, got {latency}")
     seed = env.get(ENV_SEED, "").strip()
+    if seed:
+        try:
+            values["seed"] = int(seed)
+        except ValueError:
+            raise ValueError(f"{ENV_SEED} must be an integer, got {seed!r}") from None
+    faults = env.get(ENV_FAULTS, "").strip()
+    if faults:
+        try:
+            values["faults"] = parse_faults(faults)
+        except ValueError as exc:
+            raise ValueError(f"{ENV_FAULTS}: {exc}") from None
     script_path = env.get(ENV_SCRIPT, "").strip()
-    try:
-        latency_ms = int(latency) if latency else 0
-    except ValueError:
-        raise ValueError(
-            f"{ENV_LATENCY} must be an integer (milliseconds), got {latency!r}"
-        ) from None
-    if latency_ms < 0:
-        raise ValueError(f"{ENV_LATENCY} must not be negative, got {latency_ms}")
-    try:
-        seed_value = int(seed) if seed else 0
-    except ValueError:
-        raise ValueError(f"{ENV_SEED} must be an integer, got {seed!r}") from None
-    try:
-        faults = parse_faults(env.get(ENV_FAULTS, ""))
-    except ValueError as exc:
-        raise ValueError(f"{ENV_FAULTS}: {exc}") from None
-    script = load_sim_script(script_path) if script_path else None
-    return SimulatorOptions(latency_ms=latency_ms, faults=faults, script=script, seed=seed_value)
+    if script_path:
+        values["script"] = load_sim_script(script_path)
+    return values
+
+
+def simulator_options_from_env(
+    env: Mapping[str, str] | None = None, **overrides: Any
+) -> SimulatorOptions:
+    """Options from ``COUNCIL_SIM_*``, then ``overrides`` (``None`` values ignored).
+
+    Use it where a debate's configuration is built, so the environment's settings are
+    recorded with the debate. Raises ValueError on a bad environment value.
+    """
+    values = _env_values(os.environ if env is None else env)
+    values.update({key: value for key, value in overrides.items() if value is not None})
+    return SimulatorOptions(**values)
+
+
+_env_cache: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _cached_env_values() -> dict[str, Any]:
+    """``_env_values(os.environ)``, re-read only when a variable or the script changes."""
+    names = (ENV_LATENCY, ENV_FAULTS, ENV_SCRIPT, ENV_SEED)
+    raw = tuple(os.environ.get(name, "") for name in names)
+    script_path = raw[2].strip()
+    mtime = None
+    if script_path:
+        try:
+            mtime = os.stat(script_path).st_mtime_ns
+        except OSError:
+            mtime = None
+    key = (*raw, mtime)
+    if key not in _env_cache:
+        values = _env_values(os.environ)
+        _env_cache.clear()
+        _env_cache[key] = values
+    return _env_cache[key]
+
+
+def effective_options(given: Mapping[str, Any] | None) -> SimulatorOptions:
+    """Options of one call: those the call carries, the environment for the rest."""
+    return SimulatorOptions.model_validate({**_cached_env_values(), **(given or {})})
 
 
 # =========================================================================== script
@@ -558,7 +603,7 @@ SIGNALS = {
 
 # Each claim has several phrasings sharing its content words, so a later round can say
 # the same thing again in other words: a near-duplicate detector must see it as old.
-DISAGREEMENTS = {
+DISAGREEMENTS: dict[str, list[tuple[str, ...]]] = {
     "en": [
         (
             "I still think the cost of {a} for {t} is underestimated.",
@@ -620,7 +665,7 @@ DISAGREEMENTS = {
     ],
 }
 
-CONCESSIONS = {
+CONCESSIONS: dict[str, list[tuple[str, ...]]] = {
     "en": [
         (
             "The point about {a} is stronger than I allowed; it changes the timing of {t}.",
@@ -659,7 +704,7 @@ CONCESSIONS = {
     ],
 }
 
-EVIDENCE = {
+EVIDENCE: dict[str, list[tuple[str, ...]]] = {
     "en": [
         (
             "Actual numbers on {a} from a comparable effort (needs verification).",
@@ -1558,11 +1603,10 @@ def _generic(ctx: _Ctx) -> dict[str, Any]:
             props = node.get("properties", {})
             return {k: build(v, k) for k, v in props.items()}
         if kind == "array":
-            low = int(node.get("minItems", 1))
-            high = max(low, min(int(node.get("maxItems", low + 2)), low + 2))
-            return [
-                build(node.get("items", {}), name) for _ in range(writer.rng.randint(low, high))
-            ]
+            fewest = int(node.get("minItems", 1))
+            most = max(fewest, min(int(node.get("maxItems", fewest + 2)), fewest + 2))
+            count = writer.rng.randint(fewest, most)
+            return [build(node.get("items", {}), name) for _ in range(count)]
         if kind in ("number", "integer"):
             low = float(node.get("minimum", node.get("exclusiveMinimum", 0)))
             high = float(node.get("maximum", node.get("exclusiveMaximum", low + 1)))
@@ -1660,11 +1704,7 @@ class SimHandler(litellm.CustomLLM):  # type: ignore[misc]
         meta = ((litellm_params or {}).get("metadata") or {}).get("council") or {}
         raw_options = meta.get("simulator")
         try:
-            options = (
-                SimulatorOptions.model_validate(raw_options)
-                if raw_options is not None
-                else simulator_options_from_env()
-            )
+            options = effective_options(raw_options)
             unknown = sorted(set(options.faults) - set(FAULT_KINDS))
             if unknown:
                 raise ValueError(f"unknown fault kind(s) {', '.join(unknown)}")

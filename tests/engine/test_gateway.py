@@ -14,8 +14,8 @@ from debates.engine import gateway as gateway_module
 from debates.engine import simulator
 from debates.engine.gateway import (
     CallFailed,
-    Cancelled,
     CallOutcome,
+    Cancelled,
     ContextTooLong,
     LLMGateway,
     extract_json,
@@ -85,8 +85,12 @@ def scripted() -> Iterator[ScriptedLLM]:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_simulator() -> None:
+def _fresh_simulator(monkeypatch: pytest.MonkeyPatch) -> None:
     simulator.handler.reset()
+    # A developer's own COUNCIL_SIM_* settings must not leak into these tests.
+    for variable in ("COUNCIL_SIM_LATENCY_MS", "COUNCIL_SIM_FAULTS", "COUNCIL_SIM_SCRIPT"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.delenv("COUNCIL_SIM_SEED", raising=False)
 
 
 class Ledger:
@@ -206,11 +210,14 @@ async def test_backoff_grows_but_stays_bounded(
     scripted: ScriptedLLM, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ceilings: list[float] = []
-    monkeypatch.setattr(
-        gateway_module.random, "uniform", lambda low, high: ceilings.append(high) or 0.0
-    )
+
+    def full_jitter(low: float, high: float) -> float:
+        ceilings.append(high)
+        return 0.0
+
     scripted.outcomes = [rate_limited() for _ in range(4)]
     gateway = LLMGateway(max_retries=4, backoff_base_s=0.5, backoff_max_s=1.5)
+    monkeypatch.setattr(gateway._jitter, "uniform", full_jitter)
     outcome = await ask(gateway)
     assert outcome.attempts == 5
     assert ceilings == [0.5, 1.0, 1.5, 1.5]

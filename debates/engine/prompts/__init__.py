@@ -41,12 +41,18 @@ def system_prompt(language: str, persona_text: str = "") -> str:
     return f"{preamble}\n\n{persona_text}".strip()
 
 
-def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[str, str]]:
-    tail = render(
+@cache
+def _json_tail(schema: type[BaseModel]) -> str:
+    # Generating a JSON schema costs milliseconds; every agent of every round asks again.
+    return render(
         "json_tail",
         schema_name=schema.__name__,
         schema=json.dumps(schema.model_json_schema(), ensure_ascii=False, separators=(",", ":")),
     )
+
+
+def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[str, str]]:
+    tail = _json_tail(schema)
     return [
         {"role": "system", "content": system},
         {"role": "user", "content": f"{user}\n\n{tail}"},

@@ -25,10 +25,9 @@ from debates.engine.report import render_markdown
 from debates.engine.schemas import (
     DebateConfig,
     DebateResult,
-    SimulatorOptions,
     usage_from_calls,
 )
-from debates.engine.simulator import load_sim_script
+from debates.engine.simulator import load_sim_script, simulator_options_from_env
 from debates.engine.state import DebateState
 from debates.engine.synthesis import build_result
 
@@ -123,7 +122,8 @@ class Command(BaseCommand):
         for persona in personas:
             if persona.model:
                 check_model(persona.model)
-        simulator = SimulatorOptions(
+        # Environment defaults (COUNCIL_SIM_LATENCY_MS, _FAULTS) are recorded with the debate.
+        simulator = simulator_options_from_env(
             script=load_sim_script(opts["sim_script"]) if opts["sim_script"] else None,
             seed=opts["seed"],
         )

@@ -1,0 +1,88 @@
+"""Real worker processes for the durability tests: a ``qcluster`` subprocess talking
+to the very database (and broker) the test is using."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def database_url() -> str:
+    cfg = connection.settings_dict
+    if cfg["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{Path(cfg['NAME']).resolve()}"
+    user = cfg.get("USER") or "postgres"
+    host = cfg.get("HOST") or "127.0.0.1"
+    port = cfg.get("PORT") or 5432
+    return f"postgresql://{user}@{host}:{port}/{cfg['NAME']}"
+
+
+def worker_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update(
+        DJANGO_DEBUG="1",
+        DATABASE_URL=database_url(),
+        COUNCIL_Q_NAME=settings.Q_CLUSTER["name"],
+        COUNCIL_LEASE_SECONDS=str(settings.COUNCIL_LEASE_SECONDS),
+        COUNCIL_WORKERS="2",
+        DJANGO_LOG_LEVEL="WARNING",
+    )
+    if settings.REDIS_URL:
+        env["REDIS_URL"] = settings.REDIS_URL
+    else:
+        env.pop("REDIS_URL", None)
+    env.update(extra)
+    return env
+
+
+class Cluster:
+    """A ``manage.py qcluster`` in its own process group, so SIGKILL takes its
+    worker children down with it, as a machine crash would."""
+
+    def __init__(self, log_dir: Path, **env: str) -> None:
+        self.log = (log_dir / f"qcluster-{uuid.uuid4().hex[:6]}.log").open("w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "manage.py", "qcluster"], cwd=ROOT, env=worker_env(**env),
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
+
+    def output(self) -> str:
+        self.log.flush()
+        return Path(self.log.name).read_text()
+
+
+def wait_for(condition: Callable[[], object], *, timeout: float, what: str,
+             cluster: Cluster | None = None) -> object:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    detail = f"\n--- worker log ---\n{cluster.output()[-3000:]}" if cluster else ""
+    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}{detail}")

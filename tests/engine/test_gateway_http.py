@@ -1,0 +1,190 @@
+"""The gateway over litellm's real HTTP path, against a local OpenAI-compatible stub."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from debates.engine.gateway import CallFailed, LLMGateway
+from debates.engine.schemas import CallRecord, CallTag, Phase, Position
+
+POSITION = {
+    "stance": "Migrate in two stages",
+    "reasoning": ["Billing needs a rollback path"],
+    "confidence": 0.64,
+    "key_assumptions": [],
+}
+MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
+TAG = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
+
+
+def completion_body(content: str) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": "stub-model",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 21, "completion_tokens": 34, "total_tokens": 55},
+    }
+
+
+def error_body(message: str, kind: str) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
+
+
+class StubServer:
+    """Serves queued (status, body) answers on POST /v1/chat/completions."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple[int, dict[str, Any]]] = []
+        self.requests: list[dict[str, Any]] = []
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                stub.requests.append({"path": self.path, "body": body})
+                if self.path.rstrip("/") != "/v1/chat/completions":
+                    status, payload = 404, error_body("no such route", "not_found")
+                elif stub.answers:
+                    status, payload = stub.answers.pop(0)
+                else:
+                    status, payload = 200, completion_body(json.dumps(POSITION))
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        # A short poll interval keeps shutdown() (and so each test's teardown) quick.
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+
+@pytest.fixture
+def stub() -> Iterator[StubServer]:
+    server = StubServer()
+    server.thread.start()
+    yield server
+    server.server.shutdown()
+    server.server.server_close()
+
+
+def gateway_for(stub: StubServer, records: list[CallRecord], **kwargs: Any) -> LLMGateway:
+    async def on_call(record: CallRecord) -> None:
+        records.append(record)
+
+    return LLMGateway(
+        api_base=stub.api_base,
+        api_key="test",
+        backoff_base_s=0.001,
+        backoff_max_s=0.01,
+        timeout_s=10,
+        on_call=on_call,
+        **kwargs,
+    )
+
+
+async def test_a_valid_json_answer_is_parsed(stub: StubServer) -> None:
+    records: list[CallRecord] = []
+    outcome = await gateway_for(stub, records).structured(
+        Position, messages=MESSAGES, model="openai/stub-model", tag=TAG, temperature=0.2, seed=7
+    )
+    assert outcome.value.stance == "Migrate in two stages"
+    assert outcome.model == "openai/stub-model"
+    assert (outcome.prompt_tokens, outcome.completion_tokens) == (21, 34)
+    (request,) = stub.requests
+    assert request["body"]["model"] == "stub-model"
+    assert request["body"]["messages"] == MESSAGES
+    assert request["body"]["temperature"] == 0.2
+    assert request["body"]["seed"] == 7
+    (record,) = records
+    assert record.ok and record.prompt_tokens == 21 and record.completion_tokens == 34
+
+
+async def test_a_fenced_answer_is_parsed(stub: StubServer) -> None:
+    stub.answers = [(200, completion_body(f"```json\n{json.dumps(POSITION)}\n```"))]
+    outcome = await gateway_for(stub, []).structured(
+        Position, messages=MESSAGES, model="openai/stub-model", tag=TAG
+    )
+    assert outcome.value.confidence == 0.64
+
+
+async def test_a_429_is_retried_and_then_succeeds(stub: StubServer) -> None:
+    stub.answers = [(429, error_body("Rate limit reached for stub-model", "rate_limit"))]
+    records: list[CallRecord] = []
+    outcome = await gateway_for(stub, records, max_retries=2).structured(
+        Position, messages=MESSAGES, model="openai/stub-model", tag=TAG
+    )
+    assert outcome.value.stance == "Migrate in two stages"
+    assert len(stub.requests) == 2
+    assert [(r.ok, r.error_class) for r in records] == [
+        (False, "RateLimitError"),
+        (True, None),
+    ]
+    assert "Rate limit reached for stub-model" in (records[0].error or "")
+
+
+async def test_a_500_fails_with_the_servers_own_message(stub: StubServer) -> None:
+    message = "stub exploded: shard 7 unavailable"
+    stub.answers = [(500, error_body(message, "server_error")) for _ in range(5)]
+    records: list[CallRecord] = []
+    with pytest.raises(CallFailed) as caught:
+        await gateway_for(stub, records, max_retries=1).structured(
+            Position, messages=MESSAGES, model="openai/stub-model", tag=TAG
+        )
+    assert len(stub.requests) == 2
+    assert caught.value.attempts == 2
+    assert caught.value.error_class == "InternalServerError"
+    assert message in caught.value.message
+    assert [r.error_class for r in records] == ["InternalServerError"] * 2
+
+
+async def test_an_authentication_error_is_not_retried(stub: StubServer) -> None:
+    stub.answers = [(401, error_body("Incorrect API key provided: test", "invalid_request"))]
+    with pytest.raises(CallFailed) as caught:
+        await gateway_for(stub, [], max_retries=3).structured(
+            Position, messages=MESSAGES, model="openai/stub-model", tag=TAG
+        )
+    assert len(stub.requests) == 1
+    assert caught.value.error_class == "AuthenticationError"
+    assert "Incorrect API key provided" in caught.value.message
+
+
+async def test_an_invalid_answer_is_repaired_over_http(stub: StubServer) -> None:
+    bad = json.dumps(POSITION | {"confidence": 1.4})
+    stub.answers = [(200, completion_body(bad))]
+    records: list[CallRecord] = []
+    outcome = await gateway_for(stub, records).structured(
+        Position, messages=MESSAGES, model="openai/stub-model", tag=TAG
+    )
+    assert outcome.value.confidence == 0.64
+    repair = stub.requests[1]["body"]["messages"]
+    assert repair[: len(MESSAGES)] == MESSAGES
+    assert repair[-2] == {"role": "assistant", "content": bad}
+    assert "confidence" in repair[-1]["content"]
+    assert [r.purpose for r in records] == ["call", "repair"]
