@@ -6,6 +6,7 @@ This file runs twice: directly (embedded: SQLite + ORM broker) and, through
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
@@ -49,7 +50,7 @@ def assert_each_turn_once_and_no_repeated_paid_call(debate: Debate) -> None:
 def test_sigkilled_worker_mid_debate_is_resumed_without_repeating_calls(tmp_path, settings):
     settings.COUNCIL_LEASE_SECONDS = 3
     debate = debate_create(team=_team(), user=None, question=QUESTION,
-                           config=config(latency_ms=400))
+                           config=config(latency_ms=250))
     first = Cluster(tmp_path, COUNCIL_LEASE_SECONDS="3")
     try:
         wait_for(lambda: Turn.objects.filter(debate=debate, phase="position").exists(),
@@ -190,3 +191,11 @@ def _team():
     from council_site.accounts.models import Team
 
     return Team.objects.create(name=f"durability-{connection.vendor}")
+
+
+def test_the_configuration_under_test_is_the_one_the_environment_asks_for():
+    from django.conf import settings
+
+    wants_postgres = os.environ.get("DATABASE_URL", "").startswith("postgres")
+    assert connection.vendor == ("postgresql" if wants_postgres else "sqlite")
+    assert settings.COUNCIL_BROKER == ("redis" if os.environ.get("REDIS_URL") else "orm")
