@@ -19,7 +19,7 @@ RUN_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
 help:
 	@echo "make run     install if needed, migrate, serve http://$(HOST):$(PORT)/"
 	@echo "make test    install if needed, run the whole test suite and the linter"
-	@echo "make worker  run the django-q2 task workers"
+	@echo "make worker  run only the django-q2 task workers (make run starts them too)"
 	@echo "make lint    ruff check"
 
 $(PY):
@@ -38,7 +38,7 @@ migrate: install
 run: install
 	$(RUN_ENV) $(PY) manage.py migrate --noinput
 	$(RUN_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
-	$(RUN_ENV) exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) council_site.asgi:application
+	$(RUN_ENV) exec $(PY) manage.py serve --host $(HOST) --port $(PORT)
 
 worker: install
 	$(RUN_ENV) exec $(PY) manage.py qcluster

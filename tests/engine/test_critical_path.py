@@ -9,7 +9,7 @@ from debates.engine.council import EngineHooks, run_debate
 from debates.engine.schemas import DebateConfig, SimulatorOptions
 from debates.engine.state import DebateState
 
-LATENCY_S = 0.3
+LATENCY_S = 0.5
 TWO_ROUNDS = {"agents": [
     {"name": n, "position_confidence": c, "rounds": [
         {"remaining_disagreements": [f"{n} doubts the budget"]},

@@ -1,0 +1,58 @@
+"""``manage.py serve``: daphne and the worker cluster together, as ``make run`` wants.
+
+Ctrl-C (or SIGTERM) stops both; if either dies, the other is stopped too, so a
+half-running app never pretends to work.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Run the web app (daphne) and the django-q2 worker cluster; Ctrl-C stops both."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+
+    def handle(self, *args, **opts):
+        bindir = sys.executable.rsplit("/", 1)[0]
+        processes = {
+            "web": subprocess.Popen([f"{bindir}/daphne", "-b", opts["host"], "-p",
+                                     str(opts["port"]), "council_site.asgi:application"]),
+            "worker": subprocess.Popen([sys.executable, "manage.py", "qcluster"]),
+        }
+        self.stderr.write(f"Council on http://{opts['host']}:{opts['port']}/ "
+                          f"(web pid {processes['web'].pid}, worker pid "
+                          f"{processes['worker'].pid}); Ctrl-C stops both.")
+        stopping = False
+
+        def stop(*_):
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGTERM, stop)
+        try:
+            while not stopping:
+                dead = [name for name, p in processes.items() if p.poll() is not None]
+                if dead:
+                    self.stderr.write(f"{', '.join(dead)} exited; stopping the rest.")
+                    break
+                time.sleep(0.5)
+        except KeyboardInterrupt:
+            pass
+        for p in processes.values():
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 15
+        for p in processes.values():
+            try:
+                p.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
