@@ -131,3 +131,23 @@ def test_a_debate_below_quorum_exits_1_naming_who_failed(tmp_path):
         run(QUESTION, "--mode", "quick", "--sim-script", str(script))
     assert info.value.returncode == 1
     assert "below quorum" in str(info.value) and "Ann" in str(info.value)
+
+
+@pytest.mark.django_db
+def test_save_stores_the_debate_as_the_teams_record():
+    from debates.models import Debate, DebateStatus
+
+    out, err = run(QUESTION, "--mode", "quick", "--save", "--team", "Platform")
+    debate = Debate.objects.get()
+    assert debate.team.name == "Platform" and debate.status == DebateStatus.SUCCEEDED
+    assert debate.turns.filter(phase="cross_exam").exists()
+    assert out.startswith("# Council synthesis")
+    assert f"saved as debate {debate.code}" in err
+    stored = DebateResult.model_validate(debate.synthesis.result)
+    assert stored.rounds_completed == debate.round_metrics.count() - 1
+
+
+def test_resume_stalled_command_reports_what_it_requeued(db):
+    out = io.StringIO()
+    call_command("resume_stalled", stdout=out)
+    assert out.getvalue().strip() == "re-queued 0 debate(s)"

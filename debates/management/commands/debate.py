@@ -9,7 +9,6 @@ interrupted.
 from __future__ import annotations
 
 import asyncio
-import sys
 from argparse import ArgumentParser
 from typing import Any
 
@@ -69,7 +68,8 @@ class Command(BaseCommand):
             state = self.build_state(opts)
         except (InputError, PersonaFileError, ValueError) as exc:
             raise CommandError(str(exc), returncode=EXIT_BAD_INPUT) from None
-        progress = ConsoleProgress(state, sys.stderr)
+        # The raw stream: OutputWrapper would add a newline to the live status line.
+        progress = ConsoleProgress(state, self.stderr._out)
         progress.header()
         try:
             if opts["save"]:
