@@ -226,6 +226,14 @@ def usage_of(debate: Debate) -> Usage:
                  cost_known=agg["unknown"] == 0, wall_time_s=wall)
 
 
+def _fail(debate: Debate, error: str) -> None:
+    with transaction.atomic():
+        Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(
+            status=DebateStatus.FAILED, error=error, finished_at=timezone.now(),
+            lease_owner="", lease_expires_at=None, current_step="")
+        events.append(debate, "debate_failed", {"error": error})
+
+
 def _finish(debate: Debate, state: DebateState) -> None:
     failure = state.failure()
     usage = usage_of(debate)
@@ -270,6 +278,12 @@ def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
         async_to_sync(run_step)(state, step, hooks)
     except Cancelled:
         release(debate.pk, worker)
+        return False
+    except Exception as exc:
+        # A bug, not a provider fault (those become failed turns): retrying would fail
+        # the same way every minute, so the debate fails now, saying where and why.
+        log.exception("debate %s: %s crashed", code, step.label)
+        _fail(debate, f"internal error in {step.label}: {type(exc).__name__}: {exc}")
         return False
     log.info("debate %s: %s in %.1f s", code, step.label, time.monotonic() - started)
     release(debate.pk, worker)

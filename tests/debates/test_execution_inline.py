@@ -43,3 +43,18 @@ def test_events_are_gap_free(team):
     run_to_completion(debate.code)
     seqs = list(Debate.objects.get(pk=debate.pk).events.values_list("seq", flat=True))
     assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_a_crash_inside_a_step_fails_the_debate_loudly_instead_of_looping(team, monkeypatch):
+    import debates.execution as execution
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    debate = make_debate(team)
+    monkeypatch.setattr(execution, "run_step", broken)
+    assert run_next_step(debate.code) is False
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.FAILED
+    assert "internal error in compose: RuntimeError: boom" in debate.error
+    assert debate.lease_owner == ""
