@@ -53,6 +53,8 @@ test: install
 	fi
 	$(PY) -m pytest $(PYTEST_ARGS)
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy debates/engine
 
 lint: install
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy debates/engine

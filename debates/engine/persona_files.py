@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from .schemas import MAX_AGENTS, Persona
 
@@ -20,7 +21,7 @@ class PersonaFileError(ValueError):
     pass
 
 
-def _describe(error: dict[str, Any]) -> str:
+def _describe(error: ErrorDetails) -> str:
     field = ".".join(str(p) for p in error["loc"]) or "(persona)"
     kind = error["type"]
     if kind == "missing":

@@ -67,7 +67,7 @@ def post_positional_concerns(state: DebateState) -> list[ClusteredItem]:
                 items.append((text, state.personas[i].name))
                 if r == last:
                     in_last_round.add(text)
-    concerns = []
+    concerns: list[ClusteredItem] = []
     threshold = state.config.novelty_threshold
     for text, sources in novelty.cluster(items, threshold):
         still_open = any(novelty.similarity(text, t) >= threshold for t in in_last_round)
