@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "council_site.accounts",
     "debates",
     "personas",
+    "collab",
 ]
 
 MIDDLEWARE = [
@@ -183,6 +184,11 @@ AUTH_PASSWORD_VALIDATORS = [
 if TESTING:
     # Hashing cost dominates user fixtures; tests never need a strong hash.
     PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Invitations are mailed through Django's email backend; the console backend prints
+# them in development. Production sets a real backend (e.g. SMTP) here.
+EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "council@localhost")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

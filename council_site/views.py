@@ -7,11 +7,8 @@ import logging
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-
-from council_site.accounts.selectors import team_for_user
 
 logger = logging.getLogger(__name__)
 
@@ -31,4 +28,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"team": team_for_user(user=request.user)})
+    """The home page is the current team's debate list."""
+    from debates.views import debate_list
+
+    return debate_list(request)

@@ -28,8 +28,6 @@ from debates.engine.council import EngineEvent, EngineHooks, run_step
 from debates.engine.gateway import Cancelled
 from debates.engine.schemas import (
     CallRecord,
-    DebateConfig,
-    Persona,
     Phase,
     Turn,
     TurnStatus,
@@ -39,7 +37,6 @@ from debates.engine.state import DebateState
 from debates.engine.synthesis import build_result
 from debates.models import (
     ACTIVE_STATUSES,
-    Agent,
     Debate,
     DebateStatus,
     LLMCall,
@@ -47,6 +44,7 @@ from debates.models import (
     Synthesis,
 )
 from debates.models import Turn as TurnRow
+from debates.stored_state import load_state, snapshot_agents
 
 log = logging.getLogger(__name__)
 
@@ -55,22 +53,6 @@ WORKER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
 
 def lease_seconds() -> int:
     return int(getattr(settings, "COUNCIL_LEASE_SECONDS", 120))
-
-
-def load_state(debate: Debate) -> DebateState:
-    state = DebateState(
-        question=debate.question,
-        context=debate.context,
-        config=DebateConfig.model_validate(debate.settings),
-        given_personas=[Persona.model_validate(p) for p in debate.given_personas],
-        stop_requested=debate.stop_requested,
-        forced_rounds=debate.forced_rounds,
-    )
-    for row in debate.turns.all():
-        state.add(Turn(phase=Phase(row.phase), round=row.round, agent=row.agent_index,
-                       status=TurnStatus(row.status), payload=row.payload,
-                       error=row.error or None, model=row.model or None))
-    return state
 
 
 def claim(code: uuid.UUID, worker: str = WORKER_ID) -> bool:
@@ -198,17 +180,6 @@ class PersistingHooks(EngineHooks):
         await self._store_event(event)
         if self.also:
             await self.also.on_event(event)
-
-
-def snapshot_agents(debate: Debate, state: DebateState) -> None:
-    """Copies the panel into the debate (idempotent)."""
-    state.__dict__.pop("personas", None)
-    existing = set(debate.agents.values_list("index", flat=True))
-    Agent.objects.bulk_create([
-        Agent(debate=debate, index=i, name=p.name, persona=p.model_dump(mode="json"),
-              model=state.config.model_for(Phase.CROSS_EXAM.value, p))
-        for i, p in enumerate(state.personas) if i not in existing
-    ])
 
 
 def usage_of(debate: Debate) -> Usage:

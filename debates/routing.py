@@ -1,5 +1,9 @@
 """Websocket routes of the debates app, mounted by council_site.asgi."""
 
-from django.urls import URLPattern
+from django.urls import URLPattern, path
 
-websocket_urlpatterns: list[URLPattern] = []
+from debates.consumers import DebateConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/debates/<uuid:code>/", DebateConsumer.as_asgi()),
+]

@@ -8,13 +8,16 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from council_site.accounts.limits import check_can_start
 from council_site.accounts.models import Team
 from debates import events
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.prompts import PROMPT_VERSION
 from debates.engine.schemas import DebateConfig, Persona, Phase
+from debates.estimates import estimate
 from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
 from debates.models import Turn as TurnRow
+from debates.stored_state import load_state, snapshot_agents
 
 
 class IllegalTransition(Exception):
@@ -57,6 +60,11 @@ def debate_create(
     _check_models(config, personas)
     if len({p.name.casefold() for p in personas}) != len(personas):
         raise InputError("two given personas share a name")
+    # Every way in (form, API, re-run, CLI --save, admin) passes here, so the team's
+    # budget, cost cap and rate limit hold before anything is saved or queued.
+    check_can_start(team=team, user=user, estimated_cost_usd=estimate(
+        config, text_chars=len(question) + len(context), given_personas=len(personas)
+    ).cost_usd)
     debate = Debate.objects.create(
         team=team,
         created_by=user,
@@ -70,8 +78,6 @@ def debate_create(
         prompt_version=PROMPT_VERSION,
         simulated=config.simulated,
     )
-    from debates.execution import load_state, snapshot_agents
-
     snapshot_agents(debate, load_state(debate))
     events.append(debate, "debate_created", {"status": debate.status})
     if start:
@@ -108,8 +114,6 @@ def debate_stop(*, debate: Debate) -> Debate:
 def debate_more_round(*, debate: Debate) -> Debate:
     """One more cross-examination round after a finished debate; the old synthesis
     no longer describes it, so it goes."""
-    from debates.execution import load_state
-
     debate = Debate.objects.select_for_update().get(pk=debate.pk)
     if debate.status != DebateStatus.SUCCEEDED:
         raise IllegalTransition("only a finished debate can have one more round")
@@ -137,12 +141,19 @@ def debate_rerun(
 ) -> Debate:
     """A new debate with the same (or edited) settings, linked to its parent."""
     settings_ = {**debate.settings, **(overrides or {})}
-    return debate_create(
-        team=debate.team,
-        user=user,
-        question=question if question is not None else debate.question,
-        context=debate.context,
-        config=DebateConfig.model_validate(settings_),
-        personas=[Persona.model_validate(p) for p in debate.given_personas],
-        parent=debate,
-    )
+    with transaction.atomic():
+        rerun = debate_create(
+            team=debate.team,
+            user=user,
+            question=question if question is not None else debate.question,
+            context=debate.context,
+            config=DebateConfig.model_validate(settings_),
+            personas=[Persona.model_validate(p) for p in debate.given_personas],
+            parent=debate,
+        )
+        # Library usage figures follow the personas into the re-run.
+        for agent in debate.agents.filter(source_persona_id__isnull=False,
+                                          index__lt=len(debate.given_personas)):
+            rerun.agents.filter(index=agent.index).update(
+                source_persona_id=agent.source_persona_id)
+    return rerun

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from council_site.accounts.models import Membership, Team
+from council_site.accounts.models import Invitation, Membership, Team
 
 
 class MembershipInline(admin.TabularInline):
@@ -11,7 +11,8 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
-    list_display = ["name", "code", "created_at"]
+    list_display = ["name", "code", "monthly_budget_usd", "debate_cost_cap_usd",
+                    "debates_per_hour", "created_at"]
     search_fields = ["name", "code"]
     readonly_fields = ["code", "created_at"]
     inlines = [MembershipInline]
@@ -23,3 +24,12 @@ class MembershipAdmin(admin.ModelAdmin):
     list_filter = ["role"]
     search_fields = ["team__name", "user__username"]
     autocomplete_fields = ["team", "user"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["team", "email", "role", "status", "expires_at", "accepted_by"]
+    list_filter = ["role"]
+    search_fields = ["team__name", "email"]
+    readonly_fields = ["code", "token", "created_at", "accepted_by", "accepted_at"]
+    autocomplete_fields = ["team"]

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
 import uuid
 
 from django.conf import settings
+from django.core.validators import MinValueValidator
 from django.db import models
+from django.utils import timezone
 
 
 class Team(models.Model):
@@ -14,6 +17,19 @@ class Team(models.Model):
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     name = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    # Limits, checked by council_site.accounts.limits before a debate is queued.
+    monthly_budget_usd = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(0.0)],
+        help_text="Spend allowed per calendar month (UTC); empty means unlimited.",
+    )
+    debate_cost_cap_usd = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(0.0)],
+        help_text="A debate whose estimated cost exceeds this is refused; empty means no cap.",
+    )
+    debates_per_hour = models.PositiveIntegerField(
+        default=30, help_text="Debates the team may start in any rolling hour."
+    )
 
     class Meta:
         ordering = ["name", "id"]
@@ -28,6 +44,7 @@ class Membership(models.Model):
         EDITOR = "editor", "Editor"
         VIEWER = "viewer", "Viewer"
 
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
@@ -46,3 +63,57 @@ class Membership(models.Model):
     @property
     def can_write(self) -> bool:
         return self.role in (self.Role.OWNER, self.Role.EDITOR)
+
+
+def new_invitation_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+class Invitation(models.Model):
+    """A link that adds whoever opens it (signed in) to a team, once, until it expires."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        ACCEPTED = "accepted", "Accepted"
+        REVOKED = "revoked", "Revoked"
+        EXPIRED = "expired", "Expired"
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField(
+        blank=True, help_text="When set, only a user with this address may accept."
+    )
+    role = models.CharField(
+        max_length=16, choices=Membership.Role.choices, default=Membership.Role.VIEWER
+    )
+    # The secret in the link; the code identifies the invitation in owners' forms.
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token,
+                             editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="accepted_invitations",
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invitation to {self.team} as {self.role}"
+
+    @property
+    def status(self) -> str:
+        if self.accepted_at:
+            return self.Status.ACCEPTED
+        if self.revoked_at:
+            return self.Status.REVOKED
+        if self.expires_at <= timezone.now():
+            return self.Status.EXPIRED
+        return self.Status.PENDING

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from .llm_env import litellm
 from .schemas import MAX_QUESTION_CHARS
 
 
@@ -29,6 +28,9 @@ def check_model(model: str) -> str:
         raise InputError("the model name is empty")
     if model.startswith("sim/"):
         return model
+    # Imported here: litellm takes ~5 s to import, and most callers never get this far.
+    from .llm_env import litellm
+
     try:
         litellm.get_llm_provider(model)
     except Exception:  # litellm raises its BadRequestError with a long help text

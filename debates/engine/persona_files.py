@@ -31,7 +31,8 @@ def _describe(error: ErrorDetails) -> str:
     return f"field '{field}': {error['msg']}"
 
 
-def parse_personas(data: Any, source: str) -> list[Persona]:
+def parse_personas(data: Any, source: str, *, limit: int | None = MAX_AGENTS) -> list[Persona]:
+    """``limit`` caps a panel file at the largest debate; libraries pass None."""
     if isinstance(data, dict) and set(data) == {"personas"}:
         data = data["personas"]
     if not isinstance(data, list):
@@ -43,8 +44,8 @@ def parse_personas(data: Any, source: str) -> list[Persona]:
         )
     if not data:
         raise PersonaFileError(f"{source}: the file contains no personas")
-    if len(data) > MAX_AGENTS:
-        raise PersonaFileError(f"{source}: {len(data)} personas, at most {MAX_AGENTS} allowed")
+    if limit is not None and len(data) > limit:
+        raise PersonaFileError(f"{source}: {len(data)} personas, at most {limit} allowed")
     personas: list[Persona] = []
     seen: dict[str, int] = {}
     for index, item in enumerate(data):
@@ -68,7 +69,8 @@ def parse_personas(data: Any, source: str) -> list[Persona]:
     return personas
 
 
-def load_persona_text(text: str, source: str) -> list[Persona]:
+def load_persona_text(text: str, source: str, *, limit: int | None = MAX_AGENTS
+                      ) -> list[Persona]:
     suffix = Path(source).suffix.lower()
     try:
         data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
@@ -81,7 +83,7 @@ def load_persona_text(text: str, source: str) -> list[Persona]:
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise PersonaFileError(f"{source}: not valid YAML{where}: {problem}") from None
-    return parse_personas(data, source)
+    return parse_personas(data, source, limit=limit)
 
 
 def load_persona_file(path: str | Path) -> list[Persona]:

@@ -26,7 +26,7 @@ from debates.engine.schemas import (
     DebateResult,
     usage_from_calls,
 )
-from debates.engine.simulator import load_sim_script, simulator_options_from_env
+from debates.engine.sim_config import load_sim_script, simulator_options_from_env
 from debates.engine.state import DebateState
 from debates.engine.synthesis import build_result
 

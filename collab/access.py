@@ -1,0 +1,29 @@
+"""Access helpers for comments: a comment belongs to a debate, so the debate's own
+access helper (``debates.access.debate_access``) decides."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest
+
+from collab.models import Comment
+from collab.selectors import debate_comment
+from council_site.accounts.access import Need, parse_code
+from debates.access import debate_access
+from debates.models import Debate
+
+
+def debate_comments_access(
+    request: HttpRequest, code: object, *, need: str = Need.READ
+) -> tuple[Debate, str]:
+    """The debate whose comments are read or written, and the caller's role."""
+    return debate_access(user=request.user, code=parse_code(code), write=need != Need.READ)
+
+
+def comment_access(
+    request: HttpRequest, debate_code: object, code: object, *, need: str = Need.READ
+) -> tuple[Comment, str]:
+    debate, role = debate_comments_access(request, debate_code, need=need)
+    comment = debate_comment(debate=debate, code=parse_code(code))
+    if comment is None:
+        raise Http404("No such comment.")
+    return comment, role

@@ -1,0 +1,120 @@
+"""Comments and annotations on a debate's synthesis, mentions, and admin reviews."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+from debates.models import Debate
+
+
+class TargetKind(models.TextChoices):
+    SYNTHESIS = "synthesis", "The synthesis as a whole"
+    RISK = "risk", "A pre-positional risk"
+    CONCERN = "concern", "A post-positional concern"
+    DISAGREEMENT = "disagreement", "A disagreement"
+    RECOMMENDATION = "recommendation", "The recommendation"
+    QUOTE = "quote", "A quoted passage"
+
+
+class Comment(models.Model):
+    """A thread is a comment without a parent; replies point at it. What a thread is
+    about (its target) and whether it is resolved live on the thread's first comment."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="debate_comments",
+    )
+    parent = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies"
+    )
+    target_kind = models.CharField(
+        max_length=20, choices=TargetKind.choices, default=TargetKind.SYNTHESIS
+    )
+    # Risk or concern id ("R2", "C1"), disagreement index ("0"), recommendation part
+    # ("recommendation", "stakes" ...); empty for the synthesis as a whole and quotes.
+    target_ref = models.CharField(max_length=100, blank=True)
+    quote = models.TextField(blank=True, help_text="The quoted passage, for quote annotations.")
+    quote_offset = models.PositiveIntegerField(null=True, blank=True)
+    body = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    edited_at = models.DateTimeField(null=True, blank=True)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["debate", "parent"])]
+
+    def __str__(self) -> str:
+        return f"comment {self.code} on {self.debate_id}"
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    @property
+    def is_resolved(self) -> bool:
+        return self.resolved_at is not None
+
+
+class Mention(models.Model):
+    comment = models.ForeignKey(Comment, on_delete=models.CASCADE, related_name="mentions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="comment_mentions"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["comment", "user"], name="mention_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"@{self.user} in {self.comment_id}"
+
+
+class DebateReview(models.Model):
+    """A staff reviewer's verdict on a past debate, written in the admin."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="reviews")
+    reviewer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="debate_reviews",
+    )
+    rating = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(1), MaxValueValidator(5)], help_text="1 (poor) to 5."
+    )
+    hallucination = models.BooleanField(default=False)
+    unsafe = models.BooleanField(default=False)
+    low_quality = models.BooleanField(default=False)
+    excellent = models.BooleanField(default=False)
+    notes = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(rating__gte=1, rating__lte=5), name="review_rating_1_to_5"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"review of {self.debate_id}: {self.rating}/5"
+
+    @property
+    def flags(self) -> list[str]:
+        return [f for f in ("hallucination", "unsafe", "low_quality", "excellent")
+                if getattr(self, f)]

@@ -1,0 +1,232 @@
+"""Writes on comments: threads, replies, edits, soft deletes, resolution, mentions,
+and carrying annotations into a re-run as objections."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from collab.models import Comment, Mention, TargetKind
+from collab.selectors import target_label
+from debates.engine.schemas import DebateConfig, Persona, RecommendedPath
+from debates.models import Agent, Debate, Synthesis
+from debates.services import debate_create
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+MAX_BODY = 10_000
+MAX_QUOTE = 2_000
+RECOMMENDATION_PARTS = tuple(RecommendedPath.model_fields)
+# Django usernames may hold letters, digits and @ . + - _; a mention starts at an @
+# that does not follow such a character (so e-mail addresses are not mentions).
+MENTION_RE = re.compile(r"(?<![\w.@+-])@([\w.@+-]+)")
+
+
+class CommentError(ValueError):
+    """A refused comment; the message is meant for the user."""
+
+
+class NotYourComment(PermissionDenied):
+    """Only a comment's author may edit or delete it."""
+
+
+def _synthesis_result(debate: Debate) -> dict[str, Any] | None:
+    return Synthesis.objects.filter(debate=debate).values_list("result", flat=True).first()
+
+
+def _clean_body(body: str) -> str:
+    body = body.strip()
+    if not body:
+        raise CommentError("A comment cannot be empty.")
+    if len(body) > MAX_BODY:
+        raise CommentError(f"A comment can be at most {MAX_BODY:,} characters.")
+    return body
+
+
+def _clean_target(
+    debate: Debate, kind: str, ref: str, quote: str, offset: int | None
+) -> tuple[str, str, str, int | None]:
+    ref, quote = ref.strip(), quote.strip()
+    if kind not in TargetKind.values:
+        expected = ", ".join(TargetKind.values)
+        raise CommentError(f"Unknown target {kind!r}; expected one of {expected}.")
+    if kind == TargetKind.SYNTHESIS:
+        return kind, "", "", None
+    result = _synthesis_result(debate)
+    if result is None:
+        raise CommentError("This debate has no synthesis yet: comment on the debate as a whole.")
+    if kind in (TargetKind.RISK, TargetKind.CONCERN):
+        key = "pre_positional_risks" if kind == TargetKind.RISK else "post_positional_concerns"
+        ids = [item.get("id") for item in result.get(key) or []]
+        if ref not in ids:
+            known = ", ".join(map(str, ids)) or "none"
+            raise CommentError(f"The synthesis has no {kind} {ref!r} (it has: {known}).")
+        return kind, ref, "", None
+    if kind == TargetKind.DISAGREEMENT:
+        count = len(result.get("disagreements") or [])
+        if not ref.isdigit() or int(ref) >= count:
+            raise CommentError(
+                f"The synthesis has {count} disagreement(s); {ref!r} is not one of them."
+            )
+        return kind, str(int(ref)), "", None
+    if kind == TargetKind.RECOMMENDATION:
+        if not result.get("recommended_path"):
+            raise CommentError("This synthesis has no recommendation.")
+        ref = ref or "recommendation"
+        if ref not in RECOMMENDATION_PARTS:
+            raise CommentError(f"Unknown part {ref!r} of the recommendation.")
+        return kind, ref, "", None
+    # A quote: the passage itself identifies the target; the offset disambiguates it.
+    if not quote:
+        raise CommentError("Select the passage you are annotating.")
+    if len(quote) > MAX_QUOTE:
+        raise CommentError(f"A quoted passage can be at most {MAX_QUOTE:,} characters.")
+    if offset is not None and offset < 0:
+        raise CommentError("The quote's offset cannot be negative.")
+    return kind, ref, quote, offset
+
+
+def _sync_mentions(comment: Comment) -> None:
+    """Mentions are the @usernames in the body that belong to the debate's team;
+    anything else stays plain text."""
+    names = set()
+    for raw in MENTION_RE.findall(comment.body):
+        names.update({raw, raw.rstrip(".,;:!?")})
+    users = (
+        User.objects.filter(username__in=names, memberships__team_id=comment.debate.team_id)
+        .exclude(pk=comment.author_id).distinct()
+        if names and not comment.is_deleted else User.objects.none()
+    )
+    Mention.objects.filter(comment=comment).exclude(user__in=users).delete()
+    existing = set(Mention.objects.filter(comment=comment).values_list("user_id", flat=True))
+    Mention.objects.bulk_create(
+        [Mention(comment=comment, user=u) for u in users if u.pk not in existing]
+    )
+
+
+@transaction.atomic
+def comment_create(
+    *,
+    debate: Debate,
+    author: AbstractBaseUser,
+    body: str,
+    target_kind: str = TargetKind.SYNTHESIS,
+    target_ref: str = "",
+    quote: str = "",
+    quote_offset: int | None = None,
+    parent: Comment | None = None,
+) -> Comment:
+    """A new thread on (a part of) the synthesis, or a reply when ``parent`` is given
+    (a reply to a reply joins the same thread)."""
+    body = _clean_body(body)
+    if parent is not None:
+        if parent.debate_id != debate.pk:
+            raise CommentError("A reply must be on the same debate.")
+        thread = parent.parent or parent
+        comment = Comment.objects.create(debate=debate, author=author, parent=thread, body=body,
+                                         target_kind=thread.target_kind,
+                                         target_ref=thread.target_ref)
+    else:
+        kind, ref, quote, offset = _clean_target(debate, target_kind, target_ref, quote,
+                                                 quote_offset)
+        comment = Comment.objects.create(debate=debate, author=author, body=body,
+                                         target_kind=kind, target_ref=ref, quote=quote,
+                                         quote_offset=offset)
+    _sync_mentions(comment)
+    return comment
+
+
+def _own(comment: Comment, user: AbstractBaseUser) -> None:
+    if comment.author_id != user.pk:
+        raise NotYourComment("You can only change your own comments.")
+    if comment.is_deleted:
+        raise CommentError("This comment was deleted.")
+
+
+@transaction.atomic
+def comment_edit(*, comment: Comment, user: AbstractBaseUser, body: str) -> Comment:
+    _own(comment, user)
+    comment.body = _clean_body(body)
+    comment.edited_at = timezone.now()
+    comment.save(update_fields=["body", "edited_at"])
+    _sync_mentions(comment)
+    return comment
+
+
+@transaction.atomic
+def comment_delete(*, comment: Comment, user: AbstractBaseUser) -> Comment:
+    """A soft delete: the comment stays in its thread as "deleted", its text goes."""
+    _own(comment, user)
+    comment.body = ""
+    comment.deleted_at = timezone.now()
+    comment.save(update_fields=["body", "deleted_at"])
+    Mention.objects.filter(comment=comment).delete()
+    return comment
+
+
+def thread_set_resolved(*, comment: Comment, user: AbstractBaseUser, resolved: bool) -> Comment:
+    """Resolves or reopens the whole thread ``comment`` belongs to."""
+    thread = comment.parent or comment
+    thread.resolved_at = timezone.now() if resolved else None
+    thread.resolved_by = user if resolved else None  # type: ignore[assignment]
+    thread.save(update_fields=["resolved_at", "resolved_by"])
+    return thread
+
+
+def _as_uuid(value: object) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        return None
+
+
+def objections_for_rerun(*, debate: Debate, comment_codes: Sequence[object]) -> str:
+    """The text a re-run adds to its context so the new council answers these comments."""
+    codes = list(dict.fromkeys(str(_as_uuid(c) or c) for c in comment_codes))
+    if not codes:
+        raise CommentError("Choose at least one comment to carry into the re-run.")
+    valid = [u for u in map(_as_uuid, codes) if u is not None]
+    found = Comment.objects.filter(debate=debate, code__in=valid, deleted_at__isnull=True)
+    comments = {str(c.code): c for c in found}
+    missing = [c for c in codes if c not in comments]
+    if missing:
+        raise CommentError(f"Not comments of this debate (or deleted): {', '.join(missing)}")
+    result = _synthesis_result(debate)
+    lines = ["Objections the council must address:"]
+    for code in codes:
+        comment = comments[code]
+        body = " ".join(comment.body.split())
+        lines.append(f"- {target_label(comment, result)}: {body}")
+    return "\n".join(lines)
+
+
+@transaction.atomic
+def debate_rerun_with_objections(
+    *, debate: Debate, user: AbstractBaseUser, comment_codes: Sequence[object]
+) -> Debate:
+    """A re-run of ``debate`` whose context carries the chosen comments as objections.
+    debate_create checks the limits first, so a refused re-run saves and queues nothing."""
+    objections = objections_for_rerun(debate=debate, comment_codes=comment_codes)
+    rerun = debate_create(
+        team=debate.team,
+        user=user,
+        question=debate.question,
+        context=f"{debate.context}\n\n{objections}".strip(),
+        config=DebateConfig.model_validate(debate.settings),
+        personas=[Persona.model_validate(p) for p in debate.given_personas],
+        parent=debate,
+    )
+    # Library personas stay attributed in the re-run, so usage figures count it.
+    if debate.given_personas:
+        for index, source in debate.agents.exclude(source_persona_id=None).values_list(
+                "index", "source_persona_id"):
+            Agent.objects.filter(debate=rerun, index=index).update(source_persona_id=source)
+    return rerun

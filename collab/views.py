@@ -1,0 +1,161 @@
+"""The comments panel of a debate (an HTMX fragment, or a page of its own), comment
+actions, carrying comments into a re-run, and the user's mentions."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from collab import selectors, services
+from collab.access import comment_access, debate_comments_access
+from collab.forms import CommentForm, EditForm
+from collab.models import TargetKind
+from council_site.accounts.access import WRITE_ROLES, Need
+from council_site.accounts.limits import LimitExceeded
+from debates.models import Debate
+
+PREFILL = ("target_kind", "target_ref", "quote", "quote_offset")
+
+
+def _panel(request: HttpRequest, debate: Debate, role: str, *, form: CommentForm | None = None,
+           error: str = "", status: int = 200) -> HttpResponse:
+    """The panel: a fragment for HTMX requests, otherwise a full page."""
+    context = {
+        "debate": debate,
+        "can_write": role in WRITE_ROLES,
+        "threads": selectors.debate_threads(debate=debate),
+        "form": form or CommentForm(),
+        "error": error,
+        "target_kinds": TargetKind.choices,
+    }
+    template = "collab/_panel.html" if request.htmx else "collab/comments.html"
+    return render(request, template, context, status=status)
+
+
+def _after_write(request: HttpRequest, debate: Debate, role: str, error: str = "") -> HttpResponse:
+    if request.htmx:
+        # htmx swaps only 2xx responses, so a refusal is shown inside the panel.
+        return _panel(request, debate, role, error=error)
+    if error:
+        messages.error(request, error)
+    return redirect("collab:comments", code=debate.code)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def comments(request: HttpRequest, code: str) -> HttpResponse:
+    """GET lists the threads; POST starts a thread, or replies when ``parent`` is set."""
+    need = Need.WRITE if request.method == "POST" else Need.READ
+    debate, role = debate_comments_access(request, code, need=need)
+    if request.method == "GET":
+        # ?target_kind=risk&target_ref=R2 (or quote=...) prefills the new-comment form,
+        # so a link next to a part of the synthesis opens a thread about that part.
+        initial = {k: request.GET[k] for k in PREFILL if k in request.GET}
+        return _panel(request, debate, role, form=CommentForm(initial=initial))
+    form = CommentForm(request.POST)
+    if not form.is_valid():
+        return _after_write(request, debate, role, error="The comment was not saved: " + "; ".join(
+            f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))
+    data = form.cleaned_data
+    parent = None
+    if data["parent"]:
+        parent = selectors.debate_comment(debate=debate, code=data["parent"])
+        if parent is None:
+            return _after_write(request, debate, role, error="That thread no longer exists.")
+    try:
+        services.comment_create(
+            debate=debate, author=request.user, body=data["body"],
+            target_kind=data["target_kind"] or TargetKind.SYNTHESIS,
+            target_ref=data["target_ref"], quote=data["quote"],
+            quote_offset=data["quote_offset"], parent=parent,
+        )
+    except services.CommentError as exc:
+        return _after_write(request, debate, role, error=str(exc))
+    return _after_write(request, debate, role)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def comment_edit(request: HttpRequest, code: str, comment: str) -> HttpResponse:
+    found, role = comment_access(request, code, comment, need=Need.WRITE)
+    if found.author_id != request.user.pk:
+        raise services.NotYourComment("You can only edit your own comments.")
+    if request.method == "GET":
+        template = "collab/_edit.html" if request.htmx else "collab/edit.html"
+        return render(request, template, {"comment": found, "debate": found.debate,
+                                          "form": EditForm(initial={"body": found.body})})
+    form = EditForm(request.POST)
+    error = ""
+    if not form.is_valid():
+        error = "A comment cannot be empty."
+    else:
+        try:
+            services.comment_edit(comment=found, user=request.user, body=form.cleaned_data["body"])
+        except services.CommentError as exc:
+            error = str(exc)
+    return _after_write(request, found.debate, role, error=error)
+
+
+def _act(request: HttpRequest, code: str, comment: str, action: str) -> HttpResponse:
+    found, role = comment_access(request, code, comment, need=Need.WRITE)
+    error = ""
+    try:
+        if action == "delete":
+            services.comment_delete(comment=found, user=request.user)
+        else:
+            services.thread_set_resolved(comment=found, user=request.user,
+                                         resolved=action == "resolve")
+    except services.CommentError as exc:
+        error = str(exc)
+    return _after_write(request, found.debate, role, error=error)
+
+
+@login_required
+@require_POST
+def comment_delete(request: HttpRequest, code: str, comment: str) -> HttpResponse:
+    return _act(request, code, comment, "delete")
+
+
+@login_required
+@require_POST
+def comment_resolve(request: HttpRequest, code: str, comment: str) -> HttpResponse:
+    return _act(request, code, comment, "resolve")
+
+
+@login_required
+@require_POST
+def comment_reopen(request: HttpRequest, code: str, comment: str) -> HttpResponse:
+    return _act(request, code, comment, "reopen")
+
+
+@login_required
+@require_POST
+def comments_carry(request: HttpRequest, code: str) -> HttpResponse:
+    """Re-runs the debate with the chosen comments added to its context as objections."""
+    debate, role = debate_comments_access(request, code, need=Need.WRITE)
+    try:
+        rerun = services.debate_rerun_with_objections(
+            debate=debate, user=request.user, comment_codes=request.POST.getlist("comments"),
+        )
+    except (services.CommentError, LimitExceeded, ValueError) as exc:
+        return _after_write(request, debate, role, error=f"No re-run started: {exc}")
+    messages.success(request, "Re-run started with your objections.")
+    url = reverse("debates:detail", kwargs={"code": rerun.code})
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+@login_required
+@require_GET
+def mentions(request: HttpRequest) -> HttpResponse:
+    return render(request, "collab/mentions.html",
+                  {"mentions": selectors.user_mentions(user=request.user)[:200]})
+
+

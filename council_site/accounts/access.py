@@ -1,0 +1,64 @@
+"""The one rule behind every access helper: membership of the object's team decides.
+
+Outsiders (and anonymous callers) get 404, so they cannot even learn that an object
+exists; members below the role an action needs get 403. Each resource has its own
+helper (``team_access`` here, ``library_access`` in personas, ``comment_access`` in
+collab ...) built on ``require_role``, and HTML views and the API both call it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from council_site.accounts.models import Membership, Team
+from council_site.accounts.selectors import membership_role
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.http import HttpRequest
+
+WRITE_ROLES = frozenset({Membership.Role.OWNER.value, Membership.Role.EDITOR.value})
+
+
+class Need:
+    """What an action needs: reading, writing, or administering the team."""
+
+    READ = "read"
+    WRITE = "write"
+    OWNER = "owner"
+
+
+def require_role(
+    *, team: Team, user: AbstractBaseUser | AnonymousUser, need: str = Need.READ
+) -> str:
+    """The caller's role in ``team``; Http404 for outsiders, PermissionDenied when the
+    role is below ``need``."""
+    role = membership_role(team=team, user=user)
+    if role is None:
+        raise Http404("No such object.")
+    if need == Need.OWNER and role != Membership.Role.OWNER:
+        raise PermissionDenied("Only team owners can do this.")
+    if need == Need.WRITE and role not in WRITE_ROLES:
+        raise PermissionDenied("Viewers can read but not change anything.")
+    return role
+
+
+def parse_code(value: object) -> uuid.UUID:
+    """A UUID from a URL or form value; anything else is treated as not found."""
+    if isinstance(value, uuid.UUID):
+        return value
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise Http404("No such object.") from None
+
+
+def team_access(request: HttpRequest, code: object, *, need: str = Need.READ) -> tuple[Team, str]:
+    team = Team.objects.filter(code=parse_code(code)).first()
+    if team is None:
+        raise Http404("No such team.")
+    return team, require_role(team=team, user=request.user, need=need)

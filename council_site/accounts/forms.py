@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
+
+from council_site.accounts.models import Membership
+
+
+class SignupForm(UserCreationForm):
+    email = forms.EmailField(required=True)
+    team_name = forms.CharField(
+        max_length=200, label="Team name", help_text="Your first team; you will be its owner."
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"].strip()
+        if User.objects.filter(email__iexact=email).exists():
+            raise forms.ValidationError("An account with this email already exists.")
+        return email
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(max_length=200)
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices)
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.VIEWER)
+    email = forms.EmailField(
+        required=False, help_text="Optional: mail the link, and only this address may accept."
+    )
+    valid_days = forms.IntegerField(min_value=1, max_value=90, initial=7, label="Valid for (days)")
+
+
+class LimitsForm(forms.Form):
+    monthly_budget_usd = forms.FloatField(
+        required=False, min_value=0, label="Monthly budget (USD)",
+        help_text="Empty: unlimited.",
+    )
+    debate_cost_cap_usd = forms.FloatField(
+        required=False, min_value=0, label="Per-debate cost cap (USD)", help_text="Empty: no cap."
+    )
+    debates_per_hour = forms.IntegerField(min_value=0, max_value=10_000, initial=30)

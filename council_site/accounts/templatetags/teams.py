@@ -1,0 +1,24 @@
+"""The team switcher in the navigation bar."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from council_site.accounts.selectors import current_team, memberships_of_user
+
+register = template.Library()
+
+
+@register.inclusion_tag("accounts/_team_switcher.html", takes_context=True)
+def team_switcher(context: template.Context) -> dict[str, Any]:
+    request = context.get("request")
+    if request is None or not request.user.is_authenticated:
+        return {"memberships": [], "current": None}
+    return {
+        "memberships": list(memberships_of_user(user=request.user)),
+        "current": current_team(request),
+        "next": request.get_full_path(),
+        "csrf_token": context.get("csrf_token"),
+    }

@@ -1,0 +1,87 @@
+"""The one rendering path for untrusted text: LLM output, persona text, comments.
+
+Markdown is rendered with raw HTML off, then the result is sanitised with nh3 to a
+small allow-list. Both layers matter: markdown-it escapes any HTML the text
+contains, and nh3 removes whatever a Markdown construct could still smuggle in
+(``javascript:`` links, attributes). Attributes htmx acts on (``hx-*``, ``ws-*``,
+``data-*``) and ``id`` never survive, because a fragment swapped into a live page
+is processed by htmx and an ``id`` could hijack an out-of-band swap target.
+
+``render_untrusted`` holds the only ``mark_safe`` in the code base.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import nh3
+from django.utils.safestring import SafeString, mark_safe
+from markdown_it import MarkdownIt
+
+ALLOWED_TAGS = frozenset({
+    "p", "br", "em", "strong", "code", "pre", "blockquote", "ul", "ol", "li", "a",
+    "h3", "h4", "h5", "h6", "hr", "del",
+    "table", "thead", "tbody", "tr", "th", "td",
+})
+# Only these attributes survive; everything else (id, class, style, on*, hx-*,
+# data-*, ws-*) is dropped by nh3 because it is not listed.
+ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
+    "*": set(),  # no generic attributes, not even nh3's default title/lang
+    "a": {"href"}, "ol": {"start"}, "th": {"align"}, "td": {"align"},
+}
+URL_SCHEMES = frozenset({"http", "https", "mailto"})
+LINK_REL = "noopener noreferrer nofollow"
+# Content of these is dropped with the tag: never text a reader should see.
+DROP_WITH_CONTENT = frozenset({"script", "style", "template", "iframe", "object", "noscript"})
+
+# Untrusted headings sit inside our own page structure; shifting them down keeps an
+# LLM's "# Title" from outranking the page's own headings.
+HEADING_SHIFT = 2
+
+MAX_CHARS = 200_000
+
+
+@lru_cache(maxsize=1)
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False, "linkify": False}).enable(
+        ["table", "strikethrough"]
+    )
+
+
+def _to_html(text: str, inline: bool) -> str:
+    md = _markdown()
+    env: dict[str, object] = {}
+    if inline:
+        # Emphasis, code and links only: no paragraphs, lists or headings, so the
+        # text sits inside a list item, table cell or sentence of the page.
+        return md.renderInline(" ".join(text.split()), env)
+    tokens = md.parse(text, env)
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            level = min(6, int(token.tag[1]) + HEADING_SHIFT)
+            token.tag = f"h{level}"
+    return md.renderer.render(tokens, md.options, env)
+
+
+def sanitize(html: str) -> str:
+    """nh3 with the allow-list above; links get ``rel=noopener noreferrer nofollow``."""
+    return nh3.clean(
+        html,
+        tags=set(ALLOWED_TAGS),
+        clean_content_tags=set(DROP_WITH_CONTENT),
+        attributes={tag: set(attrs) for tag, attrs in ALLOWED_ATTRIBUTES.items()},
+        url_schemes=set(URL_SCHEMES),
+        link_rel=LINK_REL,
+        strip_comments=True,
+        url_relative="deny",
+    )
+
+
+def render_untrusted(text: object, *, inline: bool = False) -> SafeString:
+    """Markdown (raw HTML off) -> sanitised HTML, safe to put in any page or fragment.
+    ``inline`` renders one line of inline Markdown, without block elements."""
+    if text is None:
+        text = ""
+    source = str(text)[:MAX_CHARS]
+    # The only mark_safe: nh3 has just reduced the HTML to the allow-list.
+    return mark_safe(sanitize(_to_html(source, inline)))  # noqa: S308

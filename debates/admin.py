@@ -1,0 +1,216 @@
+"""Admin review of past debates: find them, read transcripts and the LLM ledger,
+rate them, and re-run or cancel them in bulk. Debates themselves are read-only
+here; everything that changes one goes through debates.services."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import Count, Q, QuerySet, Sum
+from django.http import HttpRequest
+from django.utils.html import format_html
+
+from collab.models import DebateReview
+from council_site.accounts.limits import LimitExceeded
+from debates import services
+from debates.models import Agent, Debate, LLMCall, Turn
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class AgentInline(ReadOnlyInline):
+    model = Agent
+    fields = ["index", "name", "model", "source_persona_id"]
+    readonly_fields = fields
+
+
+class TurnInline(ReadOnlyInline):
+    model = Turn
+    verbose_name_plural = "transcript"
+    fields = ["phase", "round", "agent_index", "status", "model", "content", "error", "created_at"]
+    readonly_fields = fields
+
+    @admin.display(description="payload")
+    def content(self, turn: Turn) -> str:
+        if turn.payload is None:
+            return "—"
+        # Escaped by format_html: LLM output is untrusted.
+        return format_html("<pre class='admin-json'>{}</pre>",
+                           json.dumps(turn.payload, indent=2, ensure_ascii=False))
+
+
+class LLMCallInline(ReadOnlyInline):
+    model = LLMCall
+    verbose_name_plural = "LLM call ledger"
+    fields = ["phase", "round", "agent_index", "attempt", "purpose", "model", "prompt_tokens",
+              "completion_tokens", "cost_usd", "latency_ms", "ok", "error_class"]
+    readonly_fields = fields
+
+
+class DebateReviewInline(admin.StackedInline):
+    model = DebateReview
+    extra = 1
+    fields = ["rating", ("hallucination", "unsafe", "low_quality", "excellent"), "notes",
+              "reviewer", "created_at"]
+    readonly_fields = ["reviewer", "created_at"]
+
+
+class CostFilter(admin.SimpleListFilter):
+    title = "cost"
+    parameter_name = "cost"
+    RANGES = {
+        "zero": ("$0 (simulated or free)", Q(cost_usd__lte=0)),
+        "lt0.10": ("under $0.10", Q(cost_usd__gt=0, cost_usd__lt=0.10)),
+        "lt1": ("$0.10 – $1", Q(cost_usd__gte=0.10, cost_usd__lt=1)),
+        "lt10": ("$1 – $10", Q(cost_usd__gte=1, cost_usd__lt=10)),
+        "gte10": ("$10 and more", Q(cost_usd__gte=10)),
+    }
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [(key, label) for key, (label, _) in self.RANGES.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Debate]) -> QuerySet[Debate]:
+        chosen = self.RANGES.get(self.value() or "")
+        return queryset.filter(chosen[1]) if chosen else queryset
+
+
+@admin.register(Debate)
+class DebateAdmin(admin.ModelAdmin):
+    list_display = ["short_question", "team", "protocol", "mode", "status", "stop_reason",
+                    "degraded", "cost", "review_count", "created_at"]
+    list_filter = ["team", "protocol", "status", "stop_reason", "degraded", CostFilter, "mode",
+                   "simulated"]
+    date_hierarchy = "created_at"
+    search_fields = ["question"]
+    list_select_related = ["team"]
+    ordering = ["-created_at"]
+    actions = ["rerun_debates", "cancel_debates"]
+    inlines = [DebateReviewInline, AgentInline, TurnInline, LLMCallInline]
+    readonly_fields = [
+        "code", "team", "created_by", "parent", "question", "context", "protocol", "mode",
+        "status", "current_step", "stop_reason", "stop_explanation", "error", "degraded",
+        "simulated", "prompt_version", "calls", "prompt_tokens", "completion_tokens",
+        "cost_usd", "wall_time_s", "created_at", "started_at", "finished_at", "ledger_totals",
+        "settings_json", "synthesis_json",
+    ]
+    fieldsets = [
+        (None, {"fields": ["code", "team", "created_by", "parent", "question", "context"]}),
+        ("Outcome", {"fields": ["status", "current_step", "stop_reason", "stop_explanation",
+                                "error", "degraded", "created_at", "started_at", "finished_at"]}),
+        ("Cost", {"fields": ["ledger_totals", "calls", "prompt_tokens", "completion_tokens",
+                             "cost_usd", "wall_time_s"]}),
+        ("Configuration", {"classes": ["collapse"],
+                           "fields": ["protocol", "mode", "simulated", "prompt_version",
+                                      "settings_json"]}),
+        ("Synthesis", {"classes": ["collapse"], "fields": ["synthesis_json"]}),
+    ]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Debate]:
+        return super().get_queryset(request).annotate(_reviews=Count("reviews"))
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Debate], search_term: str
+    ) -> tuple[QuerySet[Debate], bool]:
+        # A pasted code (with or without dashes) finds its debate; icontains on a UUID
+        # column would not match across databases.
+        try:
+            code = uuid.UUID(search_term.strip())
+        except ValueError:
+            return super().get_search_results(request, queryset, search_term)
+        return queryset.filter(code=code), False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description="question", ordering="question")
+    def short_question(self, debate: Debate) -> str:
+        return debate.question[:90]
+
+    @admin.display(description="cost", ordering="cost_usd")
+    def cost(self, debate: Debate) -> str:
+        return f"${debate.cost_usd:.4f}"
+
+    @admin.display(description="reviews", ordering="_reviews")
+    def review_count(self, debate: Debate) -> int:
+        return getattr(debate, "_reviews", 0)
+
+    @admin.display(description="ledger totals")
+    def ledger_totals(self, debate: Debate) -> str:
+        totals = debate.llm_calls.aggregate(
+            calls=Count("id"), failed=Count("id", filter=Q(ok=False)),
+            prompt=Sum("prompt_tokens"), completion=Sum("completion_tokens"),
+            cost=Sum("cost_usd"),
+        )
+        return (f"{totals['calls']} calls ({totals['failed']} failed), "
+                f"{totals['prompt'] or 0} prompt + {totals['completion'] or 0} completion "
+                f"tokens, ${totals['cost'] or 0:.4f}")
+
+    @admin.display(description="settings")
+    def settings_json(self, debate: Debate) -> str:
+        return format_html("<pre class='admin-json'>{}</pre>",
+                           json.dumps(debate.settings, indent=2, ensure_ascii=False))
+
+    @admin.display(description="synthesis")
+    def synthesis_json(self, debate: Debate) -> str:
+        synthesis = getattr(debate, "synthesis", None)
+        if synthesis is None:
+            return "—"
+        return format_html("<pre class='admin-json'>{}</pre>",
+                           json.dumps(synthesis.result, indent=2, ensure_ascii=False))
+
+    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
+        # The reviewer is whoever saved the review, never a chosen user.
+        if formset.model is DebateReview:
+            for review in formset.save(commit=False):
+                if review.reviewer_id is None:
+                    review.reviewer = request.user
+                review.save()
+            for review in formset.deleted_objects:
+                review.delete()
+            formset.save_m2m()
+            return
+        super().save_formset(request, form, formset, change)
+
+    @admin.action(description="Re-run selected debates")
+    def rerun_debates(self, request: HttpRequest, queryset: QuerySet[Debate]) -> None:
+        started, refused = [], []
+        for debate in queryset.select_related("team"):
+            try:
+                rerun = services.debate_rerun(debate=debate, user=request.user)
+            except (LimitExceeded, ValueError) as exc:
+                refused.append(f"{debate.code}: {exc}")
+            else:
+                started.append(str(rerun.code))
+        self._report(request, "Re-ran", started, refused)
+
+    @admin.action(description="Cancel selected debates")
+    def cancel_debates(self, request: HttpRequest, queryset: QuerySet[Debate]) -> None:
+        cancelled, refused = [], []
+        for debate in queryset:
+            try:
+                services.debate_cancel(debate=debate)
+            except services.IllegalTransition as exc:
+                refused.append(f"{debate.code}: {exc}")
+            else:
+                cancelled.append(str(debate.code))
+        self._report(request, "Cancelled", cancelled, refused)
+
+    def _report(self, request: HttpRequest, verb: str, done: list[str], refused: list[str]) -> None:
+        if done:
+            self.message_user(request, f"{verb} {len(done)} debate(s).", messages.SUCCESS)
+        if refused:
+            self.message_user(request, f"Refused {len(refused)}: " + "; ".join(refused),
+                              messages.WARNING)

@@ -1,0 +1,160 @@
+"""The live debate page's websocket: replay what the client missed, then follow.
+
+The durable event log is the truth. On connect the client says which sequence
+number its page shows (``?after=N``); whenever the log holds events past the last
+number sent, the consumer re-renders the page's live fragments from the database
+and sends them as htmx out-of-band swaps, with the activity lines for exactly
+those events and the new last number. A page that was open at any moment, or
+reconnects after any gap, therefore ends up identical to a fresh load.
+
+The worker that appends events usually runs in another process, and the embedded
+configuration's in-memory channel layer does not cross processes, so the consumer
+FOLLOWS THE LOG: it polls ``events_after`` every ``COUNCIL_WS_POLL_SECONDS`` and
+treats channel-layer messages on the debate's group only as a doorbell that wakes
+it early (with Redis, the doorbell makes updates near-instant).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from typing import Any, NamedTuple
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+
+from debates import events, selectors
+from debates.access import can_write, debate_access
+from debates.models import Debate
+from debates.pages import debate_page
+
+log = logging.getLogger(__name__)
+
+CSRF_SECRET = re.compile(r"[A-Za-z0-9]{32}")
+CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
+IDLE_POLL_FACTOR = 4
+
+
+def poll_seconds() -> float:
+    return float(getattr(settings, "COUNCIL_WS_POLL_SECONDS", 0.5))
+
+
+def parse_after(query_string: bytes) -> int:
+    values = parse_qs(query_string.decode("latin-1")).get("after", ["0"])
+    try:
+        return max(0, int(values[0]))
+    except ValueError:
+        return 0
+
+
+class LiveBatch(NamedTuple):
+    html: str
+    seq: int  # the sequence number the fragments bring a page to
+    active: bool  # the debate still runs
+
+
+def render_live_fragments(debate: Debate, *, role: str, after: int,
+                          csrf_token: str = "") -> LiveBatch:
+    """The out-of-band fragments bringing a page at sequence ``after`` up to date."""
+    detailed = selectors.debate_detail(team=debate.team, code=debate.code)
+    page = debate_page(detailed, role=role, can_write=can_write(role))
+    html = render_to_string("debates/_live.html", {
+        "page": page, "debate": detailed, "oob": True, "csrf_token": csrf_token,
+        "new_events": [e for e in page.events if e.seq > after],
+    })
+    return LiveBatch(html, page.last_seq, detailed.is_active)
+
+
+class DebateConsumer(AsyncWebsocketConsumer):
+    debate: Debate
+    role: str
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        code = self.scope["url_route"]["kwargs"]["code"]
+        try:
+            self.debate, self.role = await database_sync_to_async(debate_access)(
+                user=user, code=code)
+        except Http404:
+            # Accept, then close with a code: a browser sees why, and htmx does not
+            # keep reconnecting (it only retries 1006/1011/1012/1013).
+            await self.accept()
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        except PermissionDenied:
+            await self.accept()
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.sent_seq = parse_after(self.scope.get("query_string", b""))
+        self.active = self.debate.is_active
+        self.csrf_token = self._csrf_token()
+        self.group = events.group_name(self.debate)
+        self.wake = asyncio.Event()
+        if self.channel_layer is not None:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        self.follower = asyncio.create_task(self._follow())
+
+    async def disconnect(self, code: int) -> None:
+        follower = getattr(self, "follower", None)
+        if follower is not None:
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
+        if getattr(self, "group", None) and self.channel_layer is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The page sends nothing that matters; ignore it."""
+
+    async def debate_event(self, message: dict[str, Any]) -> None:
+        """The doorbell: something was appended; look now instead of at the next poll."""
+        self.wake.set()
+
+    def _csrf_token(self) -> str:
+        # Fragments re-render the action forms, which need the page's CSRF token. The
+        # cookie holds the secret; get_token masks it like a normal page render would.
+        secret = (self.scope.get("cookies") or {}).get(settings.CSRF_COOKIE_NAME, "")
+        if not CSRF_SECRET.fullmatch(secret):  # absent or not Django's: no token
+            return ""
+        request = HttpRequest()
+        request.META["CSRF_COOKIE"] = secret
+        return get_token(request)
+
+    def _batch(self) -> str | None:
+        """Fragments for the events past ``sent_seq``, or None when there are none."""
+        if not selectors.debate_events_after(debate=self.debate, after=self.sent_seq):
+            return None
+        batch = render_live_fragments(self.debate, role=self.role, after=self.sent_seq,
+                                      csrf_token=self.csrf_token)
+        self.sent_seq = max(self.sent_seq, batch.seq)
+        self.active = batch.active
+        return batch.html
+
+    async def _follow(self) -> None:
+        batch = database_sync_to_async(self._batch)
+        try:
+            while True:
+                html = await batch()
+                if html:
+                    await self.send(text_data=html)
+                # A finished debate changes rarely (one more round, a re-run): poll it
+                # less often; the doorbell still rings at once in this process.
+                timeout = poll_seconds() * (1 if self.active else IDLE_POLL_FACTOR)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), timeout=timeout)
+                self.wake.clear()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a broken follower must not leave a silent, stale page
+            log.exception("live updates for debate %s failed", self.debate.code)
+            await self.close(code=1011)

@@ -1,0 +1,342 @@
+"""What the debate page shows, computed from a debate loaded by
+``selectors.debate_detail`` (no further queries).
+
+The live page and the websocket consumer both render from ``debate_page``, so a
+page updated by the consumer ends up exactly like a fresh load.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from debates.charts import Chart, convergence_chart
+from debates.engine import convergence
+from debates.engine.schemas import (
+    DebateResult,
+    Diagnostic,
+    DiagnosticLabel,
+    Phase,
+    RoundMetrics,
+    TurnStatus,
+)
+from debates.engine.state import DebateState, Step
+from debates.models import Debate, DebateEvent, DebateStatus, RoundMetric
+from debates.selectors import debate_result
+from debates.stored_state import load_state
+
+StepState = Literal["done", "running", "pending", "failed", "skipped"]
+
+DIAGNOSTIC_WORDS = {
+    DiagnosticLabel.HEALTHY_DOUBT: "the council surfaced genuine doubt",
+    DiagnosticLabel.GENUINE_CONVERGENCE: "agents convinced each other",
+    DiagnosticLabel.FALSE_CONSENSUS_RISK:
+        "they agreed without moving: a possible shared blind spot",
+    DiagnosticLabel.POLARIZATION: "agents became more entrenched",
+    DiagnosticLabel.MIXED: "no clear pattern",
+}
+
+# Field order and labels of each turn kind, for a reader rather than a parser.
+TURN_FIELDS: dict[str, list[tuple[str, str]]] = {
+    "persona": [("expertise", "Expertise"), ("background", "Background"),
+                ("approach", "Approach"), ("bias", "Bias on this question")],
+    Phase.PREMORTEM.value: [("failure_scenario", "How it failed"),
+                            ("root_causes", "Root causes"),
+                            ("early_warning_signals", "Early warning signals")],
+    Phase.POSITION.value: [("stance", "Stance"), ("confidence", "Confidence"),
+                           ("reasoning", "Reasoning"), ("key_assumptions", "Key assumptions")],
+    Phase.CROSS_EXAM.value: [("updated_position", "Updated position"),
+                             ("updated_confidence", "Updated confidence"),
+                             ("concessions", "Concessions"),
+                             ("remaining_disagreements", "Remaining disagreements"),
+                             ("new_evidence_needed", "New evidence needed"),
+                             ("reflection", "Reflection")],
+}
+
+
+@dataclass
+class StepView:
+    key: str
+    label: str
+    state: StepState
+
+
+@dataclass
+class TurnField:
+    label: str
+    text: str | None = None
+    items: list[str] | None = None
+    number: str | None = None
+
+
+@dataclass
+class TurnView:
+    agent_index: int
+    agent_name: str
+    ok: bool
+    error: str = ""
+    fields: list[TurnField] = field(default_factory=list)
+    summary: str = ""
+
+
+@dataclass
+class PanelView:
+    key: str
+    title: str
+    state: StepState
+    expected: int
+    turns: list[TurnView]
+    metric: RoundMetric | None = None
+
+    @property
+    def received(self) -> int:
+        return len(self.turns)
+
+
+@dataclass
+class AgentCard:
+    index: int
+    name: str
+    expertise: str
+    model: str
+    trail: list[float | None]
+    stance: str | None
+    status: str  # "" | "thinking" | "failed"
+    failed_in: str | None
+    color: str = ""
+
+    @property
+    def initial(self) -> float | None:
+        return self.trail[0] if self.trail else None
+
+    @property
+    def current(self) -> float | None:
+        known = [v for v in self.trail if v is not None]
+        return known[-1] if known else None
+
+
+@dataclass
+class EventLine:
+    seq: int
+    text: str
+
+
+@dataclass
+class DebatePage:
+    debate: Debate
+    role: str
+    can_write: bool
+    steps: list[StepView]
+    progress: int
+    agents: list[AgentCard]
+    panels: list[PanelView]
+    chart: Chart
+    metrics: list[RoundMetric]
+    diagnostic: Diagnostic | None
+    diagnostic_words: str
+    result: DebateResult | None
+    events: list[EventLine]
+    last_seq: int
+    current_label: str
+
+
+def turn_fields(phase: str, payload: dict[str, Any]) -> list[TurnField]:
+    known = TURN_FIELDS.get(phase)
+    keys = known or [(k, k.replace("_", " ").capitalize()) for k in payload]
+    fields = []
+    for key, label in keys:
+        value = payload.get(key)
+        if isinstance(value, list):
+            fields.append(TurnField(label=label, items=[str(v) for v in value]))
+        elif isinstance(value, bool) or value is None:
+            fields.append(TurnField(label=label, number="unchanged" if value is None else
+                                    str(value)))
+        elif isinstance(value, int | float):
+            fields.append(TurnField(label=label, number=f"{value:.2f}"))
+        else:
+            fields.append(TurnField(label=label, text=str(value)))
+    return fields
+
+
+def turn_summary(phase: str, payload: dict[str, Any]) -> str:
+    if phase == Phase.POSITION.value:
+        return str(payload.get("stance", ""))
+    if phase == Phase.CROSS_EXAM.value:
+        return str(payload.get("updated_position") or payload.get("reflection") or "")
+    if phase == Phase.PREMORTEM.value:
+        return str(payload.get("failure_scenario", ""))
+    return ""
+
+
+def _name(names: dict[int, str], index: int) -> str:
+    return names.get(index, f"Agent {index + 1}")
+
+
+def _agent_steps(state: DebateState, round_cap: int) -> list[Step]:
+    steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
+    steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, round_cap + 1)]
+    return steps
+
+
+def _step_done(state: DebateState, step: Step) -> bool:
+    if not state.personas:
+        return False
+    if step.phase is Phase.CROSS_EXAM:
+        return step.round <= state.completed_rounds
+    return state.step_complete(step)
+
+
+def _last_round(state: DebateState) -> int:
+    """The highest cross-examination round that has any turn."""
+    rounds = [k[1] for k in state.turns if k[0] == Phase.CROSS_EXAM.value]
+    return max(rounds, default=0)
+
+
+def _trail(state: DebateState, agent: int, last: int) -> list[float | None]:
+    trail: list[float | None] = []
+    for r in range(last + 1):
+        phase, rnd = (Phase.POSITION, 0) if r == 0 else (Phase.CROSS_EXAM, r)
+        ok = state.ok_payload(phase, rnd, agent) is not None
+        trail.append(state.confidence(agent, r) if ok else None)
+    return trail
+
+
+def _event_text(event: DebateEvent, names: dict[int, str]) -> str:
+    p = event.payload or {}
+    if event.kind == "turn":
+        step = f"round {p.get('round')}" if p.get("phase") == "cross_exam" else p.get("phase")
+        who = _name(names, p["agent"]) if isinstance(p.get("agent"), int) and p["agent"] >= 0 \
+            else "panel"
+        return f"{step}: {who} {'answered' if p.get('status') == 'ok' else 'failed'}"
+    if event.kind == "step_started":
+        return f"{p.get('step', '')} started"
+    if event.kind == "step_completed":
+        return f"{p.get('step', '')} finished"
+    return event.kind.replace("_", " ")
+
+
+def _metrics_model(row: RoundMetric) -> RoundMetrics:
+    return RoundMetrics(round=row.round, active_agents=row.active_agents,
+                        mean_confidence=row.mean_confidence, dispersion=row.dispersion)
+
+
+def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
+    state = load_state(debate)
+    agents_rows = list(debate.agents.all())
+    names = {a.index: a.name for a in agents_rows}
+    for i, persona in enumerate(state.personas):
+        names.setdefault(i, persona.name)
+    metrics = list(debate.round_metrics.all())
+    result = debate_result(debate=debate)
+    active = debate.is_active
+    finished = debate.status == DebateStatus.SUCCEEDED
+    round_cap = max(state.round_cap, _last_round(state))
+    if finished and result is not None:
+        round_cap = result.rounds_completed
+
+    # ---------------------------------------------------------------- stepper
+    ordered: list[tuple[str, str, bool]] = []
+    if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
+        compose = state.turn(Phase.COMPOSE)
+        ordered.append(("compose", "compose",
+                        compose is not None and compose.status is TurnStatus.OK))
+    for step in _agent_steps(state, round_cap):
+        ordered.append((step.label.replace(" ", "-"), step.label, _step_done(state, step)))
+    ordered.append(("synthesis", "synthesis", result is not None))
+
+    steps: list[StepView] = []
+    current_label = ""
+    first_open = True
+    for key, label, done in ordered:
+        if done:
+            steps.append(StepView(key, label, "done"))
+            continue
+        if first_open:
+            first_open = False
+            if active:
+                current_label = label
+                steps.append(StepView(key, label, "running"))
+                continue
+            if debate.status in (DebateStatus.FAILED, DebateStatus.CANCELLED):
+                steps.append(StepView(key, label, "failed"))
+                continue
+        steps.append(StepView(key, label, "skipped" if not active else "pending"))
+    counted = [s for s in steps if s.state != "skipped"]
+    done_count = sum(1 for s in counted if s.state == "done")
+    progress = 100 if finished else int(100 * done_count / max(len(counted), 1))
+
+    # ---------------------------------------------------------------- agents
+    last = _last_round(state)
+    running_step = state.next_step() if active else None
+    cards = []
+    for i in range(len(state.personas)):
+        persona = state.personas[i]
+        row = next((a for a in agents_rows if a.index == i), None)
+        failed = state.failed_at(i)
+        thinking = (
+            running_step is not None
+            and running_step.phase in (Phase.PREMORTEM, Phase.POSITION, Phase.CROSS_EXAM)
+            and i in state.active_agents(running_step)
+            and state.turn(running_step.phase, running_step.round, i) is None
+        )
+        stance_round = max((r for r in range(last + 1)
+                            if state.ok_payload(Phase.POSITION if r == 0 else Phase.CROSS_EXAM,
+                                                r, i) is not None), default=None)
+        cards.append(AgentCard(
+            index=i, name=names.get(i, persona.name), expertise=persona.expertise,
+            model=row.model if row else state.config.model_for(Phase.CROSS_EXAM.value, persona),
+            trail=_trail(state, i, last),
+            stance=state.stance(i, stance_round) if stance_round is not None else None,
+            status="failed" if failed else ("thinking" if thinking else ""),
+            failed_in=failed.label if failed else None,
+        ))
+    chart = convergence_chart(
+        [(c.name, c.trail) for c in cards],
+        [next((m.dispersion for m in metrics if m.round == r), None) for r in range(last + 1)],
+    )
+    for card, series in zip(cards, chart.series, strict=True):
+        card.color = series.color
+
+    # ---------------------------------------------------------------- panels
+    by_round = {m.round: m for m in metrics}
+    panels: list[PanelView] = []
+    state_of = {s.label: s.state for s in steps}
+    for step in _agent_steps(state, round_cap):
+        turns = []
+        for (phase, rnd, agent), turn in sorted(state.turns.items(), key=lambda kv: kv[0][2]):
+            if phase != step.phase.value or rnd != step.round or agent < 0:
+                continue
+            ok = turn.status is TurnStatus.OK and turn.payload is not None
+            turns.append(TurnView(
+                agent_index=agent, agent_name=_name(names, agent), ok=ok,
+                error=turn.error or "",
+                fields=turn_fields(phase, turn.payload or {}) if ok else [],
+                summary=turn_summary(phase, turn.payload or {}) if ok else "",
+            ))
+        step_state = state_of.get(step.label, "pending")
+        if not turns and step_state in ("pending", "skipped"):
+            continue
+        title = {"premortem": "Premortem", "position": "Positions (round 0)"}.get(
+            step.label, step.label.capitalize())
+        panels.append(PanelView(
+            key=step.label.replace(" ", "-"), title=title, state=step_state,
+            expected=len(state.active_agents(step)), turns=turns,
+            metric=by_round.get(step.round) if step.phase in (Phase.POSITION,
+                                                               Phase.CROSS_EXAM) else None,
+        ))
+
+    # ---------------------------------------------------------------- diagnostic
+    diagnostic = result.diagnostic if result is not None else None
+    if diagnostic is None and len(metrics) >= 2:
+        diagnostic = convergence.diagnose(_metrics_model(metrics[0]), _metrics_model(metrics[-1]))
+    words = DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
+
+    events = list(debate.events.all())
+    return DebatePage(
+        debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
+        agents=cards, panels=panels, chart=chart, metrics=metrics, diagnostic=diagnostic,
+        diagnostic_words=words, result=result,
+        events=[EventLine(e.seq, _event_text(e, names)) for e in events],
+        last_seq=events[-1].seq if events else 0, current_label=current_label,
+    )
+

@@ -1,0 +1,38 @@
+"""The engine's view of a stored debate: rebuilt from rows, and the panel copied in.
+
+Kept apart from ``execution`` so that pages reading a debate never import the
+runner (and with it litellm, which takes seconds to import).
+"""
+
+from __future__ import annotations
+
+from debates.engine.schemas import DebateConfig, Persona, Phase, Turn, TurnStatus
+from debates.engine.state import DebateState
+from debates.models import Agent, Debate
+
+
+def load_state(debate: Debate) -> DebateState:
+    state = DebateState(
+        question=debate.question,
+        context=debate.context,
+        config=DebateConfig.model_validate(debate.settings),
+        given_personas=[Persona.model_validate(p) for p in debate.given_personas],
+        stop_requested=debate.stop_requested,
+        forced_rounds=debate.forced_rounds,
+    )
+    for row in debate.turns.all():
+        state.add(Turn(phase=Phase(row.phase), round=row.round, agent=row.agent_index,
+                       status=TurnStatus(row.status), payload=row.payload,
+                       error=row.error or None, model=row.model or None))
+    return state
+
+
+def snapshot_agents(debate: Debate, state: DebateState) -> None:
+    """Copies the panel into the debate (idempotent)."""
+    state.__dict__.pop("personas", None)
+    existing = set(debate.agents.values_list("index", flat=True))
+    Agent.objects.bulk_create([
+        Agent(debate=debate, index=i, name=p.name, persona=p.model_dump(mode="json"),
+              model=state.config.model_for(Phase.CROSS_EXAM.value, p))
+        for i, p in enumerate(state.personas) if i not in existing
+    ])

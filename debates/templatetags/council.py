@@ -1,0 +1,69 @@
+"""Template filters of the web app. ``untrusted`` is the way LLM, persona and
+comment text reaches a page (see council_site.rendering)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.safestring import SafeString
+
+from council_site.rendering import render_untrusted
+
+register = template.Library()
+
+
+@register.filter(name="untrusted")
+def untrusted(text: object) -> SafeString:
+    """Multi-line LLM, persona or comment text: Markdown, sanitised."""
+    return render_untrusted(text)
+
+
+@register.filter(name="untrusted_inline")
+def untrusted_inline(text: object) -> SafeString:
+    """One item of LLM text inside a list item, table cell or sentence."""
+    return render_untrusted(text, inline=True)
+
+
+def _number(value: object) -> float | None:
+    # A missing value (None, or "" for an unresolvable lookup) shows as a dash.
+    return float(value) if isinstance(value, int | float) else None
+
+
+@register.filter(name="conf")
+def conf(value: object) -> str:
+    """A confidence or mean as 0.00, a dash when there is none."""
+    number = _number(value)
+    return "–" if number is None else f"{number:.2f}"
+
+
+@register.filter(name="disp")
+def disp(value: object) -> str:
+    """A dispersion as 0.000 (it moves in the third decimal)."""
+    number = _number(value)
+    return "–" if number is None else f"{number:.3f}"
+
+
+@register.filter(name="signed")
+def signed(value: object) -> str:
+    number = _number(value)
+    return "–" if number is None else f"{number:+.2f}"
+
+
+@register.filter(name="usd")
+def usd(value: object) -> str:
+    number = _number(value)
+    if number is None:
+        return "–"
+    return f"${number:.4f}" if 0 < number < 0.01 else f"${number:.2f}"
+
+
+@register.filter(name="tokens")
+def tokens(value: int | None) -> str:
+    if not value:
+        return "0"
+    return f"{value / 1000:.1f}k" if value >= 1000 else str(value)
+
+
+@register.filter(name="humanize_reason")
+def humanize_reason(value: str | None) -> str:
+    """stop reasons and diagnostic labels are snake_case identifiers."""
+    return (value or "").replace("_", " ")

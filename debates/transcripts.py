@@ -1,0 +1,59 @@
+"""Every turn of a debate by phase and round, for the transcript page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from debates.engine.schemas import Phase, TurnStatus
+from debates.engine.state import Step
+from debates.models import Debate
+from debates.pages import TurnView, turn_fields, turn_summary
+from debates.stored_state import load_state
+
+PANEL_TITLES = {
+    Phase.COMPOSE.value: "Compose: the panel",
+    Phase.SYNTHESIS.value: "Synthesis (the model's narrative)",
+    Phase.VERIFY.value: "Verifier",
+}
+
+
+@dataclass
+class TranscriptSection:
+    key: str
+    title: str
+    turns: list[TurnView]
+
+
+def transcript_sections(debate: Debate) -> list[TranscriptSection]:
+    """From a debate loaded by ``selectors.debate_detail`` (no further queries)."""
+    state = load_state(debate)
+    names = {a.index: a.name for a in debate.agents.all()}
+    groups: dict[Step, list[TurnView]] = {}
+    for (phase, rnd, agent), turn in state.turns.items():
+        ok = turn.status is TurnStatus.OK and turn.payload is not None
+        payload = turn.payload or {}
+        if phase == Phase.COMPOSE.value and ok:
+            # One entry per composed persona reads better than one JSON blob.
+            for i, persona in enumerate(payload.get("personas", [])):
+                groups.setdefault(Step(Phase.COMPOSE), []).append(TurnView(
+                    agent_index=i, agent_name=str(persona.get("name", "")), ok=True,
+                    fields=turn_fields("persona", {k: v for k, v in persona.items()
+                                                    if k != "name"}),
+                    summary=str(persona.get("expertise", ""))))
+            continue
+        groups.setdefault(Step(Phase(phase), rnd), []).append(TurnView(
+            agent_index=agent,
+            agent_name=names.get(agent, f"Agent {agent + 1}") if agent >= 0 else "panel",
+            ok=ok, error=turn.error or "",
+            fields=turn_fields(phase, payload) if ok else [],
+            summary=turn_summary(phase, payload) if ok else "",
+        ))
+    sections = []
+    for step in sorted(groups, key=lambda s: s.order):
+        turns = sorted(groups[step], key=lambda t: t.agent_index)
+        title = PANEL_TITLES.get(step.phase.value) or {
+            "premortem": "Premortem", "position": "Positions (round 0)"}.get(
+            step.label, f"Cross-examination, {step.label}")
+        sections.append(TranscriptSection(key=step.label.replace(" ", "-"), title=title,
+                                          turns=turns))
+    return sections

@@ -1,0 +1,258 @@
+"""Short HTML views: full pages, HTMX fragments, exports and actions.
+
+Access always goes through ``debates.access``; reads through ``debates.selectors``;
+writes through ``debates.services``. Refusals from the services become form
+errors (bad input) or a message on the page (a transition the debate's state
+does not allow).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from pydantic import ValidationError
+
+from debates import selectors
+from debates.access import can_write, current_team_access, debate_access
+from debates.compare import compare_results
+from debates.engine.inputs import InputError
+from debates.engine.report import render_markdown
+from debates.engine.schemas import DebateConfig, DebateResult
+from debates.estimates import estimate
+from debates.forms import PROTOCOLS_COMING, DebateForm, RerunForm, SettingsForm
+from debates.models import Debate
+from debates.pages import debate_page
+from debates.services import (
+    IllegalTransition,
+    debate_cancel,
+    debate_create,
+    debate_more_round,
+    debate_rerun,
+    debate_stop,
+)
+from debates.transcripts import transcript_sections
+from personas.services import PersonaError, agents_link_sources
+
+
+def _page_context(debate: Debate, role: str) -> dict[str, object]:
+    detailed = selectors.debate_detail(team=debate.team, code=debate.code)
+    page = debate_page(detailed, role=role, can_write=can_write(role))
+    return {"page": page, "debate": detailed}
+
+
+def _int(value: str | None) -> int:
+    try:
+        return max(0, int(value or 0))
+    except ValueError:
+        return 0
+
+
+def _result_or_404(debate: Debate) -> DebateResult:
+    result = selectors.debate_result(debate=debate)
+    if result is None:
+        raise Http404("this debate has no synthesis yet")
+    return result
+
+
+# ------------------------------------------------------------------------ lists and forms
+
+
+@login_required
+@require_GET
+def debate_list(request: HttpRequest) -> HttpResponse:
+    """The current team's debates (also the home page)."""
+    try:
+        team, role = current_team_access(request)
+    except PermissionDenied:  # no team yet: an empty list, not an error page
+        return render(request, "home.html", {"team": None, "debates": [], "can_write": False})
+    return render(request, "home.html", {
+        "team": team, "debates": selectors.debate_list(team=team), "can_write": can_write(role),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def debate_new(request: HttpRequest) -> HttpResponse:
+    team, _ = current_team_access(request, write=True)
+    form = DebateForm(request.POST or None, team=team)
+    if request.method == "POST" and form.is_valid() and form.config is not None:
+        codes = form.cleaned_data.get("library_personas") or []
+        try:
+            # One transaction: the agents are linked to their library personas before
+            # the first step is handed to a worker (on commit).
+            with transaction.atomic():
+                debate = debate_create(
+                    team=team, user=request.user, question=form.cleaned_data["question"],
+                    context=form.cleaned_data["context"], config=form.config,
+                    personas=form.personas,
+                )
+                if codes:
+                    agents_link_sources(debate=debate, persona_codes=codes)
+        except (InputError, PersonaError, ValidationError) as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("debates:detail", code=debate.code)
+    config = form.config or SettingsForm.default_config()
+    return render(request, "debates/new.html", {
+        "form": form, "protocols_coming": PROTOCOLS_COMING,
+        "estimate": estimate(config, text_chars=len(request.POST.get("question", ""))
+                             + len(request.POST.get("context", "")),
+                             given_personas=len(form.personas)),
+    }, status=400 if request.method == "POST" else 200)
+
+
+@login_required
+@require_GET
+def debate_estimate(request: HttpRequest) -> HttpResponse:
+    """The estimate fragment the form fetches (hx-get) whenever a setting changes."""
+    current_team_access(request)
+    form = SettingsForm(request.GET)
+    config = form.build_config({}) if form.is_valid() else None
+    return render(request, "debates/_estimate.html", {
+        "estimate": estimate(config, text_chars=_int(request.GET.get("question_chars"))
+                             + _int(request.GET.get("context_chars"))) if config else None,
+        "errors": [f"{form.fields[f].label or f}: {e}" if f != "__all__" else e
+                   for f, errs in form.errors.items() for e in errs],
+    })
+
+
+# ------------------------------------------------------------------------ a debate
+
+
+@login_required
+@require_GET
+def debate_detail(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    debate, role = debate_access(user=request.user, code=code)
+    return render(request, "debates/detail.html", _page_context(debate, role))
+
+
+@login_required
+@require_GET
+def debate_synthesis(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    debate, role = debate_access(user=request.user, code=code)
+    context = _page_context(debate, role)
+    context["result"] = _result_or_404(context["debate"])  # type: ignore[arg-type]
+    return render(request, "debates/synthesis.html", context)
+
+
+@login_required
+@require_GET
+def debate_transcript(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    debate, _ = debate_access(user=request.user, code=code)
+    detailed = selectors.debate_detail(team=debate.team, code=debate.code)
+    return render(request, "debates/transcript.html", {
+        "debate": detailed, "sections": transcript_sections(detailed),
+    })
+
+
+@login_required
+@require_GET
+def debate_print(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    """The Markdown export, rendered for reading and printing."""
+    debate, role = debate_access(user=request.user, code=code)
+    context = _page_context(debate, role)
+    result = _result_or_404(context["debate"])  # type: ignore[arg-type]
+    context.update(result=result, markdown=render_markdown(result))
+    return render(request, "debates/print.html", context)
+
+
+@login_required
+@require_GET
+def export_markdown(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    debate, _ = debate_access(user=request.user, code=code)
+    response = HttpResponse(render_markdown(_result_or_404(debate)),
+                            content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.md"'
+    return response
+
+
+@login_required
+@require_GET
+def export_json(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    debate, _ = debate_access(user=request.user, code=code)
+    body = json.dumps(_result_or_404(debate).model_dump(mode="json"), ensure_ascii=False,
+                      indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.json"'
+    return response
+
+
+@login_required
+@require_GET
+def debate_compare(request: HttpRequest) -> HttpResponse:
+    codes = [request.GET.get("a", ""), request.GET.get("b", "")]
+    if not all(codes):
+        raise Http404("compare needs ?a=<debate>&b=<debate>")
+    debates = [debate_access(user=request.user, code=c)[0] for c in codes]
+    results = [selectors.debate_result(debate=d) for d in debates]
+    comparison = compare_results(results[0], results[1]) if all(results) else None
+    return render(request, "debates/compare.html", {
+        "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
+        "comparison": comparison,
+    })
+
+
+# ------------------------------------------------------------------------ actions
+
+
+def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate],
+            done: str) -> HttpResponse:
+    debate, _ = debate_access(user=request.user, code=code, write=True)
+    try:
+        service(debate=debate)
+    except IllegalTransition as exc:
+        messages.error(request, f"Not possible now: {exc}.")
+    else:
+        messages.success(request, done)
+    return redirect("debates:detail", code=debate.code)
+
+
+@login_required
+@require_POST
+def debate_cancel_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    return _action(request, code, debate_cancel, "Debate cancelled.")
+
+
+@login_required
+@require_POST
+def debate_stop_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    return _action(request, code, debate_stop,
+                   "Stopping after the current step; the synthesis uses what there is.")
+
+
+@login_required
+@require_POST
+def debate_more_round_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    return _action(request, code, debate_more_round, "One more round queued.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def debate_rerun_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    debate, _ = debate_access(user=request.user, code=code, write=True)
+    form = RerunForm(request.POST or None, debate=debate)
+    if request.method == "POST" and form.is_valid() and form.config is not None:
+        try:
+            child = debate_rerun(debate=debate, user=request.user,
+                                 overrides=form.settings_overrides(),
+                                 question=form.cleaned_data["question"])
+        except (InputError, ValidationError) as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, "Re-run started.")
+            return redirect("debates:detail", code=child.code)
+    return render(request, "debates/rerun.html", {
+        "form": form, "debate": debate,
+        "estimate": estimate(form.config or DebateConfig.model_validate(debate.settings),
+                             text_chars=len(debate.question) + len(debate.context)),
+    }, status=400 if request.method == "POST" else 200)
+

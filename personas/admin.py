@@ -1,0 +1,31 @@
+from django.contrib import admin
+
+from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
+
+
+class PersonaVersionInline(admin.TabularInline):
+    model = PersonaVersion
+    extra = 0
+    can_delete = False
+    fields = ["number", "changed_by", "changed_at", "note", "data"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(PersonaLibrary)
+class PersonaLibraryAdmin(admin.ModelAdmin):
+    list_display = ["name", "team", "archived", "created_at"]
+    list_filter = ["archived", "team"]
+    search_fields = ["name", "description"]
+    readonly_fields = ["code", "created_at", "updated_at"]
+
+
+@admin.register(LibraryPersona)
+class LibraryPersonaAdmin(admin.ModelAdmin):
+    list_display = ["name", "library", "archived", "updated_at"]
+    list_filter = ["archived", "library__team"]
+    search_fields = ["name", "expertise"]
+    readonly_fields = ["code", "created_at", "updated_at"]
+    inlines = [PersonaVersionInline]

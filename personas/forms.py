@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from django import forms
+from pydantic import ValidationError
+
+from debates.engine.schemas import Persona
+
+MAX_IMPORT_BYTES = 1_000_000
+
+
+class LibraryForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class PersonaForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    background = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    expertise = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    approach = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    bias = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    model = forms.CharField(max_length=200, required=False,
+                            help_text="Optional litellm model for this persona only.")
+    temperature = forms.FloatField(required=False, min_value=0.0, max_value=2.0)
+    note = forms.CharField(max_length=300, required=False,
+                           help_text="Optional: why you changed it (shown in the history).")
+
+    def persona(self) -> Persona | None:
+        """The engine persona, or None with the problems added as form errors."""
+        data = {k: v for k, v in self.cleaned_data.items() if k != "note"}
+        data["model"] = data.get("model") or None
+        try:
+            return Persona.model_validate(data)
+        except ValidationError as exc:
+            for error in exc.errors():
+                field = str(error["loc"][0]) if error["loc"] else None
+                self.add_error(field if field in self.fields else None, error["msg"])
+            return None
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(required=False, help_text="A .yaml, .yml or .json persona file.")
+    text = forms.CharField(widget=forms.Textarea(attrs={"rows": 6}), required=False,
+                           label="…or paste the file")
+    format = forms.ChoiceField(choices=[("yaml", "YAML"), ("json", "JSON")], initial="yaml",
+                               label="Format of pasted text")
+
+    def source(self) -> tuple[str, str] | None:
+        """(text, filename) of the upload or the pasted text, or None with an error."""
+        upload = self.cleaned_data.get("file")
+        if upload is not None:
+            if upload.size > MAX_IMPORT_BYTES:
+                self.add_error("file", f"The file is larger than {MAX_IMPORT_BYTES:,} bytes.")
+                return None
+            raw = upload.read()
+            try:
+                return raw.decode("utf-8"), upload.name
+            except UnicodeDecodeError:
+                self.add_error("file", f"{upload.name}: not UTF-8 text")
+                return None
+        text = self.cleaned_data.get("text") or ""
+        if not text.strip():
+            self.add_error(None, "Choose a file or paste its contents.")
+            return None
+        return text, f"pasted.{self.cleaned_data.get('format') or 'yaml'}"
+
+
+class ForkForm(forms.Form):
+    target = forms.UUIDField(required=False,
+                             help_text="Library to fork into; empty means the same library.")
+
+
+class RestoreForm(forms.Form):
+    number = forms.IntegerField(min_value=1)

@@ -1,0 +1,244 @@
+"""Writes on persona libraries. Every create, edit and restore stores a version."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Literal
+
+import yaml
+from django.db import transaction
+from django.utils.text import slugify
+
+from council_site.accounts.models import Team
+from debates.engine.inputs import check_model
+from debates.engine.persona_files import PersonaFileError, load_persona_text
+from debates.engine.schemas import Persona
+from debates.models import Agent, Debate
+from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+ExportFormat = Literal["yaml", "json"]
+
+
+class PersonaError(ValueError):
+    """A refused persona change; the message is meant for the user."""
+
+
+def persona_data(persona: Persona) -> dict[str, object]:
+    return persona.model_dump(mode="json", exclude_none=True)
+
+
+def _fields(persona: Persona) -> dict[str, object]:
+    return {
+        "name": persona.name, "background": persona.background,
+        "expertise": persona.expertise, "approach": persona.approach, "bias": persona.bias,
+        "model": persona.model or "", "temperature": persona.temperature,
+    }
+
+
+def _check(persona: Persona) -> None:
+    if persona.model:
+        try:
+            check_model(persona.model)
+        except ValueError as exc:
+            raise PersonaError(f"field 'model': {exc}") from None
+
+
+def _name_taken(library: PersonaLibrary, name: str, *, exclude: int | None = None) -> bool:
+    return library.personas.filter(name__iexact=name).exclude(pk=exclude).exists()
+
+
+def _free_name(library: PersonaLibrary, name: str) -> str:
+    """``name``, or ``name (fork)``, ``name (fork 2)`` ... whichever is free in the library."""
+    candidate, n = name, 1
+    while _name_taken(library, candidate):
+        candidate = f"{name} (fork)" if n == 1 else f"{name} (fork {n})"
+        n += 1
+    return candidate
+
+
+def _version(persona: LibraryPersona, user: AbstractBaseUser | None, note: str) -> PersonaVersion:
+    last = persona.versions.order_by("-number").values_list("number", flat=True).first() or 0
+    return PersonaVersion.objects.create(
+        persona=persona, number=last + 1, data=persona_data(persona.as_persona()),
+        changed_by=user, note=note[:300],
+    )
+
+
+# --------------------------------------------------------------------------- libraries
+
+
+def library_create(
+    *, team: Team, user: AbstractBaseUser | None, name: str, description: str = ""
+) -> PersonaLibrary:
+    name = name.strip()
+    if not name:
+        raise PersonaError("A library needs a name.")
+    return PersonaLibrary.objects.create(
+        team=team, name=name, description=description.strip(), created_by=user
+    )
+
+
+def library_update(*, library: PersonaLibrary, name: str, description: str) -> PersonaLibrary:
+    name = name.strip()
+    if not name:
+        raise PersonaError("A library needs a name.")
+    library.name, library.description = name, description.strip()
+    library.save(update_fields=["name", "description", "updated_at"])
+    return library
+
+
+def library_set_archived(*, library: PersonaLibrary, archived: bool) -> PersonaLibrary:
+    library.archived = archived
+    library.save(update_fields=["archived", "updated_at"])
+    return library
+
+
+@transaction.atomic
+def library_fork(
+    *, library: PersonaLibrary, user: AbstractBaseUser | None, name: str | None = None
+) -> PersonaLibrary:
+    """A copy of the library and its current (not archived) personas, in the same team."""
+    fork = PersonaLibrary.objects.create(
+        team=library.team, name=(name or "").strip() or f"{library.name} (fork)",
+        description=library.description, forked_from=library, created_by=user,
+    )
+    for persona in library.personas.filter(archived=False):
+        _copy(persona, fork, user)
+    return fork
+
+
+# --------------------------------------------------------------------------- personas
+
+
+@transaction.atomic
+def persona_create(
+    *, library: PersonaLibrary, user: AbstractBaseUser | None, data: Persona, note: str = ""
+) -> LibraryPersona:
+    _check(data)
+    if _name_taken(library, data.name):
+        raise PersonaError(f"field 'name': '{data.name}' already exists in {library.name}")
+    persona = LibraryPersona.objects.create(library=library, **_fields(data))
+    _version(persona, user, note or "Created")
+    return persona
+
+
+@transaction.atomic
+def persona_update(
+    *, persona: LibraryPersona, user: AbstractBaseUser | None, data: Persona, note: str = ""
+) -> LibraryPersona:
+    """Saves new fields and a version; an unchanged persona stores nothing."""
+    _check(data)
+    if data == persona.as_persona():
+        return persona
+    if _name_taken(persona.library, data.name, exclude=persona.pk):
+        raise PersonaError(f"field 'name': '{data.name}' already exists in {persona.library.name}")
+    for field, value in _fields(data).items():
+        setattr(persona, field, value)
+    persona.save()
+    _version(persona, user, note or "Edited")
+    return persona
+
+
+@transaction.atomic
+def persona_restore(
+    *, persona: LibraryPersona, user: AbstractBaseUser | None, number: int
+) -> LibraryPersona:
+    """Makes an old version current again, as a new version (history only grows)."""
+    version = persona.versions.filter(number=number).first()
+    if version is None:
+        raise PersonaError(f"{persona.name} has no version {number}.")
+    data = Persona.model_validate(version.data)
+    if data == persona.as_persona():
+        raise PersonaError(f"Version {number} is the same as the current one.")
+    return persona_update(persona=persona, user=user, data=data,
+                          note=f"Restored version {number}")
+
+
+def persona_set_archived(*, persona: LibraryPersona, archived: bool) -> LibraryPersona:
+    persona.archived = archived
+    persona.save(update_fields=["archived", "updated_at"])
+    return persona
+
+
+def _copy(persona: LibraryPersona, target: PersonaLibrary,
+          user: AbstractBaseUser | None) -> LibraryPersona:
+    data = persona.as_persona().model_copy(update={"name": _free_name(target, persona.name)})
+    copy = LibraryPersona.objects.create(library=target, forked_from=persona, **_fields(data))
+    _version(copy, user, f"Forked from {persona.library.name} / {persona.name}")
+    return copy
+
+
+@transaction.atomic
+def persona_fork(
+    *, persona: LibraryPersona, user: AbstractBaseUser | None, target: PersonaLibrary
+) -> LibraryPersona:
+    """A copy in ``target`` (the same or another library of the same team); a name
+    already taken there gets "(fork)" appended."""
+    if target.team_id != persona.library.team_id:
+        raise PersonaError("A persona can only be forked into a library of the same team.")
+    return _copy(persona, target, user)
+
+
+# --------------------------------------------------------------------------- files
+
+
+@transaction.atomic
+def personas_import(
+    *, library: PersonaLibrary, user: AbstractBaseUser | None, text: str, filename: str
+) -> list[LibraryPersona]:
+    """All personas of a file, or none: the first invalid persona (named by file,
+    index and field) or any name already in the library refuses the whole file."""
+    source = PurePath(filename).name or "personas.yaml"
+    personas = load_persona_text(text, source, limit=None)
+    taken = [
+        f"persona {i} ({p.name}): field 'name': '{p.name}' already exists in {library.name}"
+        for i, p in enumerate(personas) if _name_taken(library, p.name)
+    ]
+    if taken:
+        raise PersonaFileError(f"{source}: " + "; ".join(taken))
+    for i, p in enumerate(personas):
+        try:
+            _check(p)
+        except PersonaError as exc:
+            raise PersonaFileError(f"{source}: persona {i} ({p.name}): {exc}") from None
+    created = []
+    for p in personas:
+        persona = LibraryPersona.objects.create(library=library, **_fields(p))
+        _version(persona, user, f"Imported from {source}")
+        created.append(persona)
+    return created
+
+
+def personas_export(*, library: PersonaLibrary, fmt: ExportFormat) -> tuple[str, str]:
+    """(text, filename) in the persona file format: YAML as a top-level list, JSON as
+    ``{"personas": [...]}``. Archived personas stay out."""
+    items = [persona_data(p.as_persona()) for p in library.personas.filter(archived=False)]
+    stem = slugify(library.name) or "personas"
+    if fmt == "json":
+        return json.dumps({"personas": items}, indent=2, ensure_ascii=False) + "\n", f"{stem}.json"
+    if fmt == "yaml":
+        return yaml.safe_dump(items, sort_keys=False, allow_unicode=True, width=100), f"{stem}.yaml"
+    raise PersonaError(f"Unknown export format {fmt!r}; use yaml or json.")
+
+
+# --------------------------------------------------------------------------- debates
+
+
+def agents_link_sources(*, debate: Debate, persona_codes: Iterable[object]) -> int:
+    """Records which library persona each agent came from, by position: the debate was
+    created with ``given_personas`` in the order of ``persona_codes``. Returns the
+    number of agents linked."""
+    codes = [str(c) for c in persona_codes]
+    known = {str(c) for c in LibraryPersona.objects.filter(
+        library__team=debate.team, code__in=codes).values_list("code", flat=True)}
+    if unknown := [c for c in codes if c not in known]:
+        raise PersonaError(f"Not personas of {debate.team.name}: {', '.join(unknown)}")
+    linked = 0
+    for index, code in enumerate(codes):
+        linked += Agent.objects.filter(debate=debate, index=index).update(source_persona_id=code)
+    return linked

@@ -1,0 +1,237 @@
+"""Persona library pages. Every view starts with ``library_access`` or ``persona_access``
+(or the current team's role for the library list)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from council_site.accounts.access import WRITE_ROLES, Need, require_role
+from council_site.accounts.models import Team
+from council_site.accounts.selectors import current_team
+from debates.engine.persona_files import PersonaFileError
+from personas import selectors, services
+from personas.access import library_access, persona_access
+from personas.forms import ForkForm, ImportForm, LibraryForm, PersonaForm, RestoreForm
+from personas.models import PersonaLibrary
+
+
+def _current(request: HttpRequest, need: str) -> tuple[Team, str]:
+    team = current_team(request)
+    if team is None:
+        raise Http404("You are not a member of any team.")
+    return team, require_role(team=team, user=request.user, need=need)
+
+
+@login_required
+@require_GET
+def library_list(request: HttpRequest) -> HttpResponse:
+    team, role = _current(request, Need.READ)
+    return render(request, "personas/library_list.html", {
+        "team": team, "can_write": role in WRITE_ROLES,
+        "libraries": selectors.libraries_for_team(team=team), "form": LibraryForm(),
+    })
+
+
+@login_required
+@require_POST
+def library_new(request: HttpRequest) -> HttpResponse:
+    team, _ = _current(request, Need.WRITE)
+    form = LibraryForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "A library needs a name.")
+        return redirect("personas:library_list")
+    library = services.library_create(team=team, user=request.user, **form.cleaned_data)
+    return redirect("personas:library_detail", code=library.code)
+
+
+@login_required
+@require_GET
+def library_detail(request: HttpRequest, code: str) -> HttpResponse:
+    library, role = library_access(request, code)
+    personas = list(selectors.library_personas(library=library))
+    usage = selectors.persona_usage(team=library.team, personas=personas)
+    return render(request, "personas/library_detail.html", {
+        "library": library, "can_write": role in WRITE_ROLES,
+        "rows": [(p, usage[p.code]) for p in personas],
+        "form": LibraryForm(initial={"name": library.name, "description": library.description}),
+        "import_form": ImportForm(),
+    })
+
+
+@login_required
+@require_POST
+def library_edit(request: HttpRequest, code: str) -> HttpResponse:
+    library, _ = library_access(request, code, need=Need.WRITE)
+    form = LibraryForm(request.POST)
+    if form.is_valid():
+        services.library_update(library=library, **form.cleaned_data)
+        messages.success(request, "Library saved.")
+    else:
+        messages.error(request, "A library needs a name.")
+    return redirect("personas:library_detail", code=library.code)
+
+
+def _library_archive(request: HttpRequest, code: str, archived: bool) -> HttpResponse:
+    library, _ = library_access(request, code, need=Need.WRITE)
+    services.library_set_archived(library=library, archived=archived)
+    messages.success(request, f"{library.name} {'archived' if archived else 'restored'}.")
+    return redirect("personas:library_detail", code=library.code)
+
+
+@login_required
+@require_POST
+def library_archive(request: HttpRequest, code: str) -> HttpResponse:
+    return _library_archive(request, code, True)
+
+
+@login_required
+@require_POST
+def library_unarchive(request: HttpRequest, code: str) -> HttpResponse:
+    return _library_archive(request, code, False)
+
+
+@login_required
+@require_POST
+def library_fork(request: HttpRequest, code: str) -> HttpResponse:
+    library, _ = library_access(request, code, need=Need.WRITE)
+    fork = services.library_fork(library=library, user=request.user,
+                                 name=request.POST.get("name"))
+    messages.success(request, f"Forked into {fork.name}.")
+    return redirect("personas:library_detail", code=fork.code)
+
+
+@login_required
+@require_GET
+def library_export(request: HttpRequest, code: str) -> HttpResponse:
+    library, _ = library_access(request, code)
+    fmt = request.GET.get("format", "yaml")
+    if fmt not in ("yaml", "json"):
+        return HttpResponse("format must be yaml or json\n", status=400, content_type="text/plain")
+    text, filename = services.personas_export(library=library, fmt=fmt)
+    kind = "application/json" if fmt == "json" else "application/yaml"
+    response = HttpResponse(text, content_type=f"{kind}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_POST
+def library_import(request: HttpRequest, code: str) -> HttpResponse:
+    library, _ = library_access(request, code, need=Need.WRITE)
+    form = ImportForm(request.POST, request.FILES)
+    source = form.source() if form.is_valid() else None
+    if source is None:
+        messages.error(request, "Nothing imported: " + " ".join(
+            str(e) for errors in form.errors.values() for e in errors))
+        return redirect("personas:library_detail", code=library.code)
+    try:
+        created = services.personas_import(library=library, user=request.user,
+                                           text=source[0], filename=source[1])
+    except PersonaFileError as exc:
+        messages.error(request, f"Nothing imported. {exc}")
+    else:
+        messages.success(request, f"Imported {len(created)} persona"
+                                  f"{'' if len(created) == 1 else 's'}.")
+    return redirect("personas:library_detail", code=library.code)
+
+
+@login_required
+def persona_new(request: HttpRequest, code: str) -> HttpResponse:
+    library, _ = library_access(request, code, need=Need.WRITE)
+    form = PersonaForm(request.POST or None)
+    if request.method == "POST" and form.is_valid() and (data := form.persona()):
+        try:
+            persona = services.persona_create(library=library, user=request.user, data=data,
+                                              note=form.cleaned_data["note"])
+        except services.PersonaError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("personas:persona_detail", code=persona.code)
+    return render(request, "personas/persona_form.html", {"library": library, "form": form})
+
+
+@login_required
+@require_GET
+def persona_detail(request: HttpRequest, code: str) -> HttpResponse:
+    persona, role = persona_access(request, code)
+    team = persona.library.team
+    return render(request, "personas/persona_detail.html", {
+        "persona": persona, "library": persona.library, "can_write": role in WRITE_ROLES,
+        "usage": selectors.persona_usage(team=team, personas=[persona])[persona.code],
+        "history": selectors.persona_history(persona=persona),
+        "libraries": PersonaLibrary.objects.filter(team=team, archived=False),
+    })
+
+
+@login_required
+def persona_edit(request: HttpRequest, code: str) -> HttpResponse:
+    persona, _ = persona_access(request, code, need=Need.WRITE)
+    initial = {**services.persona_data(persona.as_persona())}
+    form = PersonaForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid() and (data := form.persona()):
+        try:
+            services.persona_update(persona=persona, user=request.user, data=data,
+                                    note=form.cleaned_data["note"])
+        except services.PersonaError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("personas:persona_detail", code=persona.code)
+    return render(request, "personas/persona_form.html",
+                  {"library": persona.library, "persona": persona, "form": form})
+
+
+def _persona_archive(request: HttpRequest, code: str, archived: bool) -> HttpResponse:
+    persona, _ = persona_access(request, code, need=Need.WRITE)
+    services.persona_set_archived(persona=persona, archived=archived)
+    messages.success(request, f"{persona.name} {'archived' if archived else 'restored'}.")
+    return redirect("personas:persona_detail", code=persona.code)
+
+
+@login_required
+@require_POST
+def persona_archive(request: HttpRequest, code: str) -> HttpResponse:
+    return _persona_archive(request, code, True)
+
+
+@login_required
+@require_POST
+def persona_unarchive(request: HttpRequest, code: str) -> HttpResponse:
+    return _persona_archive(request, code, False)
+
+
+@login_required
+@require_POST
+def persona_fork(request: HttpRequest, code: str) -> HttpResponse:
+    persona, _ = persona_access(request, code, need=Need.WRITE)
+    form = ForkForm(request.POST)
+    target = persona.library
+    if form.is_valid() and form.cleaned_data["target"]:
+        target = PersonaLibrary.objects.filter(
+            code=form.cleaned_data["target"], team=persona.library.team
+        ).first()
+        if target is None:
+            raise Http404("No such library in this team.")
+    fork = services.persona_fork(persona=persona, user=request.user, target=target)
+    messages.success(request, f"Forked into {target.name} as {fork.name}.")
+    return redirect("personas:persona_detail", code=fork.code)
+
+
+@login_required
+@require_POST
+def persona_restore(request: HttpRequest, code: str) -> HttpResponse:
+    persona, _ = persona_access(request, code, need=Need.WRITE)
+    form = RestoreForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a version to restore.")
+    else:
+        try:
+            services.persona_restore(persona=persona, user=request.user,
+                                     number=form.cleaned_data["number"])
+            messages.success(request, f"Restored version {form.cleaned_data['number']}.")
+        except services.PersonaError as exc:
+            messages.error(request, str(exc))
+    return redirect("personas:persona_detail", code=persona.code)

@@ -1,0 +1,64 @@
+/* Council's few lines of page behaviour; everything else is htmx. */
+(function () {
+  "use strict";
+
+  // The live debate page: when the htmx ws extension reconnects, ask for the events
+  // after the last sequence number this page has applied (kept in #debate-seq by every
+  // update), not the one it was loaded with, so a reconnect replays exactly the gap.
+  function lastSeq() {
+    var el = document.getElementById("debate-seq");
+    return el ? el.getAttribute("data-last-seq") : null;
+  }
+  if (window.htmx && htmx.createWebSocket) {
+    var create = htmx.createWebSocket;
+    htmx.createWebSocket = function (url) {
+      var seq = lastSeq();
+      if (seq !== null && url.indexOf("/ws/debates/") !== -1) {
+        url = url.replace(/([?&]after=)\d*/, "$1" + seq);
+      }
+      return create(url);
+    };
+  }
+
+  // Updates replace whole sections; reopen the turns the reader had opened.
+  var opened = new Set();
+  document.addEventListener("toggle", function (event) {
+    var el = event.target;
+    if (el.tagName === "DETAILS" && el.id) {
+      if (el.open) { opened.add(el.id); } else { opened.delete(el.id); }
+    }
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    opened.forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && !el.open) { el.open = true; }
+    });
+  });
+
+  // Connection state, shown as the "live" dot.
+  function setWs(state) {
+    var live = document.getElementById("debate-live");
+    if (live) { live.setAttribute("data-ws", state); }
+  }
+  document.addEventListener("htmx:wsOpen", function () { setWs("open"); });
+  document.addEventListener("htmx:wsClose", function () { setWs("closed"); });
+
+  // The new-debate form: the estimate needs the question's length, not its text.
+  document.addEventListener("input", function (event) {
+    var el = event.target;
+    var target = el.id === "id_question" ? "question-chars"
+      : el.id === "id_context" ? "context-chars" : null;
+    if (target) {
+      var counter = document.getElementById(target);
+      if (counter) { counter.value = String(el.value.length); }
+    }
+  });
+
+  // Transcript: expand or collapse every turn.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-details]") : null;
+    if (!button) { return; }
+    var open = button.getAttribute("data-details") === "open";
+    document.querySelectorAll("details.turn").forEach(function (d) { d.open = open; });
+  });
+})();

@@ -1,0 +1,94 @@
+"""Writes on debates: validation before saving, limits before queueing, transitions."""
+
+import pytest
+
+from council_site.accounts.limits import LimitExceeded
+from debates.engine.inputs import InputError
+from debates.engine.schemas import DebateConfig, Persona
+from debates.models import Agent, Debate, DebateStatus
+from debates.services import (
+    IllegalTransition,
+    debate_cancel,
+    debate_create,
+    debate_more_round,
+    debate_rerun,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def create(team, **kw):
+    return debate_create(team=team, user=None, question=kw.pop("question", "Go or no go?"),
+                         config=kw.pop("config", DebateConfig(mode="quick")), start=False, **kw)
+
+
+@pytest.mark.parametrize("question", ["", "   \n\t  ", "Should we do it? " * 20000])
+def test_bad_question_saves_nothing(team, question):
+    with pytest.raises(InputError):
+        create(team, question=question)
+    assert Debate.objects.count() == 0
+
+
+def test_unknown_model_saves_nothing(team):
+    with pytest.raises(InputError, match="unknown model"):
+        create(team, config=DebateConfig(model="nonsense-provider/x"))
+    assert Debate.objects.count() == 0
+
+
+def test_rate_limit_refuses_before_anything_is_saved(team, django_capture_on_commit_callbacks):
+    team.debates_per_hour = 1
+    team.save()
+    create(team)
+    with django_capture_on_commit_callbacks() as callbacks, pytest.raises(LimitExceeded):
+        debate_create(team=team, user=None, question="Again?", config=DebateConfig())
+    assert Debate.objects.count() == 1 and callbacks == []
+
+
+def test_cost_cap_refuses_an_expensive_model(team):
+    team.debate_cost_cap_usd = 0.0001
+    team.save()
+    with pytest.raises(LimitExceeded, match="Cost cap"):
+        create(team, config=DebateConfig(mode="deep", model="openai/gpt-4o"))
+    assert Debate.objects.count() == 0
+
+
+def test_given_personas_are_snapshotted_at_creation(team):
+    persona = Persona(name="Ann", background="b", expertise="e", approach="a", bias="x")
+    debate = create(team, personas=[persona])
+    assert list(debate.agents.values_list("name", flat=True)) == ["Ann"]
+
+
+def test_cancel_twice_is_an_illegal_transition(team):
+    debate = create(team)
+    debate_cancel(debate=debate)
+    with pytest.raises(IllegalTransition):
+        debate_cancel(debate=debate)
+
+
+def test_more_round_needs_a_finished_debate(team):
+    with pytest.raises(IllegalTransition):
+        debate_more_round(debate=create(team))
+
+
+def test_one_more_round_runs_a_round_past_the_stop(team):
+    from debates.execution import run_to_completion
+
+    debate = create(team)
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    rounds = debate.synthesis.result["rounds_completed"]
+    debate_more_round(debate=debate)
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.SUCCEEDED
+    assert debate.synthesis.result["rounds_completed"] == rounds + 1
+
+
+def test_rerun_links_to_its_parent_and_keeps_library_links(team):
+    persona = Persona(name="Ann", background="b", expertise="e", approach="a", bias="x")
+    parent = create(team, personas=[persona])
+    Agent.objects.filter(debate=parent, index=0).update(
+        source_persona_id="00000000-0000-0000-0000-000000000001")
+    child = debate_rerun(debate=parent, user=None, overrides={"max_rounds": 1})
+    assert child.parent == parent and child.settings["max_rounds"] == 1
+    assert str(child.agents.get(index=0).source_persona_id).endswith("0001")

@@ -1,0 +1,532 @@
+"""Every route that touches team data, for every role: owner, editor, viewer, outsider.
+
+The table ``ROWS`` below is the matrix: one row per (route, method). A route that
+exists but has no row (and is not in ``PUBLIC``) fails
+``test_every_route_is_in_the_matrix``, so a new view cannot ship without deciding
+who may use it. Adding a row is one line::
+
+    R("debates/<uuid:code>/pin", "POST", WRITE, kw=debate),
+
+Expectations: ``OK`` is any 2xx/3xx. Members read (viewers too), owners and editors
+write, viewers get 403 on writes, outsiders get 404 everywhere (the object's existence
+is hidden). "Current team" routes (lists, "new ...") act on the caller's own current
+team, so an outsider is served from theirs and must not see this team's data. A
+refused request must change nothing and queue nothing: row counts of every model, the
+django-q queue and a fingerprint of the world's objects are compared around it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.auth import AuthMiddlewareStack
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.apps import apps
+from django.contrib.auth.models import User
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django_q.models import OrmQ
+
+from collab.models import Comment
+from collab.services import comment_create
+from council_site.accounts.models import Invitation, Membership, Team
+from council_site.accounts.services import invitation_create, membership_add
+from debates.engine.schemas import DebateConfig, Persona
+from debates.models import Debate, DebateStatus, Synthesis
+from debates.services import debate_create
+from personas.models import LibraryPersona, PersonaLibrary
+from personas.services import library_create, persona_create
+
+OK = "2xx/3xx"
+ROLES = ("outsider", "viewer", "editor", "owner")  # refusals first, on an untouched world
+
+READ = {"owner": OK, "editor": OK, "viewer": OK, "outsider": 404}
+WRITE = {"owner": OK, "editor": OK, "viewer": 403, "outsider": 404}
+OWNER_ONLY = {"owner": OK, "editor": 403, "viewer": 403, "outsider": 404}
+CURRENT_READ = {"owner": OK, "editor": OK, "viewer": OK, "outsider": OK}
+CURRENT_WRITE = {"owner": OK, "editor": OK, "viewer": 403, "outsider": OK}
+PERSONAL = {"owner": OK, "editor": OK, "viewer": OK, "outsider": OK}
+# The invitation link: whoever holds it may look; members are told they already belong.
+INVITATION_GET = PERSONAL
+INVITATION_POST = {"owner": 409, "editor": 409, "viewer": 409, "outsider": OK}
+
+# Routes anyone may use, or that hold no team data. Prefix match on the route.
+PUBLIC = (
+    "accounts/login/", "accounts/logout/", "accounts/signup/", "healthz", "admin/",
+    "api/health", "api/docs", "api/openapi.json", "static/",
+)
+PUBLIC_EXACT = ("api/",)  # ninja's API root
+
+
+# --------------------------------------------------------------------------- the world
+
+
+@functools.cache
+def _finished_result() -> dict[str, Any]:
+    """A real DebateResult, computed once per session by the simulator, so pages that
+    need a synthesis render a genuine one without running a debate per test."""
+    from debates.execution import run_to_completion
+
+    team = Team.objects.create(name="scratch")
+    debate = debate_create(team=team, user=None, question="Should we adopt a four-day week?",
+                           config=DebateConfig(mode="quick"), start=False)
+    run_to_completion(debate.code)
+    result = dict(Synthesis.objects.get(debate=debate).result)
+    team.delete()
+    return result
+
+
+@dataclass
+class World:
+    team: Team
+    other_team: Team
+    users: dict[str, User]
+    debate: Debate  # finished, with a synthesis
+    active: Debate  # queued
+    library: PersonaLibrary
+    persona: LibraryPersona
+    thread: Comment
+    invitation: Invitation
+    extra: Membership  # a member the matrix may remove or re-role
+    comments: dict[str, Comment] = field(default_factory=dict)
+    actives: dict[str, Debate] = field(default_factory=dict)
+
+    def active_for(self, role: str) -> Debate:
+        """A queued debate per role, so one role cancelling it leaves the next a live one."""
+        if role not in self.actives:
+            self.actives[role] = self.active if not self.actives else debate_create(
+                team=self.team, user=self.users["owner"], question=f"Queued for {role}?",
+                config=DebateConfig(mode="quick"), start=False)
+        return self.actives[role]
+
+    def comment_of(self, role: str) -> Comment:
+        """A comment written by the role's user (made directly: viewers and outsiders
+        could not write one, which is the point)."""
+        if role not in self.comments:
+            self.comments[role] = Comment.objects.create(
+                debate=self.debate, author=self.users[role], body=f"by {role}")
+        return self.comments[role]
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """The state a refused write must leave untouched, beyond row counts."""
+        p = LibraryPersona.objects.get(pk=self.persona.pk)
+        lib = PersonaLibrary.objects.get(pk=self.library.pk)
+        team = Team.objects.get(pk=self.team.pk)
+        return (
+            sorted(Debate.objects.values_list("id", "status", "stop_requested", "context")),
+            p.as_persona(), p.archived, lib.name, lib.description, lib.archived,
+            team.monthly_budget_usd, team.debate_cost_cap_usd, team.debates_per_hour,
+            sorted(Membership.objects.filter(team=self.team).values_list("user_id", "role")),
+            Invitation.objects.get(pk=self.invitation.pk).status,
+            sorted(Comment.objects.values_list("id", "body", "deleted_at", "resolved_at")),
+        )
+
+
+@pytest.fixture
+def world(team, owner, member, viewer, outsider, other_team) -> World:
+    debate = debate_create(team=team, user=owner, question="Should we move billing to Postgres?",
+                           config=DebateConfig(mode="quick"), start=False)
+    Synthesis.objects.create(debate=debate, result=_finished_result())
+    Debate.objects.filter(pk=debate.pk).update(status=DebateStatus.SUCCEEDED,
+                                               stop_reason="converged")
+    debate.refresh_from_db()
+    active = debate_create(team=team, user=owner, question="Should we hire a second SRE?",
+                           config=DebateConfig(mode="quick"), start=False)
+    library = library_create(team=team, user=owner, name="Advisers")
+    persona = persona_create(library=library, user=owner, data=Persona(
+        name="Dana", background="CFO", expertise="Pricing", approach="Downside", bias="Cautious"))
+    thread = comment_create(debate=debate, author=owner, body="Is R1 real? @member")
+    extra_user = User.objects.create_user(username="extra")
+    extra = membership_add(team=team, user=extra_user, role="viewer")
+    invitation = invitation_create(team=team, created_by=owner, role="editor")
+    users = {"owner": owner, "editor": member, "viewer": viewer, "outsider": outsider}
+    return World(team, other_team, users, debate, active, library, persona, thread,
+                 invitation, extra)
+
+
+# --------------------------------------------------------------------------- the matrix
+
+Factory = Callable[[World, str], dict[str, Any]]
+
+
+def _none(w: World, role: str) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class R:
+    route: str
+    method: str
+    expect: dict[str, object]
+    kw: Factory = _none  # URL kwargs
+    data: Factory = _none  # form fields, query string (GET) or JSON body (API)
+    known_bug: str = ""  # an expected failure (strict: the test says when it is fixed)
+
+    @property
+    def is_api(self) -> bool:
+        return self.route.startswith("api/")
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.route}"
+
+
+def debate(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.debate.code}
+
+
+def active(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.active_for(r).code}
+
+
+def team_(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.team.code}
+
+
+def library(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.library.code}
+
+
+def persona(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.persona.code}
+
+
+def thread(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.debate.code, "comment": w.thread.code}
+
+
+def own_comment(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.debate.code, "comment": w.comment_of(r).code}
+
+
+def extra_member(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.team.code, "member": w.extra.code}
+
+
+def invitation_code(w: World, r: str) -> dict[str, Any]:
+    return {"code": w.team.code, "invitation": w.invitation.code}
+
+
+def invitation_token(w: World, r: str) -> dict[str, Any]:
+    return {"token": w.invitation.token}
+
+
+def persona_fields(w: World, r: str) -> dict[str, Any]:
+    return {"name": f"Persona of {r}", "background": "b", "expertise": "e", "approach": "a",
+            "bias": "x"}
+
+
+def persona_file(w: World, r: str) -> dict[str, Any]:
+    text = f"- {{name: Imported by {r}, background: b, expertise: e, approach: a, bias: x}}\n"
+    return {"filename": f"{r}.yaml", "text": text, "format": "yaml"}
+
+
+def debate_form(w: World, r: str) -> dict[str, Any]:
+    return {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
+            "model": "sim/default", "protocol": "council"}
+
+
+ROWS: list[R] = [
+    # ---- site and teams
+    R("", "GET", CURRENT_READ),
+    R("teams/", "GET", PERSONAL),
+    R("teams/new", "POST", PERSONAL, data=lambda w, r: {"name": f"{r}'s new team"}),
+    R("teams/switch", "POST", READ, data=lambda w, r: {"team": str(w.team.code)}),
+    R("teams/<uuid:code>/", "GET", READ, kw=team_),
+    R("teams/<uuid:code>/limits", "POST", OWNER_ONLY, kw=team_,
+      data=lambda w, r: {"monthly_budget_usd": "100", "debates_per_hour": "10"}),
+    R("teams/<uuid:code>/members/<uuid:member>/role", "POST", OWNER_ONLY, kw=extra_member,
+      data=lambda w, r: {"role": "editor"}),
+    R("teams/<uuid:code>/members/<uuid:member>/remove", "POST", OWNER_ONLY, kw=extra_member),
+    R("teams/<uuid:code>/invitations/", "POST", OWNER_ONLY, kw=team_,
+      data=lambda w, r: {"role": "viewer", "valid_days": "7"}),
+    R("teams/<uuid:code>/invitations/<uuid:invitation>/revoke", "POST", OWNER_ONLY,
+      kw=invitation_code),
+    R("invitations/<str:token>/", "GET", INVITATION_GET, kw=invitation_token),
+    R("invitations/<str:token>/", "POST", INVITATION_POST, kw=invitation_token),
+    R("mentions/", "GET", PERSONAL),
+    # ---- persona libraries
+    R("personas/", "GET", CURRENT_READ),
+    R("personas/libraries/new", "POST", CURRENT_WRITE, data=lambda w, r: {"name": f"{r} lib"}),
+    R("personas/libraries/<uuid:code>/", "GET", READ, kw=library),
+    R("personas/libraries/<uuid:code>/edit", "POST", WRITE, kw=library,
+      data=lambda w, r: {"name": f"Renamed by {r}"}),
+    R("personas/libraries/<uuid:code>/archive", "POST", WRITE, kw=library),
+    R("personas/libraries/<uuid:code>/unarchive", "POST", WRITE, kw=library),
+    R("personas/libraries/<uuid:code>/fork", "POST", WRITE, kw=library),
+    R("personas/libraries/<uuid:code>/export", "GET", READ, kw=library,
+      data=lambda w, r: {"format": "json"}),
+    R("personas/libraries/<uuid:code>/import", "POST", WRITE, kw=library, data=persona_file),
+    R("personas/libraries/<uuid:code>/personas/new", "GET", WRITE, kw=library),
+    R("personas/libraries/<uuid:code>/personas/new", "POST", WRITE, kw=library,
+      data=persona_fields),
+    R("personas/<uuid:code>/", "GET", READ, kw=persona),
+    R("personas/<uuid:code>/edit", "GET", WRITE, kw=persona),
+    R("personas/<uuid:code>/edit", "POST", WRITE, kw=persona,
+      data=lambda w, r: {**persona_fields(w, r), "name": "Dana", "bias": f"edited by {r}"}),
+    R("personas/<uuid:code>/archive", "POST", WRITE, kw=persona),
+    R("personas/<uuid:code>/unarchive", "POST", WRITE, kw=persona),
+    R("personas/<uuid:code>/fork", "POST", WRITE, kw=persona),
+    R("personas/<uuid:code>/restore", "POST", WRITE, kw=persona,
+      data=lambda w, r: {"number": "1"}),
+    # ---- comments
+    R("debates/<uuid:code>/comments/", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/comments/", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"body": f"{r} says hi", "parent": str(w.thread.code)}),
+    R("debates/<uuid:code>/comments/carry", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"comments": [str(w.thread.code)]}),
+    R("debates/<uuid:code>/comments/<uuid:comment>/edit", "GET", WRITE, kw=own_comment),
+    R("debates/<uuid:code>/comments/<uuid:comment>/edit", "POST", WRITE, kw=own_comment,
+      data=lambda w, r: {"body": "edited"}),
+    R("debates/<uuid:code>/comments/<uuid:comment>/delete", "POST", WRITE, kw=own_comment),
+    R("debates/<uuid:code>/comments/<uuid:comment>/resolve", "POST", WRITE, kw=thread),
+    R("debates/<uuid:code>/comments/<uuid:comment>/reopen", "POST", WRITE, kw=thread),
+    # ---- debates (web)
+    R("debates/", "GET", CURRENT_READ),
+    R("debates/new", "GET", CURRENT_WRITE),
+    R("debates/new", "POST", CURRENT_WRITE, data=debate_form),
+    R("debates/estimate", "GET", CURRENT_READ,
+      data=lambda w, r: {"mode": "quick", "model": "sim/default"}),
+    R("debates/compare", "GET", READ,
+      data=lambda w, r: {"a": str(w.debate.code), "b": str(w.active.code)}),
+    R("debates/<uuid:code>/", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/synthesis", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/transcript", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/print", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/export.md", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/export.json", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/cancel", "POST", WRITE, kw=active),
+    R("debates/<uuid:code>/stop", "POST", WRITE, kw=active),
+    R("debates/<uuid:code>/more-round", "POST", WRITE, kw=active),
+    R("debates/<uuid:code>/rerun", "GET", WRITE, kw=debate),
+    R("debates/<uuid:code>/rerun", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"question": f"Should {r} move billing?", "mode": "quick",
+                         "model": "sim/default"}),
+    # ---- JSON API
+    R("api/personas/libraries", "GET", CURRENT_READ),
+    R("api/personas/libraries", "POST", CURRENT_WRITE, data=lambda w, r: {"name": f"{r}'s"}),
+    R("api/personas/libraries/<uuidstr:code>", "GET", READ, kw=library),
+    R("api/personas/libraries/<uuidstr:code>/personas", "POST", WRITE, kw=library,
+      data=persona_fields),
+    R("api/personas/libraries/<uuidstr:code>/import", "POST", WRITE, kw=library,
+      data=lambda w, r: {k: v for k, v in persona_file(w, r).items() if k != "format"}),
+    R("api/personas/libraries/<uuidstr:code>/export", "GET", READ, kw=library),
+    R("api/personas/<uuidstr:code>", "GET", READ, kw=persona),
+    R("api/personas/<uuidstr:code>", "PUT", WRITE, kw=persona,
+      data=lambda w, r: {**persona_fields(w, r), "name": "Dana"}),
+    R("api/debates/<uuidstr:code>/comments", "GET", READ, kw=debate),
+    R("api/debates/<uuidstr:code>/comments", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"body": f"{r} via the API"}),
+    R("api/debates/", "GET", CURRENT_READ),
+    R("api/debates/", "POST", CURRENT_WRITE,
+      data=lambda w, r: {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
+                         "model": "sim/default"}),
+    R("api/debates/<uuidstr:code>", "GET", READ, kw=debate),
+    R("api/debates/<uuidstr:code>/synthesis", "GET", READ, kw=debate),
+    R("api/debates/<uuidstr:code>/cancel", "POST", WRITE, kw=active),
+    R("api/debates/<uuidstr:code>/stop", "POST", WRITE, kw=active),
+    R("api/debates/<uuidstr:code>/events", "GET", READ, kw=debate),
+]
+
+# Websocket routes: (route, URL kwargs, expectation). Members connect; others are closed.
+WS_ROWS: list[tuple[str, Factory, dict[str, object]]] = [
+    ("ws/debates/<uuid:code>/", debate, READ),
+]
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def _ninja_methods(callback: Callable[..., Any]) -> set[str] | None:
+    """The HTTP methods of a django-ninja path (its view closes over the PathView)."""
+    for cell in getattr(callback, "__closure__", None) or ():
+        operations = getattr(cell.cell_contents, "operations", None)
+        if operations is not None:
+            return {m for op in operations for m in op.methods}
+    return None
+
+
+def _walk(patterns: list[Any], prefix: str = "") -> Iterator[tuple[str, URLPattern]]:
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            yield from _walk(p.url_patterns, prefix + str(p.pattern))
+        else:
+            yield prefix + str(p.pattern), p
+
+
+def routes() -> dict[str, set[str] | None]:
+    """Every HTTP route at run time; API routes with their methods (None: unknown)."""
+    found: dict[str, set[str] | None] = {}
+    for route, pattern in _walk(get_resolver().url_patterns):
+        methods = _ninja_methods(pattern.callback)
+        if methods is not None:
+            found[route] = (found.get(route) or set()) | methods
+        else:
+            found.setdefault(route, None)
+    return found
+
+
+def _public(route: str) -> bool:
+    return route in PUBLIC_EXACT or any(route.startswith(p) for p in PUBLIC)
+
+
+ROUTES = routes()
+LIVE_ROWS = [
+    pytest.param(row, id=str(row), marks=[pytest.mark.xfail(strict=True, reason=row.known_bug)]
+                 if row.known_bug else [])
+    for row in ROWS if row.route in ROUTES
+]
+
+
+def test_every_route_is_in_the_matrix() -> None:
+    covered: dict[str, set[str]] = {}
+    for row in ROWS:
+        covered.setdefault(row.route, set()).add(row.method)
+    missing = []
+    for route, methods in sorted(ROUTES.items()):
+        if _public(route):
+            continue
+        if route not in covered:
+            missing.append(f"{route} ({', '.join(sorted(methods)) if methods else 'any'})")
+        elif methods and (gap := methods - covered[route]):
+            missing.append(f"{route} ({', '.join(sorted(gap))})")
+    assert not missing, (
+        "Routes without a row in tests/test_permission_matrix.py ROWS (decide who may use "
+        "them, then add e.g. R(route, 'GET', READ, kw=debate)):\n  " + "\n  ".join(missing))
+
+
+def test_every_websocket_route_is_in_the_matrix() -> None:
+    from debates.routing import websocket_urlpatterns
+
+    known = {route for route, _, _ in WS_ROWS}
+    missing = [str(p.pattern) for p in websocket_urlpatterns if str(p.pattern) not in known]
+    assert not missing, f"Websocket routes without a row in WS_ROWS: {missing}"
+
+
+# --------------------------------------------------------------------------- requests
+
+
+def url_for(route: str, kwargs: dict[str, Any]) -> str:
+    def value(match: re.Match[str]) -> str:
+        return str(kwargs[match.group(1)])
+
+    return "/" + re.sub(r"<(?:\w+:)?(\w+)>", value, route)
+
+
+def prepare(row: R, w: World, role: str) -> tuple[str, dict[str, Any]]:
+    """The URL and data; factories may create objects, so this runs before snapshots."""
+    return url_for(row.route, row.kw(w, role)), row.data(w, role)
+
+
+def send(client: Client, row: R, url: str, data: dict[str, Any]) -> Any:
+    if row.method == "GET":
+        return client.get(url, data)
+    if row.is_api:
+        return client.generic(row.method, url, __import__("json").dumps(data),
+                              content_type="application/json")
+    return client.generic(row.method, url, _encode(data),
+                          content_type="application/x-www-form-urlencoded")
+
+
+def _encode(data: dict[str, Any]) -> str:
+    from urllib.parse import urlencode
+
+    return urlencode(data, doseq=True)
+
+
+def _matches(status: int, expected: object) -> bool:
+    return 200 <= status < 400 if expected == OK else status == expected
+
+
+def _counts() -> dict[str, int]:
+    return {m._meta.label: m.objects.count() for m in apps.get_models()}
+
+
+def _client(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("row", LIVE_ROWS)
+def test_matrix(row: R, world: World, django_capture_on_commit_callbacks: Any) -> None:
+    problems = []
+    secrets_ = [str(world.debate.code), str(world.library.code), str(world.persona.code),
+                world.library.name]
+    for role in ROLES:
+        client = _client(world.users[role])
+        expected = row.expect[role]
+        refused = expected in (403, 404)
+        url, data = prepare(row, world, role)
+        before = (_counts(), OrmQ.objects.count(), world.fingerprint()) if refused else None
+        # Run on-commit work (task enqueueing) so a refused request that queued
+        # something would show up in the django-q queue.
+        with django_capture_on_commit_callbacks(execute=True):
+            response = send(client, row, url, data)
+        if not _matches(response.status_code, expected):
+            problems.append(f"{role}: expected {expected}, got {response.status_code}")
+        if refused and before is not None:
+            after = (_counts(), OrmQ.objects.count(), world.fingerprint())
+            if after != before:
+                changed = {k: (before[0][k], v) for k, v in after[0].items() if before[0][k] != v}
+                what = changed or "the fingerprint or the queue"
+                problems.append(f"{role}: a refused {row.method} changed data: {what}")
+        if role == "outsider" and not refused and row.method == "GET":
+            body = response.content.decode(errors="replace")
+            leaked = [s for s in secrets_ if s in body]
+            if leaked:
+                problems.append(f"outsider saw this team's data: {leaked}")
+    assert not problems, f"{row}:\n  " + "\n  ".join(problems)
+
+
+# --------------------------------------------------------------------------- websockets
+
+
+def _ws_app() -> Any:
+    from debates.routing import websocket_urlpatterns
+
+    return AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+
+
+async def _ws_outcome(path: str, cookie: str) -> str:
+    communicator = WebsocketCommunicator(_ws_app(), path, headers=[
+        (b"cookie", cookie.encode()), (b"host", b"testserver")])
+    connected, _ = await communicator.connect(timeout=5)
+    if not connected:
+        return "refused"
+    try:
+        message = await communicator.receive_output(timeout=0.5)
+    except Exception:  # nothing within the timeout: the socket stays open
+        message = None
+    await communicator.disconnect()
+    if message and message.get("type") == "websocket.close":
+        return f"closed {message.get('code')}"
+    return "open"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("route, kw, expect", WS_ROWS, ids=[r for r, _, _ in WS_ROWS])
+def test_websocket_matrix(route: str, kw: Factory, expect: dict[str, object],
+                          world: World, settings: Any) -> None:
+    from debates.routing import websocket_urlpatterns
+
+    if route not in {str(p.pattern) for p in websocket_urlpatterns}:
+        pytest.skip(f"{route} is not routed yet")
+    settings.COUNCIL_WS_POLL_SECONDS = 0.05
+    problems = []
+    for role in ROLES:
+        client = _client(world.users[role])
+        cookie = "; ".join(f"{k}={v.value}" for k, v in client.cookies.items())
+        outcome = async_to_sync(_ws_outcome)(url_for(route, kw(world, role)), cookie)
+        allowed = expect[role] == OK
+        if allowed and outcome not in ("open",) and not outcome.startswith("closed 1000"):
+            problems.append(f"{role}: expected to connect, got {outcome}")
+        if not allowed and outcome not in ("refused", f"closed 4{expect[role]}"):
+            problems.append(f"{role}: expected close 4{expect[role]}, got {outcome}")
+    assert not problems, f"{route}:\n  " + "\n  ".join(problems)

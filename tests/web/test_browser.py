@@ -1,0 +1,210 @@
+"""A real browser against a real daphne and a real django-q2 worker.
+
+Sign in, start a debate from the form, watch rounds arrive over the websocket
+without reloading, open the synthesis and download the Markdown export. The
+screenshots land in docs/screenshots/ for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.db import connection
+
+from tests.conftest import PASSWORD
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+VENV_BIN = Path(sys.executable).parent
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _require_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        return
+    reason = f"{CHROMIUM} is missing (apt-get install chromium)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; CI=true: the browser test must run", pytrace=False)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    # A session of its own, so stopping it also stops the workers qcluster forks.
+    with log.open("ab") as out:
+        return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+@contextmanager
+def _process(args: list[str], env: dict[str, str], log: Path) -> Iterator[subprocess.Popen]:
+    proc = _start(args, env, log)
+    try:
+        yield proc
+    finally:
+        _stop(proc)
+
+
+def _wait_for_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"server did not answer {url}:\n{log.read_text()[-3000:]}")
+
+
+def test_submit_watch_rounds_live_read_synthesis_and_export(owner, team, tmp_path):
+    _require_chromium()
+
+    # Tests hash with MD5 for speed; the server process only knows the real hashers.
+    owner.password = PBKDF2PasswordHasher().encode(PASSWORD, "browsertestsalt", iterations=1000)
+    owner.save(update_fields=["password"])
+    db_path = Path(connection.settings_dict["NAME"]).resolve()
+    assert db_path.exists(), db_path
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "council_site.settings",
+        "DJANGO_DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{db_path}",
+        # The web process puts the simulator settings into the debate it creates.
+        "COUNCIL_SIM_LATENCY_MS": "250",
+        "COUNCIL_WORKERS": "1",
+        "COUNCIL_MODEL": "sim/default",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("REDIS_URL", None)
+    web_log, worker_log = tmp_path / "daphne.log", tmp_path / "qcluster.log"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    daphne = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+              "council_site.asgi:application"]
+    web = _start(daphne, env, web_log)
+    try:
+        with _process([sys.executable, "manage.py", "qcluster"], env, worker_log):
+            _wait_for_http(f"{base}/healthz", web, web_log)
+            web = _drive_browser(base, owner.username, web, daphne, env, web_log)
+    finally:
+        _stop(web)
+
+
+def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list[str],
+                   env: dict[str, str], web_log: Path) -> subprocess.Popen:
+    """Returns the web server process it ends with (it restarts it once)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900},
+                                    accept_downloads=True)
+            page.set_default_timeout(30_000)
+            sockets: list[str] = []
+            page.on("websocket", lambda ws: sockets.append(ws.url))
+
+            page.goto(f"{base}/accounts/login/")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", PASSWORD)
+            page.click("main button[type=submit]")
+            expect(page.locator("h1")).to_have_text("Debates")
+
+            page.goto(f"{base}/debates/new")
+            page.fill("#id_question", "Should we move our billing system to a new "
+                                      "payment provider before the end of the year?")
+            page.check("input[name=mode][value=quick]")
+            page.click("details.advanced summary")
+            # A threshold nothing can reach: at least two rounds run.
+            page.fill("#id_threshold", "0.01")
+            page.fill("#id_max_rounds", "3")
+            page.locator("#id_max_rounds").blur()
+            expect(page.locator("#estimate")).to_contain_text("18 calls")
+            page.click("form.debate-form button[type=submit]")
+            page.wait_for_url(f"{base}/debates/*/")
+            # Survives only as long as the page is never reloaded.
+            page.evaluate("window.__sameDocument = true")
+            live = page.locator("#debate-live")
+            expect(live).to_have_attribute("data-ws", "open")
+
+            rounds = page.locator("#debate-rounds")
+            expect(rounds).to_contain_text("Round 1", timeout=30_000)
+            expect(page.locator("#debate-agents .agent")).to_have_count(3)
+            page.screenshot(path=str(SCREENSHOTS / "live-debate.png"), full_page=True)
+
+            # The web server goes away mid-debate (a deploy, a crash) while the worker
+            # keeps appending events; the page must reconnect and catch up on its own.
+            seen = int(page.locator("#debate-seq").get_attribute("data-last-seq") or 0)
+            _stop(web)
+            expect(live).to_have_attribute("data-ws", "closed")
+            web = _start(daphne, env, web_log)
+            _wait_for_http(f"{base}/healthz", web, web_log)
+            expect(live).to_have_attribute("data-ws", "open", timeout=20_000)
+            assert len(sockets) >= 2, sockets
+            resumed_from = int(sockets[-1].rsplit("after=", 1)[1])
+            assert resumed_from >= seen > 0, (seen, sockets)
+
+            expect(rounds).to_contain_text("Round 2", timeout=30_000)
+            expect(page.locator("#debate-chart svg polyline").first).to_be_visible()
+            synthesis_link = page.get_by_role("link", name="Read the full synthesis")
+            expect(synthesis_link).to_be_visible(timeout=30_000)
+            assert page.evaluate("window.__sameDocument") is True
+            assert "step-running" not in page.locator("#debate-stepper").inner_html()
+            expect(page.locator("#debate-status")).to_contain_text("Stopped")
+            # Nothing lost, nothing twice: the activity log holds every event once.
+            last = int(page.locator("#debate-seq").get_attribute("data-last-seq") or 0)
+            seqs = [int(x) for x in page.locator("#debate-activity li").evaluate_all(
+                "items => items.map(li => li.dataset.seq)")]
+            assert seqs == list(range(1, last + 1))
+
+            synthesis_link.click()
+            expect(page.locator("h1")).to_have_text("Council synthesis")
+            expect(page.locator("#risks table")).to_be_visible()
+            page.screenshot(path=str(SCREENSHOTS / "synthesis.png"), full_page=True)
+
+            with page.expect_download() as download_info:
+                page.get_by_role("link", name="Export Markdown").click()
+            download = download_info.value
+            assert download.suggested_filename.endswith(".md")
+            text = Path(download.path()).read_text(encoding="utf-8")
+            assert text.startswith("# Council synthesis")
+            assert "## Convergence" in text
+        finally:
+            browser.close()
+    return web

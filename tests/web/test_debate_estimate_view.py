@@ -1,0 +1,44 @@
+"""The estimate fragment the form fetches with hx-get on every change."""
+
+from __future__ import annotations
+
+
+def test_fragment_counts_the_worst_case_calls(member_client):
+    response = member_client.get("/debates/estimate", {"mode": "quick", "model": "sim/default"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="estimate"')
+    assert "<html" not in html
+    assert "15 calls" in html  # 1 + 3 + 3 + 3 x 2 + 1 + 1
+    assert "free (simulated)" in html
+
+
+def test_fragment_follows_the_advanced_settings(member_client):
+    html = member_client.get("/debates/estimate", {
+        "mode": "medium", "model": "sim/default", "agents": "10", "max_rounds": "5"}).content
+    assert b"73 calls" in html  # 1 + 10 + 10 + 50 + 2
+
+
+def test_priced_model_shows_dollars_and_unknown_model_says_unknown(member_client):
+    priced = member_client.get("/debates/estimate",
+                               {"mode": "quick", "model": "openai/gpt-4o-mini"}).content
+    assert b"about $" in priced or b"under $" in priced
+    unknown = member_client.get("/debates/estimate",
+                                {"mode": "quick", "model": "openai/not-a-real-model"}).content
+    assert b"unknown price" in unknown
+
+
+def test_question_length_raises_the_token_estimate(member_client):
+    def tokens(chars: int) -> float:
+        html = member_client.get("/debates/estimate", {
+            "mode": "quick", "model": "sim/default", "question_chars": chars}).content.decode()
+        shown = html.split("about ")[1].split(" tokens")[0]  # e.g. "31.2k"
+        return float(shown.rstrip("k")) * (1000 if shown.endswith("k") else 1)
+
+    assert tokens(20_000) > tokens(10)
+
+
+def test_invalid_settings_explain_why_there_is_no_estimate(member_client):
+    html = member_client.get("/debates/estimate",
+                             {"mode": "quick", "model": "sim/default", "agents": "40"}).content
+    assert b"No estimate" in html and b"less than or equal to 12" in html
