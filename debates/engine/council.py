@@ -205,9 +205,7 @@ def agent_request(
 # ---------------------------------------------------------------------- running steps
 
 
-async def _call_agent(
-    state: DebateState, step: Step, agent: int, gateway: LLMGateway, hooks: EngineHooks
-) -> Turn:
+async def _call_agent(state: DebateState, step: Step, agent: int, gateway: LLMGateway) -> Turn:
     persona = state.personas[agent]
     model = state.config.model_for(step.phase.value, persona)
     tag = CallTag(phase=step.phase, round=step.round, agent=agent, agent_name=persona.name)
@@ -254,7 +252,7 @@ async def _run_agents(
         async with semaphore:
             if hooks.should_cancel():
                 raise Cancelled()
-            turn = await _call_agent(state, step, agent, gateway, hooks)
+            turn = await _call_agent(state, step, agent, gateway)
         state.add(turn)
         await hooks.on_turn(turn)
         await hooks.on_event(

@@ -37,7 +37,10 @@ class Command(BaseCommand):
             nonlocal stopping
             stopping = True
 
+        # Explicit handlers: a shell that starts us in the background ignores SIGINT,
+        # and an ignored SIGINT would never become KeyboardInterrupt.
         signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
         try:
             while not stopping:
                 dead = [name for name, p in processes.items() if p.poll() is not None]
@@ -49,7 +52,9 @@ class Command(BaseCommand):
             pass
         for p in processes.values():
             if p.poll() is None:
-                p.send_signal(signal.SIGINT)
+                # SIGTERM, not SIGINT: children inherit an ignored SIGINT from a
+                # background shell; both daphne and qcluster shut down cleanly on it.
+                p.terminate()
         deadline = time.monotonic() + 15
         for p in processes.values():
             try:
