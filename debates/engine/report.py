@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .i18n import translator
 from .schemas import DebateResult
 
@@ -16,6 +18,16 @@ def _num(value: float | None, fmt: str = ".2f") -> str:
 
 def _tokens(n: int) -> str:
     return f"{n / 1000:.1f}k" if n >= 1000 else str(n)
+
+
+def _decision(t: Callable[..., str], round_number: int, decision: str) -> str:
+    if round_number == 0:
+        return "–"
+    key = decision if decision == "continue" else f"reason.{decision}"
+    try:
+        return t(key)
+    except KeyError:  # e.g. "continue (more rounds requested)"
+        return decision
 
 
 def render_markdown(result: DebateResult) -> str:
@@ -54,16 +66,19 @@ def render_markdown(result: DebateResult) -> str:
                 f"- **{t('strongest')}:** {p.strongest_evidence}",
                 f"- **{t('weakest')}:** {p.weakest_evidence}"]
         if p.path_dependencies:
-            out.append(f"- **{t('depends')}:** " + "; ".join(p.path_dependencies))
+            out.append(f"- **{t('depends')}:**")
+            out += [f"  - {item}" for item in p.path_dependencies]
         if p.risks:
-            out.append(f"- **{t('path_risks')}:** " + "; ".join(p.risks))
+            out.append(f"- **{t('path_risks')}:**")
+            out += [f"  - {item}" for item in p.risks]
         out.append("")
     if result.divergence_report is not None:
         r = result.divergence_report
         out += [f"## {t('divergence_report')}", "", r.summary, ""]
         out += [f"- **{v.agent}:** {v.view}" for v in r.camps]
         if r.what_would_resolve_it:
-            out += ["", f"**{t('what_resolves')}:** " + "; ".join(r.what_would_resolve_it)]
+            out += ["", f"**{t('what_resolves')}:**"]
+            out += [f"- {item}" for item in r.what_would_resolve_it]
         out.append("")
 
     out += [f"## {t('convergence')}", "", t("metrics_header"), "|---|---|---|---|---|---|"]
@@ -72,7 +87,8 @@ def render_markdown(result: DebateResult) -> str:
         out.append(
             f"| {label} | {m.mean_confidence:.2f} | {m.dispersion:.3f} | "
             f"{'–' if m.new_arguments is None else m.new_arguments} | "
-            f"{'–' if m.concessions is None else m.concessions} | {m.decision} |"
+            f"{'–' if m.concessions is None else m.concessions} | "
+            f"{_decision(t, m.round, m.decision)} |"
         )
     if result.baseline_majority and result.final_majority:
         b, f = result.baseline_majority, result.final_majority
@@ -121,7 +137,8 @@ def render_markdown(result: DebateResult) -> str:
     out += [f"## {t('assumptions')}", ""]
     for a in result.agents:
         if a.key_assumptions:
-            out.append(f"- {a.persona.name}: " + "; ".join(a.key_assumptions))
+            out.append(f"- {a.persona.name}:")
+            out += [f"  - {item}" for item in a.key_assumptions]
     out.append("")
 
     out += [f"## {t('claims')}", ""]
