@@ -1,0 +1,42 @@
+"""The django-q2 tasks: one step per task, the next queued on commit; the sweeper
+is scheduled every minute by migrate."""
+
+import pytest
+from django_q.models import Schedule
+
+from debates import tasks
+from debates.engine.schemas import DebateConfig
+from debates.models import DebateStatus, Turn
+from debates.services import debate_create
+
+pytestmark = pytest.mark.django_db
+
+
+def test_migrate_schedules_the_sweeper_every_minute():
+    schedule = Schedule.objects.get(name="council-resume-stalled")
+    assert schedule.func == "debates.tasks.resume_stalled"
+    assert schedule.schedule_type == Schedule.MINUTES and schedule.minutes == 1
+
+
+def test_a_task_runs_one_step_and_queues_the_next_on_commit(
+        team, django_capture_on_commit_callbacks, monkeypatch):
+    queued = []
+    monkeypatch.setattr("django_q.tasks.async_task", lambda *a, **k: queued.append(a))
+    debate = debate_create(team=team, user=None, question="Go?",
+                           config=DebateConfig(mode="quick"), start=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.run_step(str(debate.code))
+    assert list(Turn.objects.filter(debate=debate).values_list("phase", flat=True)) == [
+        "compose"]
+    assert queued == [("debates.tasks.run_step", str(debate.code))]
+
+
+def test_a_task_for_a_finished_debate_queues_nothing(team, monkeypatch):
+    queued = []
+    monkeypatch.setattr("django_q.tasks.async_task", lambda *a, **k: queued.append(a))
+    debate = debate_create(team=team, user=None, question="Go?",
+                           config=DebateConfig(mode="quick"), start=False)
+    debate.status = DebateStatus.SUCCEEDED
+    debate.save()
+    tasks.run_step(str(debate.code))
+    assert queued == []
