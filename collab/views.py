@@ -18,7 +18,34 @@ from council_site.accounts.access import WRITE_ROLES, Need
 from council_site.accounts.limits import LimitExceeded
 from debates.models import Debate
 
+_FIELD_NAMES = {"body": "comment", "target_kind": "about", "target_ref": "which one",
+                "quote": "quoted passage", "quote_offset": "quote position"}
 PREFILL = ("target_kind", "target_ref", "quote", "quote_offset")
+RECOMMENDATION_LABELS = (
+    ("recommendation", "the recommendation itself"), ("stakes", "what is at stake"),
+    ("strongest_evidence", "strongest evidence"), ("weakest_evidence", "weakest evidence"),
+    ("path_dependencies", "what each path depends on"), ("risks", "risks of this path"),
+)
+
+
+def _short(text: object, limit: int = 70) -> str:
+    words = " ".join(str(text or "").split())
+    return words if len(words) <= limit else words[: limit - 1] + "…"
+
+
+def _target_choices(debate: Debate) -> list[tuple[str, str]]:
+    """(target_ref, label) of what the synthesis offers to comment on, for the form's
+    suggestion list (the service still checks whatever is typed)."""
+    result = selectors.synthesis_result(debate) or {}
+    choices = [(str(i.get("id", "")), f"risk: {_short(i.get('text'))}")
+               for i in result.get("pre_positional_risks") or []]
+    choices += [(str(i.get("id", "")), f"concern: {_short(i.get('text'))}")
+                for i in result.get("post_positional_concerns") or []]
+    choices += [(str(n), f"disagreement: {_short(d.get('topic'))}")
+                for n, d in enumerate(result.get("disagreements") or [])]
+    if result.get("recommended_path"):
+        choices += [(ref, f"recommendation: {label}") for ref, label in RECOMMENDATION_LABELS]
+    return choices
 
 
 def _panel(request: HttpRequest, debate: Debate, role: str, *, form: CommentForm | None = None,
@@ -31,15 +58,18 @@ def _panel(request: HttpRequest, debate: Debate, role: str, *, form: CommentForm
         "form": form or CommentForm(),
         "error": error,
         "target_kinds": TargetKind.choices,
+        "target_choices": _target_choices(debate) if role in WRITE_ROLES else [],
     }
     template = "collab/_panel.html" if request.htmx else "collab/comments.html"
     return render(request, template, context, status=status)
 
 
-def _after_write(request: HttpRequest, debate: Debate, role: str, error: str = "") -> HttpResponse:
+def _after_write(request: HttpRequest, debate: Debate, role: str, error: str = "",
+                 form: CommentForm | None = None) -> HttpResponse:
     if request.htmx:
-        # htmx swaps only 2xx responses, so a refusal is shown inside the panel.
-        return _panel(request, debate, role, error=error)
+        # htmx swaps only 2xx responses, so a refusal is shown inside the panel, with
+        # what the user typed kept in the form.
+        return _panel(request, debate, role, error=error, form=form if error else None)
     if error:
         messages.error(request, error)
     return redirect("collab:comments", code=debate.code)
@@ -58,14 +88,17 @@ def comments(request: HttpRequest, code: str) -> HttpResponse:
         return _panel(request, debate, role, form=CommentForm(initial=initial))
     form = CommentForm(request.POST)
     if not form.is_valid():
-        return _after_write(request, debate, role, error="The comment was not saved: " + "; ".join(
-            f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()))
+        return _after_write(request, debate, role, form=form, error=(
+            "The comment was not saved: " + "; ".join(
+                f"{_FIELD_NAMES.get(name, name)}: {' '.join(errors)}"
+                for name, errors in form.errors.items())))
     data = form.cleaned_data
     parent = None
     if data["parent"]:
         parent = selectors.debate_comment(debate=debate, code=data["parent"])
         if parent is None:
-            return _after_write(request, debate, role, error="That thread no longer exists.")
+            return _after_write(request, debate, role, form=form,
+                                error="That thread no longer exists.")
     try:
         services.comment_create(
             debate=debate, author=request.user, body=data["body"],
@@ -74,7 +107,9 @@ def comments(request: HttpRequest, code: str) -> HttpResponse:
             quote_offset=data["quote_offset"], parent=parent,
         )
     except services.CommentError as exc:
-        return _after_write(request, debate, role, error=str(exc))
+        # A reply's text belongs to its thread's reply box, not the new-comment form.
+        return _after_write(request, debate, role, error=f"The comment was not saved: {exc}",
+                            form=None if parent else form)
     return _after_write(request, debate, role)
 
 
@@ -156,6 +191,7 @@ def comments_carry(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def mentions(request: HttpRequest) -> HttpResponse:
     return render(request, "collab/mentions.html",
-                  {"mentions": selectors.user_mentions(user=request.user)[:200]})
+                  {"mentions": selectors.user_mentions(user=request.user)
+                   .select_related("comment__debate__team")[:200]})
 
 

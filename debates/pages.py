@@ -140,17 +140,52 @@ class DebatePage:
     current_label: str
 
 
+def _words(key: str) -> str:
+    return key.replace("_", " ")
+
+
+def readable(value: Any) -> str:
+    """Plain text for a nested payload value (the synthesis and verifier turns hold
+    lists of objects), so no Python or JSON notation reaches a reader."""
+    if isinstance(value, dict):
+        if "topic" in value and "views" in value:  # a disagreement
+            views = "; ".join(readable(v) for v in value.get("views") or [])
+            return f"{value.get('topic', '')}: {views}" if views else str(value.get("topic", ""))
+        if "agent" in value and "view" in value:
+            return f"{value.get('agent', '')}: {value.get('view', '')}"
+        if "risk_id" in value:  # a risk follow-up
+            note = f": {value['note']}" if value.get("note") else ""
+            return f"{value['risk_id']} {value.get('status', '')}{note}"
+        if "quote" in value:  # a claim to verify
+            kind = f" ({_words(str(value['type']))})" if value.get("type") else ""
+            why = f": {value['why']}" if value.get("why") else ""
+            return f"“{value['quote']}”{kind}{why}"
+        return "; ".join(f"{_words(str(k)).capitalize()}: {readable(v)}"
+                         for k, v in value.items() if v not in (None, "", []))
+    if isinstance(value, list):
+        return "; ".join(readable(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return "" if value is None else str(value)
+
+
 def turn_fields(phase: str, payload: dict[str, Any]) -> list[TurnField]:
     known = TURN_FIELDS.get(phase)
-    keys = known or [(k, k.replace("_", " ").capitalize()) for k in payload]
+    keys = known or [(k, _words(k).capitalize()) for k in payload]
     fields = []
     for key, label in keys:
         value = payload.get(key)
         if isinstance(value, list):
-            fields.append(TurnField(label=label, items=[str(v) for v in value]))
+            fields.append(TurnField(label=label, items=[readable(v) for v in value]))
+        elif isinstance(value, dict):
+            fields.append(TurnField(label=label, items=[
+                f"{_words(str(k)).capitalize()}: {readable(v)}" for k, v in value.items()
+                if v not in (None, "", [])]))
         elif isinstance(value, bool) or value is None:
-            fields.append(TurnField(label=label, number="unchanged" if value is None else
-                                    str(value)))
+            # A missing updated confidence means "unchanged"; elsewhere it means "none".
+            empty = "unchanged" if phase == Phase.CROSS_EXAM.value else "none"
+            fields.append(TurnField(label=label, number=empty if value is None else
+                                    ("yes" if value else "no")))
         elif isinstance(value, int | float):
             fields.append(TurnField(label=label, number=f"{value:.2f}"))
         else:
@@ -165,6 +200,14 @@ def turn_summary(phase: str, payload: dict[str, Any]) -> str:
         return str(payload.get("updated_position") or payload.get("reflection") or "")
     if phase == Phase.PREMORTEM.value:
         return str(payload.get("failure_scenario", ""))
+    if phase == Phase.SYNTHESIS.value:
+        path = payload.get("recommended_path") or payload.get("divergence_report") or {}
+        if isinstance(path, dict):
+            return str(path.get("recommendation") or path.get("summary") or "")
+    if phase == Phase.VERIFY.value:
+        claims = payload.get("claims")
+        if isinstance(claims, list):
+            return f"{len(claims)} claim{'' if len(claims) == 1 else 's'} to verify"
     return ""
 
 

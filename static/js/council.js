@@ -61,4 +61,25 @@
     var open = button.getAttribute("data-details") === "open";
     document.querySelectorAll("details.turn").forEach(function (d) { d.open = open; });
   });
+
+  // The printable page's "Print…" button.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-print]") : null;
+    if (button) { window.print(); }
+  });
+
+  // "Copy" next to an invitation link.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-copy]") : null;
+    if (!button) { return; }
+    var input = document.getElementById(button.getAttribute("data-copy"));
+    if (!input) { return; }
+    input.select();
+    var done = function () { button.textContent = "Copied"; };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(input.value).then(done, function () {});
+    } else if (document.execCommand && document.execCommand("copy")) {
+      done();
+    }
+  });
 })();
