@@ -15,7 +15,7 @@ from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.prompts import PROMPT_VERSION
 from debates.engine.schemas import DebateConfig, Persona, Phase
 from debates.estimates import estimate
-from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
+from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, RoundMetric, Synthesis
 from debates.models import Turn as TurnRow
 from debates.stored_state import load_state, snapshot_agents
 
@@ -119,6 +119,11 @@ def debate_more_round(*, debate: Debate) -> Debate:
         raise IllegalTransition("only a finished debate can have one more round")
     state = load_state(debate)
     state.request_more_round()
+    # The round that stopped the debate now reads "continue", with the rule's verdict
+    # kept in its explanation.
+    last = state.metrics(state.completed_rounds)
+    RoundMetric.objects.filter(debate=debate, round=last.round).update(
+        decision=last.decision, explanation=last.explanation)
     TurnRow.objects.filter(
         debate=debate, phase__in=[Phase.SYNTHESIS.value, Phase.VERIFY.value]
     ).delete()

@@ -243,13 +243,18 @@ class DebateState:
         return max(self.config.round_cap, self.forced_rounds)
 
     def rule(self, metrics: RoundMetrics) -> tuple[StopReason | None, str]:
-        if metrics.round < self.forced_rounds:
-            return None, "continue (more rounds requested)"
-        return convergence.stop_decision(
+        reason, explanation = convergence.stop_decision(
             metrics, threshold=self.config.convergence_threshold, max_rounds=self.round_cap
         )
+        if reason is not None and metrics.round < self.forced_rounds:
+            return None, (f"the rule said {reason.value} ({explanation}); a user asked for "
+                          "one more round")
+        return reason, explanation
 
     def all_metrics(self) -> list[RoundMetrics]:
+        """Round 0 (positions) to the last complete round; empty before positions."""
+        if not self.ok_agents(Step(Phase.POSITION)):
+            return []
         return [self.metrics(r) for r in range(self.completed_rounds + 1)]
 
     def stop(self) -> tuple[StopReason, str] | None:

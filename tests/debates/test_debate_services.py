@@ -78,6 +78,9 @@ def test_one_more_round_runs_a_round_past_the_stop(team):
     debate.refresh_from_db()
     rounds = debate.synthesis.result["rounds_completed"]
     debate_more_round(debate=debate)
+    stopped_round = debate.round_metrics.get(round=rounds)
+    assert stopped_round.decision == "continue"
+    assert "a user asked for one more round" in stopped_round.explanation
     run_to_completion(debate.code)
     debate.refresh_from_db()
     assert debate.status == DebateStatus.SUCCEEDED

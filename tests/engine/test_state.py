@@ -132,3 +132,17 @@ def test_more_rounds_after_a_stop():
 def test_language_detection():
     assert detect_language("我们的团队应该迁移吗？") == "zh"
     assert detect_language("Should we migrate?") == "en"
+
+
+def test_a_forced_round_keeps_the_rules_verdict_in_its_explanation():
+    state = state_with_positions([0.6, 0.62, 0.61])
+    add_round(state, 1, [exam(), exam(), exam()])
+    state.request_more_round()
+    m = state.metrics(1)
+    assert m.decision == "continue" and m.stop_reason is None
+    assert "the rule said converged" in m.explanation
+
+
+def test_stop_is_none_before_any_position_exists():
+    state = DebateState(question="Q?", config=DebateConfig(mode="quick"))
+    assert state.stop() is None and state.all_metrics() == []
