@@ -50,8 +50,14 @@ def test_compare_with_an_unfinished_run_shows_what_there_is(member_client, finis
     assert "No synthesis yet" in html and "Only in run" not in html
 
 
-def test_compare_needs_both_runs(member_client, finished):
-    assert member_client.get(f"/debates/compare?a={finished.code}").status_code == 404
+def test_compare_without_both_runs_offers_a_picker_of_the_teams_debates(
+        member_client, finished, make_debate, other_team):
+    theirs = make_debate(team_=other_team, run=False)
+    response = member_client.get(f"/debates/compare?a={finished.code}")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert f'value="{finished.code}" selected' in html
+    assert str(theirs.code) not in html
 
 
 def test_compare_with_another_teams_run_is_404(member_client, finished, make_debate,
