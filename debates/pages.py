@@ -276,6 +276,10 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     round_cap = max(state.round_cap, _last_round(state))
     if finished and result is not None:
         round_cap = result.rounds_completed
+    elif active and state.stop() is not None:
+        # Debating has stopped (the rule or a user) and the synthesis is running: the
+        # rounds the cap would still allow will not happen, so they are not shown.
+        round_cap = max(state.completed_rounds, _last_round(state))
 
     # ---------------------------------------------------------------- stepper
     ordered: list[tuple[str, str, bool]] = []

@@ -62,3 +62,17 @@ def test_page_runs_the_same_bounded_number_of_queries_for_3_and_7_agents(
         assert response.status_code == 200
         counts.append(len(queries.captured_queries))
     assert counts[0] == counts[1], counts
+
+
+def test_after_the_rule_stops_the_synthesis_runs_not_a_round_the_cap_would_allow(
+        member_client, make_debate):
+    stuck = {"remaining_disagreements": ["Usage pricing will scare our largest customers"]}
+    script = {"agents": [{"name": n, "position_confidence": c, "rounds": [stuck, stuck]}
+                         for n, c in (("Ann", 0.1), ("Bo", 0.9), ("Cy", 0.5))]}
+    debate = make_debate(run=False, script=script, max_rounds=4)
+    for _ in range(5):  # compose, premortem, position, round 1, round 2
+        run_next_step(debate.code)
+    debate.refresh_from_db()
+    html = member_client.get(f"/debates/{debate.code}/").content.decode()
+    assert "now: <strong>synthesis</strong>" in html
+    assert "round 3" not in html.split('id="debate-stepper"')[1].split("</ol>")[0]
