@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from collab.models import Comment, Mention, TargetKind
 from collab.selectors import target_label
-from debates.engine.schemas import DebateConfig, Persona, RecommendedPath
-from debates.models import Agent, Debate, Synthesis
-from debates.services import debate_create
+from debates.engine.schemas import RecommendedPath
+from debates.models import Debate, Synthesis
+from debates.services import debate_rerun
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -208,25 +208,11 @@ def objections_for_rerun(*, debate: Debate, comment_codes: Sequence[object]) -> 
     return "\n".join(lines)
 
 
-@transaction.atomic
 def debate_rerun_with_objections(
     *, debate: Debate, user: AbstractBaseUser, comment_codes: Sequence[object]
 ) -> Debate:
     """A re-run of ``debate`` whose context carries the chosen comments as objections.
     debate_create checks the limits first, so a refused re-run saves and queues nothing."""
     objections = objections_for_rerun(debate=debate, comment_codes=comment_codes)
-    rerun = debate_create(
-        team=debate.team,
-        user=user,
-        question=debate.question,
-        context=f"{debate.context}\n\n{objections}".strip(),
-        config=DebateConfig.model_validate(debate.settings),
-        personas=[Persona.model_validate(p) for p in debate.given_personas],
-        parent=debate,
-    )
-    # Library personas stay attributed in the re-run, so usage figures count it.
-    if debate.given_personas:
-        for index, source in debate.agents.exclude(source_persona_id=None).values_list(
-                "index", "source_persona_id"):
-            Agent.objects.filter(debate=rerun, index=index).update(source_persona_id=source)
-    return rerun
+    return debate_rerun(debate=debate, user=user,
+                        context=f"{debate.context}\n\n{objections}".strip())

@@ -185,6 +185,9 @@ class DebateForm(SettingsForm):
             return data
         self.personas = library_personas(self.team, data.get("library_personas") or [])
         self.build_config({"simulator": _simulator_defaults(data["model"])})
+        if self.config is not None:
+            # Each debate is a new draw; the seed it got is recorded with its settings.
+            self.config = self.config.with_fresh_seed()
         return data
 
 

@@ -142,17 +142,21 @@ def debate_more_round(*, debate: Debate) -> Debate:
 
 def debate_rerun(
     *, debate: Debate, user: AbstractBaseUser | None, overrides: dict[str, Any] | None = None,
-    question: str | None = None,
+    question: str | None = None, context: str | None = None,
 ) -> Debate:
-    """A new debate with the same (or edited) settings, linked to its parent."""
+    """A new debate with the same (or edited) settings, linked to its parent. It gets
+    a fresh seed unless ``overrides`` pins one: a re-run is a new draw."""
     settings_ = {**debate.settings, **(overrides or {})}
+    config = DebateConfig.model_validate(settings_)
+    if "seed" not in (overrides or {}):
+        config = config.with_fresh_seed()
     with transaction.atomic():
         rerun = debate_create(
             team=debate.team,
             user=user,
             question=question if question is not None else debate.question,
-            context=debate.context,
-            config=DebateConfig.model_validate(settings_),
+            context=context if context is not None else debate.context,
+            config=config,
             personas=[Persona.model_validate(p) for p in debate.given_personas],
             parent=debate,
         )

@@ -7,6 +7,7 @@ describe a debate's configuration, its stored turns and its final result.
 
 from __future__ import annotations
 
+import secrets
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
@@ -228,6 +229,13 @@ class DebateConfig(Strict):
         if persona is not None and persona.model:
             return persona.model
         return self.phase_models.get(phase, self.model)
+
+    def with_fresh_seed(self) -> DebateConfig:
+        """A copy with a new random seed (model and simulator alike): a new debate or
+        a re-run should be a new draw, and the seed it got is recorded for replays."""
+        seed = secrets.randbelow(2**31)
+        return self.model_copy(update={
+            "seed": seed, "simulator": self.simulator.model_copy(update={"seed": seed})})
 
     @property
     def simulated(self) -> bool:

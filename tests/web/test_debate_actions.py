@@ -66,7 +66,12 @@ def test_rerun_with_same_settings_links_child_to_parent(member_client, member, f
     child = Debate.objects.exclude(pk=finished.pk).get()
     assert response.status_code == 302 and response["Location"] == f"/debates/{child.code}/"
     assert child.parent == finished and child.created_by == member
-    assert child.settings == finished.settings
+    # Same settings, but a new draw: the re-run gets (and records) a fresh seed.
+    def unseeded(settings):
+        return {**settings, "seed": None, "simulator": {**settings["simulator"], "seed": None}}
+    assert unseeded(child.settings) == unseeded(finished.settings)
+    assert child.settings["seed"] != finished.settings["seed"]
+    assert child.settings["simulator"]["seed"] == child.settings["seed"]
     parent_page = member_client.get(f"/debates/{finished.code}/").content.decode()
     assert f"/debates/{child.code}/" in parent_page
     assert f"/debates/compare?a={finished.code}&amp;b={child.code}" in parent_page
