@@ -229,12 +229,6 @@ def _step_done(state: DebateState, step: Step) -> bool:
     return state.step_complete(step)
 
 
-def _last_round(state: DebateState) -> int:
-    """The highest cross-examination round that has any turn."""
-    rounds = [k[1] for k in state.turns if k[0] == Phase.CROSS_EXAM.value]
-    return max(rounds, default=0)
-
-
 def _trail(state: DebateState, agent: int, last: int) -> list[float | None]:
     trail: list[float | None] = []
     for r in range(last + 1):
@@ -273,13 +267,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     result = debate_result(debate=debate)
     active = debate.is_active
     finished = debate.status == DebateStatus.SUCCEEDED
-    round_cap = max(state.round_cap, _last_round(state))
-    if finished and result is not None:
-        round_cap = result.rounds_completed
-    elif active and state.stop() is not None:
-        # Debating has stopped (the rule or a user) and the synthesis is running: the
-        # rounds the cap would still allow will not happen, so they are not shown.
-        round_cap = max(state.completed_rounds, _last_round(state))
+    round_cap = state.planned_rounds
 
     # ---------------------------------------------------------------- stepper
     ordered: list[tuple[str, str, bool]] = []
@@ -313,7 +301,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     progress = 100 if finished else int(100 * done_count / max(len(counted), 1))
 
     # ---------------------------------------------------------------- agents
-    last = _last_round(state)
+    last = state.last_round_started
     running_step = state.next_step() if active else None
     cards = []
     for i in range(len(state.personas)):

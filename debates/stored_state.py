@@ -29,7 +29,6 @@ def load_state(debate: Debate) -> DebateState:
 
 def snapshot_agents(debate: Debate, state: DebateState) -> None:
     """Copies the panel into the debate (idempotent)."""
-    state.__dict__.pop("personas", None)
     existing = set(debate.agents.values_list("index", flat=True))
     Agent.objects.bulk_create([
         Agent(debate=debate, index=i, name=p.name, persona=p.model_dump(mode="json"),

@@ -25,6 +25,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from debates.engine.language import detect_language
 from debates.engine.llm_env import litellm, register_sim_provider
 from debates.engine.schemas import SimulatorOptions
 from debates.engine.sim_config import (  # noqa: F401 - re-exported for callers and tests
@@ -50,16 +51,6 @@ from debates.engine.sim_config import (  # noqa: F401 - re-exported for callers 
 
 def _rng(*parts: Any) -> random.Random:
     return random.Random(stable_hash(*parts))
-
-
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
-
-def detect_language(text: str) -> str:
-    """``zh`` when a noticeable share of the letters are CJK ideographs, else ``en``."""
-    cjk = len(_CJK.findall(text))
-    letters = sum(1 for ch in text if ch.isalpha())
-    return "zh" if letters and cjk / letters > 0.2 else "en"
 
 
 _EN_STOP = frozenset(

@@ -8,11 +8,11 @@ conclusions as the process that started it.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from . import convergence, novelty
+from .language import detect_language
 from .schemas import (
     ComposedPanel,
     CrossExamination,
@@ -28,14 +28,7 @@ from .schemas import (
 )
 
 QUORUM = 2
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-
-
-def detect_language(text: str) -> str:
-    letters = [c for c in text if c.isalpha()]
-    if letters and sum(1 for c in letters if _CJK.match(c)) / len(letters) > 0.2:
-        return "zh"
-    return "en"
+__all__ = ["DebateState", "Step", "detect_language"]
 
 
 @dataclass(frozen=True)
@@ -72,12 +65,19 @@ class DebateState:
     stop_requested: bool = False
     # "One more round" after a stop: rounds up to this one run whatever the rule says.
     forced_rounds: int = 0
+    # Metrics per round, recomputed only when a turn arrives: pages, the stop rule and
+    # next_step() all ask for them, and each round's novelty reads every earlier one.
+    _metrics: dict[int, RoundMetrics] = field(default_factory=dict, repr=False)
+
+    def _changed(self) -> None:
+        self.__dict__.pop("personas", None)
+        self._metrics.clear()
 
     # ------------------------------------------------------------------ turns
 
     def add(self, turn: Turn) -> None:
         self.turns[turn.key] = turn
-        self.__dict__.pop("personas", None)
+        self._changed()
 
     def turn(self, phase: Phase, round_number: int = 0, agent: int = -1) -> Turn | None:
         return self.turns.get((phase.value, round_number, agent))
@@ -198,6 +198,19 @@ class DebateState:
     def turn_exists_in_round(self, round_number: int) -> bool:
         return any(k[0] == Phase.CROSS_EXAM.value and k[1] == round_number for k in self.turns)
 
+    @property
+    def last_round_started(self) -> int:
+        """The highest cross-examination round with any turn, complete or not."""
+        return max((k[1] for k in self.turns if k[0] == Phase.CROSS_EXAM.value), default=0)
+
+    @property
+    def planned_rounds(self) -> int:
+        """How many rounds the debate has or will have: the completed ones once debating
+        has stopped, otherwise up to the cap (or further, after "one more round")."""
+        if self.stop() is not None:
+            return max(self.completed_rounds, self.last_round_started)
+        return max(self.round_cap, self.last_round_started)
+
     def round_items(self, round_number: int) -> list[str]:
         items: list[str] = []
         for i in self.ok_agents(Step(Phase.CROSS_EXAM, round_number)):
@@ -208,6 +221,11 @@ class DebateState:
         return items
 
     def metrics(self, round_number: int) -> RoundMetrics:
+        if round_number not in self._metrics:
+            self._metrics[round_number] = self._compute_metrics(round_number)
+        return self._metrics[round_number].model_copy()
+
+    def _compute_metrics(self, round_number: int) -> RoundMetrics:
         if round_number == 0:
             agents = self.ok_agents(Step(Phase.POSITION))
             return convergence.round_metrics(
@@ -323,3 +341,4 @@ class DebateState:
         self.stop_requested = False
         for phase in (Phase.SYNTHESIS, Phase.VERIFY):
             self.turns.pop((phase.value, 0, -1), None)
+        self._changed()
