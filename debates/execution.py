@@ -71,8 +71,10 @@ def claim(code: uuid.UUID, worker: str = WORKER_ID) -> bool:
 
 
 def _renew(debate_id: int, worker: str) -> bool:
-    """Extends the lease; False when it was lost (another worker took over)."""
-    return bool(Debate.objects.filter(pk=debate_id, lease_owner=worker).update(
+    """Extends the lease in one UPDATE; False when the worker must stop: the debate was
+    cancelled, or its lease was lost to another worker."""
+    return bool(Debate.objects.filter(pk=debate_id, lease_owner=worker).exclude(
+        status=DebateStatus.CANCELLED).update(
         lease_expires_at=timezone.now() + timedelta(seconds=lease_seconds())
     ))
 
@@ -99,9 +101,7 @@ class PersistingHooks(EngineHooks):
         return self._cancelled or (self.also.should_cancel() if self.also else False)
 
     def _refresh_cancel(self) -> None:
-        status = Debate.objects.filter(pk=self.debate.pk).values_list("status", flat=True).first()
-        lost = not _renew(self.debate.pk, self.worker)
-        self._cancelled = status == DebateStatus.CANCELLED or lost
+        self._cancelled = not _renew(self.debate.pk, self.worker)
 
     @sync_to_async
     def _store_turn(self, turn: Turn) -> None:

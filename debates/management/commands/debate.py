@@ -99,7 +99,9 @@ class Command(BaseCommand):
         from debates.models import DebateStatus
         from debates.services import debate_create
 
-        team, _ = Team.objects.get_or_create(name=team_name)
+        # Team names are not unique: take the oldest of that name, or make it.
+        team = (Team.objects.filter(name=team_name).order_by("id").first()
+                or Team.objects.create(name=team_name))
         debate = debate_create(team=team, user=None, question=state.question,
                                context=state.context, config=state.config,
                                personas=state.given_personas, start=False)
