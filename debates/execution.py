@@ -20,7 +20,7 @@ from typing import Any
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q, Sum
+from django.db.models import Q
 from django.utils import timezone
 
 from debates import events
@@ -32,6 +32,7 @@ from debates.engine.schemas import (
     Turn,
     TurnStatus,
     Usage,
+    usage_from_calls,
 )
 from debates.engine.state import DebateState
 from debates.engine.synthesis import build_result
@@ -183,18 +184,16 @@ class PersistingHooks(EngineHooks):
 
 
 def usage_of(debate: Debate) -> Usage:
-    agg = debate.llm_calls.aggregate(
-        calls=Count("id"), failed=Count("id", filter=Q(ok=False)),
-        prompt=Sum("prompt_tokens"), completion=Sum("completion_tokens"),
-        cost=Sum("cost_usd"),
-        unknown=Count("id", filter=Q(cost_usd__isnull=True) & ~Q(model__startswith="sim/")),
-    )
+    """Totals from the ledger, by the engine's own rule (``usage_from_calls``), so the
+    CLI and stored debates can never disagree on what counts as an unknown cost."""
+    fields = ["phase", "round", "attempt", "purpose", "model", "prompt_tokens",
+              "completion_tokens", "cost_usd", "latency_ms", "ok"]
+    records = [CallRecord(agent=row.pop("agent_index"), **row)
+               for row in debate.llm_calls.values("agent_index", *fields)]
     wall = 0.0
     if debate.started_at:
         wall = (timezone.now() - debate.started_at).total_seconds()
-    return Usage(calls=agg["calls"], failed_calls=agg["failed"], prompt_tokens=agg["prompt"] or 0,
-                 completion_tokens=agg["completion"] or 0, cost_usd=agg["cost"] or 0.0,
-                 cost_known=agg["unknown"] == 0, wall_time_s=wall)
+    return usage_from_calls(records, wall)
 
 
 def _fail(debate: Debate, error: str) -> None:
