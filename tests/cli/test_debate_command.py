@@ -17,7 +17,7 @@ from django.core.management.base import CommandError
 from debates.engine.schemas import MODE_DEFAULTS, DebateResult, Mode
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = ROOT.parent / "shared" / "cases"
+CASES = ROOT / "tests" / "fixtures" / "cases"
 QUESTION = "Should we split our Django monolith into microservices within 12 months?"
 
 

@@ -1,4 +1,4 @@
-"""Every file in shared/cases/personas: valid ones load, invalid ones name the problem."""
+"""Every file in tests/fixtures/cases/personas (copied from the shared cases): valid ones load, invalid ones name the problem."""
 
 from pathlib import Path
 
@@ -6,7 +6,7 @@ import pytest
 
 from debates.engine.persona_files import PersonaFileError, load_persona_file, load_persona_text
 
-CASES = Path(__file__).resolve().parents[2].parent / "shared" / "cases" / "personas"
+CASES = Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "personas"
 
 
 def test_the_cases_folder_is_there():

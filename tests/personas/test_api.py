@@ -9,7 +9,7 @@ import pytest
 from personas.models import LibraryPersona
 from personas.services import library_create
 
-CASES = Path("/work/shared/cases/personas")
+CASES = Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "personas"
 FIELDS = {"name": "Dana", "background": "CFO", "expertise": "Pricing",
           "approach": "Downside first", "bias": "Cautious"}
 

@@ -16,7 +16,7 @@ from personas.services import (
     personas_import,
 )
 
-CASES = Path("/work/shared/cases/personas")
+CASES = Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "personas"
 
 
 @pytest.fixture

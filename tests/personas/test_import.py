@@ -11,7 +11,7 @@ from debates.engine.schemas import Persona
 from personas.models import LibraryPersona, PersonaVersion
 from personas.services import library_create, persona_create, personas_import
 
-CASES = Path("/work/shared/cases/personas")
+CASES = Path(__file__).resolve().parents[1] / "fixtures" / "cases" / "personas"
 VALID = sorted(CASES.glob("valid_*"))
 INVALID = sorted(CASES.glob("invalid_*"))
 # What each invalid file's error must name besides the file: (index, field) or a phrase.
