@@ -10,9 +10,11 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-# `make run` is the local, single-machine app: DEBUG on unless the caller sets
-# DJANGO_DEBUG, so it starts with no other configuration (no secret key needed).
-RUN_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
+# `make run` is the local, single-machine app over plain http://$(HOST):$(PORT): debug off,
+# the embedded configuration's own secret key (generated into var/ on first start), local
+# host names and no HTTPS redirect, unless the caller sets those variables.
+RUN_ENV := DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]} \
+	DJANGO_SECURE=$${DJANGO_SECURE:-0}
 
 .PHONY: help install run worker test lint migrate
 

@@ -8,6 +8,8 @@ silently falling back to a default.
 from __future__ import annotations
 
 import os
+import secrets
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -156,3 +158,40 @@ def redis_url(value: str | None) -> str | None:
     except ValueError:
         raise ImproperlyConfigured(f"REDIS_URL={value!r} has an invalid port.") from None
     return value
+
+
+def secret_key_from_file(path: Path) -> str:
+    """The signing key kept in ``path``, generated there (mode 0600) on first use.
+
+    The embedded configuration is one machine with nothing to configure, so it keeps
+    its own key instead of asking for ``DJANGO_SECRET_KEY``. ``make run`` starts the web
+    server and the workers at once: the key is written to a private temporary file and
+    hard-linked into place, so two processes racing on first start both end up with the
+    one key that won, never with a half-written file.
+    """
+    try:
+        return _read_key(path)
+    except FileNotFoundError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(secrets.token_urlsafe(50))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process won the race; use its key
+    finally:
+        os.unlink(tmp)
+    return _read_key(path)
+
+
+def _read_key(path: Path) -> str:
+    key = path.read_text().strip()
+    if len(key) < 50:
+        raise ImproperlyConfigured(
+            f"{path} holds no usable secret key (under 50 characters); delete it to have "
+            "a new one generated, or set DJANGO_SECRET_KEY."
+        )
+    return key

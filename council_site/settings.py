@@ -24,6 +24,7 @@ from council_site.env import (
     env_list,
     env_str,
     redis_url,
+    secret_key_from_file,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -37,15 +38,23 @@ TESTING = "pytest" in sys.modules or sys.argv[1:2] == ["test"]
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 
+# The scale-out configuration (DATABASE_URL set) runs on many machines that must share
+# one key, so it has to be given; the embedded one keeps its own in var/.
+EMBEDDED = env_str("DATABASE_URL") is None
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if SECRET_KEY is None:
-    if not (DEBUG or TESTING):
+    if TESTING:
+        SECRET_KEY = "django-insecure-test-key"
+    elif EMBEDDED:
+        SECRET_KEY = secret_key_from_file(VAR_DIR / "secret_key")
+    elif DEBUG:
+        SECRET_KEY = "django-insecure-dev-key-only-for-debug"
+    else:
         raise ImproperlyConfigured(
-            "DJANGO_SECRET_KEY is not set. Production (DJANGO_DEBUG off) needs a long random "
-            "key, e.g. from: python -c 'import secrets; print(secrets.token_urlsafe(50))'. "
-            "For local development set DJANGO_DEBUG=1 (make run does)."
+            "DJANGO_SECRET_KEY is not set. The scale-out configuration (DATABASE_URL set) "
+            "needs one long random key shared by every machine, e.g. from: "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'."
         )
-    SECRET_KEY = "django-insecure-dev-key-only-for-debug-and-tests"
 
 _LOCAL_HOSTS = ["localhost", "127.0.0.1", "[::1]", "testserver"]
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", _LOCAL_HOSTS if (DEBUG or TESTING) else [])

@@ -75,7 +75,10 @@ def production_key() -> str:
         ({"DJANGO_DEBUG": "1", "COUNCIL_WORKERS": "0"}, "COUNCIL_WORKERS=0 is too small"),
         ({"DJANGO_DEBUG": "1", "COUNCIL_Q_SYNC": "sometimes"}, "COUNCIL_Q_SYNC='sometimes'"),
         ({"DJANGO_DEBUG": "1", "DJANGO_LOG_LEVEL": "LOUD"}, "DJANGO_LOG_LEVEL='LOUD'"),
-        ({}, "DJANGO_SECRET_KEY is not set"),
+        (
+            {"DATABASE_URL": "postgresql://postgres@127.0.0.1:5432/test"},
+            "DJANGO_SECRET_KEY is not set",
+        ),
     ],
     ids=[
         "bad-debug",
@@ -85,7 +88,7 @@ def production_key() -> str:
         "workers-zero",
         "bad-q-sync",
         "bad-log-level",
-        "production-without-secret-key",
+        "scale-out-without-secret-key",
     ],
 )
 def test_bad_configuration_stops_startup_with_a_clear_message(extra_env, message):
@@ -98,6 +101,45 @@ def test_bad_configuration_stops_startup_with_a_clear_message(extra_env, message
 def test_debug_runs_without_a_secret_key():
     result = run_django({"DJANGO_DEBUG": "1"})
     assert result.returncode == 0, result.stderr
+
+
+def test_embedded_production_runs_without_a_secret_key_using_its_own():
+    code = (
+        "import django; django.setup(); from django.conf import settings; "
+        "print(settings.SECRET_KEY)"
+    )
+    first = run_django({}, code)
+    second = run_django({}, code)
+    assert first.returncode == 0, first.stderr
+    key = first.stdout.strip().splitlines()[-1]
+    assert key == second.stdout.strip().splitlines()[-1]
+    assert len(key) >= 50 and "insecure" not in key
+
+
+def test_secret_key_file_is_generated_private_and_kept(tmp_path):
+    path = tmp_path / "var" / "secret_key"
+    key = env.secret_key_from_file(path)
+    assert len(key) >= 50
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert env.secret_key_from_file(path) == key
+    assert env.secret_key_from_file(tmp_path / "var" / "other") != key
+
+
+def test_secret_key_file_race_yields_one_key(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    path = tmp_path / "secret_key"
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(lambda _: env.secret_key_from_file(path), range(16)))
+    assert len(keys) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]
+
+
+def test_a_truncated_secret_key_file_is_refused(tmp_path):
+    path = tmp_path / "secret_key"
+    path.write_text("short")
+    with pytest.raises(ImproperlyConfigured, match="no usable secret key"):
+        env.secret_key_from_file(path)
 
 
 @pytest.mark.parametrize("value", ["1", "true", "YES", "on", " True "])
