@@ -1,4 +1,4 @@
-"""Every file in tests/fixtures/cases/personas (copied from the shared cases): valid ones load, invalid ones name the problem."""
+"""Every sample persona file (tests/fixtures/cases/personas) loads or names its problem."""
 
 from pathlib import Path
 
