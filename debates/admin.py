@@ -1,6 +1,8 @@
 """Admin review of past debates: find them, read transcripts and the LLM ledger,
-rate them, and re-run or cancel them in bulk. Debates themselves are read-only
-here; everything that changes one goes through debates.services."""
+and re-run or cancel them in bulk. Debates themselves are read-only here;
+everything that changes one goes through debates.services. Reviews (ratings) are
+collab's: collab/admin.py extends ``DebateAdmin`` with them, so debates imports
+nothing from collab."""
 
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from collab.models import DebateReview
 from council_site.accounts.limits import LimitExceeded
 from debates import services
 from debates.models import Agent, Debate, LLMCall, Turn
@@ -60,14 +61,6 @@ class LLMCallInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class DebateReviewInline(admin.StackedInline):
-    model = DebateReview
-    extra = 1
-    fields = ["rating", ("hallucination", "unsafe", "low_quality", "excellent"), "notes",
-              "reviewer", "created_at"]
-    readonly_fields = ["reviewer", "created_at"]
-
-
 class CostFilter(admin.SimpleListFilter):
     title = "cost"
     parameter_name = "cost"
@@ -90,7 +83,7 @@ class CostFilter(admin.SimpleListFilter):
 @admin.register(Debate)
 class DebateAdmin(admin.ModelAdmin):
     list_display = ["short_question", "team", "protocol", "mode", "status", "stop_reason",
-                    "degraded", "cost", "review_count", "created_at"]
+                    "degraded", "cost", "created_at"]
     list_filter = ["team", "protocol", "status", "stop_reason", "degraded", CostFilter, "mode",
                    "simulated"]
     date_hierarchy = "created_at"
@@ -98,7 +91,7 @@ class DebateAdmin(admin.ModelAdmin):
     list_select_related = ["team"]
     ordering = ["-created_at"]
     actions = ["rerun_debates", "cancel_debates"]
-    inlines = [DebateReviewInline, AgentInline, TurnInline, LLMCallInline]
+    inlines = [AgentInline, TurnInline, LLMCallInline]
     readonly_fields = [
         "code", "team", "created_by", "parent", "question", "context", "protocol", "mode",
         "status", "current_step", "stop_reason", "stop_explanation", "error", "degraded",
@@ -117,9 +110,6 @@ class DebateAdmin(admin.ModelAdmin):
                                       "settings_json"]}),
         ("Synthesis", {"classes": ["collapse"], "fields": ["synthesis_json"]}),
     ]
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Debate]:
-        return super().get_queryset(request).annotate(_reviews=Count("reviews"))
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Debate], search_term: str
@@ -142,10 +132,6 @@ class DebateAdmin(admin.ModelAdmin):
     @admin.display(description="cost", ordering="cost_usd")
     def cost(self, debate: Debate) -> str:
         return f"${debate.cost_usd:.4f}"
-
-    @admin.display(description="reviews", ordering="_reviews")
-    def review_count(self, debate: Debate) -> int:
-        return getattr(debate, "_reviews", 0)
 
     @admin.display(description="ledger totals")
     def ledger_totals(self, debate: Debate) -> str:
@@ -170,19 +156,6 @@ class DebateAdmin(admin.ModelAdmin):
             return "—"
         return format_html("<pre class='admin-json'>{}</pre>",
                            json.dumps(synthesis.result, indent=2, ensure_ascii=False))
-
-    def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
-        # The reviewer is whoever saved the review, never a chosen user.
-        if formset.model is DebateReview:
-            for review in formset.save(commit=False):
-                if review.reviewer_id is None:
-                    review.reviewer = request.user
-                review.save()
-            for review in formset.deleted_objects:
-                review.delete()
-            formset.save_m2m()
-            return
-        super().save_formset(request, form, formset, change)
 
     @admin.action(description="Re-run selected debates")
     def rerun_debates(self, request: HttpRequest, queryset: QuerySet[Debate]) -> None:

@@ -19,8 +19,8 @@ from debates.engine.inputs import InputError
 from debates.engine.schemas import MAX_QUESTION_CHARS, DebateResult, Mode
 from debates.forms import DebateForm
 from debates.models import Debate
+from debates.persona_sources import PersonaSourceError, agents_link_sources
 from debates.services import IllegalTransition, debate_cancel, debate_create, debate_stop
-from personas.services import PersonaError, agents_link_sources
 
 router = Router(tags=["debates"], auth=django_auth)
 
@@ -149,7 +149,7 @@ def create_debate(request: HttpRequest, payload: DebateIn) -> Status[Any]:
                                    personas=form.personas)
             if payload.personas:
                 agents_link_sources(debate=debate, persona_codes=payload.personas)
-    except (InputError, PersonaError, ValidationError) as exc:
+    except (InputError, PersonaSourceError, ValidationError) as exc:
         return Status(400, {"detail": str(exc)})
     return Status(201, {"code": debate.code, "status": debate.status})
 

@@ -28,6 +28,7 @@ from debates.engine.schemas import (
 )
 from debates.engine.sim_config import simulator_options_from_env
 from debates.models import Debate
+from debates.persona_sources import PersonaSourceError, persona_source
 
 PROTOCOLS_COMING = [("adversarial", "Adversarial (proposer vs critic)"),
                     ("workflow", "Workflow (researcher, critic, synthesizer)")]
@@ -36,24 +37,20 @@ MAX_CONTEXT_CHARS = 20_000
 
 # --------------------------------------------------------------------- persona libraries
 #
-# The personas app owns libraries; the form only offers their personas, and the
-# field stays hidden for a team without any.
+# The personas app owns libraries (and registers itself as their source); the form
+# only offers their personas, and the field stays hidden for a team without any.
 
 
 def library_persona_choices(team: Team) -> list[tuple[str, str]]:
     """(persona code, label) of the usable personas in ``team``'s libraries."""
-    from personas.selectors import team_personas
-
-    return [(str(p.code), f"{p.name} · {p.library.name}") for p in team_personas(team=team)]
+    return persona_source().choices(team=team)
 
 
 def library_personas(team: Team, codes: list[str]) -> list[Persona]:
     """The chosen library personas as engine personas, in the order given."""
-    from personas.selectors import UnknownPersonas, library_personas_for_debate
-
     try:
-        return library_personas_for_debate(team, codes)
-    except UnknownPersonas as exc:
+        return persona_source().resolve(team=team, codes=codes)
+    except PersonaSourceError as exc:
         raise forms.ValidationError(str(exc)) from None
 
 

@@ -31,6 +31,7 @@ from debates.estimates import estimate
 from debates.forms import PROTOCOLS_COMING, DebateForm, RerunForm, SettingsForm
 from debates.models import Debate
 from debates.pages import debate_page
+from debates.persona_sources import PersonaSourceError, agents_link_sources
 from debates.services import (
     IllegalTransition,
     debate_cancel,
@@ -40,7 +41,6 @@ from debates.services import (
     debate_stop,
 )
 from debates.transcripts import transcript_sections
-from personas.services import PersonaError, agents_link_sources
 
 
 def _page_context(debate: Debate, role: str) -> dict[str, object]:
@@ -97,7 +97,7 @@ def debate_new(request: HttpRequest) -> HttpResponse:
                 )
                 if codes:
                     agents_link_sources(debate=debate, persona_codes=codes)
-        except (InputError, PersonaError, ValidationError) as exc:
+        except (InputError, PersonaSourceError, ValidationError) as exc:
             form.add_error(None, str(exc))
         else:
             return redirect("debates:detail", code=debate.code)

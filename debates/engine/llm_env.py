@@ -1,23 +1,14 @@
-"""The single place litellm is imported and configured.
+"""The single place litellm is configured: its settings and the ``sim/`` provider.
 
-Import litellm as ``from debates.engine.llm_env import litellm`` so the settings below
-are always applied before first use.
+Import litellm as ``from debates.engine.llm_env import litellm`` so the settings
+(``litellm_base``) are always applied and ``sim/`` models registered before first use.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-# litellm otherwise fetches the model cost map over the network at import time: slow,
-# and it fails (or hangs) on machines without internet access.
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-
-import litellm  # noqa: E402
-
-# On errors litellm prints a "Provider List" banner to stdout, which would corrupt the
-# CLI's machine-readable stdout.
-litellm.suppress_debug_info = True
+from debates.engine.litellm_base import litellm
 
 SIM_PROVIDER = "sim"
 
@@ -33,8 +24,10 @@ def register_sim_provider(handler: Any) -> None:
     litellm.custom_provider_map = entries
 
 
-# The simulator registers itself at the end of its own import; importing it here makes
-# sure that any user of litellm gets ``sim/`` models, whichever module was imported first.
-from debates.engine import simulator as _simulator  # noqa: E402, F401
+# Registered here, not by the simulator itself, so the simulator needs no import of this
+# module (no cycle); any user of litellm gets ``sim/`` models.
+from debates.engine.simulator import handler as _sim_handler  # noqa: E402
+
+register_sim_provider(_sim_handler)
 
 __all__ = ["litellm", "register_sim_provider", "SIM_PROVIDER"]

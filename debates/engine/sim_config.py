@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -23,6 +24,12 @@ def stable_hash(*parts: Any) -> int:
     """A process-independent hash: Python's ``hash()`` is salted per process."""
     data = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
     return int.from_bytes(hashlib.sha256(data.encode("utf-8")).digest()[:8], "big")
+
+
+def seeded_rng(*parts: Any) -> random.Random:
+    """A random generator seeded by ``stable_hash(*parts)``: same parts, same draws."""
+    return random.Random(stable_hash(*parts))
+
 
 FAULT_KINDS: tuple[str, ...] = (
     "timeout",

@@ -130,3 +130,13 @@ def test_cancel_action_cancels_active_and_refuses_finished(admin_client, debates
 def test_team_members_without_staff_cannot_open_the_admin(owner_client, debates):
     response = owner_client.get(CHANGELIST)
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
+
+
+def test_collab_adds_the_review_count_to_the_debates_changelist(admin_client, debates, owner):
+    # collab extends the debates admin (debates imports nothing from collab).
+    cheap, dear = debates
+    DebateReview.objects.create(debate=cheap, rating=3, reviewer=owner)
+    response = admin_client.get(CHANGELIST)
+    assert "column-review_count" in response.content.decode()
+    counts = {d.code: d._reviews for d in response.context["cl"].result_list}
+    assert counts == {cheap.code: 1, dear.code: 0}

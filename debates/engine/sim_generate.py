@@ -1,0 +1,446 @@
+"""What the simulated model writes: one generator per engine schema.
+
+Every generator is a pure function of its ``CallContext``; randomness comes from
+``seeded_rng`` (a sha256 of the call's identity), so the same call gives the same text
+in every process. Wording comes from the banks in ``sim_data/``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from debates.engine.language import detect_language
+from debates.engine.schemas import SimulatorOptions
+from debates.engine.sim_config import SimScript, seeded_rng
+from debates.engine.sim_data import persona_banks
+from debates.engine.sim_data import text_banks as banks
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+def _clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(high, value))
+
+
+@dataclass
+class CallContext:
+    """One simulated call: everything its output may depend on."""
+
+    model: str
+    schema: str
+    phase: str
+    round: int
+    agent: int
+    agent_name: str | None
+    hints: dict[str, Any]
+    options: SimulatorOptions
+    call_seed: int | None
+    question: str
+    language: str
+    json_schema: dict[str, Any] | None = None
+    script: SimScript | None = None
+    phrases: list[str] = field(default_factory=list)
+
+    def rng(self, *extra: Any) -> random.Random:
+        return seeded_rng(
+            self.options.seed,
+            self.call_seed,
+            self.model,
+            self.schema,
+            self.phase,
+            self.round,
+            self.agent_name,
+            self.hints,
+            *extra,
+        )
+
+    def agent_rng(self, *extra: Any) -> random.Random:
+        """Ignores the round and round-specific hints: the same agent across rounds."""
+        return seeded_rng(
+            self.options.seed, self.call_seed, self.model, self.agent_name, self.question, *extra
+        )
+
+
+class _Writer:
+    def __init__(self, ctx: CallContext, rng: random.Random) -> None:
+        self.ctx = ctx
+        self.rng = rng
+        self.lang = ctx.language
+
+    def slots(self) -> dict[str, str]:
+        aspects = self.rng.sample(banks().aspects[self.lang], 2)
+        # The question's leading phrases are the most distinctive; favour them.
+        phrases = self.ctx.phrases
+        weights = [1.0 / (i + 1) for i in range(len(phrases))]
+        topic = self.rng.choices(phrases, weights=weights)[0]
+        return {"t": topic, "a": aspects[0], "b": aspects[1]}
+
+    def fill(self, template: str, slots: dict[str, str] | None = None) -> str:
+        text = template.format(**(slots or self.slots()))
+        return _cap(text) if self.lang == "en" else text
+
+    def one(self, bank: Mapping[str, list[str]]) -> str:
+        return self.fill(self.rng.choice(bank[self.lang]))
+
+    def many(self, bank: Mapping[str, list[str]], low: int, high: int) -> list[str]:
+        templates = bank[self.lang]
+        k = min(len(templates), self.rng.randint(low, high))
+        return [self.fill(t) for t in self.rng.sample(templates, k)]
+
+
+def _compose(ctx: CallContext) -> dict[str, Any]:
+    rng = ctx.rng()
+    writer = _Writer(ctx, rng)
+    people = persona_banks()
+    n = int(ctx.hints.get("n") or 5)
+    n = max(1, min(n, 24))
+    reserved = {str(name).strip().lower() for name in ctx.hints.get("reserved_names") or []}
+
+    names: list[str] = []
+    if ctx.script:
+        names = [a.name for a in ctx.script.agents if a.name.lower() not in reserved][:n]
+    taken = reserved | {name.lower() for name in names}
+    while len(names) < n:
+        if ctx.language == "zh":
+            name = rng.choice(people.zh_surname) + rng.choice(people.zh_given)
+        else:
+            name = f"{rng.choice(people.en_first)} {rng.choice(people.en_last)}"
+        if name.lower() not in taken:
+            taken.add(name.lower())
+            names.append(name)
+
+    skeptic = next(a for a in people.archetypes if a.kind == "skeptic")
+    frames = [a for a in people.archetypes if a.kind == "frame"]
+    frame = rng.choice(frames)
+    others = [a for a in people.archetypes if a is not skeptic and a is not frame]
+    rng.shuffle(others)
+    chosen = [skeptic, frame, *others][:n] if n >= 2 else [skeptic]
+    while len(chosen) < n:
+        chosen.append(others[len(chosen) % len(others)])
+    rng.shuffle(chosen)
+
+    personas = []
+    for name, archetype in zip(names, chosen, strict=True):
+        slots = writer.slots()
+        personas.append(
+            {
+                "name": name,
+                "background": archetype.background[ctx.language],
+                "expertise": archetype.expertise[ctx.language],
+                "approach": writer.fill(archetype.approach[ctx.language], slots),
+                "bias": writer.fill(archetype.bias[ctx.language], slots),
+            }
+        )
+    return {"personas": personas}
+
+
+def _premortem(ctx: CallContext) -> dict[str, Any]:
+    writer = _Writer(ctx, ctx.rng())
+    slots = writer.slots()
+    scenario_parts = [
+        writer.fill(writer.rng.choice(banks().premortem_open[ctx.language]), slots),
+        writer.fill(writer.rng.choice(banks().premortem_middle[ctx.language]), slots),
+        writer.fill(writer.rng.choice(banks().premortem_close[ctx.language]), slots),
+    ]
+    joiner = "" if ctx.language == "zh" else " "
+    return {
+        "failure_scenario": joiner.join(scenario_parts),
+        "root_causes": writer.many(banks().root_causes, 2, 4),
+        "early_warning_signals": writer.many(banks().signals, 1, 3),
+    }
+
+
+def _position(ctx: CallContext) -> dict[str, Any]:
+    rng = ctx.rng()
+    writer = _Writer(ctx, rng)
+    lean = ctx.agent_rng("lean").choice(["for", "against", "conditional"])
+    confidence = round(rng.uniform(0.35, 0.85), 2)
+    scripted = ctx.script.agent(ctx.agent_name) if ctx.script else None
+    if scripted and scripted.position_confidence is not None:
+        confidence = scripted.position_confidence
+    return {
+        "stance": writer.fill(rng.choice(banks().stances[ctx.language][lean])),
+        "reasoning": writer.many(banks().reasons, 2, 4),
+        "confidence": confidence,
+        "key_assumptions": writer.many(banks().assumptions, 1, 3),
+    }
+
+
+_Item = tuple[int, dict[str, str]]  # (claim index in its bank, slot values)
+
+
+def _fresh_items(
+    ctx: CallContext,
+    rng: random.Random,
+    bank: Mapping[str, list[list[str]]],
+    k: int,
+    exclude: set[int],
+) -> list[_Item]:
+    claims = [i for i in range(len(bank[ctx.language])) if i not in exclude]
+    writer = _Writer(ctx, rng)
+    return [(i, writer.slots()) for i in rng.sample(claims, min(k, len(claims)))]
+
+
+def _exam_items(ctx: CallContext, round_: int) -> dict[str, list[_Item]]:
+    """Round r's items: round 1 fresh; later rounds mostly round r-1's claims again."""
+    rng = ctx.agent_rng("exam-items", round_)
+    if round_ <= 1:
+        return {
+            "remaining_disagreements": _fresh_items(
+                ctx, rng, banks().disagreements, rng.randint(1, 3), set()
+            ),
+            "concessions": _fresh_items(ctx, rng, banks().concessions, rng.randint(0, 2), set()),
+            "new_evidence_needed": _fresh_items(
+                ctx, rng, banks().evidence, rng.randint(0, 2), set()
+            ),
+        }
+    previous = _exam_items(ctx, round_ - 1)
+    novelty = max(0.0, 0.35 - 0.15 * (round_ - 1))
+    disagreements = [item for item in previous["remaining_disagreements"] if rng.random() < 0.85]
+    if not disagreements and previous["remaining_disagreements"]:
+        disagreements = previous["remaining_disagreements"][:1]
+    if rng.random() < novelty:
+        used = {i for i, _ in disagreements}
+        disagreements += _fresh_items(ctx, rng, banks().disagreements, 1, used)
+    concessions = previous["concessions"][:1] if rng.random() < 0.12 else []
+    evidence = [item for item in previous["new_evidence_needed"] if rng.random() < 0.6]
+    if rng.random() < novelty / 3:
+        used = {i for i, _ in evidence}
+        evidence += _fresh_items(ctx, rng, banks().evidence, 1, used)
+    return {
+        "remaining_disagreements": disagreements,
+        "concessions": concessions,
+        "new_evidence_needed": evidence,
+    }
+
+
+def _render_items(
+    ctx: CallContext, items: list[_Item], bank: Mapping[str, list[list[str]]], round_: int
+) -> list[str]:
+    rendered = []
+    for index, slots in items:
+        variants = bank[ctx.language][index]
+        # A different phrasing each round: the claim is old, the words are not.
+        template = variants[(round_ - 1 + index) % len(variants)]
+        text = template.format(**slots)
+        rendered.append(_cap(text) if ctx.language == "en" else text)
+    return rendered
+
+
+def _cross_exam(ctx: CallContext) -> dict[str, Any]:
+    rng = ctx.rng()
+    writer = _Writer(ctx, rng)
+    round_ = int(ctx.hints.get("round") or ctx.round or 1)
+    reflection = writer.one(banks().reflections)
+
+    scripted = ctx.script.agent(ctx.agent_name) if ctx.script else None
+    if scripted is not None:
+        step = scripted.rounds[round_ - 1] if 0 < round_ <= len(scripted.rounds) else None
+        if step is None:
+            return {
+                "concessions": [],
+                "remaining_disagreements": [],
+                "updated_position": None,
+                "updated_confidence": None,
+                "reflection": reflection,
+                "new_evidence_needed": [],
+            }
+        return {
+            "concessions": list(step.concessions),
+            "remaining_disagreements": list(step.remaining_disagreements),
+            "updated_position": step.updated_position,
+            "updated_confidence": step.updated_confidence,
+            "reflection": step.reflection or reflection,
+            "new_evidence_needed": list(step.new_evidence_needed),
+        }
+
+    own = ctx.hints.get("own_confidence")
+    peer_mean = ctx.hints.get("peer_mean")
+    confidence: float | None
+    if rng.random() < 0.2:
+        confidence = None
+    elif isinstance(own, int | float) and isinstance(peer_mean, int | float):
+        pull = rng.uniform(0.3, 0.7)
+        confidence = own + (peer_mean - own) * pull + rng.uniform(-0.02, 0.02)
+        confidence = round(_clamp(confidence, 0.05, 0.95), 2)
+    elif isinstance(own, int | float):
+        confidence = round(_clamp(own + rng.uniform(-0.05, 0.05), 0.05, 0.95), 2)
+    else:
+        confidence = round(rng.uniform(0.4, 0.8), 2)
+
+    updated_position = None
+    if confidence is not None and isinstance(own, int | float) and abs(confidence - own) > 0.08:
+        updated_position = writer.one(banks().updated_positions)
+
+    items = _exam_items(ctx, round_)
+    return {
+        "concessions": _render_items(ctx, items["concessions"], banks().concessions, round_),
+        "remaining_disagreements": _render_items(
+            ctx, items["remaining_disagreements"], banks().disagreements, round_
+        ),
+        "updated_position": updated_position,
+        "updated_confidence": confidence,
+        "reflection": reflection,
+        "new_evidence_needed": _render_items(
+            ctx, items["new_evidence_needed"], banks().evidence, round_
+        ),
+    }
+
+
+def _synthesis(ctx: CallContext) -> dict[str, Any]:
+    rng = ctx.rng()
+    writer = _Writer(ctx, rng)
+    lang = ctx.language
+    names = [str(n) for n in ctx.hints.get("agent_names") or [] if str(n).strip()]
+    if not names:
+        names = ["专家甲", "专家乙"] if lang == "zh" else ["Panelist A", "Panelist B"]
+    risk_ids = [str(r) for r in ctx.hints.get("risk_ids") or []]
+
+    disagreements = []
+    for topic in rng.sample(banks().topics[lang], rng.randint(1, 2)):
+        speakers = rng.sample(names, min(len(names), rng.randint(2, 3)))
+        disagreements.append(
+            {
+                "topic": writer.fill(topic),
+                "views": [{"agent": who, "view": writer.one(banks().views)} for who in speakers],
+            }
+        )
+
+    statuses = ["mitigated", "partially", "open"]
+    follow_up = []
+    for risk_id in risk_ids:
+        status = rng.choice(statuses)
+        follow_up.append(
+            {
+                "risk_id": risk_id,
+                "status": status,
+                "note": writer.fill(banks().follow_up_notes[lang][status]),
+            }
+        )
+
+    recommended_path = None
+    divergence_report = None
+    if ctx.hints.get("stop_reason") == "genuine_disagreement":
+        div = banks().divergence[lang]
+        joiner = "、" if lang == "zh" else ", "
+        half = max(1, len(names) // 2)
+        camps = [{"agent": joiner.join(names[:half]), "view": writer.fill(div["camp"][0])}]
+        if names[half:]:
+            camps.append({"agent": joiner.join(names[half:]), "view": writer.fill(div["camp"][1])})
+        divergence_report = {
+            "summary": writer.fill(rng.choice(div["summary"])),
+            "camps": camps,
+            "what_would_resolve_it": [writer.fill(t) for t in rng.sample(div["resolve"], 2)],
+        }
+    else:
+        path = banks().path[lang]
+        recommended_path = {
+            "stakes": writer.fill(rng.choice(path["stakes"])),
+            "strongest_evidence": writer.fill(rng.choice(path["strongest"])),
+            "weakest_evidence": writer.fill(rng.choice(path["weakest"])),
+            "path_dependencies": [writer.fill(t) for t in rng.sample(path["dependencies"], 2)],
+            "recommendation": writer.fill(rng.choice(path["recommendation"])),
+            "risks": [writer.fill(t) for t in rng.sample(path["risks"], 2)],
+        }
+
+    return {
+        "consensus_points": writer.many(banks().consensus, 1, 3),
+        "disagreements": disagreements,
+        "recommended_path": recommended_path,
+        "divergence_report": divergence_report,
+        "risk_follow_up": follow_up,
+    }
+
+
+_SENTENCE = re.compile(r"[^.!?。！？\n]+[.!?。！？]?")
+
+
+def _verify(ctx: CallContext) -> dict[str, Any]:
+    rng = ctx.rng()
+    text = str(ctx.hints.get("text") or "")
+    language = detect_language(text) if text else ctx.language
+    candidates: list[str] = []
+    for match in _SENTENCE.finditer(text):
+        sentence = match.group(0).strip()
+        if len(sentence) < 12:
+            continue
+        quote = sentence if len(sentence) <= 90 else sentence[:90].rsplit(" ", 1)[0]
+        if quote and quote in text:
+            candidates.append(quote)
+    checkable = [c for c in candidates if re.search(r"\d|%|\$|€|¥|needs verification|需要核实", c)]
+    pool = checkable or candidates
+    k = min(len(pool), rng.randint(0, 2))
+    claims = []
+    for quote in rng.sample(pool, k):
+        why = banks().verifier_why[language]
+        claims.append({"quote": quote, "type": _claim_type(quote), "why": why})
+    return {"claims": claims}
+
+
+def _claim_type(quote: str) -> str:
+    if re.search(r"[$€£¥]|\bprice|\bcost", quote, re.I):
+        return "price"
+    if re.search(r"\d+(\.\d+)?\s*%|percent|\d", quote):
+        return "date" if re.search(r"\b(19|20)\d\d\b", quote) else "statistic"
+    if re.search(r"availab|exists|registered", quote, re.I):
+        return "availability"
+    return "other"
+
+
+def _generic(ctx: CallContext) -> dict[str, Any]:
+    """Any other schema (e.g. a later protocol's): built from its JSON schema."""
+    schema = ctx.json_schema or {"type": "object", "properties": {}}
+    writer = _Writer(ctx, ctx.rng())
+    defs = schema.get("$defs", {})
+
+    def build(node: dict[str, Any], name: str) -> Any:
+        if "$ref" in node:
+            return build(defs.get(node["$ref"].rsplit("/", 1)[-1], {}), name)
+        if "const" in node:
+            return node["const"]
+        if "enum" in node:
+            return writer.rng.choice(node["enum"])
+        for key in ("anyOf", "oneOf", "allOf"):
+            if key in node:
+                options = [o for o in node[key] if o.get("type") != "null"] or node[key]
+                return build(options[0], name)
+        kind = node.get("type", "object")
+        if kind == "object":
+            props = node.get("properties", {})
+            return {k: build(v, k) for k, v in props.items()}
+        if kind == "array":
+            fewest = int(node.get("minItems", 1))
+            most = max(fewest, min(int(node.get("maxItems", fewest + 2)), fewest + 2))
+            count = writer.rng.randint(fewest, most)
+            return [build(node.get("items", {}), name) for _ in range(count)]
+        if kind in ("number", "integer"):
+            low = float(node.get("minimum", node.get("exclusiveMinimum", 0)))
+            high = float(node.get("maximum", node.get("exclusiveMaximum", low + 1)))
+            value = writer.rng.uniform(low, high)
+            return int(round(value)) if kind == "integer" else round(value, 2)
+        if kind == "boolean":
+            return writer.rng.random() < 0.5
+        return writer.one(banks().reasons)
+
+    result = build(schema, ctx.schema)
+    return result if isinstance(result, dict) else {"value": result}
+
+
+GENERATORS: dict[str, Callable[[CallContext], dict[str, Any]]] = {
+    "ComposedPanel": _compose,
+    "Premortem": _premortem,
+    "Position": _position,
+    "CrossExamination": _cross_exam,
+    "SynthesisNarrative": _synthesis,
+    "VerifierReport": _verify,
+}
+
+
+def generate(ctx: CallContext) -> dict[str, Any]:
+    return GENERATORS.get(ctx.schema, _generic)(ctx)
