@@ -14,8 +14,8 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 
 from collab.models import DebateReview
-from council_site.accounts.limits import LimitExceeded
 from debates import services
+from debates.limits import LimitExceeded
 from debates.models import Agent, Debate, LLMCall, Turn
 
 

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from council_site.accounts.limits import LimitExceeded, check_can_start
+from debates.limits import LimitExceeded, check_can_start
 from debates.models import Debate
 from tests.factories import make_debate
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from council_site.accounts.limits import LimitExceeded
+from debates.limits import LimitExceeded
 from debates.engine.inputs import InputError
 from debates.engine.schemas import DebateConfig, Persona
 from debates.models import Agent, Debate, DebateStatus
