@@ -15,7 +15,7 @@ from collab.access import comment_access, debate_comments_access
 from collab.forms import CommentForm, EditForm
 from collab.models import TargetKind
 from council_site.accounts.access import WRITE_ROLES, Need
-from council_site.accounts.limits import LimitExceeded
+from debates.limits import LimitExceeded
 from debates.models import Debate
 
 _FIELD_NAMES = {"body": "comment", "target_kind": "about", "target_ref": "which one",

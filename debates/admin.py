@@ -15,8 +15,8 @@ from django.db.models import Count, Q, QuerySet, Sum
 from django.http import HttpRequest
 from django.utils.html import format_html
 
-from council_site.accounts.limits import LimitExceeded
 from debates import services
+from debates.limits import LimitExceeded
 from debates.models import Agent, Debate, LLMCall, Turn
 
 

@@ -7,11 +7,10 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
 from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
 from ninja.security import django_auth
-from pydantic import ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, Field
 
 from debates import selectors
 from debates.access import current_team_access, debate_access
@@ -19,8 +18,7 @@ from debates.engine.inputs import InputError
 from debates.engine.schemas import MAX_QUESTION_CHARS, DebateResult, Mode
 from debates.forms import DebateForm
 from debates.models import Debate
-from debates.persona_sources import PersonaSourceError, agents_link_sources
-from debates.services import IllegalTransition, debate_cancel, debate_create, debate_stop
+from debates.services import IllegalTransition, debate_cancel, debate_start, debate_stop
 
 router = Router(tags=["debates"], auth=django_auth)
 
@@ -137,19 +135,13 @@ def create_debate(request: HttpRequest, payload: DebateIn) -> Status[Any]:
     data.setdefault("model", DebateForm.default_config().model)
     data["library_personas"] = [str(c) for c in payload.personas]
     form = DebateForm(data, team=team)
-    if not form.is_valid() or form.config is None:
+    if not form.is_valid():
         errors = {k: [str(e) for e in v] for k, v in form.errors.items()}
         first = next(iter(errors.values()), ["invalid input"])[0]
         return Status(400, {"detail": first, "errors": errors})
     try:
-        with transaction.atomic():
-            debate = debate_create(team=team, user=request.user,
-                                   question=form.cleaned_data["question"],
-                                   context=form.cleaned_data["context"], config=form.config,
-                                   personas=form.personas)
-            if payload.personas:
-                agents_link_sources(debate=debate, persona_codes=payload.personas)
-    except (InputError, PersonaSourceError, ValidationError) as exc:
+        debate = debate_start(team=team, user=request.user, spec=form.spec())
+    except InputError as exc:  # bad input or a limit: nothing was saved
         return Status(400, {"detail": str(exc)})
     return Status(201, {"code": debate.code, "status": debate.status})
 

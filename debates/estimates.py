@@ -12,10 +12,11 @@ position). They are there to tell a dollar from a hundred dollars, no finer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from debates.engine.schemas import DebateConfig, Phase
+from debates.engine.schemas import DebateConfig, Persona, Phase
 
 # Approximate tokens per call (prompt, completion), before the question is added.
 COMPOSE = (600, 200)  # completion per persona
@@ -58,6 +59,7 @@ class _Call:
     phase: Phase
     prompt: int
     completion: int
+    agent: int = -1  # -1: a panel-wide call (compose, synthesis, verifier)
 
 
 def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool) -> list[_Call]:
@@ -65,12 +67,12 @@ def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool)
     calls: list[_Call] = []
     if compose:
         calls.append(_Call(Phase.COMPOSE, COMPOSE[0] + q, COMPOSE[1] * agents))
-    calls += [_Call(Phase.PREMORTEM, PREMORTEM[0] + q, PREMORTEM[1])] * agents
-    calls += [_Call(Phase.POSITION, POSITION[0] + q, POSITION[1])] * agents
+    calls += [_Call(Phase.PREMORTEM, PREMORTEM[0] + q, PREMORTEM[1], a) for a in range(agents)]
+    calls += [_Call(Phase.POSITION, POSITION[0] + q, POSITION[1], a) for a in range(agents)]
     for r in range(1, max_rounds + 1):
         prompt = (CROSS_EXAM[0] + q + CROSS_EXAM_PER_PEER * (agents - 1)
                   + (CROSS_EXAM_OWN_PREVIOUS if r > 1 else 0))
-        calls += [_Call(Phase.CROSS_EXAM, prompt, CROSS_EXAM[1])] * agents
+        calls += [_Call(Phase.CROSS_EXAM, prompt, CROSS_EXAM[1], a) for a in range(agents)]
     calls.append(_Call(Phase.SYNTHESIS,
                        SYNTHESIS[0] + q + SYNTHESIS_PER_AGENT_ROUND * agents * (max_rounds + 2),
                        SYNTHESIS[1]))
@@ -91,9 +93,13 @@ def _cost(model: str, prompt: int, completion: int) -> float | None:
     return float(prompt_cost) + float(completion_cost)
 
 
-def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int = 0) -> Estimate:
+def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int = 0,
+             personas: Sequence[Persona] = ()) -> Estimate:
     """``text_chars``: length of the question plus its background, which every
-    prompt carries."""
+    prompt carries. ``personas``: the given personas in panel order; an agent's calls
+    are priced at its persona's own model where it names one (as the engine calls
+    it). ``given_personas`` counts given personas when only their number is known."""
+    given_personas = max(given_personas, len(personas))
     agents = max(config.n_agents, given_personas)
     calls = _calls(
         agents=agents,
@@ -104,7 +110,8 @@ def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int =
     total: float | None = 0.0
     simulated = True
     for call in calls:
-        model = config.model_for(call.phase.value)
+        persona = personas[call.agent] if 0 <= call.agent < len(personas) else None
+        model = config.model_for(call.phase.value, persona)
         if model.startswith("sim/"):
             continue
         simulated = False

@@ -196,11 +196,27 @@ def usage_of(debate: Debate) -> Usage:
     return usage_from_calls(records, wall)
 
 
+def _usage_fields(usage: Usage) -> dict[str, Any]:
+    return {"calls": usage.calls, "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens, "cost_usd": usage.cost_usd,
+            "wall_time_s": usage.wall_time_s}
+
+
+def store_usage(debate: Debate) -> Usage:
+    """Totals the ledger into the debate row. Every way a debate ends calls it
+    (finished, failed, cancelled): paid calls count against the team's budget, and
+    once a debate is no longer active its estimate no longer reserves anything."""
+    usage = usage_of(debate)
+    Debate.objects.filter(pk=debate.pk).update(**_usage_fields(usage))
+    return usage
+
+
 def _fail(debate: Debate, error: str) -> None:
     with transaction.atomic():
         Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(
             status=DebateStatus.FAILED, error=error, finished_at=timezone.now(),
             lease_owner="", lease_expires_at=None, current_step="")
+        store_usage(debate)
         events.append(debate, "debate_failed", {"error": error})
 
 
@@ -209,9 +225,7 @@ def _finish(debate: Debate, state: DebateState) -> None:
     usage = usage_of(debate)
     fields: dict[str, Any] = {
         "finished_at": timezone.now(), "lease_owner": "", "lease_expires_at": None,
-        "calls": usage.calls, "prompt_tokens": usage.prompt_tokens,
-        "completion_tokens": usage.completion_tokens, "cost_usd": usage.cost_usd,
-        "wall_time_s": usage.wall_time_s, "current_step": "",
+        **_usage_fields(usage), "current_step": "",
     }
     with transaction.atomic():
         if failure is not None:
@@ -247,6 +261,8 @@ def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
     try:
         async_to_sync(run_step)(state, step, hooks)
     except Cancelled:
+        # Calls stored after the cancel was saved are paid for too.
+        store_usage(debate)
         release(debate.pk, worker)
         return False
     except Exception as exc:
@@ -256,6 +272,8 @@ def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
         _fail(debate, f"internal error in {step.label}: {type(exc).__name__}: {exc}")
         return False
     log.info("debate %s: %s in %.1f s", code, step.label, time.monotonic() - started)
+    if hooks.should_cancel():  # cancelled as the step's last turns were stored
+        store_usage(debate)
     release(debate.pk, worker)
     return True
 

@@ -1,8 +1,10 @@
-"""The new-debate and re-run forms: user input in, an engine ``DebateConfig`` out.
+"""The new-debate and re-run forms: user input in, a ``DebateSpec`` (new debate) or
+settings overrides (re-run) out.
 
-Every refusal happens here, before anything is saved: the engine's own checks
-(``clean_question``, ``check_model``) and the config's Pydantic validation are
-turned into form errors with the engine's wording.
+The forms check each field (type, range, the engine's ``clean_question`` and
+``check_model``) so a mistake shows next to its field; ``debates.services.debate_start``
+owns the rest (personas, settings defaults, limits) and its refusals become
+non-field errors.
 """
 
 from __future__ import annotations
@@ -23,16 +25,13 @@ from debates.engine.schemas import (
     MODE_DEFAULTS,
     DebateConfig,
     Mode,
-    Persona,
-    SimulatorOptions,
 )
-from debates.engine.sim_config import simulator_options_from_env
 from debates.models import Debate
-from debates.persona_sources import PersonaSourceError, persona_source
+from debates.persona_sources import persona_source
+from debates.services import MAX_CONTEXT_CHARS, DebateSpec
 
 PROTOCOLS_COMING = [("adversarial", "Adversarial (proposer vs critic)"),
                     ("workflow", "Workflow (researcher, critic, synthesizer)")]
-MAX_CONTEXT_CHARS = 20_000
 
 
 # --------------------------------------------------------------------- persona libraries
@@ -44,14 +43,6 @@ MAX_CONTEXT_CHARS = 20_000
 def library_persona_choices(team: Team) -> list[tuple[str, str]]:
     """(persona code, label) of the usable personas in ``team``'s libraries."""
     return persona_source().choices(team=team)
-
-
-def library_personas(team: Team, codes: list[str]) -> list[Persona]:
-    """The chosen library personas as engine personas, in the order given."""
-    try:
-        return persona_source().resolve(team=team, codes=codes)
-    except PersonaSourceError as exc:
-        raise forms.ValidationError(str(exc)) from None
 
 
 # --------------------------------------------------------------------- forms
@@ -156,7 +147,6 @@ class DebateForm(SettingsForm):
         super().__init__(*args, **kwargs)
         self.team = team
         self.fields["library_personas"].choices = library_persona_choices(team)
-        self.personas: list[Persona] = []
 
     @property
     def has_library(self) -> bool:
@@ -176,16 +166,17 @@ class DebateForm(SettingsForm):
                 f"{MAX_CONTEXT_CHARS:,}.")
         return text
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        if self.errors:
-            return data
-        self.personas = library_personas(self.team, data.get("library_personas") or [])
-        self.build_config({"simulator": _simulator_defaults(data["model"])})
-        if self.config is not None:
-            # Each debate is a new draw; the seed it got is recorded with its settings.
-            self.config = self.config.with_fresh_seed()
-        return data
+    def spec(self) -> DebateSpec:
+        """The debate asked for; call after ``is_valid()``. Blank settings stay None,
+        so the service fills them in (the mode's values, COUNCIL_* defaults)."""
+        data = self.cleaned_data
+        return DebateSpec(
+            question=data["question"], context=data["context"], mode=data["mode"],
+            model=data["model"], agents=data.get("agents"),
+            max_rounds=data.get("max_rounds"), threshold=data.get("threshold"),
+            anonymize_peers=bool(data.get("anonymize_peers")),
+            library_personas=list(data.get("library_personas") or []),
+        )
 
 
 class RerunForm(SettingsForm):
@@ -219,15 +210,4 @@ class RerunForm(SettingsForm):
         if not self.errors:
             self.build_config(self.debate.settings)
         return data
-
-
-def _simulator_defaults(model: str) -> SimulatorOptions:
-    """Simulator settings travel with the debate (every worker simulates alike); the
-    COUNCIL_SIM_* environment of the web process gives their defaults."""
-    if not model.startswith("sim/"):
-        return SimulatorOptions()
-    try:
-        return simulator_options_from_env()
-    except ValueError as exc:
-        raise forms.ValidationError(f"Simulator settings: {exc}") from None
 

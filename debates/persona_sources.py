@@ -1,9 +1,9 @@
 """A team's library personas for a debate, from whichever app provides them.
 
 debates must not import the personas app (dependencies point debates <- personas), yet
-the debate form offers a team's library personas and a started debate records which
-one each agent came from. The personas app registers its ``PersonaSource`` when it is
-ready (personas/apps.py); without one, a team simply has no library personas.
+the debate form offers a team's library personas and a debate starts with them. The
+personas app registers its ``PersonaSource`` when it is ready (personas/apps.py);
+without one, a team simply has no library personas.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from debates.engine.schemas import Persona
 
 if TYPE_CHECKING:
     from council_site.accounts.models import Team
-    from debates.models import Debate
 
 
 class PersonaSourceError(ValueError):
@@ -32,10 +31,6 @@ class PersonaSource(Protocol):
         names the codes that are not usable personas of ``team``."""
         ...
 
-    def link_agents(self, *, debate: Debate, codes: Sequence[object]) -> int:
-        """Records agent ``i``'s source persona ``codes[i]``; returns how many were linked."""
-        ...
-
 
 class _NoLibraries:
     def choices(self, *, team: Team) -> list[tuple[str, str]]:
@@ -45,10 +40,6 @@ class _NoLibraries:
         if codes:
             raise PersonaSourceError("Library personas are not available.")
         return []
-
-    def link_agents(self, *, debate: Debate, codes: Sequence[object]) -> int:
-        self.resolve(team=debate.team, codes=codes)  # refuses any code
-        return 0
 
 
 _source: PersonaSource = _NoLibraries()
@@ -63,7 +54,3 @@ def register(source: PersonaSource | None) -> None:
 def persona_source() -> PersonaSource:
     return _source
 
-
-def agents_link_sources(*, debate: Debate, persona_codes: Sequence[object]) -> int:
-    """Links a new debate's agents to the library personas they were given from."""
-    return _source.link_agents(debate=debate, codes=list(persona_codes))

@@ -2,22 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from pydantic import ValidationError
 
-from council_site.accounts.limits import check_can_start
 from council_site.accounts.models import Team
 from debates import events
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.prompts import PROMPT_VERSION
-from debates.engine.schemas import DebateConfig, Persona, Phase
-from debates.estimates import estimate
-from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, RoundMetric, Synthesis
+from debates.engine.schemas import DebateConfig, Persona, Phase, SimulatorOptions
+from debates.engine.sim_config import simulator_options_from_env
+from debates.estimates import Estimate, estimate
+from debates.execution import store_usage
+from debates.limits import check_can_start
+from debates.models import (
+    ACTIVE_STATUSES,
+    Agent,
+    Debate,
+    DebateStatus,
+    RoundMetric,
+    Synthesis,
+)
 from debates.models import Turn as TurnRow
+from debates.persona_sources import PersonaSourceError, persona_source
 from debates.stored_state import load_state, snapshot_agents
+
+MAX_CONTEXT_CHARS = 20_000
 
 
 class IllegalTransition(Exception):
@@ -35,14 +51,175 @@ def enqueue_step(debate: Debate) -> None:
     )
 
 
-def _check_models(config: DebateConfig, personas: list[Persona]) -> None:
-    for model in [config.model, *config.phase_models.values(),
-                  *([config.fallback_model] if config.fallback_model else []),
-                  *(p.model for p in personas if p.model)]:
+# ------------------------------------------------------------------------ starting a debate
+
+
+@dataclass(frozen=True, kw_only=True)
+class DebateSpec:
+    """What a caller asks for. Every way in (form, API, re-run, CLI --save) builds one
+    and hands it to ``debate_start``, which fills in what is left open.
+
+    A setting left None comes from ``base`` when it has it, else the default:
+    ``model`` COUNCIL_MODEL, ``fallback_model`` COUNCIL_FALLBACK_MODEL, ``simulator``
+    the COUNCIL_SIM_* environment (when a simulated model takes part), ``seed`` a
+    fresh draw, and agents, rounds and threshold the mode's. ``base`` holds stored
+    settings to start from (a re-run's parent, a ready ``DebateConfig``); an explicit
+    None in it stays None (a re-run's cleared field takes the mode's value).
+    """
+
+    question: str
+    context: str = ""
+    mode: str | None = None
+    model: str | None = None
+    agents: int | None = None
+    max_rounds: int | None = None
+    threshold: float | None = None
+    anonymize_peers: bool | None = None
+    phase_models: Mapping[str, str] | None = None
+    fallback_model: str | None = None
+    seed: int | None = None
+    simulator: SimulatorOptions | None = None
+    personas: Sequence[Persona] = ()
+    # Codes of the team's library personas; they sit on the panel after ``personas``.
+    library_personas: Sequence[str] = ()
+    base: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class DebatePlan:
+    """A spec checked and completed: what ``debate_start`` saves if the limits allow."""
+
+    question: str
+    context: str
+    config: DebateConfig
+    personas: list[Persona]
+    # The library persona each given persona came from (None for inline ones).
+    sources: list[str | None]
+    estimate: Estimate
+
+    @property
+    def simulated(self) -> bool:
+        """Only when no call costs money: a simulated default model with personas on
+        real models is a paid debate, and its cost must show."""
+        return self.estimate.price == "simulated"
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(p) for p in err["loc"])
+    return f"{where}: {err['msg']}" if where else err["msg"]
+
+
+def _models(config: DebateConfig, personas: Sequence[Persona]) -> list[str]:
+    return [config.model, *config.phase_models.values(),
+            *([config.fallback_model] if config.fallback_model else []),
+            *(p.model for p in personas if p.model)]
+
+
+def _library_personas(team: Team, codes: Sequence[str]) -> list[Persona]:
+    # The personas app sits above debates and registers itself as the source.
+    try:
+        return persona_source().resolve(team=team, codes=list(codes))
+    except PersonaSourceError as exc:
+        raise InputError(str(exc)) from None
+
+
+def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
+    given = {
+        "mode": spec.mode, "model": spec.model, "agents": spec.agents,
+        "max_rounds": spec.max_rounds, "threshold": spec.threshold,
+        "anonymize_peers": spec.anonymize_peers,
+        "phase_models": dict(spec.phase_models) if spec.phase_models is not None else None,
+        "fallback_model": spec.fallback_model,
+    }
+    raw = {**spec.base, **{k: v for k, v in given.items() if v is not None}}
+    raw.setdefault("model", settings.COUNCIL_MODEL)
+    raw.setdefault("fallback_model", getattr(settings, "COUNCIL_FALLBACK_MODEL", None))
+    raw.pop("seed", None)  # the spec's seed or a fresh one, below
+    if spec.simulator is not None:
+        raw["simulator"] = spec.simulator.model_dump()
+    try:
+        config = DebateConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise InputError(_first_error(exc)) from None
+    for model in _models(config, personas):
         check_model(model)
+    if "simulator" not in raw and any(m.startswith("sim/") for m in _models(config, personas)):
+        # Simulator settings travel with the debate (every worker simulates alike).
+        try:
+            config = config.model_copy(update={"simulator": simulator_options_from_env()})
+        except ValueError as exc:
+            raise InputError(f"Simulator settings: {exc}") from None
+    if spec.seed is None:
+        # Each debate is a new draw; the seed it got is recorded with its settings.
+        return config.with_fresh_seed()
+    return config.model_copy(update={
+        "seed": spec.seed, "simulator": config.simulator.model_copy(update={"seed": spec.seed})})
 
 
-@transaction.atomic
+def plan_debate(*, team: Team, spec: DebateSpec) -> DebatePlan:
+    """Checks and completes ``spec`` without saving anything; ``InputError`` (with a
+    message for the user) on bad input."""
+    question = clean_question(spec.question)
+    context = (spec.context or "").strip()
+    if len(context) > MAX_CONTEXT_CHARS:
+        raise InputError(f"the background is {len(context):,} characters long; the limit is "
+                         f"{MAX_CONTEXT_CHARS:,}")
+    library = _library_personas(team, spec.library_personas) if spec.library_personas else []
+    personas = [*spec.personas, *library]
+    if len({p.name.casefold() for p in personas}) != len(personas):
+        raise InputError("two given personas share a name")
+    config = _config(spec, personas)
+    return DebatePlan(
+        question=question, context=context, config=config, personas=personas,
+        sources=[None] * len(spec.personas) + [str(c) for c in spec.library_personas],
+        estimate=estimate(config, text_chars=len(question) + len(context), personas=personas),
+    )
+
+
+def debate_start(
+    *,
+    team: Team,
+    user: AbstractBaseUser | None,
+    spec: DebateSpec,
+    parent: Debate | None = None,
+    start: bool = True,
+) -> Debate:
+    """The one way a debate is created: checks the spec, then (in one transaction,
+    the team row locked) the team's limits, saves the debate with its agents linked
+    to their library personas, and queues its first step when that commits. A
+    refusal (``InputError``, ``LimitExceeded``) leaves nothing saved or queued."""
+    plan = plan_debate(team=team, spec=spec)
+    with transaction.atomic():
+        # Counting the team's debates and inserting this one form one critical
+        # section: check_can_start locks the team row until this block commits.
+        check_can_start(team=team, user=user, estimated_cost_usd=plan.estimate.cost_usd)
+        debate = Debate.objects.create(
+            team=team,
+            created_by=user,
+            parent=parent,
+            question=plan.question,
+            context=plan.context,
+            protocol=plan.config.protocol,
+            mode=plan.config.mode.value,
+            settings=plan.config.model_dump(mode="json"),
+            given_personas=[p.model_dump(mode="json", exclude_none=True)
+                            for p in plan.personas],
+            prompt_version=PROMPT_VERSION,
+            simulated=plan.simulated,
+            estimated_cost_usd=plan.estimate.cost_usd,
+        )
+        snapshot_agents(debate, load_state(debate))
+        for index, source in enumerate(plan.sources):
+            if source is not None:
+                Agent.objects.filter(debate=debate, index=index).update(
+                    source_persona_id=source)
+        events.append(debate, "debate_created", {"status": debate.status})
+        if start:
+            enqueue_step(debate)
+    return debate
+
+
 def debate_create(
     *,
     team: Team,
@@ -54,35 +231,12 @@ def debate_create(
     parent: Debate | None = None,
     start: bool = True,
 ) -> Debate:
-    """Validates everything first, so bad input saves nothing."""
-    question = clean_question(question)
-    personas = personas or []
-    _check_models(config, personas)
-    if len({p.name.casefold() for p in personas}) != len(personas):
-        raise InputError("two given personas share a name")
-    # Every way in (form, API, re-run, CLI --save, admin) passes here, so the team's
-    # budget, cost cap and rate limit hold before anything is saved or queued.
-    check_can_start(team=team, user=user, estimated_cost_usd=estimate(
-        config, text_chars=len(question) + len(context), given_personas=len(personas)
-    ).cost_usd)
-    debate = Debate.objects.create(
-        team=team,
-        created_by=user,
-        parent=parent,
-        question=question,
-        context=context.strip(),
-        protocol=config.protocol,
-        mode=config.mode.value,
-        settings=config.model_dump(mode="json"),
-        given_personas=[p.model_dump(mode="json", exclude_none=True) for p in personas],
-        prompt_version=PROMPT_VERSION,
-        simulated=config.simulated,
-    )
-    snapshot_agents(debate, load_state(debate))
-    events.append(debate, "debate_created", {"status": debate.status})
-    if start:
-        enqueue_step(debate)
-    return debate
+    """``debate_start`` with every setting pinned by a ready ``DebateConfig`` (its
+    seed, simulator and fallback model included): for tests and tools."""
+    return debate_start(team=team, user=user, parent=parent, start=start, spec=DebateSpec(
+        question=question, context=context, personas=personas or [],
+        base=config.model_dump(mode="json"), seed=config.seed,
+    ))
 
 
 @transaction.atomic
@@ -92,6 +246,8 @@ def debate_cancel(*, debate: Debate) -> Debate:
     )
     if not updated:
         raise IllegalTransition(f"a {debate.status} debate cannot be cancelled")
+    # What it has spent so far counts; a worker still in a step adds what follows.
+    store_usage(debate)
     events.append(debate, "debate_cancelled", {})
     debate.refresh_from_db()
     return debate
@@ -146,20 +302,16 @@ def debate_rerun(
 ) -> Debate:
     """A new debate with the same (or edited) settings, linked to its parent. It gets
     a fresh seed unless ``overrides`` pins one: a re-run is a new draw."""
-    settings_ = {**debate.settings, **(overrides or {})}
-    config = DebateConfig.model_validate(settings_)
-    if "seed" not in (overrides or {}):
-        config = config.with_fresh_seed()
+    overrides = dict(overrides or {})
+    seed = overrides.pop("seed", None)
+    spec = DebateSpec(
+        question=question if question is not None else debate.question,
+        context=context if context is not None else debate.context,
+        personas=[Persona.model_validate(p) for p in debate.given_personas],
+        base={**debate.settings, **overrides}, seed=seed,
+    )
     with transaction.atomic():
-        rerun = debate_create(
-            team=debate.team,
-            user=user,
-            question=question if question is not None else debate.question,
-            context=context if context is not None else debate.context,
-            config=config,
-            personas=[Persona.model_validate(p) for p in debate.given_personas],
-            parent=debate,
-        )
+        rerun = debate_start(team=debate.team, user=user, spec=spec, parent=debate)
         # Library usage figures follow the personas into the re-run.
         for agent in debate.agents.filter(source_persona_id__isnull=False,
                                           index__lt=len(debate.given_personas)):

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -31,14 +30,14 @@ from debates.estimates import estimate
 from debates.forms import PROTOCOLS_COMING, DebateForm, RerunForm, SettingsForm
 from debates.models import Debate
 from debates.pages import debate_page
-from debates.persona_sources import PersonaSourceError, agents_link_sources
 from debates.services import (
     IllegalTransition,
     debate_cancel,
-    debate_create,
     debate_more_round,
     debate_rerun,
+    debate_start,
     debate_stop,
+    plan_debate,
 )
 from debates.transcripts import transcript_sections
 
@@ -84,29 +83,23 @@ def debate_list(request: HttpRequest) -> HttpResponse:
 def debate_new(request: HttpRequest) -> HttpResponse:
     team, _ = current_team_access(request, write=True)
     form = DebateForm(request.POST or None, team=team)
-    if request.method == "POST" and form.is_valid() and form.config is not None:
-        codes = form.cleaned_data.get("library_personas") or []
+    plan = None
+    if request.method == "POST" and form.is_valid():
         try:
-            # One transaction: the agents are linked to their library personas before
-            # the first step is handed to a worker (on commit).
-            with transaction.atomic():
-                debate = debate_create(
-                    team=team, user=request.user, question=form.cleaned_data["question"],
-                    context=form.cleaned_data["context"], config=form.config,
-                    personas=form.personas,
-                )
-                if codes:
-                    agents_link_sources(debate=debate, persona_codes=codes)
-        except (InputError, PersonaSourceError, ValidationError) as exc:
+            debate = debate_start(team=team, user=request.user, spec=form.spec())
+        except InputError as exc:  # bad input or a limit: nothing was saved
             form.add_error(None, str(exc))
+            try:  # the estimate of what was asked, with its personas, where it can be had
+                plan = plan_debate(team=team, spec=form.spec())
+            except InputError:
+                pass
         else:
             return redirect("debates:detail", code=debate.code)
-    config = form.config or SettingsForm.default_config()
     return render(request, "debates/new.html", {
         "form": form, "protocols_coming": PROTOCOLS_COMING,
-        "estimate": estimate(config, text_chars=len(request.POST.get("question", ""))
-                             + len(request.POST.get("context", "")),
-                             given_personas=len(form.personas)),
+        "estimate": plan.estimate if plan else estimate(
+            SettingsForm.default_config(), text_chars=len(request.POST.get("question", ""))
+            + len(request.POST.get("context", ""))),
     }, status=400 if request.method == "POST" else 200)
 
 

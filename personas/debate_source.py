@@ -10,10 +10,8 @@ from collections.abc import Sequence
 
 from council_site.accounts.models import Team
 from debates.engine.schemas import Persona
-from debates.models import Debate
 from debates.persona_sources import PersonaSourceError
 from personas.selectors import UnknownPersonas, library_personas_for_debate, team_personas
-from personas.services import PersonaError, agents_link_sources
 
 
 class LibraryPersonaSource:
@@ -24,10 +22,4 @@ class LibraryPersonaSource:
         try:
             return library_personas_for_debate(team, codes)
         except UnknownPersonas as exc:
-            raise PersonaSourceError(str(exc)) from None
-
-    def link_agents(self, *, debate: Debate, codes: Sequence[object]) -> int:
-        try:
-            return agents_link_sources(debate=debate, persona_codes=codes)
-        except PersonaError as exc:
             raise PersonaSourceError(str(exc)) from None

@@ -18,7 +18,7 @@ class Team(models.Model):
     name = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    # Limits, checked by council_site.accounts.limits before a debate is queued.
+    # Limits, checked by debates.limits when a debate is started (debate_start).
     monthly_budget_usd = models.FloatField(
         null=True, blank=True, validators=[MinValueValidator(0.0)],
         help_text="Spend allowed per calendar month (UTC); empty means unlimited.",

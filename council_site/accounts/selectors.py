@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import datetime
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet, Sum
-from django.utils import timezone
+from django.db.models import QuerySet
 
 from council_site.accounts.models import Invitation, Membership, Team
-from debates.models import Debate
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -81,13 +78,3 @@ def team_invitations(*, team: Team) -> QuerySet[Invitation]:
 def invitation_by_token(*, token: str) -> Invitation | None:
     return Invitation.objects.select_related("team").filter(token=token).first()
 
-
-def team_month_spend(*, team: Team, now: datetime.datetime | None = None) -> float:
-    """USD spent by the team's debates created this calendar month (UTC)."""
-    now = now or timezone.now()
-    start = now.astimezone(datetime.UTC).replace(day=1, hour=0, minute=0, second=0,
-                                                  microsecond=0)
-    total = Debate.objects.filter(team=team, created_at__gte=start).aggregate(
-        total=Sum("cost_usd")
-    )["total"]
-    return float(total or 0.0)

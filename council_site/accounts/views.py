@@ -95,7 +95,6 @@ def team_detail(request: HttpRequest, code: str) -> HttpResponse:
             "debate_cost_cap_usd": team.debate_cost_cap_usd,
             "debates_per_hour": team.debates_per_hour,
         }),
-        "month_spend": selectors.team_month_spend(team=team),
     })
 
 

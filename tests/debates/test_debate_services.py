@@ -2,9 +2,9 @@
 
 import pytest
 
-from council_site.accounts.limits import LimitExceeded
 from debates.engine.inputs import InputError
 from debates.engine.schemas import DebateConfig, Persona
+from debates.limits import LimitExceeded
 from debates.models import Agent, Debate, DebateStatus
 from debates.services import (
     IllegalTransition,

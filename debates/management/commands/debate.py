@@ -97,14 +97,20 @@ class Command(BaseCommand):
         from council_site.accounts.models import Team
         from debates.execution import run_to_completion
         from debates.models import DebateStatus
-        from debates.services import debate_create
+        from debates.services import DebateSpec, debate_start
 
         # Team names are not unique: take the oldest of that name, or make it.
         team = (Team.objects.filter(name=team_name).order_by("id").first()
                 or Team.objects.create(name=team_name))
-        debate = debate_create(team=team, user=None, question=state.question,
-                               context=state.context, config=state.config,
-                               personas=state.given_personas, start=False)
+        # The options were resolved into state.config (--seed, --sim-script and the
+        # fallback model included); debate_start keeps them and checks the team's limits.
+        spec = DebateSpec(question=state.question, context=state.context,
+                          personas=state.given_personas,
+                          base=state.config.model_dump(mode="json"), seed=state.config.seed)
+        try:
+            debate = debate_start(team=team, user=None, spec=spec, start=False)
+        except InputError as exc:  # bad input or a team limit: nothing was saved
+            raise CommandError(str(exc), returncode=EXIT_BAD_INPUT) from None
         run_to_completion(debate.code, also=progress)
         debate.refresh_from_db()
         if debate.status != DebateStatus.SUCCEEDED:

@@ -1,0 +1,85 @@
+"""A debate that ends without a synthesis (cancelled, failed) still carries what its
+ledger says it cost: paid calls count against the team's budget."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+import debates.execution as execution
+from debates.engine.gateway import Cancelled
+from debates.execution import run_next_step, run_to_completion
+from debates.limits import team_month_spend
+from debates.models import Debate, DebateStatus, LLMCall
+from debates.services import debate_cancel
+from tests.factories import make_debate
+
+pytestmark = pytest.mark.django_db
+
+
+def _paid_calls(debate: Debate, n: int, cost: float = 0.25) -> None:
+    LLMCall.objects.bulk_create([
+        LLMCall(debate=debate, phase="position", agent_index=i % 3, attempt=1 + i // 3,
+                purpose="call", model="openai/gpt-4o", prompt_tokens=100, completion_tokens=50,
+                cost_usd=cost, ok=True)
+        for i in range(n)
+    ])
+
+
+def test_a_debate_cancelled_mid_run_costs_what_its_ledger_says(team):
+    debate = make_debate(team)
+    _paid_calls(debate, 10)
+    debate = debate_cancel(debate=debate)
+    assert debate.status == DebateStatus.CANCELLED
+    assert (debate.calls, debate.prompt_tokens, debate.completion_tokens) == (10, 1000, 500)
+    assert debate.cost_usd == pytest.approx(2.5)
+    assert team_month_spend(team=team) == pytest.approx(2.5)
+
+
+def test_calls_stored_by_the_worker_after_the_cancel_count_too(team, monkeypatch):
+    debate = make_debate(team)
+    _paid_calls(debate, 4)
+
+    async def step_cancelled_midway(state, step, hooks):
+        # The user cancels while the step runs; the worker stores two more answers
+        # before it notices (at its next renewal) and stops.
+        await sync_to_async(debate_cancel)(debate=debate)
+        await sync_to_async(_paid_calls)(debate, 2)
+        raise Cancelled()
+
+    monkeypatch.setattr(execution, "run_step", step_cancelled_midway)
+    assert run_next_step(debate.code) is False
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.CANCELLED
+    assert debate.calls == 6 and debate.cost_usd == pytest.approx(1.5)
+
+
+def test_a_debate_that_fails_in_a_step_costs_what_its_ledger_says(team, monkeypatch):
+    debate = make_debate(team)
+
+    async def crashing(state, step, hooks):
+        await sync_to_async(_paid_calls)(debate, 3, 0.5)
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(execution, "run_step", crashing)
+    assert run_next_step(debate.code) is False
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.FAILED
+    assert debate.calls == 3 and debate.cost_usd == pytest.approx(1.5)
+
+
+def test_a_finished_debate_still_totals_its_ledger(team):
+    debate = make_debate(team)
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.SUCCEEDED
+    assert debate.calls == LLMCall.objects.filter(debate=debate).count() > 0
+
+
+def test_a_cancelled_debate_no_longer_reserves_its_estimate(team):
+    debate = make_debate(team)
+    Debate.objects.filter(pk=debate.pk).update(estimated_cost_usd=4.0)
+    assert team_month_spend(team=team) == pytest.approx(4.0)
+    _paid_calls(debate, 2)
+    debate_cancel(debate=debate)
+    assert team_month_spend(team=team) == pytest.approx(0.5)
