@@ -404,3 +404,11 @@ def translator(language: str) -> Translator:
         return text.format(**values) if values else text
 
     return t
+
+
+def step_words(t: Translator, label: str) -> str:
+    """A step's label (``premortem``, ``round 2`` — what ``Step.label`` and
+    ``AgentResult.failed_in`` hold) in the translator's language."""
+    if label.startswith("round "):
+        return t("step.round", round=label.removeprefix("round "))
+    return t(f"step.{label}") if f"step.{label}" in _EN else label
