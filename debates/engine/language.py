@@ -21,6 +21,7 @@ worker, for languages whose fixed strings we would show in English anyway.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # English names for prompts ("Write ... in Japanese (日本語)"): a model follows a
 # named language more reliably than "the language of the question".
@@ -133,8 +134,15 @@ def _non_latin_language(counts: dict[str, int], text: str) -> str | None:
     return None
 
 
+# The opening of a question decides its language; a 20,000-character context need not
+# be read for that.
+_SAMPLE_CHARS = 2000
+
+
+@lru_cache(maxsize=256)  # every prompt of a debate asks again for the same question
 def detect_language(text: str) -> str:
     """ISO 639-1 code of the language ``text`` is written in (``en`` when unsure)."""
+    text = text[:_SAMPLE_CHARS]
     letters = [c for c in text if c.isalpha()]
     if not letters:
         return "en"
