@@ -15,7 +15,7 @@ from .schemas import Diagnostic, DiagnosticLabel, RoundMetrics, StopReason
 # confidence_delta and for the diagnostic's before/after comparison.
 STABLE_DELTA = 0.03
 DISAGREEMENT_FACTOR = 1.5
-# Confidences are decimals that floats cannot hold exactly: 0.73 - 0.70 is
+# Confidences are decimals that floats cannot hold exactly: 0.29 - 0.26 is
 # 0.02999999999999997. Every boundary compares with this tolerance, so a move of
 # "0.03" is never stable, whichever confidences it came from.
 TOLERANCE = 1e-9
