@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from debates.charts import Chart, convergence_chart
 from debates.engine import convergence
+from debates.engine.i18n import translator
 from debates.engine.schemas import (
     DebateResult,
     Diagnostic,
@@ -27,14 +28,8 @@ from debates.stored_state import load_state
 
 StepState = Literal["done", "running", "pending", "failed", "skipped"]
 
-DIAGNOSTIC_WORDS = {
-    DiagnosticLabel.HEALTHY_DOUBT: "the council surfaced genuine doubt",
-    DiagnosticLabel.GENUINE_CONVERGENCE: "agents convinced each other",
-    DiagnosticLabel.FALSE_CONSENSUS_RISK:
-        "they agreed without moving: a possible shared blind spot",
-    DiagnosticLabel.POLARIZATION: "agents became more entrenched",
-    DiagnosticLabel.MIXED: "no clear pattern",
-}
+# The engine's English wording, so the debate page and the report say the same.
+DIAGNOSTIC_WORDS = {label: translator("en")(f"meaning.{label.value}") for label in DiagnosticLabel}
 
 # Field order and labels of each turn kind, for a reader rather than a parser.
 TURN_FIELDS: dict[str, list[tuple[str, str]]] = {

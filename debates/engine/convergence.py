@@ -8,12 +8,25 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
+from .i18n import Translator, translator
 from .schemas import Diagnostic, DiagnosticLabel, RoundMetrics, StopReason
 
 # A move smaller than this is "stable", both for the stopping rule's
 # confidence_delta and for the diagnostic's before/after comparison.
 STABLE_DELTA = 0.03
 DISAGREEMENT_FACTOR = 1.5
+# Confidences are decimals that floats cannot hold exactly: 0.29 - 0.26 is
+# 0.02999999999999997. Every boundary compares with this tolerance, so a move of
+# "0.03" is never stable, whichever confidences it came from.
+TOLERANCE = 1e-9
+
+
+def _below(value: float, limit: float) -> bool:
+    return value < limit - TOLERANCE
+
+
+def _above(value: float, limit: float) -> bool:
+    return value > limit + TOLERANCE
 
 
 def mean_and_dispersion(confidences: Sequence[float]) -> tuple[float, float]:
@@ -29,11 +42,15 @@ def round_metrics(
     previous_mean: float | None,
     concessions: int | None,
     new_arguments: int | None,
+    live_agents: int | None = None,
 ) -> RoundMetrics:
+    """``confidences`` are every counted agent's (failed ones carried forward);
+    ``live_agents`` says how many of them answered in this round (default: all)."""
     mean, dispersion = mean_and_dispersion(confidences)
     return RoundMetrics(
         round=round_number,
-        active_agents=len(confidences),
+        active_agents=len(confidences) if live_agents is None else live_agents,
+        counted_agents=len(confidences),
         mean_confidence=mean,
         dispersion=dispersion,
         confidence_delta=None if previous_mean is None else mean - previous_mean,
@@ -43,45 +60,39 @@ def round_metrics(
 
 
 def stop_decision(
-    metrics: RoundMetrics, *, threshold: float, max_rounds: int
+    metrics: RoundMetrics, *, threshold: float, max_rounds: int, t: Translator | None = None
 ) -> tuple[StopReason | None, str]:
     """The stopping rule, checked after every round r >= 1; first match wins.
 
     Returns the stop reason (None = run another round) and the metric values that
-    decided it, in words.
+    decided it, in words of the debate's language (``t``; English by default).
     """
+    t = t or translator("en")
     r = metrics.round
     if r < 1 or metrics.confidence_delta is None:
         raise ValueError("the stopping rule applies to cross-examination rounds only")
     disp, delta = metrics.dispersion, metrics.confidence_delta
     new, conc = metrics.new_arguments or 0, metrics.concessions or 0
-    if disp < threshold and abs(delta) < STABLE_DELTA:
-        return StopReason.CONVERGED, (
-            f"dispersion {disp:.3f} < {threshold:.2f} and mean moved {delta:+.3f} "
-            f"(|Δ| < {STABLE_DELTA:.2f})"
-        )
+    if _below(disp, threshold) and _below(abs(delta), STABLE_DELTA):
+        return StopReason.CONVERGED, t(
+            "explain.converged", disp=disp, threshold=threshold, delta=delta,
+            stable=STABLE_DELTA)
     if r >= 2 and new == 0 and conc == 0:
         limit = DISAGREEMENT_FACTOR * threshold
-        if disp > limit:
-            return StopReason.GENUINE_DISAGREEMENT, (
-                f"no new arguments and no concessions in round {r}, "
-                f"dispersion {disp:.3f} > 1.5 × {threshold:.2f} = {limit:.3f}"
-            )
-        return StopReason.DIMINISHING_RETURNS, (
-            f"no new arguments and no concessions in round {r}, "
-            f"dispersion {disp:.3f} <= 1.5 × {threshold:.2f} = {limit:.3f}"
-        )
+        values = {"round": r, "disp": disp, "threshold": threshold, "limit": limit}
+        if _above(disp, limit):
+            return StopReason.GENUINE_DISAGREEMENT, t("explain.genuine_disagreement", **values)
+        return StopReason.DIMINISHING_RETURNS, t("explain.diminishing_returns", **values)
     if r >= max_rounds:
-        return StopReason.MAX_ROUNDS, (
-            f"reached the cap of {max_rounds} rounds (dispersion {disp:.3f}, "
-            f"mean moved {delta:+.3f}, {new} new arguments, {conc} concessions)"
-        )
-    return None, "continue"
+        return StopReason.MAX_ROUNDS, t(
+            "explain.max_rounds", max_rounds=max_rounds, disp=disp, delta=delta, new=new,
+            conc=conc)
+    return None, t("explain.continue")
 
 
 def _trend(before: float, after: float) -> int:
     change = after - before
-    if abs(change) < STABLE_DELTA:
+    if _below(abs(change), STABLE_DELTA):
         return 0
     return 1 if change > 0 else -1
 

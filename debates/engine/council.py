@@ -98,6 +98,16 @@ def _bullets(items: list[str], limit: int | None = None) -> str:
     return "; ".join(chosen) if chosen else "(none)"
 
 
+def anonymous_labels(state: DebateState, reader: int) -> dict[int, str]:
+    """The labels ``reader`` sees its peers under: the same in every round of the
+    debate, so it can follow who argued what, and not shifted when a peer fails
+    (every other persona gets a label, answered or not). A seeded shuffle per reader,
+    so the labels reveal neither the panel's order nor, across readers, a name."""
+    others = [i for i in range(len(state.personas)) if i != reader]
+    random.Random(f"{state.config.seed}:{reader}:peer-labels").shuffle(others)
+    return {agent: f"Agent {chr(ord('B') + n)}" for n, agent in enumerate(others)}
+
+
 def _peer_block(state: DebateState, agent: int, round_number: int, compaction: int) -> str:
     previous = round_number - 1
     peers = [
@@ -107,10 +117,8 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
     ]
     labels = {i: state.personas[i].name for i in peers}
     if state.config.anonymize_peers:
-        # Shuffled per agent and round so no label can be tied to a name across turns.
-        rng = random.Random(f"{state.config.seed}:{agent}:{round_number}")
-        rng.shuffle(peers)
-        labels = {i: f"Agent {chr(ord('B') + n)}" for n, i in enumerate(peers)}
+        labels = {i: anonymous_labels(state, agent)[i] for i in peers}
+        peers.sort(key=labels.__getitem__)
     blocks = []
     for i in peers:
         position = state.position(i)
@@ -301,6 +309,9 @@ async def _run_panel_call(
     else:
         schema = VerifierReport
         messages, hints = verifier_messages(state)
+        # The verifier is what marks claims as checked: an outage of the main model
+        # must not leave every claim unchecked when a fallback is configured.
+        fallback = config.fallback_model
     model = config.model_for(step.phase.value)
     if hooks.should_cancel():
         raise Cancelled()

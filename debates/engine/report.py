@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .i18n import translator
+from .i18n import step_words, translator
 from .schemas import DebateResult
 
 
@@ -90,6 +90,10 @@ def render_markdown(result: DebateResult) -> str:
             f"{'–' if m.concessions is None else m.concessions} | "
             f"{_decision(t, m.round, m.decision)} |"
         )
+    for m in result.metrics:
+        if m.counted_agents is not None and m.active_agents < m.counted_agents:
+            out += ["", t("not_live", round=m.round, live=m.active_agents,
+                          agents=m.counted_agents)]
     if result.baseline_majority and result.final_majority:
         b, f = result.baseline_majority, result.final_majority
         out += ["", t("majority", before=_cell(b.stance), bs=b.supporters, bo=b.of,
@@ -99,7 +103,7 @@ def render_markdown(result: DebateResult) -> str:
     out += [f"## {t('agents')}", ""]
     for a in result.agents:
         trail = " → ".join(_num(c) for c in a.confidence_by_round) or "–"
-        failed = f" · failed in {a.failed_in}" if a.failed_in else ""
+        failed = f" · {t('failed_in', step=step_words(t, a.failed_in))}" if a.failed_in else ""
         out.append(f"- **{a.persona.name}** ({_cell(a.persona.expertise)}) · {trail}{failed}: "
                    f"{_cell(a.final_stance or a.initial_stance or '–')}")
     out.append("")
@@ -145,7 +149,8 @@ def render_markdown(result: DebateResult) -> str:
     if not result.verifier_ok:
         out.append(t("verifier_failed"))
     elif result.unverified_claims:
-        out += [f"- \"{c.quote}\" ({c.type.value}; {c.why})" for c in result.unverified_claims]
+        out += [f"- \"{c.quote}\" ({t(f'claim.{c.type.value}')}; {c.why})"
+                for c in result.unverified_claims]
     else:
         out.append(t("no_claims"))
     out.append("")

@@ -309,7 +309,12 @@ class Decision(StrEnum):
 
 class RoundMetrics(BaseModel):
     round: int
+    # Agents live in this round: those whose own turn succeeded.
     active_agents: int
+    # Agents the mean and dispersion are over: every agent that took a position, a
+    # failed one with its last confidence carried forward (protocols.md 1.6). None in
+    # results stored before that, when it was the same as active_agents.
+    counted_agents: int | None = None
     mean_confidence: float
     dispersion: float
     confidence_delta: float | None = None

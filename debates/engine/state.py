@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from . import convergence, novelty
+from .i18n import translator
 from .language import detect_language
 from .schemas import (
     ComposedPanel,
@@ -136,6 +137,19 @@ class DebateState:
                 active.append(i)
         return active
 
+    def counted_agents(self, round_number: int) -> list[int]:
+        """Agents the metrics of a round count: every agent that took a position.
+        One whose turn failed since keeps its last stance and confidence (carried
+        forward, not live): a dissenter whose call failed has not changed its mind,
+        so its failure must not manufacture agreement (protocols.md 1.6)."""
+        del round_number  # the same set in every round, until positions can be revised
+        return self.ok_agents(Step(Phase.POSITION))
+
+    def live_agents(self, round_number: int) -> list[int]:
+        """Agents whose own turn in this round (positions for round 0) succeeded."""
+        return self.ok_agents(Step(Phase.CROSS_EXAM, round_number) if round_number
+                              else Step(Phase.POSITION))
+
     def ok_agents(self, step: Step) -> list[int]:
         return [
             i for i in self.active_agents(step)
@@ -226,29 +240,30 @@ class DebateState:
         return self._metrics[round_number].model_copy()
 
     def _compute_metrics(self, round_number: int) -> RoundMetrics:
+        counted = self.counted_agents(round_number)
+        live = self.live_agents(round_number)
         if round_number == 0:
-            agents = self.ok_agents(Step(Phase.POSITION))
             return convergence.round_metrics(
                 round_number=0,
-                confidences=[self.confidence(i, 0) or 0.0 for i in agents],
+                confidences=[self.confidence(i, 0) or 0.0 for i in counted],
                 previous_mean=None, concessions=None, new_arguments=None,
+                live_agents=len(live),
             )
-        step = Step(Phase.CROSS_EXAM, round_number)
-        agents = self.ok_agents(step)
         earlier = [item for r in range(1, round_number) for item in self.round_items(r)]
         concessions = 0
-        for i in agents:
+        for i in live:
             exam = self.cross_exam(i, round_number)
             assert exam is not None
             concessions += len(exam.concessions)
         metrics = convergence.round_metrics(
             round_number=round_number,
-            confidences=[self.confidence(i, round_number) or 0.0 for i in agents],
+            confidences=[self.confidence(i, round_number) or 0.0 for i in counted],
             previous_mean=self.metrics(round_number - 1).mean_confidence,
             concessions=concessions,
             new_arguments=novelty.count_new_items(
                 self.round_items(round_number), earlier, self.config.novelty_threshold
             ),
+            live_agents=len(live),
         )
         reason, explanation = self.rule(metrics)
         metrics.decision = "continue" if reason is None else reason.value
@@ -261,12 +276,13 @@ class DebateState:
         return max(self.config.round_cap, self.forced_rounds)
 
     def rule(self, metrics: RoundMetrics) -> tuple[StopReason | None, str]:
+        t = translator(self.language)
         reason, explanation = convergence.stop_decision(
-            metrics, threshold=self.config.convergence_threshold, max_rounds=self.round_cap
+            metrics, threshold=self.config.convergence_threshold, max_rounds=self.round_cap, t=t
         )
         if reason is not None and metrics.round < self.forced_rounds:
-            return None, (f"the rule said {reason.value} ({explanation}); a user asked for "
-                          "one more round")
+            return None, t("explain.forced", reason=t(f"reason.{reason.value}"),
+                           explanation=explanation)
         return reason, explanation
 
     def all_metrics(self) -> list[RoundMetrics]:
@@ -281,9 +297,8 @@ class DebateState:
             if m.stop_reason is not None:
                 return m.stop_reason, m.explanation
         if self.stop_requested:
-            return StopReason.STOPPED_BY_USER, (
-                f"stopped by a user after {self.completed_rounds} round(s)"
-            )
+            return StopReason.STOPPED_BY_USER, translator(self.language)(
+                "explain.stopped_by_user", rounds=self.completed_rounds)
         return None
 
     # ------------------------------------------------------------------ progress
@@ -301,16 +316,25 @@ class DebateState:
         for step in self._agent_steps_so_far():
             active = self.ok_agents(step) if self.step_complete(step) else None
             if active is not None and len(active) < QUORUM:
-                failed = [
-                    f"{self.personas[i].name} ({self.turn(step.phase, step.round, i).error})"  # type: ignore[union-attr]
-                    for i in self.active_agents(step)
-                    if i not in active
-                ]
                 return (
                     f"below quorum in {step.label}: {len(active)} of {len(self.personas)} "
-                    f"agents remain (at least {QUORUM} needed); failed: {'; '.join(failed)}"
+                    f"agents remain (at least {QUORUM} needed); failed: "
+                    f"{'; '.join(self._failures_up_to(step))}"
                 )
         return None
+
+    def _failures_up_to(self, step: Step) -> list[str]:
+        """Every agent that failed in or before ``step``, where and why: a quorum lost
+        over several steps is explained by all of them, not only the last."""
+        failures = []
+        for i, persona in enumerate(self.personas):
+            failed = self.failed_at(i)
+            if failed is None or failed.order > step.order:
+                continue
+            turn = self.turn(failed.phase, failed.round, i)
+            error = turn.error if turn is not None else "unknown error"
+            failures.append(f"{persona.name} in {failed.label} ({error})")
+        return failures
 
     def _agent_steps_so_far(self) -> list[Step]:
         steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]

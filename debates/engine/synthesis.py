@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import convergence, novelty, prompts
+from .i18n import step_words, translator
 from .schemas import (
     AgentResult,
     AgentView,
@@ -87,8 +88,13 @@ def _majority(stances: list[tuple[int, str]]) -> tuple[MajorityView | None, set[
 
 
 def final_agents(state: DebateState) -> list[int]:
-    last = state.completed_rounds
-    return state.ok_agents(Step(Phase.CROSS_EXAM, last) if last else Step(Phase.POSITION))
+    """Agents live in the last round."""
+    return state.live_agents(state.completed_rounds)
+
+
+def counted_agents(state: DebateState) -> list[int]:
+    """Agents whose final stance counts: the live ones and those carried forward."""
+    return state.counted_agents(state.completed_rounds)
 
 
 # ---------------------------------------------------------------------- LLM requests
@@ -102,12 +108,15 @@ def synthesis_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[s
     names = state.personas
     finals = final_agents(state)
     positions = []
-    for i in finals:
+    for i in counted_agents(state):
         position = state.position(i)
         assert position is not None
+        failed = state.failed_at(i)
+        carried = (f" [failed in {failed.label}: last stance carried forward]"
+                   if i not in finals and failed is not None else "")
         positions.append(
             f"- {names[i].name}: {state.stance(i, last)} (confidence "
-            f"{state.confidence(i, last):.2f}); assumptions: "
+            f"{state.confidence(i, last):.2f}){carried}; assumptions: "
             f"{'; '.join(position.key_assumptions) or '(none)'}"
         )
     open_items, concessions = [], []
@@ -184,24 +193,25 @@ def verifier_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[st
 
 
 def _degraded_notes(state: DebateState) -> list[str]:
+    t = translator(state.language)
     notes = []
     total = len(state.personas)
+    counted = set(counted_agents(state))
     for i, persona in enumerate(state.personas):
         failed = state.failed_at(i)
         if failed is None:
             continue
         turn = state.turn(failed.phase, failed.round, i)
         assert turn is not None
-        notes.append(f"{persona.name} failed in {failed.label} ({turn.error}); "
-                     f"later steps ran without them.")
+        notes.append(t("note.failed" if i in counted else "note.failed_early",
+                       name=persona.name, step=step_words(t, failed.label), error=turn.error))
     if state.needs_compose and len(state.personas) < state.target_agents:
-        notes.append(f"The panel was composed with {len(state.personas)} of "
-                     f"{state.target_agents} requested personas.")
+        notes.append(t("note.composed", got=len(state.personas), wanted=state.target_agents))
     if total and len(final_agents(state)) < total:
-        notes.append(f"The final round ran with {len(final_agents(state))} of {total} agents.")
+        notes.append(t("note.final_round", live=len(final_agents(state)), total=total))
     verify = state.turn(Phase.VERIFY)
     if verify is not None and verify.status is TurnStatus.FAILED:
-        notes.append(f"The claim verifier failed ({verify.error}); claims are unchecked.")
+        notes.append(t("note.verifier", error=verify.error))
     return notes
 
 
@@ -210,15 +220,16 @@ def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
     assert payload is not None
     narrative = SynthesisNarrative.model_validate(payload)
     last = state.completed_rounds
-    if reason is StopReason.GENUINE_DISAGREEMENT and narrative.divergence_report is None:
-        # The rule found genuine disagreement; a recommendation would claim more
-        # authority than the debate earned, so build the divergence report ourselves.
-        narrative.divergence_report = DivergenceReport(
-            summary="The panel ended in genuine disagreement; no path is recommended.",
-            camps=[AgentView(agent=state.personas[i].name, view=state.stance(i, last) or "")
-                   for i in final_agents(state)],
-        )
+    if reason is StopReason.GENUINE_DISAGREEMENT:
+        # The rule found genuine disagreement: a recommendation would claim more
+        # authority than the debate earned, whatever the synthesizer wrote.
         narrative.recommended_path = None
+        if narrative.divergence_report is None:
+            narrative.divergence_report = DivergenceReport(
+                summary=translator(state.language)("fallback_divergence"),
+                camps=[AgentView(agent=state.personas[i].name, view=state.stance(i, last) or "")
+                       for i in counted_agents(state)],
+            )
     return narrative
 
 
@@ -232,13 +243,15 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
     finals = final_agents(state)
     baseline, _ = _majority([(i, state.stance(i, 0) or "")
                              for i in state.ok_agents(Step(Phase.POSITION))])
-    final, majority_members = _majority([(i, state.stance(i, last) or "") for i in finals])
+    final, majority_members = _majority([(i, state.stance(i, last) or "")
+                                         for i in counted_agents(state)])
 
     follow_up = {f.risk_id: f for f in narrative.risk_follow_up}
     risks = pre_positional_risks(state)
     for risk in risks:
         item = follow_up.get(risk.id) or RiskFollowUp(
-            risk_id=risk.id, status=RiskStatus.OPEN, note="not assessed by the synthesis"
+            risk_id=risk.id, status=RiskStatus.OPEN,
+            note=translator(state.language)("not_assessed")
         )
         risk.follow_up, risk.follow_up_note = item.status, item.note
 

@@ -7,6 +7,7 @@ from django import template
 from django.utils.safestring import SafeString
 
 from council_site.rendering import render_untrusted
+from debates.engine.i18n import step_words, translator
 
 register = template.Library()
 
@@ -67,3 +68,38 @@ def tokens(value: int | None) -> str:
 def humanize_reason(value: str | None) -> str:
     """stop reasons and diagnostic labels are snake_case identifiers."""
     return (value or "").replace("_", " ")
+
+
+def _language(context: template.Context) -> str:
+    """The page's language: ``lang`` if the view set one, else that of the ``result``
+    the synthesis and print views render (other pages stay English)."""
+    if context.get("lang"):
+        return str(context["lang"])
+    return str(getattr(context.get("result"), "language", None) or "en")
+
+
+@register.simple_tag(takes_context=True)
+def tr(context: template.Context, key: str, value: object = None, **values: object) -> str:
+    """A fixed string from the engine's translations (the same tables as the Markdown
+    report): ``{% tr "convergence" %}``, ``{% tr "reason" r.stop_reason %}`` for
+    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders."""
+    if value is not None:
+        key = f"{key}.{getattr(value, 'value', value)}"
+    return translator(_language(context))(key, **values)
+
+
+@register.simple_tag(takes_context=True)
+def tr_step(context: template.Context, label: str) -> str:
+    """A step label ("round 2", "premortem") in the page's language."""
+    return step_words(translator(_language(context)), label)
+
+
+@register.simple_tag(takes_context=True)
+def tr_decision(context: template.Context, decision: str) -> str:
+    """A round's decision ("continue" or a stop reason) in the page's language."""
+    t = translator(_language(context))
+    key = decision if decision == "continue" else f"reason.{decision}"
+    try:
+        return t(key)
+    except KeyError:  # e.g. a decision stored by an older version
+        return humanize_reason(decision)

@@ -151,3 +151,23 @@ def test_resume_stalled_command_reports_what_it_requeued(db):
     out = io.StringIO()
     call_command("resume_stalled", stdout=out)
     assert out.getvalue().strip() == "re-queued 0 debate(s)"
+
+
+def test_help_documents_every_option_and_the_exit_codes():
+    from debates.management.commands import debate as command
+
+    parser = command.Command().create_parser("manage.py", "debate")
+    text = parser.format_help()
+    own = [a for a in parser._actions if a.dest not in (
+        "help", "version", "verbosity", "settings", "pythonpath", "traceback", "no_color",
+        "force_color", "skip_checks")]
+    assert len(own) >= 18
+    for action in own:
+        assert action.help, f"{action.option_strings or action.dest} has no help text"
+        for flag in action.option_strings:
+            assert flag in text
+    exit_codes = text.split("exit codes:")[1]
+    for code in (0, command.EXIT_FAILED, command.EXIT_BAD_INPUT, command.EXIT_INTERRUPTED):
+        assert f"\n  {code} " in exit_codes
+    for mode, d in MODE_DEFAULTS.items():
+        assert f"{mode.value} {d.agents}, {d.threshold:.2f}, {d.max_rounds}" in text

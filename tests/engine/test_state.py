@@ -73,7 +73,7 @@ def test_converged_debate_goes_to_synthesis_then_verify():
     assert state.next_step() is None
 
 
-def test_failed_agent_is_dropped_from_later_rounds_and_metrics():
+def test_failed_agent_is_dropped_from_later_rounds_and_not_live_in_metrics():
     state = state_with_positions([0.2, 0.5, 0.9])
     state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=0, status=TurnStatus.FAILED,
                    error="Timeout: slow"))

@@ -95,3 +95,22 @@ def test_explanation_names_the_metric_values():
 def test_rule_refuses_round_zero():
     with pytest.raises(ValueError):
         stop_decision(metrics(r=0, delta=None), threshold=0.1, max_rounds=4)
+
+
+def test_the_stable_boundary_has_a_tolerance_for_float_error():
+    # 0.29 - 0.26 is 0.0299999... in floats; a move of 0.03 is never "stable".
+    delta = 0.29 - 0.26
+    assert abs(delta) < 0.03  # what the rule used to see
+    assert decide(metrics(disp=0.01, delta=delta), max_rounds=4) is not StopReason.CONVERGED
+    assert decide(metrics(disp=0.01, delta=0.0299), max_rounds=4) is StopReason.CONVERGED
+
+
+def test_the_diagnostic_trend_boundary_has_the_same_tolerance():
+    from debates.engine.convergence import diagnose
+
+    first = metrics(r=0, delta=None)
+    first.mean_confidence, first.dispersion = 0.26, 0.29
+    last = metrics(r=2)
+    last.mean_confidence, last.dispersion = 0.29, 0.26
+    d = diagnose(first, last)
+    assert (d.mean_trend, d.dispersion_trend) == ("rose", "narrowed")

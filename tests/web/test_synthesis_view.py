@@ -54,3 +54,36 @@ def test_divergence_report_replaces_the_recommendation(member_client, make_debat
 def test_unfinished_debate_has_no_synthesis_page(member_client, make_debate):
     debate = make_debate(run=False)
     assert member_client.get(f"/debates/{debate.code}/synthesis").status_code == 404
+
+
+def test_a_japanese_debate_has_a_japanese_synthesis_page(member_client, make_debate):
+    import re
+
+    from debates.engine.i18n import TRANSLATIONS
+    from debates.engine.report import render_markdown
+
+    script = {"agents": [{"name": "Ann", "position_confidence": 0.2,
+                          "fail_in": ["cross_exam:1"]}]}
+    debate = make_debate(question="請求サービスを来年 PostgreSQL に移行すべきでしょうか？",
+                         script=script)
+    result = DebateResult.model_validate(debate.synthesis.result)
+    assert result.language == "ja"
+    html = member_client.get(f"/debates/{debate.code}/synthesis").content.decode()
+    ja, en = TRANSLATIONS["ja"], TRANSLATIONS["en"]
+    for key in ("title", "convergence", "agents", "concerns", "disagreements", "assumptions",
+                "claims", "usage", "col.mean", "simulated_title", "nav.export_md"):
+        assert ja[key] in html, key
+    # h1/h2 are fixed headings (h3 holds the model's disagreement topics).
+    headings = re.findall(r"<h[12][^>]*>(.*?)</h[12]>", html, re.S)
+    assert len(headings) >= 9
+    for heading in headings:
+        text = re.sub(r"<[^>]+>", "", heading)
+        assert not re.search(r"[A-Za-z]{3,}", text.replace("Markdown", "")), heading
+    for key in ("convergence", "disagreements", "assumptions", "usage", "no_recommendation"):
+        assert f">{en[key]}<" not in html, key
+    # The same wording as the Markdown export.
+    report = render_markdown(result)
+    for key in ("recommended_path" if result.recommended_path else "divergence_title",
+                "risks", "claims"):
+        assert ja[key] in report and ja[key] in html
+    assert ja["failed_in"].format(step="ラウンド 1") in html

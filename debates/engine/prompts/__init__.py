@@ -15,10 +15,10 @@ from string import Template
 
 from pydantic import BaseModel
 
+from ..language import language_name
+
 PROMPT_VERSION = "v1"
 _ROOT = Path(__file__).parent
-
-LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese"}
 
 
 @cache
@@ -37,7 +37,7 @@ def context_block(context: str) -> str:
 
 
 def system_prompt(language: str, persona_text: str = "") -> str:
-    preamble = render("preamble", language_name=LANGUAGE_NAMES.get(language, language))
+    preamble = render("preamble", language_name=language_name(language))
     return f"{preamble}\n\n{persona_text}".strip()
 
 

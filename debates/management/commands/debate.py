@@ -9,11 +9,11 @@ interrupted.
 from __future__ import annotations
 
 import asyncio
-from argparse import ArgumentParser
+from argparse import ArgumentParser, RawDescriptionHelpFormatter
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, DjangoHelpFormatter
 from pydantic import ValidationError
 
 from debates.engine.council import run_debate
@@ -22,6 +22,11 @@ from debates.engine.persona_files import PersonaFileError, load_persona_file
 from debates.engine.progress import ConsoleProgress
 from debates.engine.report import render_markdown
 from debates.engine.schemas import (
+    MAX_AGENTS,
+    MAX_ROUNDS,
+    MIN_AGENTS,
+    MIN_ROUNDS,
+    MODE_DEFAULTS,
     DebateConfig,
     DebateResult,
     usage_from_calls,
@@ -32,6 +37,32 @@ from debates.engine.synthesis import build_result
 
 EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 1, 2, 130
 
+EPILOG = f"""\
+modes (agents, convergence threshold, max rounds; --agents, --threshold and
+--rounds override one value):
+  {" · ".join(f"{m.value} {d.agents}, {d.threshold:.2f}, {d.max_rounds}"
+             for m, d in MODE_DEFAULTS.items())}
+
+The report is written in the question's language (English, Chinese and Japanese
+headings; other languages get English headings around native content).
+
+environment:
+  COUNCIL_MODEL           default --model (sim/default, the offline simulator)
+  COUNCIL_FALLBACK_MODEL  default --fallback-model
+  COUNCIL_SIM_LATENCY_MS, COUNCIL_SIM_FAULTS, COUNCIL_SIM_SEED, COUNCIL_SIM_SCRIPT
+                          simulator settings (docs/simulator.md)
+
+exit codes:
+  0    the debate finished (possibly degraded: the report says who/what is missing)
+  {EXIT_FAILED}    the debate failed (below quorum, synthesis failed after the fallback)
+  {EXIT_BAD_INPUT}    bad input (question, option value, persona or script file, model name)
+  {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
+"""
+
+
+class _HelpFormatter(DjangoHelpFormatter, RawDescriptionHelpFormatter):
+    """Django's option order, with the epilog's layout kept."""
+
 
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
@@ -40,25 +71,49 @@ def _first_error(exc: ValidationError) -> str:
 
 
 class Command(BaseCommand):
-    help = "Run a council debate on QUESTION and print the synthesis (Markdown or JSON)."
+    help = ("Run a council debate on QUESTION and print the synthesis (Markdown or JSON) "
+            "on stdout; progress goes to stderr.")
+
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any):  # type: ignore[no-untyped-def]
+        kwargs.setdefault("epilog", EPILOG)
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        return super().create_parser(prog_name, subcommand, **kwargs)
 
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("question", help="the decision question (quote it)")
         parser.add_argument("--context", default="", help="optional background for the panel")
-        parser.add_argument("--protocol", default="council", choices=["council"])
-        parser.add_argument("--mode", default="medium", choices=["quick", "medium", "deep"])
-        parser.add_argument("--agents", type=int, help="number of agents, 2-12")
-        parser.add_argument("--rounds", type=int, help="max cross-examination rounds, 1-10")
-        parser.add_argument("--threshold", type=float, help="convergence threshold (dispersion)")
-        parser.add_argument("--personas", help="persona file (YAML or JSON)")
+        parser.add_argument("--protocol", default="council", choices=["council"],
+                            help="debate protocol (default: council)")
+        parser.add_argument("--mode", default="medium", choices=["quick", "medium", "deep"],
+                            help="panel size, threshold and round cap (default: medium; "
+                                 "see modes below)")
+        parser.add_argument("--agents", type=int,
+                            help=f"number of agents, {MIN_AGENTS}-{MAX_AGENTS} (default: the "
+                                 "mode's)")
+        parser.add_argument("--rounds", type=int, help="max cross-examination rounds, "
+                                                       f"{MIN_ROUNDS}-{MAX_ROUNDS} (default: the "
+                                                       "mode's)")
+        parser.add_argument("--threshold", type=float,
+                            help="convergence threshold on the dispersion of confidences "
+                                 "(default: the mode's)")
+        parser.add_argument("--personas", help="persona file (YAML or JSON); the panel is "
+                                               "composed for the question when omitted")
         parser.add_argument("--model", help="litellm model string (default COUNCIL_MODEL)")
         parser.add_argument("--synthesis-model", help="model for the synthesis and verifier")
-        parser.add_argument("--fallback-model", help="model tried when the synthesis fails")
-        parser.add_argument("--anonymize", action="store_true", help="show peers as Agent B, C…")
-        parser.add_argument("--sim-script", help="simulator script pinning a trajectory")
-        parser.add_argument("--seed", type=int, default=7)
-        parser.add_argument("--format", default="md", choices=["md", "json"])
-        parser.add_argument("--verbose", action="store_true", help="add the transcript")
+        parser.add_argument("--fallback-model",
+                            help="model tried when the synthesis or the verifier fails "
+                                 "(default COUNCIL_FALLBACK_MODEL)")
+        parser.add_argument("--anonymize", action="store_true",
+                            help="show peers as Agent B, C… (the same label all debate)")
+        parser.add_argument("--sim-script", help="simulator script pinning a trajectory "
+                                                 "(YAML or JSON, docs/simulator.md)")
+        parser.add_argument("--seed", type=int, default=7,
+                            help="seed for the models and the simulator (default: 7)")
+        parser.add_argument("--format", default="md", choices=["md", "json"],
+                            help="md: the Markdown report; json: the typed result "
+                                 "(default: md)")
+        parser.add_argument("--verbose", action="store_true",
+                            help="append the full transcript to the Markdown report")
         parser.add_argument("--save", action="store_true",
                             help="store the debate as a record of the team named by --team")
         parser.add_argument("--team", default="CLI", help="team to save under (created if new)")
