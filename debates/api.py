@@ -1,5 +1,6 @@
-"""JSON API for debates, mounted at /api/debates. Session auth; the same access
-helper and the same form validation as the HTML views."""
+"""JSON API for debates, mounted at /api/debates. Token or session auth (see
+council_site.api_auth); the same access helper and the same form validation as the
+HTML views."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from typing import Any
 from django.db import transaction
 from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
-from ninja.security import django_auth
 from pydantic import ConfigDict, Field, ValidationError
 
+from council_site.api_auth import api_auth
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.engine.inputs import InputError
@@ -22,7 +23,7 @@ from debates.models import Debate
 from debates.services import IllegalTransition, debate_cancel, debate_create, debate_stop
 from personas.services import PersonaError, agents_link_sources
 
-router = Router(tags=["debates"], auth=django_auth)
+router = Router(tags=["debates"], auth=api_auth)
 
 
 class ErrorOut(Schema):

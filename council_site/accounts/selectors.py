@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime
+import uuid
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet, Sum
+from django.db.models import F, QuerySet, Sum
 from django.utils import timezone
 
-from council_site.accounts.models import Invitation, Membership, Team
+from council_site.accounts.models import ApiToken, Invitation, Membership, Team
 from debates.models import Debate
 
 if TYPE_CHECKING:
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
 
 # The session key holding the code of the team the user switched to.
 SESSION_TEAM_KEY = "team_code"
+# Scripts have no session to switch teams in: they name the team per request.
+TEAM_HEADER = "X-Council-Team"
 
 
 def team_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Team | None:
@@ -33,11 +36,20 @@ def team_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Team | None:
 
 
 def current_team(request: HttpRequest) -> Team | None:
-    """The team the user switched to in this session, if they still belong to it;
-    otherwise their default team (``team_for_user``)."""
+    """The team named by the ``X-Council-Team`` header (scripts), else the team the user
+    switched to in this session if they still belong to it, else their default team
+    (``team_for_user``)."""
     user = request.user
     if not user.is_authenticated:
         return None
+    header = request.headers.get(TEAM_HEADER)
+    if header:
+        # A team named explicitly that the caller does not belong to is no team at all,
+        # never a silent fall-back to another one.
+        try:
+            return Team.objects.filter(code=uuid.UUID(header), memberships__user=user).first()
+        except ValueError:
+            return None
     code = request.session.get(SESSION_TEAM_KEY)
     if code:
         team = Team.objects.filter(code=code, memberships__user=user).first()
@@ -91,3 +103,11 @@ def team_month_spend(*, team: Team, now: datetime.datetime | None = None) -> flo
         total=Sum("cost_usd")
     )["total"]
     return float(total or 0.0)
+
+
+def api_tokens_of_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[ApiToken]:
+    """The user's tokens, live ones first, newest first."""
+    if not user.is_authenticated:
+        return ApiToken.objects.none()
+    return ApiToken.objects.filter(user=user).order_by(
+        F("revoked_at").desc(nulls_first=True), "-created_at", "-id")
