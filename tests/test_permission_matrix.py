@@ -344,6 +344,9 @@ ROWS: list[R] = [
     R("api/debates/<uuidstr:code>/cancel", "POST", WRITE, kw=active),
     R("api/debates/<uuidstr:code>/stop", "POST", WRITE, kw=active),
     R("api/debates/<uuidstr:code>/events", "GET", READ, kw=debate),
+    R("api/debates/<uuidstr:code>/events/wait", "GET", READ, kw=debate,
+      data=lambda w, r: {"timeout": 1}),
+    R("api/debates/<uuidstr:code>/events/stream", "GET", READ, kw=debate),
 ]
 
 # Websocket routes: (route, URL kwargs, expectation). Members connect; others are closed.
