@@ -54,6 +54,7 @@ ROLES = ("outsider", "viewer", "editor", "owner")  # refusals first, on an untou
 READ = {"owner": OK, "editor": OK, "viewer": OK, "outsider": 404}
 WRITE = {"owner": OK, "editor": OK, "viewer": 403, "outsider": 404}
 OWNER_ONLY = {"owner": OK, "editor": 403, "viewer": 403, "outsider": 404}
+WRITE_THEN_409 = {"owner": 409, "editor": 409, "viewer": 403, "outsider": 404}
 CURRENT_READ = {"owner": OK, "editor": OK, "viewer": OK, "outsider": OK}
 CURRENT_WRITE = {"owner": OK, "editor": OK, "viewer": 403, "outsider": OK}
 PERSONAL = {"owner": OK, "editor": OK, "viewer": OK, "outsider": OK}
@@ -347,6 +348,13 @@ ROWS: list[R] = [
     R("api/debates/<uuidstr:code>/events/wait", "GET", READ, kw=debate,
       data=lambda w, r: {"timeout": 1}),
     R("api/debates/<uuidstr:code>/events/stream", "GET", READ, kw=debate),
+    R("api/debates/schemas/result", "GET", CURRENT_READ),
+    R("api/debates/<uuidstr:code>/export.md", "GET", READ, kw=debate),
+    # The world's finished debate has no stored rounds to add to: writers reach the
+    # state check (409 on a queued debate), the others are refused before it.
+    R("api/debates/<uuidstr:code>/more-round", "POST", WRITE_THEN_409, kw=active),
+    R("api/debates/<uuidstr:code>/rerun", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"question": f"Should {r} move billing?"}),
 ]
 
 # Websocket routes: (route, URL kwargs, expectation). Members connect; others are closed.
