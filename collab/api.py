@@ -8,15 +8,15 @@ from typing import Any
 
 from django.http import HttpRequest
 from ninja import Router, Schema, Status
-from ninja.security import django_auth
 from pydantic import ConfigDict, Field
 
 from collab import selectors, services
 from collab.access import debate_comments_access
 from collab.models import Comment, TargetKind
 from council_site.accounts.access import Need
+from council_site.api_auth import api_auth
 
-router = Router(tags=["comments"], auth=django_auth)
+router = Router(tags=["comments"], auth=api_auth)
 
 
 class ErrorOut(Schema):

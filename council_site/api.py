@@ -12,6 +12,8 @@ from ninja import NinjaAPI, Schema
 
 from collab.api import router as collab_router
 from debates.api import router as debates_router
+from debates.api_actions import router as debate_actions_router
+from debates.api_events import router as debate_events_router
 from personas.api import router as personas_router
 
 api = NinjaAPI(title="Council API", version="1", urls_namespace="api")
@@ -46,3 +48,5 @@ def health(request: HttpRequest) -> HealthOut:
 api.add_router("/personas", personas_router)
 api.add_router("/debates", collab_router)
 api.add_router("/debates", debates_router)
+api.add_router("/debates", debate_events_router)
+api.add_router("/debates", debate_actions_router)

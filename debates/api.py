@@ -1,5 +1,6 @@
-"""JSON API for debates, mounted at /api/debates. Session auth; the same access
-helper and the same form validation as the HTML views."""
+"""JSON API for debates, mounted at /api/debates. Token or session auth (see
+council_site.api_auth); the same access helper and the same form validation as the
+HTML views."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from typing import Any
 
 from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
-from ninja.security import django_auth
 from pydantic import ConfigDict, Field
 
+from council_site.api_auth import api_auth
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.engine.inputs import InputError
@@ -20,7 +21,7 @@ from debates.forms import DebateForm
 from debates.models import Debate
 from debates.services import IllegalTransition, debate_cancel, debate_start, debate_stop
 
-router = Router(tags=["debates"], auth=django_auth)
+router = Router(tags=["debates"], auth=api_auth)
 
 
 class ErrorOut(Schema):

@@ -8,19 +8,19 @@ from typing import Any
 
 from django.http import Http404, HttpRequest
 from ninja import Router, Schema, Status
-from ninja.security import django_auth
 from pydantic import ConfigDict, Field
 
 from council_site.accounts.access import Need, require_role
 from council_site.accounts.models import Team
 from council_site.accounts.selectors import current_team
+from council_site.api_auth import api_auth
 from debates.engine.persona_files import PersonaFileError
 from debates.engine.schemas import Persona
 from personas import selectors, services
 from personas.access import library_access, persona_access
 from personas.models import LibraryPersona, PersonaLibrary
 
-router = Router(tags=["personas"], auth=django_auth)
+router = Router(tags=["personas"], auth=api_auth)
 
 
 class ErrorOut(Schema):

@@ -37,7 +37,11 @@ from django_q.models import OrmQ
 from collab.models import Comment
 from collab.services import comment_create
 from council_site.accounts.models import Invitation, Membership, Team
-from council_site.accounts.services import invitation_create, membership_add
+from council_site.accounts.services import (
+    api_token_create,
+    invitation_create,
+    membership_add,
+)
 from debates.engine.schemas import DebateConfig, Persona
 from debates.models import Debate, DebateStatus, Synthesis
 from debates.services import debate_create
@@ -50,6 +54,7 @@ ROLES = ("outsider", "viewer", "editor", "owner")  # refusals first, on an untou
 READ = {"owner": OK, "editor": OK, "viewer": OK, "outsider": 404}
 WRITE = {"owner": OK, "editor": OK, "viewer": 403, "outsider": 404}
 OWNER_ONLY = {"owner": OK, "editor": 403, "viewer": 403, "outsider": 404}
+WRITE_THEN_409 = {"owner": 409, "editor": 409, "viewer": 403, "outsider": 404}
 CURRENT_READ = {"owner": OK, "editor": OK, "viewer": OK, "outsider": OK}
 CURRENT_WRITE = {"owner": OK, "editor": OK, "viewer": 403, "outsider": OK}
 PERSONAL = {"owner": OK, "editor": OK, "viewer": OK, "outsider": OK}
@@ -217,6 +222,11 @@ def invitation_token(w: World, r: str) -> dict[str, Any]:
     return {"token": w.invitation.token}
 
 
+def own_token(w: World, r: str) -> dict[str, Any]:
+    token, _ = api_token_create(user=w.users[r], name=f"{r}'s script")
+    return {"code": token.code}
+
+
 def persona_fields(w: World, r: str) -> dict[str, Any]:
     return {"name": f"Persona of {r}", "background": "b", "expertise": "e", "approach": "a",
             "bias": "x"}
@@ -251,6 +261,9 @@ ROWS: list[R] = [
     R("invitations/<str:token>/", "GET", INVITATION_GET, kw=invitation_token),
     R("invitations/<str:token>/", "POST", INVITATION_POST, kw=invitation_token),
     R("mentions/", "GET", PERSONAL),
+    R("accounts/tokens/", "GET", PERSONAL),
+    R("accounts/tokens/", "POST", PERSONAL, data=lambda w, r: {"name": f"{r}'s CI"}),
+    R("accounts/tokens/<uuid:code>/revoke", "POST", PERSONAL, kw=own_token),
     # ---- persona libraries
     R("personas/", "GET", CURRENT_READ),
     R("personas/libraries/new", "POST", CURRENT_WRITE, data=lambda w, r: {"name": f"{r} lib"}),
@@ -332,6 +345,16 @@ ROWS: list[R] = [
     R("api/debates/<uuidstr:code>/cancel", "POST", WRITE, kw=active),
     R("api/debates/<uuidstr:code>/stop", "POST", WRITE, kw=active),
     R("api/debates/<uuidstr:code>/events", "GET", READ, kw=debate),
+    R("api/debates/<uuidstr:code>/events/wait", "GET", READ, kw=debate,
+      data=lambda w, r: {"timeout": 1}),
+    R("api/debates/<uuidstr:code>/events/stream", "GET", READ, kw=debate),
+    R("api/debates/schemas/result", "GET", CURRENT_READ),
+    R("api/debates/<uuidstr:code>/export.md", "GET", READ, kw=debate),
+    # The world's finished debate has no stored rounds to add to: writers reach the
+    # state check (409 on a queued debate), the others are refused before it.
+    R("api/debates/<uuidstr:code>/more-round", "POST", WRITE_THEN_409, kw=active),
+    R("api/debates/<uuidstr:code>/rerun", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"question": f"Should {r} move billing?"}),
 ]
 
 # Websocket routes: (route, URL kwargs, expectation). Members connect; others are closed.
@@ -456,11 +479,30 @@ def _client(user: User) -> Client:
 
 @pytest.mark.parametrize("row", LIVE_ROWS)
 def test_matrix(row: R, world: World, django_capture_on_commit_callbacks: Any) -> None:
+    check_row(row, world, django_capture_on_commit_callbacks, _client)
+
+
+def _token_client(user: User) -> Client:
+    """A script's client: a personal API token, no session cookie, no CSRF token."""
+    _, secret = api_token_create(user=user, name="matrix")
+    return Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+@pytest.mark.parametrize("row", [p for p in LIVE_ROWS if p.values[0].is_api])
+def test_matrix_with_api_tokens(row: R, world: World,
+                                django_capture_on_commit_callbacks: Any) -> None:
+    """The same expectations when the API is called with each role's token: a token
+    carries its user's roles, nothing more."""
+    check_row(row, world, django_capture_on_commit_callbacks, _token_client)
+
+
+def check_row(row: R, world: World, capture: Any, client_for: Callable[[User], Client]) -> None:
+    django_capture_on_commit_callbacks = capture
     problems = []
     secrets_ = [str(world.debate.code), str(world.library.code), str(world.persona.code),
                 world.library.name]
     for role in ROLES:
-        client = _client(world.users[role])
+        client = client_for(world.users[role])
         expected = row.expect[role]
         refused = expected in (403, 404)
         url, data = prepare(row, world, role)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
-from council_site.accounts.models import Membership, Team
+from council_site.accounts.models import ApiToken, Membership, Team
 from council_site.accounts.selectors import membership_role
 
 if TYPE_CHECKING:
@@ -62,3 +62,12 @@ def team_access(request: HttpRequest, code: object, *, need: str = Need.READ) ->
     if team is None:
         raise Http404("No such team.")
     return team, require_role(team=team, user=request.user, need=need)
+
+
+def api_token_access(request: HttpRequest, code: object) -> ApiToken:
+    """One of the caller's own API tokens; anybody else's is 404, like any object
+    outside one's reach."""
+    token = ApiToken.objects.filter(code=parse_code(code)).first()
+    if token is None or not request.user.is_authenticated or token.user_id != request.user.pk:
+        raise Http404("No such token.")
+    return token

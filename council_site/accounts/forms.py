@@ -28,6 +28,10 @@ class TeamForm(forms.Form):
     name = forms.CharField(max_length=200)
 
 
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(max_length=100, help_text="What uses it, e.g. CI or a laptop agent.")
+
+
 class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
 

@@ -117,3 +117,35 @@ class Invitation(models.Model):
         if self.expires_at <= timezone.now():
             return self.Status.EXPIRED
         return self.Status.PENDING
+
+
+class ApiToken(models.Model):
+    """A personal API token: a script or agent acting as its user, with the user's
+    teams and roles (a viewer's token can read, not write).
+
+    Only a SHA-256 digest of the secret is stored. The secret is 256 random bits, so a
+    fast hash is enough (no password stretching needed) and lets the digest be an
+    indexed lookup key; the secret itself is shown once, when the token is made.
+    """
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    # The secret's first characters, so a user can tell their tokens apart in a list.
+    prefix = models.CharField(max_length=16, editable=False)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…) of {self.user}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None

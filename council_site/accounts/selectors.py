@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import TYPE_CHECKING
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
-from council_site.accounts.models import Invitation, Membership, Team
+from council_site.accounts.models import ApiToken, Invitation, Membership, Team
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -14,6 +15,8 @@ if TYPE_CHECKING:
 
 # The session key holding the code of the team the user switched to.
 SESSION_TEAM_KEY = "team_code"
+# Scripts have no session to switch teams in: they name the team per request.
+TEAM_HEADER = "X-Council-Team"
 
 
 def team_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Team | None:
@@ -30,11 +33,20 @@ def team_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Team | None:
 
 
 def current_team(request: HttpRequest) -> Team | None:
-    """The team the user switched to in this session, if they still belong to it;
-    otherwise their default team (``team_for_user``)."""
+    """The team named by the ``X-Council-Team`` header (scripts), else the team the user
+    switched to in this session if they still belong to it, else their default team
+    (``team_for_user``)."""
     user = request.user
     if not user.is_authenticated:
         return None
+    header = request.headers.get(TEAM_HEADER)
+    if header:
+        # A team named explicitly that the caller does not belong to is no team at all,
+        # never a silent fall-back to another one.
+        try:
+            return Team.objects.filter(code=uuid.UUID(header), memberships__user=user).first()
+        except ValueError:
+            return None
     code = request.session.get(SESSION_TEAM_KEY)
     if code:
         team = Team.objects.filter(code=code, memberships__user=user).first()
@@ -78,3 +90,10 @@ def team_invitations(*, team: Team) -> QuerySet[Invitation]:
 def invitation_by_token(*, token: str) -> Invitation | None:
     return Invitation.objects.select_related("team").filter(token=token).first()
 
+
+def api_tokens_of_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[ApiToken]:
+    """The user's tokens, live ones first, newest first."""
+    if not user.is_authenticated:
+        return ApiToken.objects.none()
+    return ApiToken.objects.filter(user=user).order_by(
+        F("revoked_at").desc(nulls_first=True), "-created_at", "-id")

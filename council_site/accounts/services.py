@@ -1,7 +1,9 @@
-"""Writes for teams, memberships and invitations."""
+"""Writes for teams, memberships, invitations and personal API tokens."""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -10,7 +12,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
-from council_site.accounts.models import Invitation, Membership, Team
+from council_site.accounts.models import ApiToken, Invitation, Membership, Team
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -184,3 +186,51 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     return membership
+
+
+# --- personal API tokens -----------------------------------------------------------
+
+API_TOKEN_PREFIX = "council_"
+# Writing last_used_at on every request would make each API call a write; a minute's
+# precision is what the token page shows anyway.
+API_TOKEN_TOUCH_SECONDS = 60
+
+
+def api_token_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+    """A new token and its secret. The secret is returned here only: the database
+    keeps its digest, so nobody can show it again."""
+    name = name.strip()
+    if not name:
+        raise ValueError("A token needs a name.")
+    secret = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(user=user, name=name[:100],
+                                    prefix=secret[:len(API_TOKEN_PREFIX) + 4],
+                                    digest=api_token_digest(secret))
+    return token, secret
+
+
+def api_token_revoke(*, token: ApiToken) -> ApiToken:
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token
+
+
+def api_token_use(*, secret: str) -> ApiToken | None:
+    """The live token with this secret (its user loaded), or None; records the use."""
+    if not secret.startswith(API_TOKEN_PREFIX):
+        return None
+    token = (ApiToken.objects.select_related("user")
+             .filter(digest=api_token_digest(secret), revoked_at__isnull=True).first())
+    if token is None or not token.user.is_active:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() >= \
+            API_TOKEN_TOUCH_SECONDS:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
+    return token

@@ -1,4 +1,5 @@
-"""Sign-up, teams, members, invitations and limits. Access via ``team_access``."""
+"""Sign-up, teams, members, invitations, limits and API tokens. Access via
+``team_access`` (``api_token_access`` for tokens)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
 from council_site.accounts import selectors, services
-from council_site.accounts.access import Need, parse_code, team_access
+from council_site.accounts.access import Need, api_token_access, parse_code, team_access
 from council_site.accounts.forms import (
+    ApiTokenForm,
     InvitationForm,
     LimitsForm,
     RoleForm,
@@ -209,3 +211,31 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     status = 409 if (problem and request.method == "POST") else 200
     return render(request, "accounts/invitation.html",
                   {"invitation": found, "problem": problem}, status=status)
+
+
+@login_required
+def api_tokens(request: HttpRequest) -> HttpResponse:
+    """The user's API tokens; a POST makes one and shows its secret on this one page."""
+    form = ApiTokenForm(request.POST or None)
+    secret = None
+    if request.method == "POST" and form.is_valid():
+        token, secret = services.api_token_create(user=request.user,
+                                                  name=form.cleaned_data["name"])
+        form = ApiTokenForm()
+    response = render(request, "accounts/api_tokens.html", {
+        "tokens": selectors.api_tokens_of_user(user=request.user),
+        "form": form, "secret": secret,
+    }, status=400 if request.method == "POST" and secret is None else 200)
+    if secret:
+        # The page holding the secret must not be kept by a browser or proxy cache.
+        response["Cache-Control"] = "no-store"
+    return response
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, code: str) -> HttpResponse:
+    token = api_token_access(request, code)
+    services.api_token_revoke(token=token)
+    messages.success(request, f"Token {token.name} revoked: it no longer works.")
+    return redirect("accounts:api_tokens")

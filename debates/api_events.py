@@ -1,0 +1,165 @@
+"""Following a debate's event log from a script: long-poll and server-sent events,
+mounted at /api/debates beside ``GET /{code}/events?after=N`` (debates.api).
+
+Both read the durable log (``events_after``), like the live page's websocket: the
+log is the truth, so a client that remembers the last ``seq`` it saw and asks again
+(``after=seq``, or SSE's ``Last-Event-ID``) misses nothing across reconnects.
+
+The views are async and sleep between short database reads, so a waiting client
+holds no worker thread: under ASGI every sync view shares one thread, and a sync
+long-poll would stall the whole site.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import HttpRequest, StreamingHttpResponse
+from ninja import Query, Router, Schema
+from pydantic import Field
+
+from council_site.api_auth import api_auth
+from debates.access import debate_access
+from debates.events import events_after
+from debates.models import ACTIVE_STATUSES, Debate, DebateEvent
+
+router = Router(tags=["debates"], auth=api_auth)
+
+MAX_WAIT_SECONDS = 60
+# A stream is closed after this long and the client reconnects with Last-Event-ID,
+# so no connection (or proxy timeout) lives for ever.
+STREAM_SECONDS = 30 * 60
+HEARTBEAT_SECONDS = 15
+
+
+def poll_seconds() -> float:
+    return float(getattr(settings, "COUNCIL_EVENTS_POLL_SECONDS", 0.5))
+
+
+class EventOut(Schema):
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: datetime
+
+
+class EventBatchOut(Schema):
+    events: list[EventOut]
+    last_seq: int = Field(description="Pass as `after` next time.")
+    status: str
+    active: bool = Field(description="False once the debate has ended: no event will follow.")
+
+
+class WaitQuery(Schema):
+    after: int = Field(default=0, ge=0)
+    timeout: float = Field(default=25, ge=0, le=MAX_WAIT_SECONDS,
+                           description="Seconds to wait for an event before answering empty.")
+
+
+class StreamQuery(Schema):
+    after: int = Field(default=0, ge=0, description="Overridden by a larger Last-Event-ID.")
+
+
+def _read(debate_id: int, after: int) -> tuple[list[DebateEvent], str]:
+    debate = Debate.objects.only("id", "status").get(pk=debate_id)
+    # Status first, events second: events written after a status read as final are
+    # still returned, so "ended" is never answered before the last event.
+    status = debate.status
+    return events_after(debate, after), status
+
+
+read = sync_to_async(_read)
+
+
+def _event_dict(event: DebateEvent) -> dict[str, Any]:
+    return {"seq": event.seq, "kind": event.kind, "payload": event.payload,
+            "created_at": event.created_at}
+
+
+async def _debate(request: HttpRequest, code: uuid.UUID) -> Debate:
+    debate, _ = await sync_to_async(debate_access)(user=request.user, code=code)
+    return debate
+
+
+@router.get("/{uuid:code}/events/wait", response=EventBatchOut, url_name="debate_events_wait")
+async def wait_events(request: HttpRequest, code: uuid.UUID,
+                      query: Query[WaitQuery]) -> dict[str, Any]:
+    """Long-poll: the events after ``after``, waiting up to ``timeout`` seconds for the
+    first one. Answers at once when there are events or the debate has ended
+    (``active`` false); an empty batch with ``active`` true means "ask again"."""
+    debate = await _debate(request, code)
+    deadline = time.monotonic() + query.timeout
+    while True:
+        batch, status = await read(debate.pk, query.after)
+        active = status in ACTIVE_STATUSES
+        if batch or not active or time.monotonic() >= deadline:
+            break
+        await asyncio.sleep(min(poll_seconds(), max(0.0, deadline - time.monotonic())))
+    return {"events": [_event_dict(e) for e in batch],
+            "last_seq": batch[-1].seq if batch else query.after,
+            "status": status, "active": active}
+
+
+def _sse(event: DebateEvent) -> str:
+    data = json.dumps({**_event_dict(event), "created_at": event.created_at.isoformat()})
+    return f"id: {event.seq}\nevent: {event.kind}\ndata: {data}\n\n"
+
+
+async def stream(debate_id: int, after: int, *, lifetime: float = STREAM_SECONDS
+                 ) -> AsyncIterator[str]:
+    """SSE frames: every event past ``after``, then an ``end`` frame once the debate
+    has ended (or ``lifetime`` has passed, with ``"reconnect": true``)."""
+    started = idle_since = time.monotonic()
+    yield "retry: 2000\n\n"
+    while True:
+        batch, status = await read(debate_id, after)
+        for event in batch:
+            yield _sse(event)
+            after = event.seq
+        if status not in ACTIVE_STATUSES and not batch:
+            yield f"event: end\ndata: {json.dumps({'status': status, 'last_seq': after})}\n\n"
+            return
+        now = time.monotonic()
+        if now - started >= lifetime:
+            data = json.dumps({"status": status, "last_seq": after, "reconnect": True})
+            yield f"event: end\ndata: {data}\n\n"
+            return
+        if batch:
+            idle_since = now
+        elif now - idle_since >= HEARTBEAT_SECONDS:
+            yield ": keep-alive\n\n"
+            idle_since = now
+        if not batch:
+            await asyncio.sleep(poll_seconds())
+
+
+@router.get("/{uuid:code}/events/stream", url_name="debate_events_stream",
+            response={200: None},
+            openapi_extra={"responses": {"200": {
+                "description": "Server-sent events: `id` is the event's seq, `event` its "
+                               "kind, `data` the event as JSON; a final `end` event carries "
+                               "the debate's status.",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}}}}})
+async def stream_events(request: HttpRequest, code: uuid.UUID,
+                        query: Query[StreamQuery]) -> StreamingHttpResponse:
+    """Server-sent events of the log after ``after`` (or the ``Last-Event-ID`` header),
+    until the debate ends. Reconnecting with the last id resumes without a gap."""
+    debate = await _debate(request, code)
+    after = query.after
+    try:
+        after = max(after, int(request.headers.get("Last-Event-ID", "0")))
+    except ValueError:
+        pass
+    response = StreamingHttpResponse(stream(debate.pk, after),
+                                     content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
+    return response

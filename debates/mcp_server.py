@@ -1,0 +1,211 @@
+"""The MCP server (``manage.py mcp``): a coding agent convenes the council through
+tools, acting as the user of a personal API token.
+
+Every tool re-checks the token (a revoked token stops working at once) and goes
+through the same code as the JSON API: the create endpoint's function itself for new
+debates, and the same access helpers and selectors for reads, so an agent can do
+exactly what its user may do in the team, and nothing more.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from council_site.accounts.access import Need, require_role
+from council_site.accounts.models import ApiToken
+from council_site.accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
+from council_site.accounts.services import api_token_use
+from debates import selectors
+from debates.access import debate_access
+from debates.engine.schemas import Mode
+from debates.models import ACTIVE_STATUSES, Debate
+from personas import selectors as persona_selectors
+
+INSTRUCTIONS = """\
+Council runs a structured debate between LLM personas on a question and returns a typed
+synthesis: recommended path, disagreements, consensus, risks, and claims to verify.
+Start one with start_debate, follow it with wait_for_debate (progress is reported),
+then read get_result. Check stop_reason and degraded before trusting a result, and
+verify the unverified_claims yourself."""
+
+WAIT_POLL_SECONDS = 0.5
+
+
+class Identity:
+    """The token the server was started with, looked up again on every call."""
+
+    def __init__(self, secret: str) -> None:
+        self.secret = secret
+
+    def token(self) -> ApiToken:
+        token = api_token_use(secret=self.secret)
+        if token is None:
+            raise ToolError("The API token is unknown or revoked; make a new one.")
+        return token
+
+    def request(self, team: str | None = None) -> HttpRequest:
+        """A request as the token's user, for the code the JSON API runs."""
+        token = self.token()
+        request = HttpRequest()
+        request.method = "POST"
+        request.user = token.user
+        request.api_token = token  # type: ignore[attr-defined]
+        request.session = {}  # type: ignore[assignment]  # no session: like a Bearer call
+        if team:
+            request.META["HTTP_" + TEAM_HEADER.upper().replace("-", "_")] = team
+        return request
+
+
+def _refusal(exc: Exception) -> ToolError:
+    if isinstance(exc, Http404):
+        return ToolError("Not found (or not in any of your teams).")
+    return ToolError(str(exc) or "Not allowed.")
+
+
+def _debate(identity: Identity, code: str, *, write: bool = False) -> Debate:
+    try:
+        return debate_access(user=identity.token().user, code=code, write=write)[0]
+    except (Http404, PermissionDenied) as exc:
+        raise _refusal(exc) from exc
+
+
+def _status(debate: Debate) -> dict[str, Any]:
+    return {
+        "code": str(debate.code), "status": debate.status, "active": debate.is_active,
+        "current_step": debate.current_step, "stop_reason": debate.stop_reason,
+        "stop_explanation": debate.stop_explanation, "degraded": debate.degraded,
+        "simulated": debate.simulated, "error": debate.error, "cost_usd": debate.cost_usd,
+        "last_event_seq": debate.last_event_seq,
+    }
+
+
+def _events(debate: Debate, after: int) -> list[dict[str, Any]]:
+    return [{"seq": e.seq, "kind": e.kind, "payload": e.payload}
+            for e in selectors.debate_events_after(debate=debate, after=after)]
+
+
+# --- the tools' bodies (sync, database work) ----------------------------------------
+
+
+def teams(identity: Identity) -> list[dict[str, Any]]:
+    user = identity.token().user
+    return [{"team": str(m.team.code), "name": m.team.name, "role": m.role}
+            for m in memberships_of_user(user=user)]
+
+
+def personas(identity: Identity, team: str | None) -> list[dict[str, Any]]:
+    request = identity.request(team)
+    found = current_team(request)
+    if found is None:
+        raise ToolError("No such team among yours (see list_teams).")
+    require_role(team=found, user=request.user, need=Need.READ)
+    out = []
+    for library in persona_selectors.libraries_for_team(team=found, include_archived=False):
+        out.append({
+            "library": str(library.code), "name": library.name,
+            "description": library.description,
+            "personas": [{"code": str(p.code), "name": p.name, "expertise": p.expertise,
+                          "approach": p.approach}
+                         for p in persona_selectors.library_personas(
+                             library=library, include_archived=False)],
+        })
+    return out
+
+
+def start(identity: Identity, payload: dict[str, Any], team: str | None) -> dict[str, Any]:
+    from debates.api import DebateIn, create_debate
+
+    request = identity.request(team)
+    try:
+        answer = create_debate(request, DebateIn.model_validate(payload))
+    except (Http404, PermissionDenied) as exc:
+        raise _refusal(exc) from exc
+    if answer.status_code != 201:
+        raise ToolError(f"Refused: {answer.value}")
+    debate = Debate.objects.get(code=answer.value["code"])
+    return _status(debate)
+
+
+def status(identity: Identity, code: str, after: int) -> dict[str, Any]:
+    debate = _debate(identity, code)
+    return {**_status(debate), "events": _events(debate, after)}
+
+
+def result(identity: Identity, code: str) -> dict[str, Any]:
+    debate = _debate(identity, code)
+    typed = selectors.debate_result(debate=debate)
+    if typed is None:
+        raise ToolError(f"No result yet: the debate is {debate.status}.")
+    return {**_status(debate), "result": typed.model_dump(mode="json")}
+
+
+def build_server(secret: str) -> MCPServer:
+    identity = Identity(secret)
+    server = MCPServer(name="council", instructions=INSTRUCTIONS)
+
+    @server.tool()
+    async def list_teams() -> list[dict[str, Any]]:
+        """Your teams and your role in each (a viewer may read, not start debates)."""
+        return await sync_to_async(teams)(identity)
+
+    @server.tool()
+    async def list_personas(team: str | None = None) -> list[dict[str, Any]]:
+        """Persona libraries of a team (default: your first team) and their personas;
+        pass persona codes to start_debate to choose the panel."""
+        return await sync_to_async(personas)(identity, team)
+
+    @server.tool()
+    async def start_debate(question: str, context: str = "", mode: Mode = Mode.MEDIUM,
+                           model: str | None = None, agents: int | None = None,
+                           max_rounds: int | None = None, personas: list[str] | None = None,
+                           team: str | None = None) -> dict[str, Any]:
+        """Start a council debate on a decision question; returns its code at once.
+        mode: quick, medium or deep. model: a litellm model name (default: the
+        server's). personas: library persona codes, in panel order. Follow it with
+        wait_for_debate, then get_result."""
+        payload: dict[str, Any] = {"question": question, "context": context, "mode": mode,
+                                   "personas": personas or []}
+        payload.update({k: v for k, v in {"model": model, "agents": agents,
+                                          "max_rounds": max_rounds}.items() if v is not None})
+        return await sync_to_async(start)(identity, payload, team)
+
+    @server.tool()
+    async def get_status(code: str, after: int = 0) -> dict[str, Any]:
+        """Status of a debate and its events after sequence number ``after``."""
+        return await sync_to_async(status)(identity, code, after)
+
+    @server.tool()
+    async def wait_for_debate(code: str, ctx: Context, timeout_seconds: float = 300,
+                              after: int = 0) -> dict[str, Any]:
+        """Wait until the debate ends (or ``timeout_seconds`` pass), reporting progress
+        as its events arrive. Returns its status; call again if it is still active."""
+        deadline = time.monotonic() + max(0.0, min(timeout_seconds, 3600))
+        seen = after
+        while True:
+            now = await sync_to_async(status)(identity, code, seen)
+            for event in now["events"]:
+                seen = event["seq"]
+                detail = ", ".join(f"{k} {v}" for k, v in event["payload"].items()
+                                   if isinstance(v, int | str) and len(str(v)) < 40)
+                await ctx.report_progress(seen, message=event["kind"] +
+                                          (f" ({detail})" if detail else ""))
+            if now["status"] not in ACTIVE_STATUSES or time.monotonic() >= deadline:
+                now.pop("events")
+                return now
+            await asyncio.sleep(WAIT_POLL_SECONDS)
+
+    @server.tool()
+    async def get_result(code: str) -> dict[str, Any]:
+        """The finished debate's typed result (DebateResult): recommended_path,
+        disagreements, consensus_points, unverified_claims, stop_reason, degraded ..."""
+        return await sync_to_async(result)(identity, code)
+
+    return server

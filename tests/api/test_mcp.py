@@ -1,0 +1,117 @@
+"""The MCP server as a coding agent meets it: a subprocess on stdio, driven by the
+official MCP client, acting as an API token's user."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from council_site.accounts.services import api_token_create, api_token_revoke
+from debates.models import Debate, DebateStatus
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def server_env(secret: str) -> dict[str, str]:
+    cfg = connection.settings_dict
+    assert cfg["ENGINE"].endswith("sqlite3") or "postgres" in cfg["ENGINE"]
+    if cfg["ENGINE"].endswith("sqlite3"):
+        url = f"sqlite:///{Path(cfg['NAME']).resolve()}"
+    else:
+        url = (f"postgresql://{cfg.get('USER') or 'postgres'}@{cfg.get('HOST') or '127.0.0.1'}"
+               f":{cfg.get('PORT') or 5432}/{cfg['NAME']}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    # The debate runs inline when queued (no worker process to start in this test), so
+    # start_debate returns once it has finished and progress arrives in one burst.
+    env.update(DATABASE_URL=url, COUNCIL_Q_SYNC="1", COUNCIL_API_TOKEN=secret,
+               DJANGO_DEBUG="1", DJANGO_LOG_LEVEL="WARNING", COUNCIL_SIM_LATENCY_MS="0")
+    return env
+
+
+async def session_run(env: dict[str, str], body: Any) -> Any:
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=sys.executable, args=["manage.py", "mcp"],
+                                   env=env, cwd=str(ROOT))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        return await body(session)
+
+
+def structured(result: Any) -> Any:
+    assert not result.is_error, result.content
+    if result.structured_content is not None:
+        data = result.structured_content
+        return data.get("result", data) if isinstance(data, dict) and set(data) == {
+            "result"} else data
+    return json.loads(result.content[0].text)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_mcp_lists_tools_runs_a_simulated_debate_and_reads_its_result(owner, team, viewer):
+    _, secret = api_token_create(user=owner, name="agent")
+    progress: list[tuple[float, str | None]] = []
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append((value, message))
+
+    async def body(session: Any) -> dict[str, Any]:
+        tools = {t.name for t in (await session.list_tools()).tools}
+        assert {"start_debate", "get_status", "wait_for_debate", "get_result",
+                "list_personas", "list_teams"} <= tools
+        teams = structured(await session.call_tool("list_teams", {}))
+        assert teams == [{"team": str(team.code), "name": "Acme", "role": "owner"}]
+        started = structured(await session.call_tool("start_debate", {
+            "question": "Should we adopt a four-day week?", "mode": "quick",
+            "model": "sim/default"}))
+        waited = structured(await session.call_tool(
+            "wait_for_debate", {"code": started["code"], "timeout_seconds": 120},
+            progress_callback=on_progress))
+        result = structured(await session.call_tool("get_result", {"code": started["code"]}))
+        missing = await session.call_tool("get_result", {"code": str(team.code)})
+        return {"started": started, "waited": waited, "result": result,
+                "missing": missing}
+
+    out = asyncio.run(session_run(server_env(secret), body))
+    debate = Debate.objects.get(code=out["started"]["code"])
+    assert debate.team == team and debate.created_by == owner and debate.simulated
+    assert debate.status == DebateStatus.SUCCEEDED
+    assert out["waited"]["status"] == "succeeded" and out["waited"]["active"] is False
+    result = out["result"]
+    assert result["status"] == "succeeded"
+    assert result["result"]["question"] == "Should we adopt a four-day week?"
+    assert result["result"]["stop_reason"] == debate.stop_reason
+    assert "unverified_claims" in result["result"] and "degraded" in result["result"]
+    # Progress followed the event log, in order.
+    assert progress and [p for p, _ in progress] == sorted(p for p, _ in progress)
+    assert progress[-1][0] == debate.last_event_seq
+    assert any(m and m.startswith("debate_created") for _, m in progress)
+    assert out["missing"].is_error
+
+
+@pytest.mark.django_db(transaction=True)
+def test_mcp_acts_with_the_tokens_role_and_stops_when_revoked(viewer, team, owner):
+    token, secret = api_token_create(user=viewer, name="viewer agent")
+
+    async def body(session: Any) -> list[Any]:
+        refused = await session.call_tool("start_debate", {
+            "question": "Should we adopt a four-day week?", "mode": "quick",
+            "model": "sim/default"})
+        personas = await session.call_tool("list_personas", {})
+        await asyncio.to_thread(api_token_revoke, token=token)
+        after_revoke = await session.call_tool("list_teams", {})
+        return [refused, personas, after_revoke]
+
+    refused, personas, after_revoke = asyncio.run(session_run(server_env(secret), body))
+    assert refused.is_error and "Viewers" in refused.content[0].text
+    assert not Debate.objects.exists()
+    assert not personas.is_error
+    assert after_revoke.is_error and "revoked" in after_revoke.content[0].text
