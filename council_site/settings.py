@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "debates",
     "personas",
     "collab",
+    "integrations",
 ]
 
 MIDDLEWARE = [

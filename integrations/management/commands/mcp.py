@@ -26,7 +26,7 @@ class Command(BaseCommand):
                                  "visible to other local users).")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        from debates.mcp_server import build_server
+        from integrations.mcp_server import build_server
 
         secret = (options["token"] or os.environ.get("COUNCIL_API_TOKEN", "")).strip()
         if not secret:
