@@ -57,6 +57,22 @@ class Cluster:
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
         )
 
+    def wait_ready(self, timeout: float = 120) -> None:
+        """Needs ``DJANGO_LOG_LEVEL=INFO``: django-q2 logs "… running." once it is up."""
+        wait_for(lambda: "running." in self.output(), timeout=timeout,
+                 what="the cluster to start", cluster=self)
+
+    def holds(self, lease_owner: str) -> bool:
+        """Whether the worker named in a lease (``host:pid:tag``) is one of ours."""
+        try:
+            return os.getpgid(int(lease_owner.split(":")[1])) == self.proc.pid
+        except (IndexError, ValueError, ProcessLookupError):
+            return False
+
+    def processes(self) -> list[str]:
+        """Every process still in the cluster's group (zombies included)."""
+        return group_members(self.proc.pid)
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
@@ -74,6 +90,11 @@ class Cluster:
     def output(self) -> str:
         self.log.flush()
         return Path(self.log.name).read_text()
+
+
+def group_members(pgid: int) -> list[str]:
+    return subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True,
+                          text=True).stdout.split()
 
 
 def wait_for(condition: Callable[[], object], *, timeout: float, what: str,
