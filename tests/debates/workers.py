@@ -70,7 +70,8 @@ class Cluster:
             return False
 
     def processes(self) -> list[str]:
-        """Every process still in the cluster's group (zombies included)."""
+        """Every process still running in the cluster's group."""
+        self.proc.poll()  # reaps our own child once it exited
         return group_members(self.proc.pid)
 
     def kill(self) -> None:
@@ -93,8 +94,12 @@ class Cluster:
 
 
 def group_members(pgid: int) -> list[str]:
-    return subprocess.run(["pgrep", "-g", str(pgid)], capture_output=True,
-                          text=True).stdout.split()
+    """Processes of a group that still run (an exited one waiting to be reaped, a
+    zombie, holds nothing and counts as gone)."""
+    rows = subprocess.run(["ps", "-e", "-o", "pid=,pgid=,stat="], capture_output=True,
+                          text=True).stdout.splitlines()
+    return [pid for pid, group, stat in (row.split() for row in rows)
+            if int(group) == pgid and not stat.startswith("Z")]
 
 
 def wait_for(condition: Callable[[], object], *, timeout: float, what: str,
