@@ -89,9 +89,14 @@ def test_a_worker_killed_mid_step_is_replaced_within_30_s_with_default_settings(
             cluster.wait_ready()
         debate = debate_create(team=_team(), user=None, question=QUESTION,
                                config=config(latency_ms=250))
-        wait_for(lambda: Turn.objects.filter(debate=debate, phase="position").exists(),
-                 timeout=90, what="a worker to reach the positions", cluster=clusters[0])
-        owner = Debate.objects.get(pk=debate.pk).lease_owner
+
+        def mid_step_after_positions() -> str:
+            owner = Debate.objects.get(pk=debate.pk).lease_owner
+            return owner if owner and Turn.objects.filter(
+                debate=debate, phase="position").exists() else ""
+
+        owner = wait_for(mid_step_after_positions, timeout=90,
+                         what="a worker to hold a step after the positions")
         doomed = next((c for c in clusters if c.holds(owner)), None)
         assert doomed is not None, f"the lease ({owner!r}) is held by neither cluster"
         survivor = clusters[1 - clusters.index(doomed)]
