@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "debates.workerhost",  # before django_q: its qcluster command wins
     "django_q",
     "django_htmx",
     "council_site.accounts",
@@ -174,9 +175,12 @@ else:
 
 COUNCIL_BROKER = "redis" if REDIS_URL else "orm"
 
-# A worker holds a debate this long per step, renewed on every stored turn or call;
-# a debate whose lease expired belongs to a dead worker and is resumed by the sweeper.
-COUNCIL_LEASE_SECONDS = env_int("COUNCIL_LEASE_SECONDS", 120, minimum=1)
+# A worker holds a debate this long per step, renewed by a heartbeat every third of it
+# (however slow a call) and on every stored turn; a debate whose lease expired belongs
+# to a dead worker and is resumed by the sweeper, which qcluster runs this often.
+# Together they bound a dead worker's delay: lease + sweep (docs/execution.md).
+COUNCIL_LEASE_SECONDS = env_int("COUNCIL_LEASE_SECONDS", 10, minimum=1)
+COUNCIL_SWEEP_SECONDS = env_int("COUNCIL_SWEEP_SECONDS", 5, minimum=1)
 
 # --- models -----------------------------------------------------------------------
 

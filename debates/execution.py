@@ -1,10 +1,16 @@
 """Runs one engine step for a stored debate: claim, load, run, persist, hand on.
 
-A worker claims the debate with a lease (a conditional UPDATE, so two workers
-never run the same debate at once), rebuilds the engine state from stored turns,
-runs the next step and persists each turn the moment it arrives. Because the
-state comes from stored turns, a step re-delivered after a crash asks only for
-the turns that are missing.
+A worker claims the debate with a lease (``debates.lease``: a conditional UPDATE, so
+two workers never run the same debate at once), rebuilds the engine state from stored
+turns, runs the next step and persists each turn the moment it arrives
+(``debates.persistence``). Because the state comes from stored turns, a step
+re-delivered after a crash asks only for the turns that are missing.
+
+While the step runs, a heartbeat renews the lease every third of its length, so a
+model call slower than the lease never lets a second worker start the same step,
+and a worker that dies is noticed within one lease. A worker asked to stop
+(``debates.shutdown``) cancels its calls in flight, hands its lease on and re-queues
+the step, so a stop costs a step's unfinished calls and never waits for them.
 """
 
 from __future__ import annotations
@@ -17,170 +23,32 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync, sync_to_async
-from django.conf import settings
-from django.db import IntegrityError, transaction
+from asgiref.sync import async_to_sync
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from debates import events
-from debates.engine.council import EngineEvent, EngineHooks, run_step
+from debates import events, shutdown
+from debates.engine.council import EngineHooks, run_step
 from debates.engine.gateway import Cancelled
-from debates.engine.schemas import (
-    CallRecord,
-    Phase,
-    Turn,
-    TurnStatus,
-    Usage,
-    usage_from_calls,
-)
+from debates.engine.schemas import CallRecord, Usage, usage_from_calls
 from debates.engine.state import DebateState
 from debates.engine.synthesis import build_result
-from debates.models import (
-    ACTIVE_STATUSES,
-    Debate,
-    DebateStatus,
-    LLMCall,
-    RoundMetric,
-    Synthesis,
+from debates.lease import (  # noqa: F401 - claim/release/lease_seconds are this module's API too
+    Abandoned,
+    claim,
+    lease_seconds,
+    release,
+    run_holding,
+    take_stalled,
 )
-from debates.models import Turn as TurnRow
-from debates.stored_state import load_state, snapshot_agents
+from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
+from debates.persistence import PersistingHooks
+from debates.stored_state import load_state
 
 log = logging.getLogger(__name__)
 
 WORKER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
-
-
-def lease_seconds() -> int:
-    return int(getattr(settings, "COUNCIL_LEASE_SECONDS", 120))
-
-
-def claim(code: uuid.UUID, worker: str = WORKER_ID) -> bool:
-    now = timezone.now()
-    claimed = Debate.objects.filter(
-        Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now),
-        code=code, status__in=ACTIVE_STATUSES,
-    ).update(
-        lease_owner=worker,
-        lease_expires_at=now + timedelta(seconds=lease_seconds()),
-        status=DebateStatus.RUNNING,
-    )
-    if claimed:
-        Debate.objects.filter(code=code, started_at__isnull=True).update(started_at=now)
-    return bool(claimed)
-
-
-def _renew(debate_id: int, worker: str) -> bool:
-    """Extends the lease in one UPDATE; False when the worker must stop: the debate was
-    cancelled, or its lease was lost to another worker."""
-    return bool(Debate.objects.filter(pk=debate_id, lease_owner=worker).exclude(
-        status=DebateStatus.CANCELLED).update(
-        lease_expires_at=timezone.now() + timedelta(seconds=lease_seconds())
-    ))
-
-
-def release(debate_id: int, worker: str) -> None:
-    Debate.objects.filter(pk=debate_id, lease_owner=worker).update(
-        lease_owner="", lease_expires_at=None
-    )
-
-
-class PersistingHooks(EngineHooks):
-    """Writes every turn, ledger row and event as the engine produces them."""
-
-    def __init__(self, debate: Debate, state: DebateState, worker: str,
-                 also: EngineHooks | None = None) -> None:
-        self.debate = debate
-        self.state = state
-        self.worker = worker
-        self.also = also
-        self._cancelled = False
-        self._pending: dict[tuple[str, int, int], list[CallRecord]] = {}
-
-    def should_cancel(self) -> bool:
-        return self._cancelled or (self.also.should_cancel() if self.also else False)
-
-    def _refresh_cancel(self) -> None:
-        self._cancelled = not _renew(self.debate.pk, self.worker)
-
-    @sync_to_async
-    def _store_turn(self, turn: Turn) -> None:
-        # The turn and the ledger rows of its successful call commit together: a crash
-        # can lose both (the call is asked again) but never leave a paid-for answer
-        # whose turn is missing, so the ledger never shows a repeated successful call.
-        pending = self._pending.pop(turn.key, [])
-        with transaction.atomic():
-            try:
-                with transaction.atomic():
-                    TurnRow.objects.create(
-                        debate=self.debate, phase=turn.phase.value, round=turn.round,
-                        agent_index=turn.agent, status=turn.status.value,
-                        payload=turn.payload, error=turn.error or "", model=turn.model or "",
-                    )
-            except IntegrityError:
-                # Already stored by an earlier delivery of this step: keep the first.
-                log.info("turn %s of %s already stored", turn.key, self.debate.code)
-                return
-            LLMCall.objects.bulk_create([self._call_row(r) for r in pending])
-            if turn.phase is Phase.COMPOSE and turn.status is TurnStatus.OK:
-                snapshot_agents(self.debate, self.state)
-            events.append(self.debate, "turn", {
-                "phase": turn.phase.value, "round": turn.round, "agent": turn.agent,
-                "status": turn.status.value,
-            })
-        self._refresh_cancel()
-
-    def _call_row(self, record: CallRecord) -> LLMCall:
-        return LLMCall(
-            debate=self.debate, phase=record.phase.value, round=record.round,
-            agent_index=record.agent, attempt=record.attempt, purpose=record.purpose,
-            model=record.model, prompt_tokens=record.prompt_tokens,
-            completion_tokens=record.completion_tokens, cost_usd=record.cost_usd,
-            latency_ms=record.latency_ms, ok=record.ok, error_class=record.error_class or "",
-            error=record.error or "",
-        )
-
-    @sync_to_async
-    def _store_call(self, record: CallRecord) -> None:
-        if record.ok:
-            self._pending.setdefault((record.phase.value, record.round, record.agent),
-                                     []).append(record)
-            return
-        self._call_row(record).save()
-        self._refresh_cancel()
-
-    @sync_to_async
-    def _store_event(self, event: EngineEvent) -> None:
-        with transaction.atomic():
-            metrics = event.data.get("metrics")
-            if event.kind == "step_completed" and metrics:
-                RoundMetric.objects.update_or_create(
-                    debate=self.debate, round=metrics["round"],
-                    defaults={k: metrics[k] for k in (
-                        "active_agents", "mean_confidence", "dispersion", "confidence_delta",
-                        "concessions", "new_arguments", "decision", "explanation")},
-                )
-            if event.kind == "step_started":
-                Debate.objects.filter(pk=self.debate.pk).update(current_step=event.step)
-            if event.kind in ("step_started", "step_completed"):
-                events.append(self.debate, event.kind, event.model_dump(
-                    mode="json", exclude={"kind"}))
-
-    async def on_turn(self, turn: Turn) -> None:
-        await self._store_turn(turn)
-        if self.also:
-            await self.also.on_turn(turn)
-
-    async def on_call(self, record: CallRecord) -> None:
-        await self._store_call(record)
-        if self.also:
-            await self.also.on_call(record)
-
-    async def on_event(self, event: EngineEvent) -> None:
-        await self._store_event(event)
-        if self.also:
-            await self.also.on_event(event)
 
 
 def usage_of(debate: Debate) -> Usage:
@@ -259,7 +127,11 @@ def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
     hooks = PersistingHooks(debate, state, worker, also)
     started = time.monotonic()
     try:
-        async_to_sync(run_step)(state, step, hooks)
+        async_to_sync(run_holding)(debate.pk, worker, run_step(state, step, hooks),
+                                   stopping=shutdown.requested)
+    except Abandoned:
+        _abandon(debate, worker, step.label)
+        return False
     except Cancelled:
         # Calls stored after the cancel was saved are paid for too.
         store_usage(debate)
@@ -278,6 +150,17 @@ def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
     return True
 
 
+def _abandon(debate: Debate, worker: str, label: str) -> None:
+    """Gives the step back: lease handed on and the step queued for a live worker."""
+    from debates.services import enqueue_step
+
+    log.warning("debate %s: %s abandoned, the worker is stopping", debate.code, label)
+    with transaction.atomic():
+        release(debate.pk, worker)
+        events.append(debate, "abandoned", {"step": label})
+        enqueue_step(debate)
+
+
 def run_to_completion(code: uuid.UUID | str, *, also: EngineHooks | None = None) -> None:
     """Runs every step in this process (the CLI's --save path and tests)."""
     while run_next_step(code, also=also):
@@ -286,20 +169,23 @@ def run_to_completion(code: uuid.UUID | str, *, also: EngineHooks | None = None)
 
 def resume_stalled(*, queued_grace_s: int = 60) -> int:
     """Re-queues debates whose worker died (lease expired) or whose queued step was
-    lost. Safe to run any time: a debate someone holds a live lease on is skipped."""
+    lost (handed on, or never claimed, longer than the grace ago). Safe to run any
+    time, from any number of sweepers: a live lease is skipped, and each stalled
+    debate is taken by one sweeper only (``take_stalled``)."""
     from debates.services import enqueue_step
 
     now = timezone.now()
-    stalled = Debate.objects.filter(
-        Q(status=DebateStatus.RUNNING, lease_expires_at__lt=now)
-        | Q(status=DebateStatus.RUNNING, lease_expires_at__isnull=True,
-            started_at__lt=now - timedelta(seconds=queued_grace_s))
-        | Q(status=DebateStatus.QUEUED, lease_expires_at__isnull=True,
-            created_at__lt=now - timedelta(seconds=queued_grace_s))
+    lost_since = now - timedelta(seconds=queued_grace_s)
+    stalled = Debate.objects.filter(status__in=ACTIVE_STATUSES).filter(
+        Q(lease_expires_at__lt=now) & ~Q(lease_owner="")
+        | Q(lease_owner="", lease_expires_at__lt=lost_since)
+        | Q(lease_expires_at__isnull=True, created_at__lt=lost_since)
     )
     count = 0
     for debate in stalled:
         with transaction.atomic():
+            if not take_stalled(debate):
+                continue  # claimed meanwhile, or another sweeper took it
             events.append(debate, "resumed", {"by": "resume_stalled"})
             enqueue_step(debate)
         count += 1

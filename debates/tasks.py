@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from debates import execution
+from debates import execution, shutdown
 from debates.models import Debate
 from debates.services import enqueue_step
 
 
 def run_step(code: str) -> None:
     """Runs one step, then queues the next (on commit) if more remain."""
-    if execution.run_next_step(code):
-        enqueue_step(Debate.objects.get(code=code))
+    with shutdown.busy():
+        debate = Debate.objects.get(code=code)
+        if shutdown.requested():
+            # Taken from the queue just before the stop: back to it for a live worker.
+            enqueue_step(debate)
+            return
+        if execution.run_next_step(code):
+            enqueue_step(debate)
 
 
 def resume_stalled() -> int:

@@ -10,6 +10,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -49,3 +51,41 @@ def test_serve_starts_web_and_worker_and_sigint_stops_both(tmp_path):
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("target", ["group", "main"])
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["TERM", "INT"])
+def test_a_signal_stops_serve_within_10_s_and_hands_the_lease_on(signum, target):
+    from council_site.accounts.models import Team
+    from debates.engine.schemas import DebateConfig, SimulatorOptions
+    from debates.models import Debate
+    from debates.services import debate_create
+    from tests.debates.workers import group_members, wait_for, worker_env
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)],
+                            cwd=ROOT, env=worker_env(), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        # One minute per model call: the step is in flight whenever the signal comes.
+        config = DebateConfig(mode="quick", seed=2,
+                              simulator=SimulatorOptions(latency_ms=60_000, seed=2))
+        debate = debate_create(team=Team.objects.create(name="serve-stop"), user=None,
+                               question="Stop cleanly?", config=config)
+        wait_for(lambda: Debate.objects.filter(pk=debate.pk).exclude(lease_owner="").exists(),
+                 timeout=120, what="serve's worker to claim the debate")
+        time.sleep(0.5)
+        (os.killpg if target == "group" else os.kill)(proc.pid, signum)
+
+        def all_gone() -> bool:
+            proc.poll()
+            return not group_members(proc.pid)
+
+        wait_for(all_gone, timeout=10, what="web and worker processes to exit")
+    finally:
+        if proc.poll() is None or group_members(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+    debate.refresh_from_db()
+    assert debate.lease_owner == "", "the abandoned step still holds its lease"
+    assert debate.events.filter(kind="abandoned").exists()

@@ -7,9 +7,11 @@ This file runs twice: directly (embedded: SQLite + ORM broker) and, through
 from __future__ import annotations
 
 import os
+import time
 from collections import Counter
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.db.models import Count
 
@@ -71,6 +73,44 @@ def test_sigkilled_worker_mid_debate_is_resumed_without_repeating_calls(tmp_path
     finally:
         second.stop()
 
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.SUCCEEDED, debate.error
+    assert Turn.objects.filter(debate=debate).count() > before
+    assert_each_turn_once_and_no_repeated_paid_call(debate)
+    assert debate.events.filter(kind="resumed").exists()
+
+
+def test_a_worker_killed_mid_step_is_replaced_within_30_s_with_default_settings(tmp_path):
+    """Default lease and sweep (no overrides): the surviving cluster's own sweeper
+    notices the dead worker's lease and finishes the debate."""
+    clusters = [Cluster(tmp_path, DJANGO_LOG_LEVEL="INFO") for _ in range(2)]
+    try:
+        for cluster in clusters:
+            cluster.wait_ready()
+        debate = debate_create(team=_team(), user=None, question=QUESTION,
+                               config=config(latency_ms=250))
+
+        def mid_step_after_positions() -> str:
+            owner = Debate.objects.get(pk=debate.pk).lease_owner
+            return owner if owner and Turn.objects.filter(
+                debate=debate, phase="position").exists() else ""
+
+        owner = wait_for(mid_step_after_positions, timeout=90,
+                         what="a worker to hold a step after the positions")
+        doomed = next((c for c in clusters if c.holds(owner)), None)
+        assert doomed is not None, f"the lease ({owner!r}) is held by neither cluster"
+        survivor = clusters[1 - clusters.index(doomed)]
+        before = Turn.objects.filter(debate=debate).count()
+        doomed.kill()
+        crashed_at = time.monotonic()
+        wait_for(lambda: finished(debate.code), timeout=30,
+                 what="the debate to finish on the surviving cluster", cluster=survivor)
+        print(f"\nrecovery: crash -> finished in {time.monotonic() - crashed_at:.1f} s "
+              f"(lease {settings.COUNCIL_LEASE_SECONDS} s, sweep "
+              f"{settings.COUNCIL_SWEEP_SECONDS} s)")
+    finally:
+        for cluster in clusters:
+            cluster.stop()
     debate.refresh_from_db()
     assert debate.status == DebateStatus.SUCCEEDED, debate.error
     assert Turn.objects.filter(debate=debate).count() > before

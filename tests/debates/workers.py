@@ -57,6 +57,23 @@ class Cluster:
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
         )
 
+    def wait_ready(self, timeout: float = 120) -> None:
+        """Needs ``DJANGO_LOG_LEVEL=INFO``: django-q2 logs "… running." once it is up."""
+        wait_for(lambda: "running." in self.output(), timeout=timeout,
+                 what="the cluster to start", cluster=self)
+
+    def holds(self, lease_owner: str) -> bool:
+        """Whether the worker named in a lease (``host:pid:tag``) is one of ours."""
+        try:
+            return os.getpgid(int(lease_owner.split(":")[1])) == self.proc.pid
+        except (IndexError, ValueError, ProcessLookupError):
+            return False
+
+    def processes(self) -> list[str]:
+        """Every process still running in the cluster's group."""
+        self.proc.poll()  # reaps our own child once it exited
+        return group_members(self.proc.pid)
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
@@ -74,6 +91,15 @@ class Cluster:
     def output(self) -> str:
         self.log.flush()
         return Path(self.log.name).read_text()
+
+
+def group_members(pgid: int) -> list[str]:
+    """Processes of a group that still run (an exited one waiting to be reaped, a
+    zombie, holds nothing and counts as gone)."""
+    rows = subprocess.run(["ps", "-e", "-o", "pid=,pgid=,stat="], capture_output=True,
+                          text=True).stdout.splitlines()
+    return [pid for pid, group, stat in (row.split() for row in rows)
+            if int(group) == pgid and not stat.startswith("Z")]
 
 
 def wait_for(condition: Callable[[], object], *, timeout: float, what: str,

@@ -1,6 +1,7 @@
 """``manage.py resume_stalled``: hand debates whose worker died to a live worker.
 
-The worker cluster also runs this every minute (a django-q2 schedule)."""
+``manage.py qcluster`` also runs this every ``COUNCIL_SWEEP_SECONDS`` (debates/workerhost),
+and a django-q2 schedule every minute as a backstop."""
 
 from django.core.management.base import BaseCommand
 

@@ -1,0 +1,124 @@
+"""The lease a worker holds on a debate while it runs one step.
+
+A lease is two columns on the debate: ``lease_owner`` and ``lease_expires_at``.
+
+- held: owner set, expiry in the future. Nobody else may run the debate.
+- expired: owner set, expiry in the past. The owner died (or stalled); the sweeper
+  hands the debate on and any worker may claim it.
+- handed on: owner empty, expiry = the moment the step was handed on (queued). Any
+  worker may claim it; if nobody has within the sweeper's grace, the task was lost.
+- unset (NULL): never claimed yet.
+
+Every change is one conditional UPDATE, so two workers (or two sweepers) racing
+for the same debate never both win.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import TypeVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db.models import Q
+from django.utils import timezone
+
+from debates.engine.gateway import Cancelled
+from debates.models import ACTIVE_STATUSES, Debate, DebateStatus
+
+T = TypeVar("T")
+
+# How often a running step checks whether its worker is stopping (seconds).
+_POLL_S = 0.2
+
+
+class Abandoned(Exception):
+    """The worker is shutting down: the step was given up with its lease handed on."""
+
+
+def lease_seconds() -> int:
+    return int(getattr(settings, "COUNCIL_LEASE_SECONDS", 10))
+
+
+def heartbeat_seconds() -> float:
+    """A third of the lease: two heartbeats may be late before the lease runs out."""
+    return max(lease_seconds() / 3, 0.2)
+
+
+def claim(code: uuid.UUID, worker: str) -> bool:
+    now = timezone.now()
+    claimed = Debate.objects.filter(
+        Q(lease_owner="") | Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now),
+        code=code, status__in=ACTIVE_STATUSES,
+    ).update(
+        lease_owner=worker,
+        lease_expires_at=now + timedelta(seconds=lease_seconds()),
+        status=DebateStatus.RUNNING,
+    )
+    if claimed:
+        Debate.objects.filter(code=code, started_at__isnull=True).update(started_at=now)
+    return bool(claimed)
+
+
+def renew(debate_id: int, worker: str) -> bool:
+    """Extends the lease in one UPDATE; False when the worker must stop: the debate was
+    cancelled, or its lease was lost to another worker."""
+    return bool(Debate.objects.filter(pk=debate_id, lease_owner=worker).exclude(
+        status=DebateStatus.CANCELLED).update(
+        lease_expires_at=timezone.now() + timedelta(seconds=lease_seconds())
+    ))
+
+
+def release(debate_id: int, worker: str) -> None:
+    """Hands the debate on: any worker may claim it now, and the time stamp lets the
+    sweeper tell a step that was queued long ago and never picked up."""
+    Debate.objects.filter(pk=debate_id, lease_owner=worker).update(
+        lease_owner="", lease_expires_at=timezone.now()
+    )
+
+
+def take_stalled(debate: Debate) -> bool:
+    """The sweeper's claim on a stalled debate, so of two sweepers only one re-queues
+    it, and it is not re-queued again before the grace has passed once more."""
+    return bool(Debate.objects.filter(
+        pk=debate.pk, status__in=ACTIVE_STATUSES, lease_owner=debate.lease_owner,
+        lease_expires_at=debate.lease_expires_at,
+    ).update(lease_owner="", lease_expires_at=timezone.now()))
+
+
+async def run_holding(debate_id: int, worker: str, work: Awaitable[T], *,
+                      stopping: Callable[[], bool]) -> T:
+    """Runs ``work`` while renewing the lease every heartbeat, however long a single
+    model call takes, so no second worker ever starts the same step.
+
+    Raises ``Cancelled`` when a renewal fails (the debate was cancelled or the lease
+    taken over) and ``Abandoned`` when ``stopping()`` turns true; either way the calls
+    in flight are cancelled at once instead of being waited for.
+    """
+    task = asyncio.ensure_future(work)
+    renew_async = sync_to_async(renew)
+    interval = heartbeat_seconds()
+    next_beat = time.monotonic() + interval
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=_POLL_S)
+            if done:
+                return task.result()
+            if stopping():
+                raise Abandoned("the worker is stopping")
+            if time.monotonic() >= next_beat:
+                if not await renew_async(debate_id, worker):
+                    raise Cancelled("the debate was cancelled or its lease was lost")
+                next_beat = time.monotonic() + interval
+    finally:
+        if not task.done():
+            task.cancel()
+            # The engine lets CancelledError through; a bounded wait keeps a stop
+            # within its deadline even if some library swallowed it.
+            await asyncio.wait({task}, timeout=2)
+        if task.done() and not task.cancelled():
+            task.exception()  # retrieved: the step's own error is not the news here

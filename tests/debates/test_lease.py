@@ -1,0 +1,115 @@
+"""The lease: a heartbeat keeps it through calls slower than the lease, and the
+sweeper re-queues a stalled debate once, not once per sweeper or per sweep."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from debates import execution, lease
+from debates.engine.schemas import DebateConfig, SimulatorOptions
+from debates.models import Debate, DebateStatus, Turn
+from debates.services import debate_create
+
+
+def slow(latency_ms: int) -> DebateConfig:
+    return DebateConfig(mode="quick", seed=5,
+                        simulator=SimulatorOptions(latency_ms=latency_ms, seed=5))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_call_slower_than_the_lease_never_lets_a_second_worker_in(team, settings):
+    # litellm's one-time set-up on the first call can hold the event loop for seconds
+    # on a busy machine; qcluster does it before forking, here a first step does.
+    warm = debate_create(team=team, user=None, question="Warm?", config=slow(0), start=False)
+    execution.run_next_step(warm.code)
+    settings.COUNCIL_LEASE_SECONDS = 3
+    debate = debate_create(team=team, user=None, question="Slow?", config=slow(7000),
+                           start=False)
+    attempts: list[bool] = []
+    done = threading.Event()
+
+    def rival() -> None:
+        try:
+            while not done.is_set():
+                attempts.append(lease.claim(debate.code, "rival"))
+                time.sleep(0.2)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=rival)
+    thread.start()
+    try:
+        # The first step (compose) is one call of 7 s, outlasting the 3 s lease twice.
+        assert execution.run_next_step(debate.code, worker="first")
+    finally:
+        done.set()
+        thread.join()
+    assert len(attempts) >= 15
+    assert not any(attempts), "a second worker claimed a step still running"
+    assert Turn.objects.filter(debate=debate, phase="compose").count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_cancel_stops_a_step_in_flight_within_a_heartbeat(team, settings):
+    from debates.services import debate_cancel
+
+    settings.COUNCIL_LEASE_SECONDS = 1
+    debate = debate_create(team=team, user=None, question="Slow?", config=slow(30_000),
+                           start=False)
+    timer = threading.Timer(1.0, lambda: (debate_cancel(debate=debate), connection.close()))
+    timer.start()
+    started = time.monotonic()
+    try:
+        assert execution.run_next_step(debate.code) is False
+    finally:
+        timer.join()
+    assert time.monotonic() - started < 10, "the cancel waited for the 30 s call"
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.CANCELLED
+    assert not Turn.objects.filter(debate=debate).exists()
+
+
+def stall(debate: Debate, *, owner: str, seconds_ago: int) -> None:
+    Debate.objects.filter(pk=debate.pk).update(
+        status=DebateStatus.RUNNING, lease_owner=owner,
+        lease_expires_at=timezone.now() - timedelta(seconds=seconds_ago))
+
+
+@pytest.fixture
+def queued(monkeypatch):
+    sent: list[tuple] = []
+    monkeypatch.setattr("django_q.tasks.async_task", lambda *a, **k: sent.append(a))
+    return sent
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dead_workers_debate_is_requeued_once_however_many_sweeps(team, queued):
+    debate = debate_create(team=team, user=None, question="Dead?", config=slow(0),
+                           start=False)
+    stall(debate, owner="dead:1:abc", seconds_ago=1)
+    assert execution.resume_stalled() == 1
+    # A second sweeper (or the next sweep) within the grace finds nothing to do.
+    assert execution.resume_stalled() == 0
+    assert queued == [("debates.tasks.run_step", str(debate.code))]
+    debate.refresh_from_db()
+    assert debate.lease_owner == "" and debate.lease_expires_at is not None
+    assert lease.claim(debate.code, "next"), "a live worker must be able to take it"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_live_lease_and_a_fresh_hand_off_are_left_alone(team, queued):
+    debate = debate_create(team=team, user=None, question="Alive?", config=slow(0),
+                           start=False)
+    stall(debate, owner="alive:1:abc", seconds_ago=-30)  # expires in 30 s
+    assert execution.resume_stalled() == 0
+    stall(debate, owner="", seconds_ago=5)  # handed on 5 s ago: its task is queued
+    assert execution.resume_stalled(queued_grace_s=60) == 0
+    stall(debate, owner="", seconds_ago=61)  # queued a minute ago, never picked up
+    assert execution.resume_stalled(queued_grace_s=60) == 1
+    assert len(queued) == 1
