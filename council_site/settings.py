@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "channels",
     "django_q",
     "django_htmx",
+    "ninja",  # its templates and static files: /api/docs serves Swagger UI locally
     "council_site.accounts",
     "debates",
     "personas",
