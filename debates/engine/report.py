@@ -14,12 +14,30 @@ _BLOCK_START = re.compile(r"(?:[#>|=~`]|[-+*](?=\s|$)|[-*_](?:\s*[-*_]){2,}\s*$)
 _ORDERED_START = re.compile(r"(\d{1,9})([.)])")
 
 
+_RAW_HTML = re.compile(r"<[A-Za-z/!?]")
+
+
+def _code_span(text: str) -> str | None:
+    """``text`` verbatim as a code span, or None when it needs a fence of three
+    backticks (which at the start of a line would open a code block)."""
+    runs = {len(run) for run in re.findall(r"`+", text)}
+    ticks = next((n for n in (1, 2) if n not in runs), None)
+    if ticks is None:
+        return None
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{'`' * ticks}{pad}{text}{pad}{'`' * ticks}"
+
+
 def _line(text: object) -> str:
     """Untrusted text (agent names, LLM output) as inline Markdown on one line: it may
     emphasise or link, but never add a heading, list item, table row or raw HTML to the
     report. Renderers of the export (the print view, any Markdown viewer) then show the
-    report's structure and nothing else."""
-    flat = " ".join(str(text).split()).replace("\\", "\\\\").replace("<", "&lt;")
+    report's structure and nothing else. Text holding HTML tags becomes a code span:
+    shown as typed, inert everywhere, and the export still carries it unchanged."""
+    flat = " ".join(str(text).split())
+    if _RAW_HTML.search(flat) and (span := _code_span(flat)):
+        return span
+    flat = flat.replace("\\", "\\\\").replace("<", "&lt;")
     if ordered := _ORDERED_START.match(flat):
         return f"{ordered[1]}\\{ordered[2]}{flat[ordered.end():]}"
     return "\\" + flat if _BLOCK_START.match(flat) else flat
