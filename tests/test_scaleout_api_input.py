@@ -7,7 +7,10 @@ import json
 
 import pytest
 
-from tests.test_scaleout_services import run_scaleout, scratch_database  # noqa: F401
+from tests import test_scaleout_services
+from tests.test_scaleout_services import run_scaleout
+
+scratch_database = test_scaleout_services.scratch_database  # the throw-away database fixture
 
 pytestmark = pytest.mark.scaleout
 

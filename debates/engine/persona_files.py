@@ -16,7 +16,6 @@ from pydantic_core import ErrorDetails
 
 from .schemas import MAX_AGENTS, Persona
 
-
 # A library of a few hundred personas at the field limits fits in 1 MB; anything larger
 # is refused before a parser spends time or memory on it.
 MAX_PERSONA_FILE_CHARS = 1_000_000
