@@ -103,6 +103,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.sent_seq = parse_after(self.scope.get("query_string", b""))
+        self.pushed = False
         self.active = self.debate.is_active
         self.csrf_token = self._csrf_token()
         self.group = events.group_name(self.debate)
@@ -143,11 +144,14 @@ class DebateConsumer(AsyncWebsocketConsumer):
         Raises AccessLost when the user has left the team since the last push."""
         if not selectors.debate_events_after(debate=self.debate, after=self.sent_seq):
             return None
-        try:
-            # The role may have changed too (an editor made viewer): render for the new one.
-            _, self.role = debate_access(user=self.scope.get("user"), code=self.debate.code)
-        except (Http404, PermissionDenied):
-            raise AccessLost from None
+        if self.pushed:  # the first push follows the check connect just made
+            try:
+                # The role may have changed too (an editor made viewer): render for it.
+                _, self.role = debate_access(user=self.scope.get("user"),
+                                             code=self.debate.code)
+            except (Http404, PermissionDenied):
+                raise AccessLost from None
+        self.pushed = True
         batch = render_live_fragments(self.debate, role=self.role, after=self.sent_seq,
                                       csrf_token=self.csrf_token)
         self.sent_seq = max(self.sent_seq, batch.seq)
