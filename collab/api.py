@@ -49,7 +49,7 @@ class CommentIn(Schema):
     target_kind: TargetKind = TargetKind.SYNTHESIS
     target_ref: str = Field(default="", max_length=100)
     quote: str = Field(default="", max_length=services.MAX_QUOTE)
-    quote_offset: int | None = Field(default=None, ge=0)
+    quote_offset: int | None = Field(default=None, ge=0, le=services.MAX_QUOTE_OFFSET)
     parent: uuid.UUID | None = Field(default=None, description="Reply to this comment's thread.")
 
 

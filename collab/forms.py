@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 
 from collab.models import TargetKind
+from collab.services import MAX_QUOTE_OFFSET
 
 
 class CommentForm(forms.Form):
@@ -15,7 +16,8 @@ class CommentForm(forms.Form):
                                            'of the recommendation')
     quote = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
                             max_length=2_000, label="Quoted passage")
-    quote_offset = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    quote_offset = forms.IntegerField(min_value=0, max_value=MAX_QUOTE_OFFSET, required=False,
+                                      widget=forms.HiddenInput)
     parent = forms.UUIDField(required=False, widget=forms.HiddenInput)
 
 

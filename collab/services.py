@@ -16,6 +16,7 @@ from django.utils import timezone
 from collab.models import Comment, Mention, TargetKind
 from collab.selectors import target_label
 from debates.engine.schemas import RecommendedPath
+from debates.forms import MAX_CONTEXT_CHARS
 from debates.models import Debate, Synthesis
 from debates.services import debate_rerun
 
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
 
 MAX_BODY = 10_000
 MAX_QUOTE = 2_000
+# A position in the synthesis text; no rendered synthesis comes near a million characters,
+# and a bound keeps a hostile number from overflowing the integer column (OverflowError).
+MAX_QUOTE_OFFSET = 1_000_000
 RECOMMENDATION_PARTS = tuple(RecommendedPath.model_fields)
 # Django usernames may hold letters, digits and @ . + - _; a mention starts at an @
 # that does not follow such a character (so e-mail addresses are not mentions).
@@ -89,8 +93,8 @@ def _clean_target(
         raise CommentError("Select the passage you are annotating.")
     if len(quote) > MAX_QUOTE:
         raise CommentError(f"A quoted passage can be at most {MAX_QUOTE:,} characters.")
-    if offset is not None and offset < 0:
-        raise CommentError("The quote's offset cannot be negative.")
+    if offset is not None and not 0 <= offset <= MAX_QUOTE_OFFSET:
+        raise CommentError(f"The quote's offset must be between 0 and {MAX_QUOTE_OFFSET:,}.")
     return kind, ref, quote, offset
 
 
@@ -214,5 +218,10 @@ def debate_rerun_with_objections(
     """A re-run of ``debate`` whose context carries the chosen comments as objections.
     debate_create checks the limits first, so a refused re-run saves and queues nothing."""
     objections = objections_for_rerun(debate=debate, comment_codes=comment_codes)
-    return debate_rerun(debate=debate, user=user,
-                        context=f"{debate.context}\n\n{objections}".strip())
+    context = f"{debate.context}\n\n{objections}".strip()
+    # The same limit the new-debate form applies: a re-run must not smuggle in more.
+    if len(context) > MAX_CONTEXT_CHARS:
+        raise CommentError(
+            f"With these comments the context would be {len(context):,} characters; the "
+            f"limit is {MAX_CONTEXT_CHARS:,}. Carry fewer or shorter comments.")
+    return debate_rerun(debate=debate, user=user, context=context)

@@ -1,28 +1,210 @@
-"""The JSON API, mounted at /api/. Apps add their routers here."""
+"""The JSON API, mounted at /api/. Apps add their routers here.
+
+Every error the API answers has one shape, whichever layer refused the request::
+
+    {"code": "validation_error", "message": "quote_offset: ...",
+     "errors": {"quote_offset": ["Input should be less than or equal to ..."]},
+     "detail": "quote_offset: ..."}
+
+``code`` is stable and machine-readable, ``message`` is for people, ``errors`` maps a
+field (dotted path inside the JSON body or the query) to its problems, and ``detail``
+repeats ``message`` for clients written before the shape existed. Exception handlers
+below cover what the framework and the services raise; ``CouncilAPI.create_response``
+brings the ``{"detail": ...}`` bodies that routes return themselves into the same
+shape, so a router never has to know about it. In production an unexpected exception
+is logged and answered with a JSON 500, never Django's HTML error page.
+"""
 
 from __future__ import annotations
 
-from typing import Literal
+import logging
+from collections.abc import Iterator
+from typing import Any, Literal
 
+import pydantic
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import connection
-from django.http import HttpRequest, HttpResponse
-from ninja import NinjaAPI, Schema
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.datastructures import MultiValueDict
+from ninja import NinjaAPI, Schema, Swagger
+from ninja.errors import HttpError, ValidationError
+from ninja.parser import Parser
 
 from collab.api import router as collab_router
 from debates.api import router as debates_router
 from debates.api_actions import router as debate_actions_router
 from debates.api_events import router as debate_events_router
+from debates.engine.inputs import InputError
 from personas.api import router as personas_router
 
-api = NinjaAPI(title="Council API", version="1", urls_namespace="api")
+log = logging.getLogger(__name__)
+
+ERROR_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "validation_error",
+    429: "rate_limited", 500: "server_error",
+}
+# Locations ninja puts first in an error's ``loc``; the body's second element is the
+# name of the route's payload parameter, which means nothing to a client either.
+PARAM_KINDS = {"body", "query", "path", "form", "header", "cookie", "file"}
+
+
+def error_body(status: int, message: str, errors: dict[str, list[str]] | None = None,
+               code: str | None = None) -> dict[str, Any]:
+    code = code or ERROR_CODES.get(status, "client_error" if status < 500 else "server_error")
+    return {"code": code, "message": message, "errors": errors or {}, "detail": message}
+
+
+class NulCharacters(ValueError):
+    """PostgreSQL text cannot hold NUL; refused at the edge instead of a DataError."""
+
+    def __init__(self, fields: list[str]) -> None:
+        self.fields = fields
+        super().__init__(f"NUL characters are not allowed (in {', '.join(fields)})")
+
+
+def _nul_paths(value: object, path: str = "") -> Iterator[str]:
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield path or "(body)"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _nul_paths(key, path or "(body)")
+            yield from _nul_paths(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _nul_paths(item, f"{path}.{index}" if path else str(index))
+
+
+class CouncilParser(Parser):
+    """The JSON parser, refusing NUL characters in any string of a body or query."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        data = super().parse_body(request)
+        if fields := list(_nul_paths(data)):
+            # ninja turns any parser exception into HttpError(400) "Cannot parse request
+            # body" with this one as its __cause__; http_error below reads it.
+            raise NulCharacters(fields)
+        return data
+
+    def parse_querydict(self, data: MultiValueDict, list_fields: list[str],
+                        request: HttpRequest) -> dict[str, Any]:
+        fields = [key for key, values in data.lists() for v in [key, *values]
+                  if isinstance(v, str) and "\x00" in v]
+        if fields:
+            raise NulCharacters(list(dict.fromkeys(fields)))
+        return super().parse_querydict(data, list_fields, request)
+
+
+class CouncilAPI(NinjaAPI):
+    def create_response(self, request: HttpRequest, data: Any, *, status: int | None = None,
+                        temporal_response: HttpResponse | None = None) -> HttpResponse:
+        code = temporal_response.status_code if temporal_response else status
+        if (code is not None and code >= 400 and isinstance(data, dict)
+                and "detail" in data and "message" not in data):
+            data = error_body(code, str(data["detail"]), data.get("errors"))
+        return super().create_response(request, data, status=status,
+                                       temporal_response=temporal_response)
+
+
+api = CouncilAPI(
+    title="Council API", version="1", urls_namespace="api", parser=CouncilParser(),
+    # Swagger UI from the static files ninja ships ("ninja" is in INSTALLED_APPS), not
+    # from a CDN: the docs work offline and no third-party script runs on our origin.
+    docs=Swagger(),
+)
+
+
+def _field(loc: tuple[Any, ...] | list[Any]) -> str:
+    parts = [str(p) for p in loc]
+    if parts and parts[0] in PARAM_KINDS:
+        kind, parts = parts[0], parts[1:]
+        if kind == "body" and len(parts) > 1:
+            parts = parts[1:]
+    return ".".join(parts) or "(body)"
+
+
+def _by_field(problems: list[dict[str, Any]]) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+    for problem in problems:
+        errors.setdefault(_field(problem.get("loc", ())), []).append(str(problem.get("msg")))
+    return errors
+
+
+def _first(errors: dict[str, list[str]], fallback: str) -> str:
+    for field, messages in errors.items():
+        return f"{field}: {messages[0]}"
+    return fallback
+
+
+@api.exception_handler(ValidationError)
+def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    """Parameters that do not match the route's schema (ninja validates them)."""
+    errors = _by_field(list(exc.errors))
+    return api.create_response(
+        request, error_body(422, _first(errors, "Invalid input."), errors), status=422)
+
+
+@api.exception_handler(pydantic.ValidationError)
+def model_validation_error(request: HttpRequest, exc: pydantic.ValidationError) -> HttpResponse:
+    """A model validated inside a route (a persona, a config) refused the input."""
+    errors = _by_field([dict(e) for e in exc.errors()])
+    return api.create_response(
+        request, error_body(422, _first(errors, "Invalid input."), errors), status=422)
+
+
+@api.exception_handler(NulCharacters)
+def nul_characters(request: HttpRequest, exc: NulCharacters) -> HttpResponse:
+    errors = {field: ["NUL characters are not allowed."] for field in exc.fields}
+    return api.create_response(request, error_body(400, str(exc), errors, "invalid_characters"),
+                               status=400)
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    """ninja's own refusals: 401 without a session, 429, an unparseable body ..."""
+    if isinstance(exc.__cause__, NulCharacters):
+        return nul_characters(request, exc.__cause__)
+    message, code = str(exc), None
+    if exc.status_code == 400 and message.startswith("Cannot parse request body"):
+        message, code = "The request body is not valid JSON.", "invalid_json"
+    response = api.create_response(request, error_body(exc.status_code, message, code=code),
+                                   status=exc.status_code)
+    if wait := getattr(exc, "wait", None):
+        response["Retry-After"] = str(int(wait))
+    return response
+
+
+@api.exception_handler(Http404)
+def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    # Access helpers raise Http404 for outsiders too; the message never says more than
+    # "not found" (it is the helper's own text, not the caller's input).
+    return api.create_response(request, error_body(404, str(exc) or "Not found."), status=404)
 
 
 @api.exception_handler(PermissionDenied)
 def permission_denied(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
     """Access helpers raise PermissionDenied (a viewer writing); answer 403 in JSON."""
-    return api.create_response(request, {"detail": str(exc) or "Forbidden"}, status=403)
+    return api.create_response(request, error_body(403, str(exc) or "Forbidden"), status=403)
+
+
+@api.exception_handler(InputError)
+def input_error(request: HttpRequest, exc: InputError) -> HttpResponse:
+    return api.create_response(request, error_body(400, str(exc), code="invalid_input"),
+                               status=400)
+
+
+@api.exception_handler(Exception)
+def server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """In development Django's debug page helps more; in production the client gets
+    JSON and the traceback goes to the log, never to the client."""
+    if settings.DEBUG:
+        raise exc
+    log.exception("API error on %s %s", request.method, request.path)
+    return api.create_response(
+        request, error_body(500, "Something went wrong on our side; it has been logged."),
+        status=500)
 
 
 class HealthOut(Schema):
@@ -44,7 +226,8 @@ def health(request: HttpRequest) -> HealthOut:
     )
 
 
-# Routers of the apps. Comments live under /api/debates/{code}/comments.
+# Routers of the apps, all on this one api so they share its error handlers, parser and
+# docs. Comments live under /api/debates/{code}/comments.
 api.add_router("/personas", personas_router)
 api.add_router("/debates", collab_router)
 api.add_router("/debates", debates_router)

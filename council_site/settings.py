@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "debates.workerhost",  # before django_q: its qcluster command wins
     "django_q",
     "django_htmx",
+    "ninja",  # its templates and static files: /api/docs serves Swagger UI locally
     "council_site.accounts",
     "debates",
     "personas",

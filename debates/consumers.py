@@ -12,6 +12,10 @@ configuration's in-memory channel layer does not cross processes, so the consume
 FOLLOWS THE LOG: it polls ``events_after`` every ``COUNCIL_WS_POLL_SECONDS`` and
 treats channel-layer messages on the debate's group only as a doorbell that wakes
 it early (with Redis, the doorbell makes updates near-instant).
+
+Access is checked again before every push, not only on connect: a member removed
+from the team (or whose role changed) must not keep receiving fragments over a
+socket opened while they still belonged; losing access closes it with 4404.
 """
 
 from __future__ import annotations
@@ -56,6 +60,10 @@ def parse_after(query_string: bytes) -> int:
         return 0
 
 
+class AccessLost(Exception):
+    """The user may no longer see the debate the socket follows."""
+
+
 class LiveBatch(NamedTuple):
     html: str
     seq: int  # the sequence number the fragments bring a page to
@@ -80,7 +88,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         user = self.scope.get("user")
-        code = self.scope["url_route"]["kwargs"]["code"]
+        code = self.scope["url_route"]["kwargs"]["code"]  # any text: see routing.py
         try:
             self.debate, self.role = await database_sync_to_async(debate_access)(
                 user=user, code=code)
@@ -95,6 +103,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.sent_seq = parse_after(self.scope.get("query_string", b""))
+        self.pushed = False
         self.active = self.debate.is_active
         self.csrf_token = self._csrf_token()
         self.group = events.group_name(self.debate)
@@ -131,9 +140,18 @@ class DebateConsumer(AsyncWebsocketConsumer):
         return get_token(request)
 
     def _batch(self) -> str | None:
-        """Fragments for the events past ``sent_seq``, or None when there are none."""
+        """Fragments for the events past ``sent_seq``, or None when there are none.
+        Raises AccessLost when the user has left the team since the last push."""
         if not selectors.debate_events_after(debate=self.debate, after=self.sent_seq):
             return None
+        if self.pushed:  # the first push follows the check connect just made
+            try:
+                # The role may have changed too (an editor made viewer): render for it.
+                _, self.role = debate_access(user=self.scope.get("user"),
+                                             code=self.debate.code)
+            except (Http404, PermissionDenied):
+                raise AccessLost from None
+        self.pushed = True
         batch = render_live_fragments(self.debate, role=self.role, after=self.sent_seq,
                                       csrf_token=self.csrf_token)
         self.sent_seq = max(self.sent_seq, batch.seq)
@@ -155,6 +173,8 @@ class DebateConsumer(AsyncWebsocketConsumer):
                 self.wake.clear()
         except asyncio.CancelledError:
             raise
+        except AccessLost:
+            await self.close(code=CLOSE_NOT_FOUND)
         except Exception:  # a broken follower must not leave a silent, stale page
             log.exception("live updates for debate %s failed", self.debate.code)
             await self.close(code=1011)

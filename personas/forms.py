@@ -3,7 +3,12 @@ from __future__ import annotations
 from django import forms
 from pydantic import ValidationError
 
-from debates.engine.schemas import Persona
+from debates.engine.schemas import (
+    PERSONA_MODEL_MAX,
+    PERSONA_NAME_MAX,
+    PERSONA_TEXT_MAX,
+    Persona,
+)
 
 MAX_IMPORT_BYTES = 1_000_000
 
@@ -14,12 +19,16 @@ class LibraryForm(forms.Form):
 
 
 class PersonaForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    background = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
-    expertise = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
-    approach = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
-    bias = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
-    model = forms.CharField(max_length=200, required=False,
+    # The engine's Persona limits, so the browser stops typing where the engine would refuse.
+    name = forms.CharField(max_length=PERSONA_NAME_MAX)
+    background = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}),
+                                 max_length=PERSONA_TEXT_MAX)
+    expertise = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}),
+                                max_length=PERSONA_TEXT_MAX)
+    approach = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}),
+                               max_length=PERSONA_TEXT_MAX)
+    bias = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=PERSONA_TEXT_MAX)
+    model = forms.CharField(max_length=PERSONA_MODEL_MAX, required=False,
                             help_text="Optional litellm model for this persona only.")
     temperature = forms.FloatField(required=False, min_value=0.0, max_value=2.0)
     note = forms.CharField(max_length=300, required=False,

@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from council_site.accounts.models import Team
-from debates.engine.schemas import Persona
+from debates.engine.schemas import PERSONA_MODEL_MAX, PERSONA_NAME_MAX, Persona
 
 # The persona fields a library stores, in the order files and forms show them.
 PERSONA_FIELDS = ("name", "background", "expertise", "approach", "bias", "model", "temperature")
@@ -47,12 +47,15 @@ class PersonaLibrary(models.Model):
 class LibraryPersona(models.Model):
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     library = models.ForeignKey(PersonaLibrary, on_delete=models.CASCADE, related_name="personas")
-    name = models.CharField(max_length=200)
+    # Text fields stay TextField: the engine's Persona (PERSONA_TEXT_MAX) limits them on the
+    # way in; the columns only mirror the limits a database can enforce cheaply.
+    name = models.CharField(max_length=PERSONA_NAME_MAX)
     background = models.TextField()
     expertise = models.TextField()
     approach = models.TextField()
     bias = models.TextField()
-    model = models.CharField(max_length=200, blank=True, help_text="Overrides the debate's model.")
+    model = models.CharField(max_length=PERSONA_MODEL_MAX, blank=True,
+                             help_text="Overrides the debate's model.")
     temperature = models.FloatField(null=True, blank=True)
     archived = models.BooleanField(default=False)
     forked_from = models.ForeignKey(

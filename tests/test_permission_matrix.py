@@ -359,7 +359,7 @@ ROWS: list[R] = [
 
 # Websocket routes: (route, URL kwargs, expectation). Members connect; others are closed.
 WS_ROWS: list[tuple[str, Factory, dict[str, object]]] = [
-    ("ws/debates/<uuid:code>/", debate, READ),
+    ("ws/debates/<str:code>/", debate, READ),
 ]
 
 

@@ -2,14 +2,54 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from .i18n import step_words, translator
 from .schemas import DebateResult
 
+# A line that starts like this would open a heading, quote, list, table, code fence,
+# setext underline or thematic break instead of continuing the report's own structure.
+_BLOCK_START = re.compile(r"(?:[#>|=~`]|[-+*](?=\s|$)|[-*_](?:\s*[-*_]){2,}\s*$)")
+_ORDERED_START = re.compile(r"(\d{1,9})([.)])")
 
-def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
+
+_RAW_HTML = re.compile(r"<[A-Za-z/!?]")
+
+
+def _code_span(text: str) -> str | None:
+    """``text`` verbatim as a code span, or None when it needs a fence of three
+    backticks (which at the start of a line would open a code block)."""
+    runs = {len(run) for run in re.findall(r"`+", text)}
+    ticks = next((n for n in (1, 2) if n not in runs), None)
+    if ticks is None:
+        return None
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{'`' * ticks}{pad}{text}{pad}{'`' * ticks}"
+
+
+def _line(text: object) -> str:
+    """Untrusted text (agent names, LLM output) as inline Markdown on one line: it may
+    emphasise or link, but never add a heading, list item, table row or raw HTML to the
+    report. Renderers of the export (the print view, any Markdown viewer) then show the
+    report's structure and nothing else. Text holding HTML tags becomes a code span:
+    shown as typed, inert everywhere, and the export still carries it unchanged."""
+    flat = " ".join(str(text).split())
+    if _RAW_HTML.search(flat) and (span := _code_span(flat)):
+        return span
+    flat = flat.replace("\\", "\\\\").replace("<", "&lt;")
+    if ordered := _ORDERED_START.match(flat):
+        return f"{ordered[1]}\\{ordered[2]}{flat[ordered.end():]}"
+    return "\\" + flat if _BLOCK_START.match(flat) else flat
+
+
+def _cell(text: object) -> str:
+    """``_line`` for a table cell: a ``|`` in the text must not start a new column."""
+    return _line(text).replace("|", "\\|")
+
+
+def _names(names: list[str], fmt: Callable[[object], str] = _line) -> str:
+    return ", ".join(fmt(n) for n in names)
 
 
 def _num(value: float | None, fmt: str = ".2f") -> str:
@@ -45,7 +85,7 @@ def render_markdown(result: DebateResult) -> str:
         ) + "  ",
         f"**{t('stopped')}:** " + t(
             "stopped_line", reason=t(f"reason.{result.stop_reason.value}"),
-            rounds=result.rounds_completed, explanation=result.stop_explanation,
+            rounds=result.rounds_completed, explanation=_line(result.stop_explanation),
         ) + "  ",
     ]
     d = result.diagnostic
@@ -56,29 +96,29 @@ def render_markdown(result: DebateResult) -> str:
         disp_before=d.dispersion_before, disp_after=d.dispersion_after,
     ) + "  ")
     if result.degraded:
-        out.append(f"**{t('degraded')}:** " + " ".join(result.degraded_notes))
+        out.append(f"**{t('degraded')}:** " + " ".join(map(_line, result.degraded_notes)))
     out.append("")
 
     if result.recommended_path is not None:
         p = result.recommended_path
-        out += [f"## {t('recommended_path')}", "", p.recommendation, "",
-                f"- **{t('stakes')}:** {p.stakes}",
-                f"- **{t('strongest')}:** {p.strongest_evidence}",
-                f"- **{t('weakest')}:** {p.weakest_evidence}"]
+        out += [f"## {t('recommended_path')}", "", _line(p.recommendation), "",
+                f"- **{t('stakes')}:** {_line(p.stakes)}",
+                f"- **{t('strongest')}:** {_line(p.strongest_evidence)}",
+                f"- **{t('weakest')}:** {_line(p.weakest_evidence)}"]
         if p.path_dependencies:
             out.append(f"- **{t('depends')}:**")
-            out += [f"  - {item}" for item in p.path_dependencies]
+            out += [f"  - {_line(item)}" for item in p.path_dependencies]
         if p.risks:
             out.append(f"- **{t('path_risks')}:**")
-            out += [f"  - {item}" for item in p.risks]
+            out += [f"  - {_line(item)}" for item in p.risks]
         out.append("")
     if result.divergence_report is not None:
         r = result.divergence_report
-        out += [f"## {t('divergence_report')}", "", r.summary, ""]
-        out += [f"- **{v.agent}:** {v.view}" for v in r.camps]
+        out += [f"## {t('divergence_report')}", "", _line(r.summary), ""]
+        out += [f"- **{_line(v.agent)}:** {_line(v.view)}" for v in r.camps]
         if r.what_would_resolve_it:
             out += ["", f"**{t('what_resolves')}:**"]
-            out += [f"- {item}" for item in r.what_would_resolve_it]
+            out += [f"- {_line(item)}" for item in r.what_would_resolve_it]
         out.append("")
 
     out += [f"## {t('convergence')}", "", t("metrics_header"), "|---|---|---|---|---|---|"]
@@ -104,8 +144,8 @@ def render_markdown(result: DebateResult) -> str:
     for a in result.agents:
         trail = " → ".join(_num(c) for c in a.confidence_by_round) or "–"
         failed = f" · {t('failed_in', step=step_words(t, a.failed_in))}" if a.failed_in else ""
-        out.append(f"- **{a.persona.name}** ({_cell(a.persona.expertise)}) · {trail}{failed}: "
-                   f"{_cell(a.final_stance or a.initial_stance or '–')}")
+        out.append(f"- **{_line(a.persona.name)}** ({_line(a.persona.expertise)}) · "
+                   f"{trail}{failed}: {_line(a.final_stance or a.initial_stance or '–')}")
     out.append("")
 
     out += [f"## {t('risks')}", ""]
@@ -114,7 +154,7 @@ def render_markdown(result: DebateResult) -> str:
         for risk in result.pre_positional_risks:
             follow = t(f"follow.{risk.follow_up.value}") if risk.follow_up else "–"
             note = f": {_cell(risk.follow_up_note)}" if risk.follow_up_note else ""
-            out.append(f"| {_cell(risk.text)} | {', '.join(risk.raised_by)} | "
+            out.append(f"| {_cell(risk.text)} | {_names(risk.raised_by, _cell)} | "
                        f"{t(f'severity.{risk.severity.value}') if risk.severity else '–'} | "
                        f"{follow}{note} |")
     else:
@@ -122,34 +162,34 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     out += [f"## {t('concerns')}", ""]
-    out += [f"- {c.text} ({', '.join(c.raised_by)})" for c in result.post_positional_concerns] \
+    out += [f"- {_line(c.text)} ({_names(c.raised_by)})" for c in result.post_positional_concerns] \
         or [t("none")]
     out.append("")
 
     out += [f"## {t('disagreements')}", ""]
     for topic in result.disagreements:
-        views = " · ".join(f"{v.agent}: {v.view}" for v in topic.views)
-        out.append(f"**{topic.topic}** — {views}")
+        views = " · ".join(f"{_line(v.agent)}: {_line(v.view)}" for v in topic.views)
+        out.append(f"**{_line(topic.topic)}** — {views}")
         out.append("")
     if not result.disagreements:
         out += [t("none"), ""]
 
     out += [f"## {t('consensus')}", ""]
-    out += [f"- {c}" for c in result.consensus_points] or [t("none")]
+    out += [f"- {_line(c)}" for c in result.consensus_points] or [t("none")]
     out.append("")
 
     out += [f"## {t('assumptions')}", ""]
     for a in result.agents:
         if a.key_assumptions:
-            out.append(f"- {a.persona.name}:")
-            out += [f"  - {item}" for item in a.key_assumptions]
+            out.append(f"- {_line(a.persona.name)}:")
+            out += [f"  - {_line(item)}" for item in a.key_assumptions]
     out.append("")
 
     out += [f"## {t('claims')}", ""]
     if not result.verifier_ok:
         out.append(t("verifier_failed"))
     elif result.unverified_claims:
-        out += [f"- \"{c.quote}\" ({t(f'claim.{c.type.value}')}; {c.why})"
+        out += [f"- \"{_line(c.quote)}\" ({t(f'claim.{c.type.value}')}; {_line(c.why)})"
                 for c in result.unverified_claims]
     else:
         out.append(t("no_claims"))

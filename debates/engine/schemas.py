@@ -26,13 +26,23 @@ class Strict(BaseModel):
 # --------------------------------------------------------------------------- LLM outputs
 
 
+# Persona field limits. Every way a persona enters (files, forms, API, composed by an
+# LLM) validates this model, so these are the one place the limits live: a name fits a
+# table cell, a description a paragraph; a 12-agent panel then stays far below any
+# context window (12 x 4 x 2,000 characters is under 30k tokens).
+PERSONA_NAME_MAX = 80
+PERSONA_TEXT_MAX = 2_000
+PERSONA_MODEL_MAX = 200
+PersonaText = Annotated[str, Field(min_length=1, max_length=PERSONA_TEXT_MAX)]
+
+
 class Persona(Strict):
-    name: NonEmpty
-    background: NonEmpty
-    expertise: NonEmpty
-    approach: NonEmpty
-    bias: NonEmpty
-    model: str | None = None
+    name: Annotated[str, Field(min_length=1, max_length=PERSONA_NAME_MAX)]
+    background: PersonaText
+    expertise: PersonaText
+    approach: PersonaText
+    bias: PersonaText
+    model: Annotated[str, Field(max_length=PERSONA_MODEL_MAX)] | None = None
     temperature: Annotated[float, Field(ge=0.0, le=2.0)] | None = None
 
     @field_validator("name", "background", "expertise", "approach", "bias")

@@ -70,6 +70,17 @@ def _first_error(exc: ValidationError) -> str:
     return f"--{field.replace('_', '-')}: {err['msg']}"
 
 
+def _utf8_arg(flag: str, value: str) -> str:
+    """Python decodes argv bytes that are not UTF-8 to lone surrogates; they would only
+    fail later (writing the report, or saving with --save). Refuse them here."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{flag} is not valid UTF-8 text (check the terminal's encoding)"
+                         ) from None
+    return value
+
+
 class Command(BaseCommand):
     help = ("Run a council debate on QUESTION and print the synthesis (Markdown or JSON) "
             "on stdout; progress goes to stderr.")
@@ -174,6 +185,8 @@ class Command(BaseCommand):
         return DebateResult.model_validate(debate.synthesis.result)
 
     def build_state(self, opts: dict[str, Any]) -> DebateState:
+        for flag in ("question", "context", "team"):
+            _utf8_arg("the question" if flag == "question" else f"--{flag}", opts[flag] or "")
         question = clean_question(opts["question"])
         model = check_model(opts["model"] or settings.COUNCIL_MODEL)
         phase_models = {}

@@ -1,0 +1,73 @@
+"""On PostgreSQL, text cannot hold NUL: the API must refuse it with a 400 before the
+database raises DataError (a 500). Runs against a throw-away database."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests import test_scaleout_services
+from tests.test_scaleout_services import run_scaleout
+
+scratch_database = test_scaleout_services.scratch_database  # the throw-away database fixture
+
+pytestmark = pytest.mark.scaleout
+
+_PROBE = r"""
+import json, django
+django.setup()
+from django.contrib.auth.models import User
+from django.db import DataError, transaction
+from django.test import Client
+from collab.models import Comment
+from council_site.accounts.models import Membership
+from council_site.accounts.services import team_create
+from personas.models import LibraryPersona, PersonaLibrary
+from tests.factories import add_synthesis, make_debate
+
+user = User.objects.create_user("probe", password="x")
+team = team_create(name="Probe", owner=user)
+debate = make_debate(team, user)
+add_synthesis(debate)
+library = PersonaLibrary.objects.create(team=team, name="Main")
+client = Client()
+client.force_login(user)
+
+def post(url, data):
+    r = client.post(url, data, content_type="application/json")
+    return {"status": r.status_code, "body": r.json()}
+
+persona = {"name": "Dana", "background": "CFO\u0000", "expertise": "x", "approach": "x",
+           "bias": "x"}
+out = {
+    "comment": post(f"/api/debates/{debate.code}/comments", {"body": "a\u0000b"}),
+    "persona": post(f"/api/personas/libraries/{library.code}/personas", persona),
+    "debate": post("/api/debates/", {"question": "Should we\u0000?"}),
+    "comments": Comment.objects.count(),
+    "personas": LibraryPersona.objects.count(),
+}
+# Without the refusal the database would fail: the reason the API checks.
+try:
+    with transaction.atomic():
+        Comment.objects.create(debate=debate, author=user, body="a\x00b")
+    out["database"] = "stored"
+except (DataError, ValueError) as exc:
+    out["database"] = type(exc).__name__
+print(json.dumps(out))
+"""
+
+
+def test_nul_in_api_text_is_a_400_on_postgres_and_nothing_is_saved(scaleout, scratch_database):
+    migrated = run_scaleout(scaleout, ["manage.py", "migrate", "--noinput"], scratch_database)
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    result = run_scaleout(scaleout, ["-c", _PROBE], scratch_database)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout.strip().splitlines()[-1])
+    assert out["database"] != "stored"
+    for name in ("comment", "persona", "debate"):
+        assert out[name]["status"] == 400, out[name]
+        assert out[name]["body"]["code"] == "invalid_characters", out[name]
+    assert out["comment"]["body"]["errors"] == {"body": ["NUL characters are not allowed."]}
+    assert "background" in out["persona"]["body"]["errors"]
+    assert out["comments"] == 0 and out["personas"] == 0
