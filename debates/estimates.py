@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from debates.engine.capabilities import is_simulated
 from debates.engine.schemas import DebateConfig, Phase
 
 # Approximate tokens per call (prompt, completion), before the question is added.
@@ -105,7 +106,7 @@ def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int =
     simulated = True
     for call in calls:
         model = config.model_for(call.phase.value)
-        if model.startswith("sim/"):
+        if is_simulated(model):
             continue
         simulated = False
         cost = _cost(model, call.prompt, call.completion)

@@ -14,6 +14,7 @@ from django.conf import settings
 from pydantic import ValidationError
 
 from council_site.accounts.models import Team
+from debates.engine.capabilities import is_simulated
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.schemas import (
     MAX_AGENTS,
@@ -227,7 +228,7 @@ class RerunForm(SettingsForm):
 def _simulator_defaults(model: str) -> SimulatorOptions:
     """Simulator settings travel with the debate (every worker simulates alike); the
     COUNCIL_SIM_* environment of the web process gives their defaults."""
-    if not model.startswith("sim/"):
+    if not is_simulated(model):
         return SimulatorOptions()
     try:
         return simulator_options_from_env()
