@@ -473,7 +473,7 @@ class LLMGateway:
     ) -> CallOutcome[T]:
         """Ask ``model`` for a ``schema`` object; raises CallFailed, ContextTooLong, Cancelled."""
         self._raise_if_cancelled()
-        self.check_context(messages, model, schema)
+        tokens = self.check_context(messages, model, schema)
         tally = _Tally()
         models = [model]
         if fallback_model and fallback_model != model:
@@ -497,7 +497,8 @@ class LLMGateway:
                 log.info("falling back from %s to %s: %s", failure.model, current, failure)
             try:
                 return await self._run_model(
-                    schema, messages, current, tag, temperature, seed, hints, tally, budget
+                    schema, messages, current, tag, temperature, seed, hints, tally, budget,
+                    tokens if current == model else None,
                 )
             except CallFailed as exc:
                 failure = exc
@@ -516,6 +517,7 @@ class LLMGateway:
         hints: dict[str, Any] | None,
         tally: _Tally,
         budget: _Budget,
+        tokens: int | None = None,
     ) -> CallOutcome[T]:
         retries = 0
         purpose = "call"
@@ -524,6 +526,7 @@ class LLMGateway:
         probing = len(modes) > 1
         caps = self.capabilities(model)
         last_error: str | None = None
+        prompt_tokens_in = tokens
         while True:
             self._raise_if_cancelled()
             mode = modes[0]
@@ -538,7 +541,9 @@ class LLMGateway:
                 )
             tally.attempts += 1
             attempt = tally.attempts
-            max_tokens = self.max_tokens(schema, model, self.count_tokens(prompt, model))
+            if prompt is not messages or prompt_tokens_in is None:
+                prompt_tokens_in = self.count_tokens(prompt, model)
+            max_tokens = self.max_tokens(schema, model, prompt_tokens_in)
             started = time.perf_counter()
             try:
                 response = await self._complete(
