@@ -156,3 +156,14 @@ def redis_url(value: str | None) -> str | None:
     except ValueError:
         raise ImproperlyConfigured(f"REDIS_URL={value!r} has an invalid port.") from None
     return value
+
+
+def model_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Per-model settings from ``COUNCIL_MODELS_FILE`` and ``COUNCIL_MODELS`` (see
+    docs/models.md), checked at start-up so a typo stops the process."""
+    from debates.engine.capabilities import load_model_settings
+
+    try:
+        return load_model_settings(environ)
+    except ValueError as exc:
+        raise ImproperlyConfigured(str(exc)) from None
