@@ -284,3 +284,36 @@ def test_synthesis_is_compacted_to_fit_and_the_result_records_it() -> None:
         stance = state.stance(i, last)
         if stance:
             assert stance in prompt
+
+
+# ------------------------------------------------------------------ settings
+
+
+def test_model_settings_load_from_file_and_env_and_name_a_bad_value(tmp_path: Any) -> None:
+    from debates.engine.capabilities import load_model_settings
+
+    path = tmp_path / "models.toml"
+    path.write_text('[models."openai/a"]\noutput_mode = "json_object"\ncontext_limit = 4096\n'
+                    '[models."openai/b"]\noutput_mode = "tools"\n')
+    loaded = load_model_settings({
+        "COUNCIL_MODELS_FILE": str(path),
+        "COUNCIL_MODELS": '{"openai/b": {"output_mode": "prompt", "timeout_s": 30}}',
+    })
+    assert loaded["openai/a"].output_mode == "json_object"
+    assert loaded["openai/a"].context_limit == 4096
+    assert (loaded["openai/b"].output_mode, loaded["openai/b"].timeout_s) == ("prompt", 30)
+    with pytest.raises(ValueError, match="openai/c.*output_mode"):
+        load_model_settings({"COUNCIL_MODELS": '{"openai/c": {"output_mode": "yaml"}}'})
+
+
+def test_a_context_limit_setting_reaches_the_gateway(monkeypatch: pytest.MonkeyPatch) -> None:
+    from debates.engine import capabilities as caps_module
+    from debates.engine.capabilities import ModelSettings
+
+    caps_module.configure({"openai/local": ModelSettings(context_limit=3000)})
+    try:
+        assert LLMGateway().context_limit("openai/local") == 3000
+        assert LLMGateway(context_limit_tokens=2048).context_limit("openai/local") == 2048
+        assert LLMGateway().context_limit("sim/default") == 32768
+    finally:
+        caps_module.configure(None)
