@@ -16,6 +16,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 import httpx
@@ -238,10 +239,17 @@ def repair_messages(
 # --------------------------------------------------------------------------- output size
 
 
+@lru_cache(maxsize=64)
+def json_schema_of(schema: type[BaseModel]) -> dict[str, Any]:
+    # Generating a schema costs milliseconds, and every attempt of every turn needs it.
+    return schema.model_json_schema()
+
+
+@lru_cache(maxsize=64)
 def output_tokens(schema: type[BaseModel], items: int = 4) -> int:
     """A ceiling on the answer's tokens, read off the schema: every call sets
     ``max_tokens``, so a small model cannot generate until its context is full."""
-    root = schema.model_json_schema()
+    root = json_schema_of(schema)
     defs = root.get("$defs", {})
 
     def size(node: dict[str, Any], depth: int = 0) -> int:
@@ -298,7 +306,9 @@ def is_format_rejection(exc: BaseException) -> bool:
 
 
 def format_params(mode: OutputMode, schema: type[BaseModel]) -> dict[str, Any]:
-    json_schema = schema.model_json_schema()
+    if mode == "prompt":
+        return {}
+    json_schema = json_schema_of(schema)
     if mode == "json_schema":
         return {
             "response_format": {
@@ -698,7 +708,7 @@ class LLMGateway:
             kwargs["metadata"] = {
                 "council": {
                     "schema": schema.__name__,
-                    "json_schema": schema.model_json_schema(),
+                    "json_schema": json_schema_of(schema),
                     "phase": tag.phase.value,
                     "round": tag.round,
                     "agent": tag.agent,
