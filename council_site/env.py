@@ -195,3 +195,14 @@ def _read_key(path: Path) -> str:
             "a new one generated, or set DJANGO_SECRET_KEY."
         )
     return key
+
+
+def model_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """Per-model settings from ``COUNCIL_MODELS_FILE`` and ``COUNCIL_MODELS`` (see
+    docs/models.md), checked at start-up so a typo stops the process."""
+    from debates.engine.capabilities import load_model_settings
+
+    try:
+        return load_model_settings(environ)
+    except ValueError as exc:
+        raise ImproperlyConfigured(str(exc)) from None

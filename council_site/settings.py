@@ -23,6 +23,7 @@ from council_site.env import (
     env_int,
     env_list,
     env_str,
+    model_settings,
     redis_url,
     secret_key_from_file,
 )
@@ -187,6 +188,9 @@ COUNCIL_SWEEP_SECONDS = env_int("COUNCIL_SWEEP_SECONDS", 5, minimum=1)
 
 COUNCIL_MODEL = env_str("COUNCIL_MODEL", "sim/default")
 COUNCIL_FALLBACK_MODEL = env_str("COUNCIL_FALLBACK_MODEL")
+# Per-model output mode, context limit, api_base, timeout (docs/models.md). The engine
+# reads the same variables itself (CLI); parsing them here refuses a typo at start-up.
+COUNCIL_MODEL_SETTINGS = model_settings()
 
 # --- auth -------------------------------------------------------------------------
 

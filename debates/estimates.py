@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from debates.engine.capabilities import is_simulated
 from debates.engine.schemas import DebateConfig, Persona, Phase
 
 # Approximate tokens per call (prompt, completion), before the question is added.
@@ -112,7 +113,7 @@ def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int =
     for call in calls:
         persona = personas[call.agent] if 0 <= call.agent < len(personas) else None
         model = config.model_for(call.phase.value, persona)
-        if model.startswith("sim/"):
+        if is_simulated(model):
             continue
         simulated = False
         cost = _cost(model, call.prompt, call.completion)

@@ -9,13 +9,14 @@ non-field errors.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from django import forms
 from django.conf import settings
 from pydantic import ValidationError
 
 from council_site.accounts.models import Team
+from debates.engine.capabilities import ModeSetting
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.schemas import (
     MAX_AGENTS,
@@ -82,6 +83,17 @@ class SettingsForm(forms.Form):
     anonymize_peers = forms.BooleanField(
         label="Anonymise peers (agents see 'Agent B', not names)", required=False,
     )
+    # Advanced: for models behind the team's own server (docs/models.md).
+    output_mode = forms.ChoiceField(
+        label="Structured output", required=False, initial="auto",
+        choices=[(m, m) for m in get_args(ModeSetting)],
+        help_text="auto picks per model; json_object suits llama.cpp, tools suits servers "
+        "with function calling, prompt constrains nothing.",
+    )
+    context_limit_tokens = forms.IntegerField(
+        label="Context limit (tokens)", required=False, min_value=512,
+        help_text="blank = the model's own; prompts are compacted to fit.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -108,6 +120,8 @@ class SettingsForm(forms.Form):
             "threshold": data.get("threshold"),
             "model": data["model"],
             "anonymize_peers": bool(data.get("anonymize_peers")),
+            "output_mode": data.get("output_mode") or "auto",
+            "context_limit_tokens": data.get("context_limit_tokens"),
         }
 
     def build_config(self, base: dict[str, Any]) -> DebateConfig | None:
@@ -141,7 +155,8 @@ class DebateForm(SettingsForm):
     )
 
     field_order = ["question", "context", "protocol", "library_personas", "mode", "model",
-                   "agents", "max_rounds", "threshold", "anonymize_peers"]
+                   "agents", "max_rounds", "threshold", "anonymize_peers", "output_mode",
+                   "context_limit_tokens"]
 
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -185,7 +200,7 @@ class RerunForm(SettingsForm):
     question = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), strip=False)
 
     field_order = ["question", "mode", "model", "agents", "max_rounds", "threshold",
-                   "anonymize_peers"]
+                   "anonymize_peers", "output_mode", "context_limit_tokens"]
 
     def __init__(self, *args: Any, debate: Debate, **kwargs: Any) -> None:
         self.debate = debate
@@ -194,6 +209,7 @@ class RerunForm(SettingsForm):
             "question": debate.question, "mode": cfg.mode.value, "model": cfg.model,
             "agents": cfg.agents, "max_rounds": cfg.max_rounds, "threshold": cfg.threshold,
             "anonymize_peers": cfg.anonymize_peers,
+            "output_mode": cfg.output_mode, "context_limit_tokens": cfg.context_limit_tokens,
         }
         initial.update(kwargs.pop("initial", None) or {})
         super().__init__(*args, initial=initial, **kwargs)

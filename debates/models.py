@@ -113,6 +113,8 @@ class Turn(models.Model):
     payload = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
     model = models.CharField(max_length=200, blank=True)
+    # How far the prompt was shortened to fit the model's context (0 = not at all).
+    compaction = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

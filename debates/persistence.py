@@ -51,6 +51,7 @@ class PersistingHooks(EngineHooks):
                         debate=self.debate, phase=turn.phase.value, round=turn.round,
                         agent_index=turn.agent, status=turn.status.value,
                         payload=turn.payload, error=turn.error or "", model=turn.model or "",
+                        compaction=turn.compaction,
                     )
             except IntegrityError:
                 # Already stored by an earlier delivery of this step: keep the first.

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from council_site.accounts.models import Team
 from debates import events
+from debates.engine.capabilities import is_simulated
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.prompts import PROMPT_VERSION
 from debates.engine.schemas import DebateConfig, Persona, Phase, SimulatorOptions
@@ -144,7 +145,7 @@ def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
         raise InputError(_first_error(exc)) from None
     for model in _models(config, personas):
         check_model(model)
-    if "simulator" not in raw and any(m.startswith("sim/") for m in _models(config, personas)):
+    if "simulator" not in raw and any(is_simulated(m) for m in _models(config, personas)):
         # Simulator settings travel with the debate (every worker simulates alike).
         try:
             config = config.model_copy(update={"simulator": simulator_options_from_env()})

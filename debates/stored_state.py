@@ -23,7 +23,8 @@ def load_state(debate: Debate) -> DebateState:
     for row in debate.turns.all():
         state.add(Turn(phase=Phase(row.phase), round=row.round, agent=row.agent_index,
                        status=TurnStatus(row.status), payload=row.payload,
-                       error=row.error or None, model=row.model or None))
+                       error=row.error or None, model=row.model or None,
+                       compaction=row.compaction))
     return state
 
 

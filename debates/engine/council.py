@@ -32,7 +32,9 @@ from .schemas import (
 from .state import DebateState, Step
 from .synthesis import synthesis_messages, verifier_messages
 
-MAX_COMPACTION = 2
+# Levels of prompt shortening tried in turn when a prompt does not fit the context:
+# older material goes first, the latest stances and confidences stay whole to the end.
+MAX_COMPACTION = 3
 
 
 class EngineEvent(BaseModel):
@@ -64,6 +66,9 @@ def make_gateway(state: DebateState, hooks: EngineHooks, **overrides: Any) -> LL
     config = state.config
     kwargs: dict[str, Any] = {
         "timeout_s": config.call_timeout_s,
+        "local_timeout_s": config.local_call_timeout_s,
+        "turn_budget_s": config.turn_budget_s,
+        "output_mode": config.output_mode,
         "max_retries": config.max_retries,
         "backoff_base_s": config.retry_backoff_s,
         "on_call": hooks.on_call,
@@ -128,31 +133,37 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
             f"Stance: {state.stance(i, previous)}",
             f"Confidence: {state.confidence(i, previous):.2f}",
         ]
-        if compaction < 2:
-            limit = None if compaction == 0 else 2
-            lines.append(f"Reasoning: {_bullets(position.reasoning, limit)}")
-            lines.append(f"Assumptions: {_bullets(position.key_assumptions, limit)}")
+        # Level 1 summarises the opening position (the oldest material) first; level 2
+        # shortens the latest round too; level 3 keeps stances and confidences only.
+        if compaction < 3:
+            older = None if compaction == 0 else 2
+            if compaction < 2:
+                lines.append(f"Reasoning: {_bullets(position.reasoning, older)}")
+                lines.append(f"Assumptions: {_bullets(position.key_assumptions, older)}")
             last = state.cross_exam(i, previous) if previous else None
             if last is not None:
-                reflection = last.reflection if compaction == 0 else last.reflection[:300]
+                reflection = last.reflection if compaction < 2 else last.reflection[:300]
                 lines.append(f"Latest reflection: {reflection}")
+                latest = None if compaction < 2 else 2
                 lines.append(
-                    f"Still disputes: {_bullets(last.remaining_disagreements, limit)}"
+                    f"Still disputes: {_bullets(last.remaining_disagreements, latest)}"
                 )
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
-def _own_previous(state: DebateState, agent: int, round_number: int) -> str:
+def _own_previous(state: DebateState, agent: int, round_number: int, compaction: int = 0) -> str:
     if round_number == 1:
         return ""
     exam = state.cross_exam(agent, round_number - 1)
     if exam is None:
         return ""
+    limit = None if compaction < 2 else 2
+    reflection = exam.reflection if compaction < 3 else exam.reflection[:300]
     return (
-        f"In round {round_number - 1} you reflected: {exam.reflection}\n"
-        f"You conceded: {_bullets(exam.concessions)}\n"
-        f"You still disputed: {_bullets(exam.remaining_disagreements)}"
+        f"In round {round_number - 1} you reflected: {reflection}\n"
+        f"You conceded: {_bullets(exam.concessions, limit)}\n"
+        f"You still disputed: {_bullets(exam.remaining_disagreements, limit)}"
     )
 
 
@@ -200,8 +211,8 @@ def agent_request(
             round=step.round,
             own_stance=state.stance(agent, previous),
             own_confidence=f"{own_conf:.2f}",
-            own_reasoning=_bullets(position.reasoning),
-            own_previous=_own_previous(state, agent, step.round),
+            own_reasoning=_bullets(position.reasoning, None if compaction == 0 else 2),
+            own_previous=_own_previous(state, agent, step.round, compaction),
             peers=_peer_block(state, agent, step.round, compaction),
             **common,
         )
@@ -241,10 +252,11 @@ async def _call_agent(state: DebateState, step: Step, agent: int, gateway: LLMGa
         return Turn(
             phase=step.phase, round=step.round, agent=agent,
             payload=outcome.value.model_dump(mode="json"), model=outcome.model,
+            compaction=compaction,
         )
     return Turn(
         phase=step.phase, round=step.round, agent=agent,
-        status=TurnStatus.FAILED, error=error, model=model,
+        status=TurnStatus.FAILED, error=error, model=model, compaction=compaction,
     )
 
 
@@ -277,13 +289,10 @@ async def _run_agents(
             raise result
 
 
-async def _run_panel_call(
-    state: DebateState, step: Step, gateway: LLMGateway, hooks: EngineHooks
-) -> None:
-    config = state.config
-    fallback = None
+def _panel_request(
+    state: DebateState, step: Step, compaction: int
+) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
     if step.phase is Phase.COMPOSE:
-        schema: type[BaseModel] = ComposedPanel
         needed = state.target_agents - len(state.given_personas)
         reserved = [p.name for p in state.given_personas]
         messages = prompts.messages(
@@ -302,34 +311,50 @@ async def _run_panel_call(
             "n": needed, "question": state.question, "language": state.language,
             "reserved_names": reserved,
         }
-    elif step.phase is Phase.SYNTHESIS:
-        schema = SynthesisNarrative
-        messages, hints = synthesis_messages(state)
-        fallback = config.fallback_model
-    else:
-        schema = VerifierReport
-        messages, hints = verifier_messages(state)
-        # The verifier is what marks claims as checked: an outage of the main model
-        # must not leave every claim unchecked when a fallback is configured.
-        fallback = config.fallback_model
+        return ComposedPanel, messages, hints
+    if step.phase is Phase.SYNTHESIS:
+        messages, hints = synthesis_messages(state, compaction)
+        return SynthesisNarrative, messages, hints
+    messages, hints = verifier_messages(state, compaction)
+    return VerifierReport, messages, hints
+
+
+async def _run_panel_call(
+    state: DebateState, step: Step, gateway: LLMGateway, hooks: EngineHooks
+) -> None:
+    config = state.config
+    # The synthesis and the verifier (which marks claims as checked) must not be lost
+    # to an outage of the main model when a fallback is configured.
+    fallback = None if step.phase is Phase.COMPOSE else config.fallback_model
     model = config.model_for(step.phase.value)
     if hooks.should_cancel():
         raise Cancelled()
-    try:
-        outcome = await gateway.structured(
-            schema, messages=messages, model=model, tag=CallTag(phase=step.phase),
-            temperature=config.temperature, seed=config.seed, hints=hints,
-            fallback_model=fallback,
-        )
+    # The compose prompt holds only the question: nothing to shorten.
+    levels = 1 if step.phase is Phase.COMPOSE else MAX_COMPACTION + 1
+    message = ""
+    turn: Turn | None = None
+    for compaction in range(levels):
+        schema, messages, hints = _panel_request(state, step, compaction)
+        try:
+            outcome = await gateway.structured(
+                schema, messages=messages, model=model, tag=CallTag(phase=step.phase),
+                temperature=config.temperature, seed=config.seed, hints=hints,
+                fallback_model=fallback,
+            )
+        except ContextTooLong as exc:
+            message = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
+            continue
+        except CallFailed as exc:
+            message = f"{exc.error_class} from {exc.model}: {exc.message}"
+            turn = Turn(phase=step.phase, status=TurnStatus.FAILED, error=message, model=model,
+                        compaction=compaction)
+            break
         turn = Turn(phase=step.phase, payload=outcome.value.model_dump(mode="json"),
-                    model=outcome.model)
-    except (CallFailed, ContextTooLong) as exc:
-        message = (
-            f"{exc.error_class} from {exc.model}: {exc.message}"
-            if isinstance(exc, CallFailed)
-            else f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
-        )
-        turn = Turn(phase=step.phase, status=TurnStatus.FAILED, error=message, model=model)
+                    model=outcome.model, compaction=compaction)
+        break
+    if turn is None:
+        turn = Turn(phase=step.phase, status=TurnStatus.FAILED, error=message, model=model,
+                    compaction=levels - 1)
     state.add(turn)
     await hooks.on_turn(turn)
 

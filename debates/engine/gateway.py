@@ -23,6 +23,13 @@ import httpx
 import openai
 from pydantic import BaseModel, ValidationError
 
+from debates.engine.capabilities import (
+    OUTPUT_MODES,
+    Capabilities,
+    ModeSetting,
+    OutputMode,
+    capabilities,
+)
 from debates.engine.llm_env import litellm
 from debates.engine.schemas import CallRecord, CallTag, SimulatorOptions
 
@@ -30,9 +37,13 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T", bound=BaseModel)
 
-DEFAULT_CONTEXT_LIMIT = 8192
-SIM_CONTEXT_LIMIT = 32768
 ANSWER_RESERVE_TOKENS = 1024
+# ``max_tokens`` per answer, read off its schema (see ``output_tokens``).
+TOKENS_PER_TEXT_FIELD = 80
+MIN_OUTPUT_TOKENS = 256
+MAX_OUTPUT_TOKENS = 4096
+# A retry that would get less time than this is not started: it could not finish.
+MIN_ATTEMPT_S = 2.0
 MAX_REPAIR_REPLY_CHARS = 2000
 MAX_REPAIR_ERROR_CHARS = 1500
 MAX_RECORD_ERROR_CHARS = 500
@@ -99,10 +110,6 @@ class _Invalid(Exception):
         super().__init__(message)
         self.error_class = error_class
         self.message = message
-
-
-def is_sim(model: str) -> bool:
-    return model.startswith("sim/")
 
 
 def _network_errors() -> tuple[type[BaseException], ...]:
@@ -229,45 +236,105 @@ def repair_messages(
     ]
 
 
-# --------------------------------------------------------------------------- model facts
-# Cached: some lookups (e.g. Ollama model info) make a network request.
+# --------------------------------------------------------------------------- output size
 
 
-@lru_cache(maxsize=256)
-def _model_input_limit(model: str) -> int | None:
-    try:
-        info = litellm.get_model_info(model)
-    except Exception:
-        return None
-    limit = info.get("max_input_tokens") if info else None
-    return int(limit) if limit else None
+@lru_cache(maxsize=64)
+def json_schema_of(schema: type[BaseModel]) -> dict[str, Any]:
+    # Generating a schema costs milliseconds, and every attempt of every turn needs it.
+    return schema.model_json_schema()
 
 
-@lru_cache(maxsize=256)
-def _supports_schema(model: str) -> bool:
-    try:
-        return bool(litellm.supports_response_schema(model=model))
-    except Exception:
-        return False
+@lru_cache(maxsize=64)
+def output_tokens(schema: type[BaseModel], items: int = 4) -> int:
+    """A ceiling on the answer's tokens, read off the schema: every call sets
+    ``max_tokens``, so a small model cannot generate until its context is full."""
+    root = json_schema_of(schema)
+    defs = root.get("$defs", {})
+
+    def size(node: dict[str, Any], depth: int = 0) -> int:
+        if depth > 8:
+            return 0
+        if "$ref" in node:
+            return size(defs.get(node["$ref"].rsplit("/", 1)[-1], {}), depth + 1)
+        for key in ("anyOf", "oneOf"):
+            if key in node:
+                return max(size(branch, depth + 1) for branch in node[key])
+        kind = node.get("type")
+        if kind == "object":
+            props = node.get("properties", {})
+            return 8 + sum(6 + size(p, depth + 1) for p in props.values())
+        if kind == "array":
+            return 4 + items * size(node.get("items", {}), depth + 1)
+        if kind == "string" and "enum" not in node:
+            return TOKENS_PER_TEXT_FIELD
+        return 4
+
+    return max(MIN_OUTPUT_TOKENS, min(MAX_OUTPUT_TOKENS, size(root)))
 
 
-@lru_cache(maxsize=256)
-def _supported_params(model: str) -> frozenset[str] | None:
-    try:
-        params = litellm.get_supported_openai_params(model=model)
-    except Exception:
-        return None
-    return frozenset(params) if params is not None else None
-
-
-def _cost(model: str, response: Any) -> float | None:
-    if is_sim(model):
-        return 0.0
+def _cost(caps: Capabilities, response: Any) -> float | None:
     try:
         cost = litellm.completion_cost(completion_response=response)
     except Exception:
-        return None
+        cost = None
+    if cost is None and caps.cost_known:
+        return 0.0
     return float(cost) if cost is not None else None
+
+
+# --------------------------------------------------------------------------- output modes
+
+# Per process: the mode that worked for (model, api_base), so probing happens once.
+_learned_modes: dict[tuple[str, str | None], OutputMode] = {}
+
+_FORMAT_REJECTION = re.compile(r"response_format|json_schema|json_object|tool", re.I)
+
+
+def forget_learned_modes() -> None:
+    _learned_modes.clear()
+
+
+def is_format_rejection(exc: BaseException) -> bool:
+    """A 400 (or 422) that names the structured-output request: try the next mode."""
+    status = getattr(exc, "status_code", None)
+    if status not in (400, 422) and not isinstance(
+        exc, litellm.BadRequestError | litellm.UnprocessableEntityError
+    ):
+        return False
+    return bool(_FORMAT_REJECTION.search(str(exc)))
+
+
+def format_params(mode: OutputMode, schema: type[BaseModel]) -> dict[str, Any]:
+    if mode == "prompt":
+        return {}
+    json_schema = json_schema_of(schema)
+    if mode == "json_schema":
+        return {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": schema.__name__, "schema": json_schema, "strict": False},
+            }
+        }
+    if mode == "json_object":
+        # llama.cpp (and others) constrain decoding to ``schema`` when it is given here;
+        # servers that do not know the key ignore it and still return a JSON object.
+        return {"response_format": {"type": "json_object", "schema": json_schema}}
+    if mode == "tools":
+        return {
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {
+                        "name": schema.__name__,
+                        "description": f"Return the {schema.__name__} object.",
+                        "parameters": json_schema,
+                    },
+                }
+            ],
+            "tool_choice": {"type": "function", "function": {"name": schema.__name__}},
+        }
+    return {}
 
 
 # --------------------------------------------------------------------------- gateway
@@ -281,11 +348,25 @@ class _Tally:
     cost_usd: float | None = 0.0
 
 
+@dataclass
+class _Budget:
+    """The wall time one turn may spend waiting on models and backoffs, over all its
+    attempts and repairs (the gateway's own bookkeeping is not counted)."""
+
+    total_s: float
+    spent_s: float = 0.0
+
+    def remaining(self) -> float:
+        return self.total_s - self.spent_s
+
+
 class LLMGateway:
     def __init__(
         self,
         *,
         timeout_s: float = 120,
+        local_timeout_s: float = 60,
+        turn_budget_s: float | None = None,
         max_retries: int = 2,
         backoff_base_s: float = 0.5,
         backoff_max_s: float = 8.0,
@@ -293,10 +374,13 @@ class LLMGateway:
         should_cancel: Callable[[], bool] | None = None,
         simulator: SimulatorOptions | None = None,
         context_limit_tokens: int | None = None,
+        output_mode: ModeSetting = "auto",
         api_base: str | None = None,
         api_key: str | None = None,
     ) -> None:
         self.timeout_s = timeout_s
+        self.local_timeout_s = local_timeout_s
+        self.turn_budget_s = turn_budget_s
         self.max_retries = max_retries
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
@@ -304,9 +388,45 @@ class LLMGateway:
         self.should_cancel = should_cancel
         self.simulator = simulator
         self.context_limit_tokens = context_limit_tokens
+        self.output_mode = output_mode
         self.api_base = api_base
         self.api_key = api_key
         self._jitter = random.Random()
+
+    # ------------------------------------------------------------------ model facts
+
+    def capabilities(self, model: str) -> Capabilities:
+        return capabilities(model, self.api_base)
+
+    def attempt_timeout(self, model: str) -> float:
+        caps = self.capabilities(model)
+        if caps.timeout_s:
+            return caps.timeout_s
+        return min(self.timeout_s, self.local_timeout_s) if caps.local else self.timeout_s
+
+    def turn_budget(self, model: str) -> float:
+        """The wall time of one turn; by default every retry with its longest backoff."""
+        if self.turn_budget_s:
+            return self.turn_budget_s
+        backoff = sum(
+            min(self.backoff_max_s, self.backoff_base_s * 2**i) for i in range(self.max_retries)
+        )
+        return self.attempt_timeout(model) * (1 + self.max_retries) + backoff
+
+    def _min_attempt(self, model: str) -> float:
+        return min(MIN_ATTEMPT_S, self.attempt_timeout(model) / 2)
+
+    def modes(self, model: str) -> list[OutputMode]:
+        """The structured-output modes to use, in order; more than one means probing."""
+        if self.output_mode != "auto":
+            return [self.output_mode]
+        caps = self.capabilities(model)
+        learned = _learned_modes.get((model, caps.api_base))
+        if learned is not None:
+            return [learned]
+        if caps.output_mode is not None:
+            return [caps.output_mode]
+        return list(OUTPUT_MODES)
 
     # ------------------------------------------------------------------ context budget
 
@@ -319,20 +439,33 @@ class LLMGateway:
     def context_limit(self, model: str) -> int:
         if self.context_limit_tokens:
             return self.context_limit_tokens
-        if is_sim(model):
-            return SIM_CONTEXT_LIMIT
-        return _model_input_limit(model) or DEFAULT_CONTEXT_LIMIT
+        return self.capabilities(model).context_limit
 
-    def prompt_budget(self, model: str) -> int:
-        """Tokens a prompt may use: the context window minus a reserve for the answer."""
+    def answer_reserve(self, model: str, schema: type[BaseModel] | None = None) -> int:
         limit = self.context_limit(model)
-        return limit - min(ANSWER_RESERVE_TOKENS, limit // 10)
+        wanted = output_tokens(schema) if schema is not None else ANSWER_RESERVE_TOKENS
+        return min(wanted, limit // 4)
 
-    def check_context(self, messages: list[dict[str, str]], model: str) -> None:
+    def prompt_budget(self, model: str, schema: type[BaseModel] | None = None) -> int:
+        """Tokens a prompt may use: the context window minus a reserve for the answer."""
+        return self.context_limit(model) - self.answer_reserve(model, schema)
+
+    def check_context(
+        self,
+        messages: list[dict[str, str]],
+        model: str,
+        schema: type[BaseModel] | None = None,
+    ) -> int:
+        """The prompt's tokens; raises ContextTooLong when it leaves too little room."""
         tokens = self.count_tokens(messages, model)
-        budget = self.prompt_budget(model)
+        budget = self.prompt_budget(model, schema)
         if tokens > budget:
             raise ContextTooLong(tokens=tokens, limit=budget, model=model)
+        return tokens
+
+    def max_tokens(self, schema: type[BaseModel], model: str, prompt_tokens: int) -> int:
+        room = self.context_limit(model) - prompt_tokens
+        return max(MIN_OUTPUT_TOKENS // 4, min(output_tokens(schema), room))
 
     # ------------------------------------------------------------------ calls
 
@@ -350,17 +483,18 @@ class LLMGateway:
     ) -> CallOutcome[T]:
         """Ask ``model`` for a ``schema`` object; raises CallFailed, ContextTooLong, Cancelled."""
         self._raise_if_cancelled()
-        self.check_context(messages, model)
+        tokens = self.check_context(messages, model, schema)
         tally = _Tally()
         models = [model]
         if fallback_model and fallback_model != model:
             models.append(fallback_model)
+        budget = _Budget(total_s=self.turn_budget(model))
 
         failure: CallFailed | None = None
         for current in models:
             if failure is not None:
                 try:
-                    self.check_context(messages, current)
+                    self.check_context(messages, current, schema)
                 except ContextTooLong as exc:
                     raise CallFailed(
                         error_class=failure.error_class,
@@ -368,10 +502,13 @@ class LLMGateway:
                         attempts=tally.attempts,
                         model=failure.model,
                     ) from exc
+                if budget.remaining() < self._min_attempt(current):
+                    break
                 log.info("falling back from %s to %s: %s", failure.model, current, failure)
             try:
                 return await self._run_model(
-                    schema, messages, current, tag, temperature, seed, hints, tally
+                    schema, messages, current, tag, temperature, seed, hints, tally, budget,
+                    tokens if current == model else None,
                 )
             except CallFailed as exc:
                 failure = exc
@@ -389,56 +526,83 @@ class LLMGateway:
         seed: int | None,
         hints: dict[str, Any] | None,
         tally: _Tally,
+        budget: _Budget,
+        tokens: int | None = None,
     ) -> CallOutcome[T]:
         retries = 0
         purpose = "call"
         prompt = messages
+        modes = self.modes(model)
+        probing = len(modes) > 1
+        caps = self.capabilities(model)
+        last_error: str | None = None
+        prompt_tokens_in = tokens
         while True:
             self._raise_if_cancelled()
+            mode = modes[0]
+            timeout = min(self.attempt_timeout(model), budget.remaining())
+            if timeout < self._min_attempt(model):
+                raise CallFailed(
+                    error_class="TurnBudgetSpent",
+                    message=f"the turn's {budget.total_s:g} s budget is spent after "
+                    f"{tally.attempts} attempt(s); last: {last_error or 'none'}",
+                    attempts=tally.attempts,
+                    model=model,
+                )
             tally.attempts += 1
             attempt = tally.attempts
+            if prompt is not messages or prompt_tokens_in is None:
+                prompt_tokens_in = self.count_tokens(prompt, model)
+            max_tokens = self.max_tokens(schema, model, prompt_tokens_in)
             started = time.perf_counter()
             try:
                 response = await self._complete(
-                    schema, prompt, model, tag, temperature, seed, hints
+                    schema, prompt, model, tag, temperature, seed, hints, mode, timeout,
+                    max_tokens,
                 )
             except (Cancelled, asyncio.CancelledError):
                 raise
             except Exception as exc:
+                budget.spent_s += time.perf_counter() - started
                 latency_ms = int((time.perf_counter() - started) * 1000)
                 error_class = error_class_of(exc)
                 message = str(unmapped_error(exc) or exc) or error_class
                 if isinstance(exc, asyncio.TimeoutError | TimeoutError) and not isinstance(
                     exc, litellm.Timeout
                 ):
-                    message = f"no reply from {model} within {self.timeout_s:g} s"
+                    message = f"no reply from {model} within {timeout:g} s"
+                if probing and len(modes) > 1 and is_format_rejection(exc):
+                    message = f"output mode {mode} rejected: {message}"
+                last_error = f"{error_class}: {message}"
                 await self._record(
-                    tag,
-                    attempt,
-                    purpose,
-                    model,
-                    latency_ms,
-                    ok=False,
-                    error_class=error_class,
-                    error=message,
+                    tag, attempt, purpose, model, latency_ms,
+                    ok=False, error_class=error_class, error=message,
                 )
+                if probing and len(modes) > 1 and is_format_rejection(exc):
+                    log.info("%s rejects output mode %s; trying %s", model, mode, modes[1])
+                    modes = modes[1:]
+                    continue
                 if is_transient(exc) and retries < self.max_retries:
                     delay = self._jitter.uniform(
                         0, min(self.backoff_max_s, self.backoff_base_s * 2**retries)
                     )
-                    retries += 1
-                    log.info("%s: %s, retry %d in %.2fs", model, error_class, retries, delay)
-                    await asyncio.sleep(delay)
-                    continue
+                    if budget.remaining() - delay >= self._min_attempt(model):
+                        retries += 1
+                        log.info("%s: %s, retry %d in %.2fs", model, error_class, retries, delay)
+                        budget.spent_s += delay
+                        await asyncio.sleep(delay)
+                        continue
+                    message = f"{message} (no retry: the turn's {budget.total_s:g} s are spent)"
                 raise CallFailed(
                     error_class=error_class, message=message, attempts=attempt, model=model
                 ) from exc
 
+            budget.spent_s += time.perf_counter() - started
             latency_ms = int((time.perf_counter() - started) * 1000)
             usage = getattr(response, "usage", None)
             prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
             completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-            cost = _cost(model, response)
+            cost = _cost(caps, response)
             tally.prompt_tokens += prompt_tokens
             tally.completion_tokens += completion_tokens
             tally.cost_usd = (
@@ -449,18 +613,11 @@ class LLMGateway:
             try:
                 value = parse_reply(schema, text)
             except _Invalid as invalid:
+                last_error = f"{invalid.error_class}: {invalid.message}"
                 await self._record(
-                    tag,
-                    attempt,
-                    purpose,
-                    model,
-                    latency_ms,
-                    ok=False,
-                    error_class=invalid.error_class,
-                    error=invalid.message,
-                    prompt_tokens=prompt_tokens,
-                    completion_tokens=completion_tokens,
-                    cost=cost,
+                    tag, attempt, purpose, model, latency_ms,
+                    ok=False, error_class=invalid.error_class, error=invalid.message,
+                    prompt_tokens=prompt_tokens, completion_tokens=completion_tokens, cost=cost,
                 )
                 if purpose == "repair":
                     # A model that cannot fix its answer when shown the error will not
@@ -472,18 +629,22 @@ class LLMGateway:
                         model=model,
                     ) from None
                 purpose = "repair"
-                prompt = repair_messages(messages, text, invalid.message, schema.__name__)
+                repair = self.fitting_repair(messages, text, invalid.message, schema, model)
+                if repair is None:
+                    raise CallFailed(
+                        error_class="ValidationError",
+                        message=f"{invalid.message} (no repair: it does not fit the context)",
+                        attempts=attempt,
+                        model=model,
+                    ) from None
+                prompt = repair
                 continue
 
+            if probing:
+                _learned_modes[(model, caps.api_base)] = mode
             await self._record(
-                tag,
-                attempt,
-                purpose,
-                model,
-                latency_ms,
-                ok=True,
-                prompt_tokens=prompt_tokens,
-                completion_tokens=completion_tokens,
+                tag, attempt, purpose, model, latency_ms,
+                ok=True, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                 cost=cost,
             )
             return CallOutcome(
@@ -495,6 +656,23 @@ class LLMGateway:
                 attempts=tally.attempts,
             )
 
+    def fitting_repair(
+        self,
+        messages: list[dict[str, str]],
+        bad_reply: str,
+        error: str,
+        schema: type[BaseModel],
+        model: str,
+    ) -> list[dict[str, str]] | None:
+        """The repair prompt, shortened until it fits the context budget (None if never)."""
+        budget = self.prompt_budget(model, schema)
+        for reply_chars in (MAX_REPAIR_REPLY_CHARS, 500, 0):
+            reply = bad_reply[:reply_chars] if reply_chars else ""
+            candidate = repair_messages(messages, reply, error, schema.__name__)
+            if self.count_tokens(candidate, model) <= budget:
+                return candidate
+        return None
+
     async def _complete(
         self,
         schema: type[BaseModel],
@@ -504,24 +682,33 @@ class LLMGateway:
         temperature: float | None,
         seed: int | None,
         hints: dict[str, Any] | None,
+        mode: OutputMode,
+        timeout: float,
+        max_tokens: int,
     ) -> Any:
+        caps = self.capabilities(model)
         kwargs: dict[str, Any] = {
             "model": model,
             "messages": messages,
-            "timeout": self.timeout_s,
+            "timeout": timeout,
+            "max_tokens": max_tokens,
             # The gateway retries itself, so that every attempt reaches the ledger.
             "num_retries": 0,
             "max_retries": 0,
+            **format_params(mode, schema),
         }
-        if is_sim(model):
-            if temperature is not None:
-                kwargs["temperature"] = temperature
-            if seed is not None:
-                kwargs["seed"] = seed
+        supported = caps.params
+        # Temperature is near-universal, so it is kept when litellm does not know the
+        # model; a seed is only sent where the provider is known to accept it.
+        if temperature is not None and (supported is None or "temperature" in supported):
+            kwargs["temperature"] = temperature
+        if seed is not None and supported is not None and "seed" in supported:
+            kwargs["seed"] = seed
+        if caps.call_context:
             kwargs["metadata"] = {
                 "council": {
                     "schema": schema.__name__,
-                    "json_schema": schema.model_json_schema(),
+                    "json_schema": json_schema_of(schema),
                     "phase": tag.phase.value,
                     "round": tag.round,
                     "agent": tag.agent,
@@ -534,29 +721,16 @@ class LLMGateway:
                     ),
                 }
             }
-            hard_timeout = self.timeout_s
+            hard_timeout = timeout
         else:
-            supported = _supported_params(model)
-            # Temperature is near-universal, so it is kept when litellm does not know the
-            # model; a seed is only sent where litellm says the provider accepts it.
-            if temperature is not None and (supported is None or "temperature" in supported):
-                kwargs["temperature"] = temperature
-            if seed is not None and supported is not None and "seed" in supported:
-                kwargs["seed"] = seed
-            if _supports_schema(model):
-                kwargs["response_format"] = {
-                    "type": "json_schema",
-                    "json_schema": {
-                        "name": schema.__name__,
-                        "schema": schema.model_json_schema(),
-                        "strict": False,
-                    },
-                }
-            if self.api_base:
-                kwargs["api_base"] = self.api_base
-            if self.api_key:
-                kwargs["api_key"] = self.api_key
-            hard_timeout = self.timeout_s + HARD_TIMEOUT_MARGIN_S
+            hard_timeout = timeout + HARD_TIMEOUT_MARGIN_S
+        if caps.api_base:
+            kwargs["api_base"] = caps.api_base
+        api_key = caps.api_key or self.api_key
+        if api_key:
+            kwargs["api_key"] = api_key
+        # wait_for cancels the request on timeout, which closes its connection: a local
+        # server sees the client go and stops generating the abandoned reply.
         return await asyncio.wait_for(litellm.acompletion(**kwargs), timeout=hard_timeout)
 
     def _raise_if_cancelled(self) -> None:
@@ -599,8 +773,15 @@ class LLMGateway:
 
 
 def _reply_text(response: Any) -> str:
+    """The answer's text: the forced tool call's arguments, else the message content."""
     try:
-        content = response.choices[0].message.content
+        message = response.choices[0].message
     except (AttributeError, IndexError, TypeError):
         return ""
+    calls = getattr(message, "tool_calls", None) or []
+    for call in calls:
+        arguments = getattr(getattr(call, "function", None), "arguments", None)
+        if isinstance(arguments, str) and arguments.strip():
+            return arguments
+    content = getattr(message, "content", None)
     return content if isinstance(content, str) else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .capabilities import BUILTIN_PROVIDERS, provider_of
 from .schemas import MAX_QUESTION_CHARS
 
 
@@ -26,7 +27,7 @@ def check_model(model: str) -> str:
     model = model.strip()
     if not model:
         raise InputError("the model name is empty")
-    if model.startswith("sim/"):
+    if provider_of(model) in BUILTIN_PROVIDERS:
         return model
     # Imported here: litellm takes ~5 s to import, and most callers never get this far.
     from .llm_env import litellm

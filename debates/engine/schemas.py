@@ -11,7 +11,17 @@ import secrets
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
+
+from .capabilities import ModeSetting, cost_known, is_simulated
 
 NonEmpty = Annotated[str, Field(min_length=1)]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
@@ -33,17 +43,17 @@ class Strict(BaseModel):
 PERSONA_NAME_MAX = 80
 PERSONA_TEXT_MAX = 2_000
 PERSONA_MODEL_MAX = 200
-PersonaText = Annotated[str, Field(min_length=1, max_length=PERSONA_TEXT_MAX)]
+PersonaField = Annotated[str, Field(min_length=1, max_length=PERSONA_TEXT_MAX)]
 
 
-class Persona(Strict):
+class PersonaText(Strict):
+    """What a model may write about a persona: text, never settings."""
+
     name: Annotated[str, Field(min_length=1, max_length=PERSONA_NAME_MAX)]
-    background: PersonaText
-    expertise: PersonaText
-    approach: PersonaText
-    bias: PersonaText
-    model: Annotated[str, Field(max_length=PERSONA_MODEL_MAX)] | None = None
-    temperature: Annotated[float, Field(ge=0.0, le=2.0)] | None = None
+    background: PersonaField
+    expertise: PersonaField
+    approach: PersonaField
+    bias: PersonaField
 
     @field_validator("name", "background", "expertise", "approach", "bias")
     @classmethod
@@ -54,8 +64,35 @@ class Persona(Strict):
         return value
 
 
+class Persona(PersonaText):
+    """A panel member. ``model`` and ``temperature`` come from the user (persona files,
+    libraries), never from a model's output."""
+
+    model: Annotated[str, Field(max_length=PERSONA_MODEL_MAX)] | None = None
+    temperature: Annotated[float, Field(ge=0.0, le=2.0)] | None = None
+
+
+PERSONA_TEXT_FIELDS = tuple(PersonaText.model_fields)
+
+
+def _text_fields_only(value: Any) -> Any:
+    # A model that fills every optional field (or invents one) must not choose which
+    # model runs: whatever is not persona text is dropped before validation.
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if k in PERSONA_TEXT_FIELDS}
+    return value
+
+
 class ComposedPanel(Strict):
-    personas: list[Persona]
+    """The compose step's answer. Its schema offers persona text fields only."""
+
+    personas: list[
+        Annotated[
+            Persona,
+            BeforeValidator(_text_fields_only),
+            WithJsonSchema(PersonaText.model_json_schema()),
+        ]
+    ]
 
 
 class Premortem(Strict):
@@ -203,10 +240,16 @@ class DebateConfig(Strict):
     anonymize_peers: bool = False
     concurrency: Annotated[int, Field(ge=1, le=32)] = 8
     call_timeout_s: Annotated[float, Field(gt=0)] = 120.0
+    # Per attempt on a local server (Ollama, llama.cpp, a loopback api_base ...).
+    local_call_timeout_s: Annotated[float, Field(gt=0)] = 60.0
+    # Wall time of one turn over all its attempts; blank = attempt timeout x (1 + retries).
+    turn_budget_s: Annotated[float, Field(gt=0)] | None = None
+    # How answers are constrained; auto picks per model (see docs/models.md).
+    output_mode: ModeSetting = "auto"
     max_retries: Annotated[int, Field(ge=0, le=6)] = 2
     retry_backoff_s: Annotated[float, Field(ge=0.0, le=30.0)] = 0.5
     novelty_threshold: Annotated[float, Field(gt=0.0, le=1.0)] = 0.5
-    context_limit_tokens: int | None = None
+    context_limit_tokens: Annotated[int, Field(ge=512)] | None = None
     simulator: SimulatorOptions = Field(default_factory=SimulatorOptions)
 
     @model_validator(mode="after")
@@ -250,7 +293,7 @@ class DebateConfig(Strict):
     @property
     def simulated(self) -> bool:
         models = [self.model, *self.phase_models.values()]
-        return any(m.startswith("sim/") for m in models)
+        return any(is_simulated(m) for m in models)
 
 
 # --------------------------------------------------------------------------- stored state
@@ -280,6 +323,8 @@ class Turn(BaseModel):
     payload: dict[str, Any] | None = None
     error: str | None = None
     model: str | None = None
+    # How far the prompt was shortened to fit the context (0 = not at all).
+    compaction: int = 0
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -401,6 +446,14 @@ class Usage(BaseModel):
     wall_time_s: float = 0.0
 
 
+class Compaction(BaseModel):
+    """A prompt that was shortened to fit its model's context, and how far."""
+
+    step: str
+    agent: str | None = None
+    level: int
+
+
 class DebateResult(BaseModel):
     question: str
     language: str
@@ -429,6 +482,7 @@ class DebateResult(BaseModel):
     degraded_notes: list[str]
     synthesis_model: str
     usage: Usage
+    compactions: list[Compaction] = Field(default_factory=list)
 
 
 class CallTag(BaseModel):
@@ -449,7 +503,7 @@ def usage_from_calls(records: list[CallRecord], wall_time_s: float = 0.0) -> Usa
         usage.completion_tokens += record.completion_tokens
         if record.cost_usd is None:
             # Unknown price (local or unlisted model): say so rather than report $0.
-            usage.cost_known = usage.cost_known and record.model.startswith("sim/")
+            usage.cost_known = usage.cost_known and cost_known(record.model)
         else:
             usage.cost_usd += record.cost_usd
     return usage

@@ -15,6 +15,7 @@ from .schemas import (
     AgentResult,
     AgentView,
     ClusteredItem,
+    Compaction,
     DebateResult,
     DivergenceReport,
     MajorityView,
@@ -100,13 +101,19 @@ def counted_agents(state: DebateState) -> list[int]:
 # ---------------------------------------------------------------------- LLM requests
 
 
-def synthesis_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str, Any]]:
+def synthesis_messages(
+    state: DebateState, compaction: int = 0
+) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The synthesizer's prompt. ``compaction`` shortens it to fit the context: older
+    rounds' concessions are summarised first, then assumptions, open items and minor
+    risks; every final stance and confidence stays whole at every level."""
     stop = state.stop()
     assert stop is not None
     reason, explanation = stop
     last = state.completed_rounds
     names = state.personas
     finals = final_agents(state)
+    per_agent = None if compaction < 2 else 2
     positions = []
     for i in counted_agents(state):
         position = state.position(i)
@@ -114,20 +121,32 @@ def synthesis_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[s
         failed = state.failed_at(i)
         carried = (f" [failed in {failed.label}: last stance carried forward]"
                    if i not in finals and failed is not None else "")
-        positions.append(
+        line = (
             f"- {names[i].name}: {state.stance(i, last)} (confidence "
-            f"{state.confidence(i, last):.2f}){carried}; assumptions: "
-            f"{'; '.join(position.key_assumptions) or '(none)'}"
+            f"{state.confidence(i, last):.2f}){carried}"
         )
+        if compaction < 3:
+            assumptions = position.key_assumptions[:per_agent]
+            line += f"; assumptions: {'; '.join(assumptions) or '(none)'}"
+        positions.append(line)
     open_items, concessions = [], []
+    older = 0
     for i in finals:
         exam = state.cross_exam(i, last) if last else None
         if exam is not None:
-            open_items += [f"- {names[i].name}: {d}" for d in exam.remaining_disagreements]
+            open_items += [f"- {names[i].name}: {d}"
+                           for d in exam.remaining_disagreements[:per_agent]]
         for r in range(1, last + 1):
             past = state.cross_exam(i, r)
-            if past is not None:
-                concessions += [f"- {names[i].name} (round {r}): {c}" for c in past.concessions]
+            if past is None:
+                continue
+            if compaction >= 1 and r < last:
+                older += len(past.concessions)
+                continue
+            concessions += [f"- {names[i].name} (round {r}): {c}"
+                            for c in past.concessions[:per_agent]]
+    if older:
+        concessions.append(f"- ({older} concessions in earlier rounds, summarised away)")
     risks = pre_positional_risks(state)
     if reason is StopReason.GENUINE_DISAGREEMENT:
         path = ("divergence_report: the panel ended in genuine disagreement, so do NOT force a "
@@ -147,8 +166,7 @@ def synthesis_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[s
         positions="\n".join(positions) or "(none)",
         open_disagreements="\n".join(open_items) or "(none)",
         concessions="\n".join(concessions) or "(none)",
-        risks="\n".join(f"- [{r.id}] {r.text} (raised by {', '.join(r.raised_by)})"
-                        for r in risks) or "(none)",
+        risks=_risk_lines(risks, compaction),
         path_instruction=path,
     )
     hints = {
@@ -161,6 +179,17 @@ def synthesis_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[s
     return prompts.messages(
         system=prompts.system_prompt(state.language), user=user, schema=SynthesisNarrative
     ), hints
+
+
+def _risk_lines(risks: list[ClusteredItem], compaction: int) -> str:
+    shown = risks
+    if compaction >= 2:
+        # Risks several agents foresaw first; single-agent risks are counted, not listed.
+        shown = [r for r in risks if r.severity is not Severity.LOW] or risks[:3]
+    lines = [f"- [{r.id}] {r.text} (raised by {', '.join(r.raised_by)})" for r in shown]
+    if len(shown) < len(risks):
+        lines.append(f"- ({len(risks) - len(shown)} risks raised by one agent not listed)")
+    return "\n".join(lines) or "(none)"
 
 
 def narrative_text(narrative: SynthesisNarrative) -> str:
@@ -178,10 +207,20 @@ def narrative_text(narrative: SynthesisNarrative) -> str:
     return "\n".join(parts)
 
 
-def verifier_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str, Any]]:
+VERIFIER_CHARS_AT_LEVEL = (None, 8000, 4000, 2000)
+
+
+def verifier_messages(
+    state: DebateState, compaction: int = 0
+) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The verifier's prompt; ``compaction`` cuts the narrative it checks (recorded, so
+    the result says that later claims were not checked)."""
     payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
     assert payload is not None
     text = narrative_text(SynthesisNarrative.model_validate(payload))
+    cap = VERIFIER_CHARS_AT_LEVEL[min(compaction, len(VERIFIER_CHARS_AT_LEVEL) - 1)]
+    if cap is not None and len(text) > cap:
+        text = text[:cap].rsplit("\n", 1)[0]
     return prompts.messages(
         system=prompts.system_prompt(state.language),
         user=prompts.render("verifier", text=text),
@@ -312,4 +351,17 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                          else state.config.model_for(Phase.SYNTHESIS.value)),
         usage=usage,
+        compactions=compactions(state),
     )
+
+
+def compactions(state: DebateState) -> list[Compaction]:
+    """Every prompt that was shortened to fit, in the order the debate ran."""
+    found = []
+    for turn in state.turns.values():
+        if turn.compaction:
+            step = turn.phase.value if not turn.round else f"{turn.phase.value} {turn.round}"
+            agent = state.personas[turn.agent].name if 0 <= turn.agent < len(
+                state.personas) else None
+            found.append(Compaction(step=step, agent=agent, level=turn.compaction))
+    return found

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from debates.engine import gateway as gateway_module
 from debates.engine import simulator
+from debates.engine.capabilities import capabilities
 from debates.engine.gateway import (
     CallFailed,
     CallOutcome,
@@ -451,9 +451,13 @@ async def test_json_schema_mode_is_requested_where_supported(
         captured.update(kwargs)
         return await real(**kwargs)
 
-    monkeypatch.setattr(gateway_module, "_supports_schema", lambda model: True)
+    monkeypatch.setattr(litellm, "supports_response_schema", lambda **kwargs: True)
+    capabilities.cache_clear()
     monkeypatch.setattr(litellm, "acompletion", spy)
-    await ask(make_gateway())
+    try:
+        await ask(make_gateway())
+    finally:
+        capabilities.cache_clear()
     fmt = captured["response_format"]
     assert fmt["type"] == "json_schema"
     assert fmt["json_schema"]["name"] == "Position"

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -13,85 +11,17 @@ import pytest
 from debates.engine.gateway import CallFailed, LLMGateway
 from debates.engine.schemas import CallRecord, CallTag, Phase, Position
 
-POSITION = {
-    "stance": "Migrate in two stages",
-    "reasoning": ["Billing needs a rollback path"],
-    "confidence": 0.64,
-    "key_assumptions": [],
-}
+from .openai_stub import POSITION, StubServer, completion_body, error_body
+
 MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
 TAG = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
 
 
-def completion_body(content: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-stub",
-        "object": "chat.completion",
-        "created": 1_700_000_000,
-        "model": "stub-model",
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": content},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 21, "completion_tokens": 34, "total_tokens": 55},
-    }
-
-
-def error_body(message: str, kind: str) -> dict[str, Any]:
-    return {"error": {"message": message, "type": kind, "param": None, "code": None}}
-
-
-class StubServer:
-    """Serves queued (status, body) answers on POST /v1/chat/completions."""
-
-    def __init__(self) -> None:
-        self.answers: list[tuple[int, dict[str, Any]]] = []
-        self.requests: list[dict[str, Any]] = []
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
-                stub.requests.append({"path": self.path, "body": body})
-                if self.path.rstrip("/") != "/v1/chat/completions":
-                    status, payload = 404, error_body("no such route", "not_found")
-                elif stub.answers:
-                    status, payload = stub.answers.pop(0)
-                else:
-                    status, payload = 200, completion_body(json.dumps(POSITION))
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        # A short poll interval keeps shutdown() (and so each test's teardown) quick.
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
-
-    @property
-    def api_base(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-
 @pytest.fixture
 def stub() -> Iterator[StubServer]:
-    server = StubServer()
-    server.thread.start()
+    server = StubServer().start()
     yield server
-    server.server.shutdown()
-    server.server.server_close()
+    server.stop()
 
 
 def gateway_for(stub: StubServer, records: list[CallRecord], **kwargs: Any) -> LLMGateway:

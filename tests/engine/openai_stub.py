@@ -1,0 +1,205 @@
+"""A local OpenAI-compatible chat server whose behaviour mimics real model servers.
+
+Behaviours (``StubServer(behaviour=...)``):
+- ``scripted``: queued (status, body) answers, else a valid Position (the default);
+- ``fills_optional``: answers the JSON schema it is sent with every optional field
+  filled, and adds ``model``/``temperature`` prose to every persona object, like an
+  endpoint whose decoding is not strict;
+- ``llamacpp``: rejects ``response_format`` of type ``json_schema`` with llama.cpp's
+  400, accepts ``{"type": "json_object", "schema": ...}`` and then answers the schema;
+- ``prose_unless_constrained``: answers prose unless a schema constrains decoding
+  (json_schema, json_object with schema, or a forced tool call);
+- ``slow_single_slot``: serves one request at a time, ``delay_s`` each, and notes a
+  request whose client went away before the answer (as llama.cpp's slot does).
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+POSITION = {
+    "stance": "Migrate in two stages",
+    "reasoning": ["Billing needs a rollback path"],
+    "confidence": 0.64,
+    "key_assumptions": [],
+}
+PROSE = "Honestly, I think the team should take it slowly and see how things go."
+LLAMACPP_REJECTION = (
+    'response_format type must be one of "text" or "json_object", but got: json_schema'
+)
+
+
+def completion_body(content: str, tool_arguments: str | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if tool_arguments is not None:
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_stub",
+                    "type": "function",
+                    "function": {"name": "answer", "arguments": tool_arguments},
+                }
+            ],
+        }
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": "stub-model",
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 21, "completion_tokens": 34, "total_tokens": 55},
+    }
+
+
+def error_body(message: str, kind: str, code: int | None = None) -> dict[str, Any]:
+    return {"error": {"message": message, "type": kind, "param": None, "code": code}}
+
+
+def instance_of(schema: dict[str, Any], *, fill_optional: bool, prose: bool = False) -> Any:
+    """A value valid for ``schema`` (the subset pydantic emits)."""
+    defs = schema.get("$defs", {})
+    counter = iter(range(1, 10_000))
+
+    def build(node: dict[str, Any]) -> Any:
+        if "$ref" in node:
+            return build(defs[node["$ref"].rsplit("/", 1)[-1]])
+        if "anyOf" in node:
+            branches = [b for b in node["anyOf"] if b.get("type") != "null"]
+            return build(branches[0]) if branches else None
+        if "enum" in node:
+            return node["enum"][0]
+        kind = node.get("type")
+        if kind == "object":
+            required = set(node.get("required", []))
+            value = {
+                name: build(sub)
+                for name, sub in node.get("properties", {}).items()
+                if fill_optional or name in required
+            }
+            if prose and "bias" in node.get("properties", {}):
+                value |= {"model": "A model that weighs cost against risk", "temperature": 1.9}
+            return value
+        if kind == "array":
+            return [build(node.get("items", {})) for _ in range(3)]
+        if kind == "number":
+            low, high = node.get("minimum", 0.0), node.get("maximum", 1.0)
+            return (low + high) / 2
+        if kind == "integer":
+            return int(node.get("minimum", 1))
+        if kind == "boolean":
+            return True
+        return f"A considered answer from the stub, part {next(counter)}."
+
+    return build(schema)
+
+
+def requested_schema(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
+    """(how the request constrains decoding, the schema) for a chat request body."""
+    fmt = body.get("response_format") or {}
+    if fmt.get("type") == "json_schema":
+        return "json_schema", fmt["json_schema"]["schema"]
+    if fmt.get("type") == "json_object":
+        return "json_object", fmt.get("schema")
+    if body.get("tools") and body.get("tool_choice"):
+        return "tools", body["tools"][0]["function"]["parameters"]
+    return "prompt", None
+
+
+class StubServer:
+    def __init__(self, behaviour: str = "scripted", delay_s: float = 0.0) -> None:
+        self.behaviour = behaviour
+        self.delay_s = delay_s
+        self.answers: list[tuple[int, dict[str, Any]]] = []
+        self.requests: list[dict[str, Any]] = []
+        # Requests whose client closed the connection before the answer was ready.
+        self.abandoned = 0
+        self.slot = threading.Lock()
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                stub.requests.append({"path": self.path, "body": body})
+                if self.path.rstrip("/") != "/v1/chat/completions":
+                    self.send(404, error_body("no such route", "not_found"))
+                    return
+                if stub.behaviour == "slow_single_slot":
+                    with stub.slot:
+                        if not stub.generate(self.connection, stub.delay_s):
+                            stub.abandoned += 1
+                            self.close_connection = True
+                            return
+                        self.send(200, completion_body(json.dumps(POSITION)))
+                    return
+                status, payload = stub.answer(body)
+                self.send(status, payload)
+
+            def send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        # A short poll interval keeps shutdown() (and so each test's teardown) quick.
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> StubServer:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    @staticmethod
+    def generate(connection: socket.socket, seconds: float) -> bool:
+        """'Generates' for ``seconds``; False as soon as the client hangs up."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            readable, _, _ = select.select([connection], [], [], min(left, 0.02))
+            if readable and not connection.recv(1, socket.MSG_PEEK):
+                return False
+        return True
+
+    def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if self.answers:
+            return self.answers.pop(0)
+        how, schema = requested_schema(body)
+        if self.behaviour == "llamacpp" and how == "json_schema":
+            return 400, error_body(LLAMACPP_REJECTION, "invalid_request_error", 400)
+        if self.behaviour == "fills_optional":
+            value = instance_of(schema or {}, fill_optional=True, prose=True)
+            return 200, completion_body(json.dumps(value))
+        if self.behaviour in ("llamacpp", "prose_unless_constrained"):
+            if schema is None:
+                return 200, completion_body(PROSE)
+            text = json.dumps(instance_of(schema, fill_optional=False))
+            if how == "tools":
+                return 200, completion_body("", tool_arguments=text)
+            return 200, completion_body(text)
+        return 200, completion_body(json.dumps(POSITION))

@@ -1,0 +1,319 @@
+"""The gateway and engine against local servers that behave like real model servers
+(see ``openai_stub``): structured-output modes, bounded calls and context budgets."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from debates.engine import gateway as gateway_module
+from debates.engine.capabilities import capabilities
+from debates.engine.council import EngineHooks, make_gateway, run_debate, run_step
+from debates.engine.gateway import CallFailed, LLMGateway, output_tokens
+from debates.engine.schemas import (
+    CallRecord,
+    CallTag,
+    DebateConfig,
+    Phase,
+    Position,
+    SynthesisNarrative,
+    TurnStatus,
+    Usage,
+)
+from debates.engine.state import DebateState, Step
+from debates.engine.synthesis import build_result, synthesis_messages
+
+from .openai_stub import LLAMACPP_REJECTION, StubServer
+
+MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
+TAG = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
+
+
+@pytest.fixture(autouse=True)
+def fresh_model_facts() -> Iterator[None]:
+    # Learned modes and cached capabilities are per process: no test may see another's.
+    gateway_module.forget_learned_modes()
+    capabilities.cache_clear()
+    yield
+    gateway_module.forget_learned_modes()
+    capabilities.cache_clear()
+
+
+def serve(behaviour: str, **kwargs: Any) -> Iterator[StubServer]:
+    server = StubServer(behaviour, **kwargs).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def filler() -> Iterator[StubServer]:
+    yield from serve("fills_optional")
+
+
+@pytest.fixture
+def llamacpp() -> Iterator[StubServer]:
+    yield from serve("llamacpp")
+
+
+@pytest.fixture
+def prose() -> Iterator[StubServer]:
+    yield from serve("prose_unless_constrained")
+
+
+@pytest.fixture
+def slow() -> Iterator[StubServer]:
+    yield from serve("slow_single_slot", delay_s=3.0)
+
+
+class Ledger(EngineHooks):
+    def __init__(self) -> None:
+        self.records: list[CallRecord] = []
+
+    async def on_call(self, record: CallRecord) -> None:
+        self.records.append(record)
+
+    async def __call__(self, record: CallRecord) -> None:
+        self.records.append(record)
+
+
+def gateway(stub: StubServer, ledger: Ledger | None = None, **kwargs: Any) -> LLMGateway:
+    kwargs.setdefault("backoff_base_s", 0.001)
+    kwargs.setdefault("backoff_max_s", 0.01)
+    return LLMGateway(api_base=stub.api_base, api_key="test", on_call=ledger, **kwargs)
+
+
+def bodies(stub: StubServer) -> list[dict[str, Any]]:
+    return [r["body"] for r in stub.requests]
+
+
+# ------------------------------------------------------------------ model output chooses nothing
+
+
+async def test_a_server_filling_every_optional_field_cannot_choose_the_model(
+    filler: StubServer,
+) -> None:
+    config = DebateConfig(mode="quick", model="openai/gpt-4o-mini", temperature=0.4)
+    state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
+    hooks = Ledger()
+    gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")
+    await run_step(state, Step(Phase.COMPOSE), hooks, gw)
+    await run_step(state, Step(Phase.PREMORTEM), hooks, gw)
+
+    compose_schema = bodies(filler)[0]["response_format"]["json_schema"]["schema"]
+    persona_fields = set(compose_schema["properties"]["personas"]["items"]["properties"])
+    assert persona_fields == {"name", "background", "expertise", "approach", "bias"}
+    # The server added model prose anyway; it was dropped, so the user's model ran.
+    assert all(p.model is None and p.temperature is None for p in state.personas)
+    premortems = bodies(filler)[1:]
+    assert len(premortems) == 3
+    assert {b["model"] for b in premortems} == {"gpt-4o-mini"}
+    assert {b["temperature"] for b in premortems} == {0.4}
+    turns = [state.turn(Phase.PREMORTEM, 0, i) for i in range(3)]
+    assert all(t is not None and t.status is TurnStatus.OK for t in turns)
+
+
+# ------------------------------------------------------------------ output modes
+
+
+async def test_a_json_schema_rejection_moves_to_json_object_and_is_remembered(
+    llamacpp: StubServer,
+) -> None:
+    ledger = Ledger()
+    gw = gateway(llamacpp, ledger)
+    outcome = await gw.structured(
+        Position, messages=MESSAGES, model="openai/local-llama", tag=TAG
+    )
+    assert 0.0 <= outcome.value.confidence <= 1.0
+    first, second = bodies(llamacpp)
+    assert first["response_format"]["type"] == "json_schema"
+    assert second["response_format"] == {
+        "type": "json_object", "schema": Position.model_json_schema()}
+    assert [(r.ok, r.error_class) for r in ledger.records] == [
+        (False, "BadRequestError"), (True, None)]
+    assert "json_schema rejected" in (ledger.records[0].error or "")
+    assert LLAMACPP_REJECTION.split(",")[0] in (ledger.records[0].error or "")
+
+    # The next call (even from another gateway) goes straight to the mode that worked.
+    await gateway(llamacpp).structured(
+        Position, messages=MESSAGES, model="openai/local-llama", tag=TAG
+    )
+    assert len(llamacpp.requests) == 3
+    assert bodies(llamacpp)[2]["response_format"]["type"] == "json_object"
+
+
+async def test_a_400_that_does_not_name_the_format_fails_at_once_with_the_servers_words(
+    llamacpp: StubServer,
+) -> None:
+    llamacpp.answers = [(400, {"error": {"message": "model 'local-llama' not loaded",
+                                         "type": "invalid_request_error"}})]
+    started = time.perf_counter()
+    with pytest.raises(CallFailed) as caught:
+        await gateway(llamacpp).structured(
+            Position, messages=MESSAGES, model="openai/local-llama", tag=TAG
+        )
+    assert time.perf_counter() - started < 5
+    assert len(llamacpp.requests) == 1
+    assert "model 'local-llama' not loaded" in caught.value.message
+
+
+async def test_a_prose_server_fails_in_prompt_mode_and_works_when_constrained(
+    prose: StubServer,
+) -> None:
+    with pytest.raises(CallFailed) as caught:
+        await gateway(prose, output_mode="prompt").structured(
+            Position, messages=MESSAGES, model="openai/prose-model", tag=TAG
+        )
+    assert caught.value.error_class == "ValidationError"
+    assert all("response_format" not in b for b in bodies(prose))
+
+    for mode in ("json_schema", "json_object", "tools"):
+        outcome = await gateway(prose, output_mode=mode).structured(
+            Position, messages=MESSAGES, model="openai/prose-model", tag=TAG
+        )
+        assert outcome.value.reasoning, mode
+    tools_body = bodies(prose)[-1]
+    assert tools_body["tool_choice"]["function"]["name"] == "Position"
+    assert "response_format" not in tools_body
+
+
+async def test_a_per_model_setting_chooses_the_mode(
+    prose: StubServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COUNCIL_MODELS", '{"openai/prose-model": {"output_mode": "tools"}}')
+    from debates.engine import capabilities as caps_module
+
+    caps_module.configure(None)
+    try:
+        await gateway(prose).structured(
+            Position, messages=MESSAGES, model="openai/prose-model", tag=TAG
+        )
+    finally:
+        monkeypatch.delenv("COUNCIL_MODELS")
+        caps_module.configure(None)
+    (body,) = bodies(prose)
+    assert body["tool_choice"]["function"]["name"] == "Position"
+
+
+# ------------------------------------------------------------------ bounded calls
+
+
+async def test_every_call_sets_max_tokens_from_its_schema_within_the_context(
+    prose: StubServer,
+) -> None:
+    await gateway(prose, output_mode="json_object").structured(
+        Position, messages=MESSAGES, model="openai/prose-model", tag=TAG
+    )
+    await gateway(prose, output_mode="json_object", context_limit_tokens=600).structured(
+        Position, messages=MESSAGES, model="openai/prose-model", tag=TAG
+    )
+    wide, narrow = bodies(prose)
+    assert wide["max_tokens"] == output_tokens(Position)
+    assert narrow["max_tokens"] < output_tokens(Position)
+    assert narrow["max_tokens"] <= 600
+
+
+async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(
+    slow: StubServer,
+) -> None:
+    ledger = Ledger()
+    gw = gateway(slow, ledger, local_timeout_s=0.6, turn_budget_s=1.5, max_retries=5,
+                 output_mode="prompt")
+    started = time.perf_counter()
+    with pytest.raises(CallFailed) as caught:
+        await gw.structured(Position, messages=MESSAGES, model="openai/slow", tag=TAG)
+    elapsed = time.perf_counter() - started
+    # Two 0.6 s attempts and a short third fit 1.5 s; the five allowed retries do not.
+    assert elapsed < 1.5 + 1.0
+    assert 2 <= len(ledger.records) <= 3
+    assert all(r.error_class == "Timeout" and not r.ok for r in ledger.records)
+    assert caught.value.error_class in ("Timeout", "TurnBudgetSpent")
+    # Each abandoned request was closed: the server saw its client go and stopped.
+    deadline = time.monotonic() + 5
+    while slow.abandoned < len(ledger.records) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert slow.abandoned == len(ledger.records)
+
+
+# ------------------------------------------------------------------ context budget
+
+
+def test_a_repair_is_shortened_to_fit_the_context() -> None:
+    gw = LLMGateway(context_limit_tokens=700)
+    long_bad_reply = "not json " * 400
+    repair = gw.fitting_repair(MESSAGES, long_bad_reply, "no JSON object", Position,
+                               "openai/x")
+    assert repair is not None
+    assert gw.count_tokens(repair, "openai/x") <= gw.prompt_budget("openai/x", Position)
+    assert "no JSON object" in repair[-1]["content"]
+    huge = [{"role": "user", "content": "word " * 3000}]
+    assert gw.fitting_repair(huge, long_bad_reply, "bad", Position, "openai/x") is None
+
+
+def test_synthesis_is_compacted_to_fit_and_the_result_records_it() -> None:
+    config = DebateConfig(mode="quick", model="sim/default", seed=3)
+    state = DebateState(question="Should we open-source the core?", config=config)
+    asyncio.run(run_debate(state, EngineHooks()))
+    gw = LLMGateway()
+    full = gw.count_tokens(synthesis_messages(state, 0)[0], "sim/default")
+    compact = gw.count_tokens(synthesis_messages(state, 3)[0], "sim/default")
+    assert compact < full
+    # A limit between the two: the full prompt cannot fit, the compacted one can.
+    for limit in range(512, 40000, 64):
+        probe = LLMGateway(context_limit_tokens=limit)
+        if probe.prompt_budget("sim/default", SynthesisNarrative) >= compact:
+            break
+    assert probe.prompt_budget("sim/default", SynthesisNarrative) < full
+    del state.turns[(Phase.SYNTHESIS.value, 0, -1)]
+    del state.turns[(Phase.VERIFY.value, 0, -1)]
+    state.config = state.config.model_copy(update={"context_limit_tokens": limit})
+    asyncio.run(run_debate(state, EngineHooks()))
+    turn = state.turn(Phase.SYNTHESIS)
+    assert turn is not None and turn.status is TurnStatus.OK
+    assert turn.compaction > 0
+    result = build_result(state, Usage())
+    assert any(c.step == "synthesis" and c.level == turn.compaction
+               for c in result.compactions)
+    # The latest stances stay whole in the compacted prompt.
+    prompt = synthesis_messages(state, turn.compaction)[0][-1]["content"]
+    last = state.completed_rounds
+    for i in range(len(state.personas)):
+        stance = state.stance(i, last)
+        if stance:
+            assert stance in prompt
+
+
+# ------------------------------------------------------------------ settings
+
+
+def test_model_settings_load_from_file_and_env_and_name_a_bad_value(tmp_path: Any) -> None:
+    from debates.engine.capabilities import load_model_settings
+
+    path = tmp_path / "models.toml"
+    path.write_text('[models."openai/a"]\noutput_mode = "json_object"\ncontext_limit = 4096\n'
+                    '[models."openai/b"]\noutput_mode = "tools"\n')
+    loaded = load_model_settings({
+        "COUNCIL_MODELS_FILE": str(path),
+        "COUNCIL_MODELS": '{"openai/b": {"output_mode": "prompt", "timeout_s": 30}}',
+    })
+    assert loaded["openai/a"].output_mode == "json_object"
+    assert loaded["openai/a"].context_limit == 4096
+    assert (loaded["openai/b"].output_mode, loaded["openai/b"].timeout_s) == ("prompt", 30)
+    with pytest.raises(ValueError, match="openai/c.*output_mode"):
+        load_model_settings({"COUNCIL_MODELS": '{"openai/c": {"output_mode": "yaml"}}'})
+
+
+def test_a_context_limit_setting_reaches_the_gateway(monkeypatch: pytest.MonkeyPatch) -> None:
+    from debates.engine import capabilities as caps_module
+    from debates.engine.capabilities import ModelSettings
+
+    caps_module.configure({"openai/local": ModelSettings(context_limit=3000)})
+    try:
+        assert LLMGateway().context_limit("openai/local") == 3000
+        assert LLMGateway(context_limit_tokens=2048).context_limit("openai/local") == 2048
+        assert LLMGateway().context_limit("sim/default") == 32768
+    finally:
+        caps_module.configure(None)
