@@ -195,7 +195,7 @@ def capabilities(model: str, api_base: str | None = None) -> Capabilities:
 
 def _litellm_capabilities(model: str, api_base: str | None) -> Capabilities:
     # Imported here: litellm takes seconds to import; the cheap checks above never need it.
-    from .llm_env import litellm
+    from .litellm_base import litellm
 
     try:
         provider = litellm.get_llm_provider(model)[1]
