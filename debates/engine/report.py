@@ -122,7 +122,8 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     out += [f"## {t('concerns')}", ""]
-    out += [f"- {c.text} ({', '.join(c.raised_by)})" for c in result.post_positional_concerns] \
+    out += [f"- {c.id}: {c.text} ({', '.join(c.raised_by)})"
+            for c in result.post_positional_concerns] \
         or [t("none")]
     out.append("")
 
