@@ -167,6 +167,28 @@ def _own_previous(state: DebateState, agent: int, round_number: int, compaction:
     )
 
 
+def _open_points_block(state: DebateState, round_number: int, compaction: int) -> str:
+    """The points raised before this round, with their ids, so that an agent restating
+    one cites it and ``new_arguments`` need not guess from words (points.py)."""
+    seen = state.points.raised_before(round_number)
+    if not seen:
+        return ""
+    previous = round_number - 1
+    still = [p for p in seen if p.open_after(previous)]
+    dropped = [p for p in seen if not p.open_after(previous)]
+    lines = ["Points raised so far, with their ids. Still open:"]
+    lines += [f"- [{p.id}] {p.text}" for p in still] or ["(none)"]
+    if dropped and compaction == 0:
+        lines += [f"No longer raised in round {previous}:"]
+        lines += [f"- [{p.id}] {p.text}" for p in dropped]
+    lines.append(
+        "When one of your remaining disagreements or evidence items restates one of these "
+        "points, even in other words, begin it with that point's id in brackets, e.g. "
+        f'"[{seen[0].id}] ...". An item that raises a point not listed has no id.'
+    )
+    return "\n" + "\n".join(lines) + "\n"
+
+
 def agent_request(
     state: DebateState, step: Step, agent: int, compaction: int
 ) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
@@ -205,6 +227,7 @@ def agent_request(
             round=step.round,
             own_confidence=own_conf,
             peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
+            point_ids=state.points.text_ids(step.round),
         )
         user = prompts.render(
             "cross_exam",
@@ -214,6 +237,7 @@ def agent_request(
             own_reasoning=_bullets(position.reasoning, None if compaction == 0 else 2),
             own_previous=_own_previous(state, agent, step.round, compaction),
             peers=_peer_block(state, agent, step.round, compaction),
+            open_points=_open_points_block(state, step.round, compaction),
             **common,
         )
     return schema, prompts.messages(

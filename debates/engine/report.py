@@ -162,7 +162,8 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     out += [f"## {t('concerns')}", ""]
-    out += [f"- {_line(c.text)} ({_names(c.raised_by)})" for c in result.post_positional_concerns] \
+    out += [f"- {_line(c.id)}: {_line(c.text)} ({_names(c.raised_by)})"
+            for c in result.post_positional_concerns] \
         or [t("none")]
     out.append("")
 

@@ -23,6 +23,8 @@ from pydantic import (
 
 from .capabilities import ModeSetting, cost_known, is_simulated
 
+from .points import normalise_items
+
 NonEmpty = Annotated[str, Field(min_length=1)]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
 
@@ -108,13 +110,24 @@ class Position(Strict):
     key_assumptions: list[NonEmpty] = Field(default_factory=list)
 
 
+_CITES = ("Each item a string; one that restates a point listed with an id begins with "
+          "that id in brackets, e.g. \"[D3] ...\"; a new point has no id.")
+
+
 class CrossExamination(Strict):
     concessions: list[NonEmpty] = Field(default_factory=list)
-    remaining_disagreements: list[NonEmpty] = Field(default_factory=list)
+    remaining_disagreements: list[NonEmpty] = Field(default_factory=list, description=_CITES)
     updated_position: str | None = None
     updated_confidence: Confidence | None = None
     reflection: NonEmpty
-    new_evidence_needed: list[NonEmpty] = Field(default_factory=list)
+    new_evidence_needed: list[NonEmpty] = Field(default_factory=list, description=_CITES)
+
+    @field_validator("remaining_disagreements", "new_evidence_needed", mode="before")
+    @classmethod
+    def _items_may_cite(cls, value: Any) -> Any:
+        # Citations may come as "[D3] text", "(d3): text" or {"text", "cites"}: stored
+        # in one form, "[D3] text", so every reader sees plain strings (points.py).
+        return normalise_items(value)
 
     @field_validator("updated_position")
     @classmethod

@@ -28,6 +28,9 @@ def _clamp(value: float, low: float, high: float) -> float:
     return max(low, min(high, value))
 
 
+_UNSEEDED_HINTS = frozenset({"point_ids"})
+
+
 @dataclass
 class CallContext:
     """One simulated call: everything its output may depend on."""
@@ -48,6 +51,9 @@ class CallContext:
     phrases: list[str] = field(default_factory=list)
 
     def rng(self, *extra: Any) -> random.Random:
+        # The point ids an agent is shown change only which ids it cites, not its
+        # draws: a debate reads the same with or without the ledger.
+        seeded = {k: v for k, v in self.hints.items() if k not in _UNSEEDED_HINTS}
         return seeded_rng(
             self.options.seed,
             self.call_seed,
@@ -56,7 +62,7 @@ class CallContext:
             self.phase,
             self.round,
             self.agent_name,
-            self.hints,
+            seeded,
             *extra,
         )
 
@@ -220,16 +226,32 @@ def _exam_items(ctx: CallContext, round_: int) -> dict[str, list[_Item]]:
     }
 
 
+def _render_one(
+    ctx: CallContext, item: _Item, bank: Mapping[str, list[list[str]]], round_: int
+) -> str:
+    index, slots = item
+    variants = bank[ctx.language][index]
+    # A different phrasing each round: the claim is old, the words are not.
+    text = variants[(round_ - 1 + index) % len(variants)].format(**slots)
+    return _cap(text) if ctx.language == "en" else text
+
+
 def _render_items(
     ctx: CallContext, items: list[_Item], bank: Mapping[str, list[list[str]]], round_: int
 ) -> list[str]:
+    """The items in this round's words; one the agent wrote in an earlier round cites
+    the id of the point its earlier words went to (``point_ids`` hint: text -> id), as
+    a model following the prompt would."""
+    point_ids = ctx.hints.get("point_ids") or {}
     rendered = []
-    for index, slots in items:
-        variants = bank[ctx.language][index]
-        # A different phrasing each round: the claim is old, the words are not.
-        template = variants[(round_ - 1 + index) % len(variants)]
-        text = template.format(**slots)
-        rendered.append(_cap(text) if ctx.language == "en" else text)
+    for item in items:
+        text = _render_one(ctx, item, bank, round_)
+        for earlier in range(round_ - 1, 0, -1):
+            point_id = point_ids.get(_render_one(ctx, item, bank, earlier))
+            if point_id:
+                text = f"[{point_id}] {text}"
+                break
+        rendered.append(text)
     return rendered
 
 

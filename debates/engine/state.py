@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from . import convergence, novelty
+from . import convergence
 from .i18n import translator
 from .language import detect_language
+from .points import KINDS, Ledger, LedgerItem
 from .schemas import (
     ComposedPanel,
     CrossExamination,
@@ -72,6 +73,7 @@ class DebateState:
 
     def _changed(self) -> None:
         self.__dict__.pop("personas", None)
+        self.__dict__.pop("points", None)
         self._metrics.clear()
 
     # ------------------------------------------------------------------ turns
@@ -234,6 +236,21 @@ class DebateState:
             items.extend(exam.new_evidence_needed)
         return items
 
+    @cached_property
+    def points(self) -> Ledger:
+        """Every point raised in the rounds so far, with its id (points.py); rebuilt
+        from the stored turns, so every process assigns the same ids."""
+        ledger = Ledger(self.config.novelty_threshold)
+        for r in range(1, self.last_round_started + 1):
+            items = []
+            for i in self.ok_agents(Step(Phase.CROSS_EXAM, r)):
+                exam = self.cross_exam(i, r)
+                assert exam is not None
+                for name, kind in KINDS.items():
+                    items += [LedgerItem(i, kind, text) for text in getattr(exam, name)]
+            ledger.add_round(r, items)
+        return ledger
+
     def metrics(self, round_number: int) -> RoundMetrics:
         if round_number not in self._metrics:
             self._metrics[round_number] = self._compute_metrics(round_number)
@@ -249,7 +266,6 @@ class DebateState:
                 previous_mean=None, concessions=None, new_arguments=None,
                 live_agents=len(live),
             )
-        earlier = [item for r in range(1, round_number) for item in self.round_items(r)]
         concessions = 0
         for i in live:
             exam = self.cross_exam(i, round_number)
@@ -260,9 +276,7 @@ class DebateState:
             confidences=[self.confidence(i, round_number) or 0.0 for i in counted],
             previous_mean=self.metrics(round_number - 1).mean_confidence,
             concessions=concessions,
-            new_arguments=novelty.count_new_items(
-                self.round_items(round_number), earlier, self.config.novelty_threshold
-            ),
+            new_arguments=self.points.new_in_round(round_number),
             live_agents=len(live),
         )
         reason, explanation = self.rule(metrics)

@@ -57,25 +57,18 @@ def pre_positional_risks(state: DebateState) -> list[ClusteredItem]:
 
 
 def post_positional_concerns(state: DebateState) -> list[ClusteredItem]:
-    """Concerns still in dispute in the last round, or raised by >= 2 distinct agents."""
+    """Points still raised in the last round, or raised by >= 2 distinct agents, under
+    their ledger ids (D1, E2...: the ids the agents cited), most agents first."""
     last = state.completed_rounds
-    items: list[tuple[str, str]] = []
-    in_last_round: set[str] = set()
-    for r in range(1, last + 1):
-        for i in state.ok_agents(Step(Phase.CROSS_EXAM, r)):
-            exam = state.cross_exam(i, r)
-            assert exam is not None
-            for text in exam.remaining_disagreements + exam.new_evidence_needed:
-                items.append((text, state.personas[i].name))
-                if r == last:
-                    in_last_round.add(text)
-    concerns: list[ClusteredItem] = []
-    threshold = state.config.novelty_threshold
-    for text, sources in novelty.cluster(items, threshold):
-        still_open = any(novelty.similarity(text, t) >= threshold for t in in_last_round)
-        if still_open or len(sources) >= 2:
-            concerns.append(ClusteredItem(id=f"C{len(concerns) + 1}", text=text, raised_by=sources))
-    return concerns
+    concerns: list[tuple[int, ClusteredItem]] = []
+    for point in state.points.raised_before(last + 1):
+        agents = list(dict.fromkeys(m.agent for m in point.mentions if m.round <= last))
+        if point.open_after(last) or len(agents) >= 2:
+            concerns.append((len(agents), ClusteredItem(
+                id=point.id, text=point.text,
+                raised_by=[state.personas[i].name for i in agents])))
+    concerns.sort(key=lambda c: -c[0])  # stable: ledger order among equals
+    return [item for _, item in concerns]
 
 
 def _majority(stances: list[tuple[int, str]]) -> tuple[MajorityView | None, set[int]]:
