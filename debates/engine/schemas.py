@@ -22,7 +22,6 @@ from pydantic import (
 )
 
 from .capabilities import ModeSetting, cost_known, is_simulated
-
 from .points import normalise_items
 
 NonEmpty = Annotated[str, Field(min_length=1)]
