@@ -14,6 +14,10 @@ from debates.engine.sim_data import text_banks as banks
 from debates.engine.sim_generate import CallContext, _cap, _Writer
 
 
+def _path(writer: _Writer, key: str) -> str:
+    return writer.fill(writer.rng.choice(banks().path[writer.lang][key]))
+
+
 def _focus(ctx: CallContext) -> list[str]:
     return [str(f) for f in ctx.hints.get("focus_areas") or []] or ["soundness", "risks"]
 
@@ -136,7 +140,7 @@ def _discussion(ctx: CallContext) -> dict[str, Any]:
         "response": writer.one(banks().reflections),
         "citations": citations,
         "acknowledged_missed": [writer.one(banks().views)],
-        "key_recommendation": writer.fill(writer.rng.choice(banks().path[ctx.language]["recommendation"])),
+        "key_recommendation": _path(writer, "recommendation"),
     }
 
 
@@ -144,8 +148,8 @@ def _rebuttal(ctx: CallContext) -> dict[str, Any]:
     writer = _Writer(ctx, ctx.rng())
     return {"stance": writer.rng.choice(["concede", "justify"]),
             "argument": writer.one(banks().reasons),
-            "path_forward": writer.fill(writer.rng.choice(banks().path[ctx.language]["dependencies"])),
-            "key_recommendation": writer.fill(writer.rng.choice(banks().path[ctx.language]["recommendation"]))}
+            "path_forward": _path(writer, "dependencies"),
+            "key_recommendation": _path(writer, "recommendation")}
 
 
 def _convergence(ctx: CallContext) -> dict[str, Any]:

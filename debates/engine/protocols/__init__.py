@@ -7,6 +7,8 @@ debate and never branch on its name. See docs/engine.md, "Protocols".
 
 from __future__ import annotations
 
+import importlib
+
 from .base import PANEL, Ask, DebateProtocol, Request, run_protocol
 
 __all__ = [
@@ -48,7 +50,7 @@ def choices() -> list[tuple[str, str]]:
     return [(p.name, p.label) for p in _REGISTRY.values()]
 
 
-# The built-in protocols register themselves on import; the council first (the default).
-from . import council_adapter  # noqa: E402,F401
-from . import adversarial  # noqa: E402,F401
-from . import workflow  # noqa: E402,F401
+# The built-in protocols register themselves on import, in this order: the council
+# first (the default); imported by name so no import sorter can reorder them.
+for _module in ("council_adapter", "adversarial", "workflow"):
+    importlib.import_module(f"{__name__}.{_module}")

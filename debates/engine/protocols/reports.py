@@ -96,7 +96,8 @@ def adversarial_rounds(t: Callable[..., str],
         out += [proposal.proposal, "", f"### {t('adv.critique')}", "", critique.assessment, ""]
         for resolution in critique.resolutions:
             mark = "resolved" if resolution.resolved else "unresolved"
-            out.append(f"- [{resolution.id}] {mark}{': ' + resolution.note if resolution.note else ''}")
+            note = f": {resolution.note}" if resolution.note else ""
+            out.append(f"- [{resolution.id}] {mark}{note}")
         for issue, issue_id in zip(critique.issues, tally.issue_ids, strict=True):
             out.append(f"- **[{issue_id}] {issue.severity.value}** {issue.title}: {issue.detail} "
                        f"→ {issue.suggested_fix}")

@@ -460,8 +460,8 @@ class WorkflowProtocol(DebateProtocol):
             for i in range(len(ROLES)):
                 payload = state.ok_payload(Phase.DISCUSSION, r, i)
                 if payload:
-                    parts.append(f"### {ROLES[i].label} ({self.step_label(Step(Phase.DISCUSSION, r))})"
-                                 f"\n{_flatten(payload)}")
+                    label = self.step_label(Step(Phase.DISCUSSION, r))
+                    parts.append(f"### {ROLES[i].label} ({label})\n{_flatten(payload)}")
         return "\n\n".join(parts) or "(none)"
 
     def _convergence_text(self, state: DebateState) -> str:
@@ -540,8 +540,8 @@ class WorkflowProtocol(DebateProtocol):
                 entry = DiscussionEntry(round=r, role=role.key, label=role.label)
                 if turn.status is TurnStatus.FAILED:
                     entry.failed = turn.error
-                    notes.append(f"{role.label} failed in {self.step_label(Step(Phase.DISCUSSION, r))}: "
-                                 f"{turn.error}")
+                    label = self.step_label(Step(Phase.DISCUSSION, r))
+                    notes.append(f"{role.label} failed in {label}: {turn.error}")
                 elif r == 1:
                     entry.discussion = Discussion.model_validate(turn.payload)
                     entry.contract = checks.get(role.key)

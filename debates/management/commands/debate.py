@@ -193,7 +193,8 @@ class Command(BaseCommand):
         )
         try:
             config = DebateConfig(
-                protocol=opts["protocol"], mode="deep" if opts["deep"] else opts["mode"], agents=opts["agents"], max_rounds=opts["rounds"],
+                protocol=opts["protocol"], mode="deep" if opts["deep"] else opts["mode"],
+                agents=opts["agents"], max_rounds=opts["rounds"],
                 threshold=opts["threshold"], model=model, phase_models=phase_models,
                 fallback_model=check_model(fallback) if fallback else None,
                 anonymize_peers=opts["anonymize"], seed=opts["seed"], simulator=simulator,
