@@ -26,10 +26,9 @@ class ConsoleProgress(EngineHooks):
     def header(self) -> None:
         cfg = self.state.config
         sim = "  [simulated model: placeholder content]" if cfg.simulated else ""
-        self._print(
-            f"Council · {cfg.mode.value} · {self.state.target_agents} agents · "
-            f"model {cfg.model}{sim}"
-        )
+        from .protocols import get_protocol  # the registry imports council's hooks
+
+        self._print(get_protocol(cfg.protocol).summary_line(self.state) + sim)
 
     def _print(self, line: str) -> None:
         if self.live:
@@ -44,7 +43,7 @@ class ConsoleProgress(EngineHooks):
 
     async def on_call(self, record: CallRecord) -> None:
         self.calls.append(record)
-        if not record.ok and record.agent >= 0:
+        if not record.ok and 0 <= record.agent < len(self.state.personas):
             name = self.state.personas[record.agent].name
             self._status(f"{name}: {record.error_class} (attempt {record.attempt})")
 
@@ -93,6 +92,8 @@ class ConsoleProgress(EngineHooks):
                 f"  new {metrics['new_arguments']}  conc {metrics['concessions']}"
                 f"  → {metrics['decision']}"
             )
+        if data.get("status_line"):  # a protocol's own round summary
+            detail += f"   {data['status_line']}"
         notes = f"   ({'; '.join(self._notes)})" if self._notes else ""
         return f"{mark} {event.step:<12} {detail:<60} {elapsed:5.1f} s{notes}"
 

@@ -239,7 +239,11 @@ class SimulatorOptions(Strict):
 class DebateConfig(Strict):
     """Every setting of one debate; recorded with the result for reproducibility."""
 
-    protocol: Literal["council"] = "council"
+    # Checked against the protocol registry (debates.engine.protocols).
+    protocol: str = "council"
+    # Settings only one protocol reads (e.g. the adversarial protocol's team-defined
+    # domains); that protocol validates them.
+    protocol_options: dict[str, Any] = Field(default_factory=dict)
     mode: Mode = Mode.MEDIUM
     agents: Annotated[int, Field(ge=MIN_AGENTS, le=MAX_AGENTS)] | None = None
     threshold: Annotated[float, Field(gt=0.0, lt=1.0)] | None = None
@@ -264,15 +268,27 @@ class DebateConfig(Strict):
     context_limit_tokens: Annotated[int, Field(ge=512)] | None = None
     simulator: SimulatorOptions = Field(default_factory=SimulatorOptions)
 
+    @field_validator("protocol")
+    @classmethod
+    def _registered_protocol(cls, value: str) -> str:
+        from .protocols import check_protocol  # the registry imports this module
+
+        return check_protocol(value)
+
     @model_validator(mode="after")
     def _fill_from_mode(self) -> DebateConfig:
+        from .protocols import get_protocol
+
         defaults = MODE_DEFAULTS[self.mode]
         if self.agents is None:
             self.agents = defaults.agents
         if self.threshold is None:
             self.threshold = defaults.threshold
         if self.max_rounds is None:
-            self.max_rounds = defaults.max_rounds
+            # A protocol may fix its own round cap (adversarial: 5 whatever the mode).
+            self.max_rounds = get_protocol(self.protocol).default_max_rounds or \
+                defaults.max_rounds
+        get_protocol(self.protocol).check_options(self.protocol_options)
         return self
 
     @property
@@ -318,6 +334,13 @@ class Phase(StrEnum):
     CROSS_EXAM = "cross_exam"
     SYNTHESIS = "synthesis"
     VERIFY = "verify"
+    # Adversarial protocol (protocols.md 2).
+    PROPOSE = "propose"
+    CRITIQUE = "critique"
+    # Workflow protocol (protocols.md 3): phase 1, phase 2 (round 1) and 2b (round 2).
+    ANALYSIS = "analysis"
+    DISCUSSION = "discussion"
+    CONVERGENCE = "convergence"
 
 
 class TurnStatus(StrEnum):

@@ -465,4 +465,7 @@ GENERATORS: dict[str, Callable[[CallContext], dict[str, Any]]] = {
 
 
 def generate(ctx: CallContext) -> dict[str, Any]:
-    return GENERATORS.get(ctx.schema, _generic)(ctx)
+    # Imported here: the protocols' generators build on this module's helpers.
+    from debates.engine.sim_protocols import GENERATORS as PROTOCOL_GENERATORS
+
+    return (GENERATORS.get(ctx.schema) or PROTOCOL_GENERATORS.get(ctx.schema) or _generic)(ctx)

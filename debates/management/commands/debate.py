@@ -16,11 +16,10 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, DjangoHelpFormatter
 from pydantic import ValidationError
 
-from debates.engine.council import run_debate
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.persona_files import PersonaFileError, load_persona_file
 from debates.engine.progress import ConsoleProgress
-from debates.engine.report import render_markdown
+from debates.engine.protocols import get_protocol, known_protocols, run_protocol
 from debates.engine.schemas import (
     MAX_AGENTS,
     MAX_ROUNDS,
@@ -33,7 +32,6 @@ from debates.engine.schemas import (
 )
 from debates.engine.sim_config import load_sim_script, simulator_options_from_env
 from debates.engine.state import DebateState
-from debates.engine.synthesis import build_result
 
 EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 1, 2, 130
 
@@ -93,8 +91,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("question", help="the decision question (quote it)")
         parser.add_argument("--context", default="", help="optional background for the panel")
-        parser.add_argument("--protocol", default="council", choices=["council"],
+        parser.add_argument("--protocol", default="council", choices=known_protocols(),
                             help="debate protocol (default: council)")
+        parser.add_argument("--deep", action="store_true",
+                            help="deep mode (the same as --mode deep; workflow: a convergence "
+                                 "check and at most one phase 2b)")
         parser.add_argument("--mode", default="medium", choices=["quick", "medium", "deep"],
                             help="panel size, threshold and round cap (default: medium; "
                                  "see modes below)")
@@ -134,6 +135,8 @@ class Command(BaseCommand):
             state = self.build_state(opts)
         except (InputError, PersonaFileError, ValueError) as exc:
             raise CommandError(str(exc), returncode=EXIT_BAD_INPUT) from None
+        protocol = get_protocol(state.config.protocol)
+        protocol.prepare(state)
         # The raw stream: OutputWrapper would add a newline to the live status line.
         progress = ConsoleProgress(state, self.stderr._out)
         progress.header()
@@ -141,22 +144,20 @@ class Command(BaseCommand):
             if opts["save"]:
                 result = self.run_saved(state, progress, opts["team"])
             else:
-                asyncio.run(run_debate(state, progress))
-                failure = state.failure()
+                asyncio.run(run_protocol(state, progress))
+                failure = protocol.failure(state)
                 if failure is not None:
                     raise CommandError(f"debate failed: {failure}", returncode=EXIT_FAILED)
-                result = build_result(
+                result = protocol.build_result(
                     state, usage_from_calls(progress.calls, progress.wall_time()))
         except KeyboardInterrupt:
             raise CommandError("interrupted", returncode=EXIT_INTERRUPTED) from None
         if opts["format"] == "json":
             self.stdout.write(result.model_dump_json(indent=2))
         else:
-            self.stdout.write(render_markdown(result))
+            self.stdout.write(protocol.render_markdown(result))
             if opts["verbose"]:
-                from debates.engine.transcript import render_transcript
-
-                self.stdout.write(render_transcript(state))
+                self.stdout.write(protocol.render_transcript(state))
 
     def run_saved(self, state: DebateState, progress: ConsoleProgress, team_name: str
                   ) -> DebateResult:
@@ -205,7 +206,8 @@ class Command(BaseCommand):
         )
         try:
             config = DebateConfig(
-                mode=opts["mode"], agents=opts["agents"], max_rounds=opts["rounds"],
+                protocol=opts["protocol"], mode="deep" if opts["deep"] else opts["mode"],
+                agents=opts["agents"], max_rounds=opts["rounds"],
                 threshold=opts["threshold"], model=model, phase_models=phase_models,
                 fallback_model=check_model(fallback) if fallback else None,
                 anonymize_peers=opts["anonymize"], seed=opts["seed"], simulator=simulator,

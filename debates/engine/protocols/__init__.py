@@ -1,0 +1,56 @@
+"""The protocol registry: every debate protocol the engine can run, by name.
+
+As ``llm`` registers model providers, the engine registers protocols. Callers (the
+CLI, the durable execution, pages, exports) ask the registry for the protocol of a
+debate and never branch on its name. See docs/engine.md, "Protocols".
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import PANEL, Ask, DebateProtocol, Request, run_protocol
+
+__all__ = [
+    "PANEL", "Ask", "DebateProtocol", "Request", "UnknownProtocol", "check_protocol",
+    "get_protocol", "known_protocols", "register", "run_protocol",
+]
+
+_REGISTRY: dict[str, DebateProtocol] = {}
+
+
+class UnknownProtocol(ValueError):
+    pass
+
+
+def register(protocol: DebateProtocol) -> DebateProtocol:
+    if protocol.name in _REGISTRY and type(_REGISTRY[protocol.name]) is not type(protocol):
+        raise ValueError(f"protocol {protocol.name!r} is already registered")
+    _REGISTRY[protocol.name] = protocol
+    return protocol
+
+
+def known_protocols() -> list[str]:
+    return list(_REGISTRY)
+
+
+def check_protocol(name: str) -> str:
+    if name not in _REGISTRY:
+        raise UnknownProtocol(
+            f"unknown protocol {name!r}; known protocols: {', '.join(known_protocols())}")
+    return name
+
+
+def get_protocol(name: str) -> DebateProtocol:
+    return _REGISTRY[check_protocol(name)]
+
+
+def choices() -> list[tuple[str, str]]:
+    """(name, label) of every registered protocol, in registration order (forms, CLI)."""
+    return [(p.name, p.label) for p in _REGISTRY.values()]
+
+
+# The built-in protocols register themselves on import, in this order: the council
+# first (the default); imported by name so no import sorter can reorder them.
+for _module in ("council_adapter", "adversarial", "workflow"):
+    importlib.import_module(f"{__name__}.{_module}")

@@ -1,0 +1,198 @@
+"""What a protocol is, and the step runner every non-council protocol shares.
+
+A protocol derives its steps from the stored turns (as ``DebateState.next_step()``
+does for the council), says what each step asks of whom (``Ask``: role, schema,
+prompt template, model phase), builds its typed result and its Markdown report, and
+names the page partials that show it. The runner below asks only for the turns a
+step does not hold yet, so a step re-delivered after a crash costs no extra calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from ..council import EngineEvent, EngineHooks, make_gateway
+from ..gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from ..schemas import CallTag, Persona, Turn, TurnStatus, Usage
+from ..state import DebateState, Step
+
+PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What one step asks of one agent: the durable plan of a call, before its messages."""
+
+    agent: int
+    role: str
+    schema: type[BaseModel]
+    prompt: str  # template name under prompts/<version>/
+    model_phase: str  # key of DebateConfig.phase_models
+    fallback: bool = False  # try the configured fallback model (synthesis and verifier)
+
+
+@dataclass
+class Request:
+    """The concrete call for one Ask: messages and simulator hints."""
+
+    messages: list[dict[str, str]]
+    hints: dict[str, Any] = field(default_factory=dict)
+
+
+class DebateProtocol:
+    """Base of every registered protocol. Subclasses set the class attributes and
+    implement the methods that raise NotImplementedError."""
+
+    name: ClassVar[str]
+    label: ClassVar[str]
+    description: ClassVar[str] = ""
+    result_model: ClassVar[type[BaseModel]]
+    # Templates the debate page includes for this protocol: live progress and result.
+    partials: ClassVar[dict[str, str]] = {}
+    default_max_rounds: ClassVar[int | None] = None
+
+    # ------------------------------------------------------------------ configuration
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        """Raises ValueError when ``DebateConfig.protocol_options`` is not valid here."""
+        if options:
+            raise ValueError(f"the {self.name} protocol takes no protocol_options")
+
+    def prepare(self, state: DebateState) -> None:
+        """Fills what the protocol derives before its first step (e.g. its fixed roles
+        as the state's personas, so progress lines and the ledger can name them)."""
+
+    # ------------------------------------------------------------------ steps
+
+    def next_step(self, state: DebateState) -> Step | None:
+        raise NotImplementedError
+
+    def failure(self, state: DebateState) -> str | None:
+        """Why the debate cannot go on, or None."""
+        raise NotImplementedError
+
+    def asks(self, state: DebateState, step: Step) -> list[Ask]:
+        """Every call ``step`` makes, answered or not."""
+        raise NotImplementedError
+
+    def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        raise NotImplementedError
+
+    def summary_line(self, state: DebateState) -> str:
+        """The CLI's header line."""
+        return f"{self.label} · model {state.config.model}"
+
+    def step_label(self, step: Step) -> str:
+        return f"{step.phase.value} {step.round}" if step.round else step.phase.value
+
+    def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
+        """Extra data for the step_completed event (e.g. the round status line)."""
+        return {}
+
+    async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
+                       gateway: LLMGateway | None = None) -> None:
+        await run_asks(self, state, step, hooks, gateway or make_gateway(state, hooks))
+
+    # ------------------------------------------------------------------ result
+
+    def build_result(self, state: DebateState, usage: Usage) -> BaseModel:
+        raise NotImplementedError
+
+    def parse_result(self, data: dict[str, Any]) -> BaseModel:
+        return self.result_model.model_validate(data)
+
+    def render_markdown(self, result: BaseModel) -> str:
+        raise NotImplementedError
+
+    def render_transcript(self, state: DebateState) -> str:
+        raise NotImplementedError
+
+
+def role_persona(name: str, role: str, focus: str, must_not: str = "") -> Persona:
+    """A fixed role as a Persona, so the shared machinery (progress, ledger, pages)
+    can name it like a council member."""
+    return Persona(name=name, background=role, expertise=focus,
+                   approach=focus, bias=must_not or "none declared")
+
+
+async def _call(protocol: DebateProtocol, state: DebateState, step: Step, ask: Ask,
+                gateway: LLMGateway) -> Turn:
+    config = state.config
+    persona = state.personas[ask.agent] if 0 <= ask.agent < len(state.personas) else None
+    model = config.model_for(ask.model_phase, persona)
+    tag = CallTag(phase=step.phase, round=step.round, agent=ask.agent,
+                  agent_name=persona.name if persona else None)
+    request = protocol.request(state, step, ask)
+    try:
+        outcome = await gateway.structured(
+            ask.schema, messages=request.messages, model=model, tag=tag,
+            temperature=persona.temperature if persona and persona.temperature is not None
+            else config.temperature,
+            seed=config.seed + max(ask.agent, 0), hints=request.hints,
+            fallback_model=config.fallback_model if ask.fallback else None,
+        )
+    except (CallFailed, ContextTooLong) as exc:
+        message = (f"{exc.error_class} from {exc.model}: {exc.message}"
+                   if isinstance(exc, CallFailed)
+                   else f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}")
+        return Turn(phase=step.phase, round=step.round, agent=ask.agent,
+                    status=TurnStatus.FAILED, error=message, model=model)
+    return Turn(phase=step.phase, round=step.round, agent=ask.agent,
+                payload=outcome.value.model_dump(mode="json"), model=outcome.model)
+
+
+async def run_asks(protocol: DebateProtocol, state: DebateState, step: Step,
+                   hooks: EngineHooks, gateway: LLMGateway) -> None:
+    """Runs the unanswered asks of ``step`` concurrently (bounded by the config's
+    concurrency), reporting each turn the moment it exists."""
+    label = protocol.step_label(step)
+    await hooks.on_event(EngineEvent(kind="step_started", step=label,
+                                     phase=step.phase.value, round=step.round))
+    semaphore = asyncio.Semaphore(state.config.concurrency)
+    missing = [a for a in protocol.asks(state, step)
+               if state.turn(step.phase, step.round, a.agent) is None]
+
+    async def one(ask: Ask) -> None:
+        async with semaphore:
+            if hooks.should_cancel():
+                raise Cancelled()
+            turn = await _call(protocol, state, step, ask, gateway)
+        state.add(turn)
+        await hooks.on_turn(turn)
+        await hooks.on_event(EngineEvent(
+            kind="turn_completed" if turn.status is TurnStatus.OK else "turn_failed",
+            step=label, phase=step.phase.value, round=step.round, agent=ask.agent,
+            data={"error": turn.error} if turn.error else {},
+        ))
+
+    results = await asyncio.gather(*(one(a) for a in missing), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    asks = protocol.asks(state, step)
+    turns = [state.turn(step.phase, step.round, a.agent) for a in asks]
+    data: dict[str, Any] = {
+        "ok": sum(1 for t in turns if t is not None and t.status is TurnStatus.OK),
+        "of": len(asks),
+    }
+    if len(asks) == 1 and turns[0] is not None:
+        data["status"] = turns[0].status.value
+        data["error"] = turns[0].error
+    data.update(protocol.step_data(state, step))
+    await hooks.on_event(EngineEvent(kind="step_completed", step=label,
+                                     phase=step.phase.value, round=step.round, data=data))
+
+
+async def run_protocol(state: DebateState, hooks: EngineHooks) -> None:
+    """Runs every remaining step of any registered protocol in this process."""
+    from . import get_protocol
+
+    protocol = get_protocol(state.config.protocol)
+    protocol.prepare(state)
+    gateway = make_gateway(state, hooks)
+    while (step := protocol.next_step(state)) is not None:
+        await protocol.run_step(state, step, hooks, gateway)

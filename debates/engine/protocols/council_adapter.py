@@ -1,0 +1,101 @@
+"""The council protocol (protocols.md 1) on the registry: a thin adapter that calls
+the existing council modules (council.py, state.py, synthesis.py, report.py), so
+they keep their shape and owners while the registry treats every protocol alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from .. import council, report, synthesis, transcript
+from ..council import EngineHooks
+from ..gateway import LLMGateway
+from ..schemas import (
+    ComposedPanel,
+    CrossExamination,
+    DebateResult,
+    Phase,
+    Position,
+    Premortem,
+    SynthesisNarrative,
+    Usage,
+    VerifierReport,
+)
+from ..state import DebateState, Step
+from . import register
+from .base import PANEL, Ask, DebateProtocol, Request
+
+_AGENT_STEPS: dict[Phase, tuple[type[BaseModel], str]] = {
+    Phase.PREMORTEM: (Premortem, "premortem"),
+    Phase.POSITION: (Position, "position"),
+    Phase.CROSS_EXAM: (CrossExamination, "cross_exam"),
+}
+_PANEL_STEPS: dict[Phase, tuple[type[BaseModel], str, bool]] = {
+    Phase.COMPOSE: (ComposedPanel, "compose", False),
+    Phase.SYNTHESIS: (SynthesisNarrative, "synthesis", True),
+    Phase.VERIFY: (VerifierReport, "verifier", True),
+}
+
+
+class CouncilProtocol(DebateProtocol):
+    name = "council"
+    label = "Council"
+    description = "compose → premortem → position → cross-examination → synthesis"
+    result_model = DebateResult
+    partials = {"live": "debates/_live.html", "result": "debates/_synthesis_card.html"}
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        if options:
+            raise ValueError("the council protocol takes no protocol_options")
+
+    def next_step(self, state: DebateState) -> Step | None:
+        return state.next_step()
+
+    def failure(self, state: DebateState) -> str | None:
+        return state.failure()
+
+    def step_label(self, step: Step) -> str:
+        return step.label
+
+    def summary_line(self, state: DebateState) -> str:
+        cfg = state.config
+        return (f"Council · {cfg.mode.value} · {state.target_agents} agents · "
+                f"model {cfg.model}")
+
+    def asks(self, state: DebateState, step: Step) -> list[Ask]:
+        if step.phase in _PANEL_STEPS:
+            schema, prompt, fallback = _PANEL_STEPS[step.phase]
+            return [Ask(PANEL, "panel", schema, prompt, step.phase.value, fallback)]
+        schema, prompt = _AGENT_STEPS[step.phase]
+        return [Ask(i, state.personas[i].name, schema, prompt, step.phase.value)
+                for i in state.active_agents(step)]
+
+    def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        if step.phase is Phase.SYNTHESIS:
+            messages, hints = synthesis.synthesis_messages(state)
+        elif step.phase is Phase.VERIFY:
+            messages, hints = synthesis.verifier_messages(state)
+        elif step.phase is Phase.COMPOSE:
+            raise NotImplementedError("compose messages are built inside council.run_step")
+        else:
+            _, messages, hints = council.agent_request(state, step, ask.agent, 0)
+        return Request(messages=messages, hints=hints)
+
+    async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
+                       gateway: LLMGateway | None = None) -> None:
+        # The council's own runner: context compaction and its progress data.
+        await council.run_step(state, step, hooks, gateway)
+
+    def build_result(self, state: DebateState, usage: Usage) -> DebateResult:
+        return synthesis.build_result(state, usage)
+
+    def render_markdown(self, result: BaseModel) -> str:
+        assert isinstance(result, DebateResult)
+        return report.render_markdown(result)
+
+    def render_transcript(self, state: DebateState) -> str:
+        return transcript.render_transcript(state)
+
+
+register(CouncilProtocol())

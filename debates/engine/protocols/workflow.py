@@ -1,0 +1,634 @@
+"""The workflow protocol (protocols.md 3): researcher, critic, synthesizer.
+
+Steps, derived from the stored turns: ``analysis`` (phase 1, the three roles in
+parallel), ``discussion 1`` (phase 2, in parallel), ``convergence 1`` (one judging
+call over the three key recommendations), in deep mode ``discussion 2`` (phase 2b)
+and ``convergence 2`` when the first check did not converge, then ``synthesis``
+(phase 3, its own model phase) and ``verify``.
+
+Phase 2's contract (>= 2 citations naming another role, >= 1 acknowledged missed
+point, one key recommendation) is checked here in code and recorded with the result;
+the schema accepts a reply that breaks it, so a breach is reported, never hidden by
+a silent retry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from .. import prompts
+from ..schemas import (
+    DebateConfig,
+    Mode,
+    NonEmpty,
+    Phase,
+    Strict,
+    TurnStatus,
+    UnverifiedClaim,
+    Usage,
+    VerifierReport,
+)
+from ..state import DebateState, Step
+from . import register
+from .base import PANEL, Ask, DebateProtocol, Request, role_persona
+from .labels import labels
+
+QUORUM = 2
+MIN_CITATIONS = 2
+
+
+# --------------------------------------------------------------------------- LLM outputs
+
+
+class Level(StrEnum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+class Finding(Strict):
+    claim: NonEmpty
+    evidence: NonEmpty
+    kind: Literal["evidence", "speculation"]
+
+
+class ResearcherAnalysis(Strict):
+    summary: NonEmpty
+    findings: list[Finding] = Field(min_length=1)
+    alternatives: list[NonEmpty] = Field(default_factory=list)
+    evidence_gaps: list[NonEmpty] = Field(min_length=1)  # contract: never conclude without
+    falsifiability: list[NonEmpty] = Field(min_length=1)  # what would prove this wrong
+
+
+class RiskItem(Strict):
+    risk: NonEmpty
+    challenged_assumption: str = ""
+    mitigation: NonEmpty  # contract: no critique without a mitigation
+    likelihood: Level
+    impact: Level
+
+
+class CriticAnalysis(Strict):
+    summary: NonEmpty
+    risks: list[RiskItem] = Field(min_length=1)
+    weaknesses: list[NonEmpty] = Field(default_factory=list)
+
+
+class Criterion(Strict):
+    criterion: NonEmpty
+    favours: NonEmpty  # what outcome of this criterion favours which option
+
+
+class SynthesizerAnalysis(Strict):
+    summary: NonEmpty
+    patterns: list[NonEmpty] = Field(min_length=1)
+    options: list[NonEmpty] = Field(min_length=2)  # contract: no single best option
+    decision_framework: list[Criterion] = Field(min_length=1)
+
+
+class Citation(Strict):
+    source_role: str
+    claim: str
+    response: str = ""
+
+
+class Discussion(Strict):
+    """Phase 2. Lax on purpose: the contract is checked in code and reported."""
+
+    response: NonEmpty
+    citations: list[Citation] = Field(default_factory=list)
+    acknowledged_missed: list[str] = Field(default_factory=list)
+    key_recommendation: str = ""
+
+
+class Rebuttal(Strict):
+    """Phase 2b: concede or justify, and a path forward."""
+
+    stance: Literal["concede", "justify"]
+    argument: NonEmpty
+    path_forward: NonEmpty
+    key_recommendation: NonEmpty
+
+
+class Basis(StrEnum):
+    SAME_DIRECTION = "same_direction"
+    TWO_AGREE_THIRD_ACCEPTS = "two_agree_third_accepts"
+    SHARED_FRAMEWORK = "shared_framework"
+    OPPOSING = "opposing"
+    CONTESTED_TRADEOFFS = "contested_tradeoffs"
+    NEW_CONCERNS = "new_concerns"
+    UNCLEAR = "unclear"
+
+
+CONVERGED_BASES = {Basis.SAME_DIRECTION, Basis.TWO_AGREE_THIRD_ACCEPTS, Basis.SHARED_FRAMEWORK}
+
+
+class ConvergenceCheck(Strict):
+    basis: Basis
+    key_agreement: NonEmpty
+    remaining_tension: str = ""
+    disagreement: str = ""  # what phase 2b must address
+
+
+class WorkflowSynthesis(Strict):
+    summary: NonEmpty
+    consensus: list[NonEmpty] = Field(default_factory=list)
+    tensions: list[NonEmpty] = Field(default_factory=list)
+    decision_framework: list[Criterion] = Field(min_length=1)
+    next_steps: list[NonEmpty] = Field(min_length=1)
+
+
+# --------------------------------------------------------------------------- roles
+
+
+@dataclass(frozen=True)
+class Role:
+    key: str
+    label: str
+    focus: str
+    must_not: str
+    schema: type[BaseModel]
+
+
+ROLES = [
+    Role("researcher", "Researcher",
+         "evidence, possibilities, alternatives, evidence gaps, falsifiability",
+         "conclude without naming evidence gaps, or present speculation as fact",
+         ResearcherAnalysis),
+    Role("critic", "Critic",
+         "risks, weaknesses, challenged assumptions, each with a mitigation and its "
+         "likelihood and impact",
+         "critique without a mitigation, or skip likelihood and impact", CriticAnalysis),
+    Role("synthesizer", "Synthesizer", "patterns, integration, decision frameworks",
+         "declare a single best option, hide disagreement, or force consensus",
+         SynthesizerAnalysis),
+]
+
+
+# --------------------------------------------------------------------------- contract
+
+
+class ContractCheck(BaseModel):
+    role: str
+    round: int
+    passed: bool
+    citations: int
+    acknowledged: int
+    has_recommendation: bool
+    problems: list[str] = Field(default_factory=list)
+
+
+def _role_of(text: str) -> str | None:
+    lower = text.strip().lower()
+    for role in ROLES:
+        if role.key in lower or role.label.lower() in lower:
+            return role.key
+    return None
+
+
+def check_discussion(role: str, discussion: Discussion, round_number: int = 1) -> ContractCheck:
+    """Phase 2's contract, on the typed output: citations must name another role."""
+    valid = [c for c in discussion.citations
+             if c.claim.strip() and _role_of(c.source_role) not in (None, role)]
+    acknowledged = [a for a in discussion.acknowledged_missed if a.strip()]
+    has_recommendation = bool(discussion.key_recommendation.strip())
+    problems = []
+    if len(valid) < MIN_CITATIONS:
+        dropped = len(discussion.citations) - len(valid)
+        extra = f" ({dropped} without another role as source)" if dropped else ""
+        problems.append(f"{len(valid)} valid citation(s), at least {MIN_CITATIONS} "
+                        f"needed{extra}")
+    if not acknowledged:
+        problems.append("no acknowledged missed point")
+    if not has_recommendation:
+        problems.append("no key recommendation")
+    return ContractCheck(role=role, round=round_number, passed=not problems,
+                         citations=len(valid), acknowledged=len(acknowledged),
+                         has_recommendation=has_recommendation, problems=problems)
+
+
+# --------------------------------------------------------------------------- result
+
+
+class RolePerspective(BaseModel):
+    role: str
+    label: str
+    focus: str
+    must_not: str
+    analysis: dict[str, Any] | None = None
+    failed: str | None = None
+
+
+class DiscussionEntry(BaseModel):
+    round: int  # 1 = phase 2, 2 = phase 2b
+    role: str
+    label: str
+    discussion: Discussion | None = None
+    rebuttal: Rebuttal | None = None
+    contract: ContractCheck | None = None
+    failed: str | None = None
+
+
+ConvergenceLabel = Literal["converged", "partially_converged", "divergent"]
+
+
+class ConvergenceStatus(BaseModel):
+    rounds: int  # discussion rounds held (1 or 2)
+    status: ConvergenceLabel
+    key_agreement: str
+    remaining_tension: str
+    checks: list[ConvergenceCheck]
+
+
+class WorkflowResult(BaseModel):
+    question: str
+    language: str
+    protocol: str
+    config: DebateConfig
+    prompt_version: str
+    simulated: bool
+    deep: bool
+    perspectives: list[RolePerspective]
+    discussion: list[DiscussionEntry]
+    contract_checks: list[ContractCheck]
+    contract_failures: int
+    convergence: ConvergenceStatus
+    synthesis: WorkflowSynthesis
+    unverified_claims: list[UnverifiedClaim]
+    verifier_ok: bool
+    degraded: bool
+    degraded_notes: list[str]
+    synthesis_model: str
+    usage: Usage
+
+
+# --------------------------------------------------------------------------- protocol
+
+
+class WorkflowProtocol(DebateProtocol):
+    name = "workflow"
+    label = "Workflow"
+    description = "researcher, critic, synthesizer: analysis → discussion → synthesis"
+    result_model = WorkflowResult
+    partials = {"live": "debates/protocols/_workflow_live.html",
+                "result": "debates/protocols/_workflow_result.html"}
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        if options:
+            raise ValueError("the workflow protocol takes no protocol_options "
+                             "(deep mode is --mode deep)")
+
+    def prepare(self, state: DebateState) -> None:
+        if state.given_personas:
+            return
+        state.given_personas = [role_persona(r.label, r.label, r.focus, r.must_not)
+                                for r in ROLES]
+        state._changed()
+
+    def deep(self, state: DebateState) -> bool:
+        return state.config.mode is Mode.DEEP
+
+    # ------------------------------------------------------------------ derived state
+
+    def _failed_before(self, state: DebateState, agent: int, step: Step) -> bool:
+        order = _order(step)
+        return any(t.agent == agent and t.status is TurnStatus.FAILED and _order(
+            Step(t.phase, t.round)) < order for t in state.turns.values())
+
+    def active(self, state: DebateState, step: Step) -> list[int]:
+        return [i for i in range(len(ROLES)) if not self._failed_before(state, i, step)]
+
+    def ok(self, state: DebateState, step: Step) -> list[int]:
+        return [i for i in self.active(state, step)
+                if state.ok_payload(step.phase, step.round, i) is not None]
+
+    def complete(self, state: DebateState, step: Step) -> bool:
+        return all(state.turn(step.phase, step.round, i) is not None
+                   for i in self.active(state, step))
+
+    def check(self, state: DebateState, round_number: int) -> ConvergenceCheck | None:
+        payload = state.ok_payload(Phase.CONVERGENCE, round_number, PANEL)
+        return ConvergenceCheck.model_validate(payload) if payload else None
+
+    def converged(self, state: DebateState, round_number: int) -> bool:
+        """Unclear, or a failed check, counts as not converged (protocols.md 3)."""
+        check = self.check(state, round_number)
+        return check is not None and check.basis in CONVERGED_BASES
+
+    def needs_phase_2b(self, state: DebateState) -> bool:
+        return (self.deep(state) and state.turn(Phase.CONVERGENCE, 1) is not None
+                and not self.converged(state, 1))
+
+    def discussion_rounds(self, state: DebateState) -> int:
+        return 2 if any(k[0] == Phase.DISCUSSION.value and k[1] == 2 for k in state.turns) else 1
+
+    # ------------------------------------------------------------------ steps
+
+    def failure(self, state: DebateState) -> str | None:
+        synthesis = state.turn(Phase.SYNTHESIS)
+        if synthesis is not None and synthesis.status is TurnStatus.FAILED:
+            return f"the synthesis failed: {synthesis.error}"
+        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1), Step(Phase.DISCUSSION, 2)):
+            if not any(k[0] == step.phase.value and k[1] == step.round for k in state.turns):
+                continue
+            if self.complete(state, step) and len(self.ok(state, step)) < QUORUM:
+                failed = [f"{ROLES[t.agent].label} ({t.error})" for t in state.turns.values()
+                          if t.status is TurnStatus.FAILED and t.agent >= 0]
+                return (f"below quorum in {self.step_label(step)}: "
+                        f"{len(self.ok(state, step))} of {len(ROLES)} roles remain (at least "
+                        f"{QUORUM} needed); failed: {'; '.join(failed)}")
+        return None
+
+    def next_step(self, state: DebateState) -> Step | None:
+        if self.failure(state) is not None:
+            return None
+        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1)):
+            if not self.complete(state, step):
+                return step
+        if state.turn(Phase.CONVERGENCE, 1) is None:
+            return Step(Phase.CONVERGENCE, 1)
+        if self.needs_phase_2b(state):
+            if not self.complete(state, Step(Phase.DISCUSSION, 2)):
+                return Step(Phase.DISCUSSION, 2)
+            if state.turn(Phase.CONVERGENCE, 2) is None:
+                return Step(Phase.CONVERGENCE, 2)
+        if state.turn(Phase.SYNTHESIS) is None:
+            return Step(Phase.SYNTHESIS)
+        if state.turn(Phase.VERIFY) is None:
+            return Step(Phase.VERIFY)
+        return None
+
+    def step_label(self, step: Step) -> str:
+        if step.phase is Phase.ANALYSIS:
+            return "phase 1"
+        if step.phase is Phase.DISCUSSION:
+            return "phase 2" if step.round == 1 else "phase 2b"
+        return super().step_label(step)
+
+    def asks(self, state: DebateState, step: Step) -> list[Ask]:
+        if step.phase is Phase.ANALYSIS:
+            return [Ask(i, ROLES[i].label, ROLES[i].schema, "wf_phase1", "analysis")
+                    for i in self.active(state, step)]
+        if step.phase is Phase.DISCUSSION:
+            schema, prompt = ((Discussion, "wf_phase2") if step.round == 1
+                              else (Rebuttal, "wf_phase2b"))
+            return [Ask(i, ROLES[i].label, schema, prompt, "discussion")
+                    for i in self.active(state, step)]
+        if step.phase is Phase.CONVERGENCE:
+            return [Ask(PANEL, "convergence check", ConvergenceCheck, "wf_convergence",
+                        "convergence")]
+        if step.phase is Phase.SYNTHESIS:
+            return [Ask(PANEL, "Synthesizer", WorkflowSynthesis, "wf_synthesis", "synthesis",
+                        fallback=True)]
+        return [Ask(PANEL, "verifier", VerifierReport, "verifier", "verify", fallback=True)]
+
+    def _analysis_text(self, state: DebateState, agent: int) -> str:
+        payload = state.ok_payload(Phase.ANALYSIS, 0, agent)
+        return _flatten(payload) if payload else "(failed)"
+
+    def _recommendations(self, state: DebateState) -> tuple[str, list[str]]:
+        latest = 2 if any(k[0] == Phase.DISCUSSION.value and k[1] == 2
+                          for k in state.turns) else 1
+        lines, texts = [], []
+        for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
+            payload = (state.ok_payload(Phase.DISCUSSION, latest, i)
+                       or state.ok_payload(Phase.DISCUSSION, 1, i))
+            assert payload is not None
+            text = str(payload.get("key_recommendation") or "(none)")
+            texts.append(text)
+            lines.append(f"- {ROLES[i].label}: {text}")
+        return "\n".join(lines), texts
+
+    def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        lang = state.language
+        common = {"question": state.question,
+                  "context_block": prompts.context_block(state.context)}
+        hints: dict[str, Any] = {"question": state.question, "language": lang,
+                                 "round": step.round}
+        if ask.agent >= 0 or step.phase is Phase.SYNTHESIS:
+            role = ROLES[ask.agent] if ask.agent >= 0 else ROLES[2]
+            system = prompts.system_prompt(lang, prompts.render(
+                "wf_role", role=role.label, focus=role.focus, must_not=role.must_not))
+            hints["role"] = role.key
+        else:
+            system = prompts.system_prompt(lang)
+        if step.phase is Phase.ANALYSIS:
+            user = prompts.render(ask.prompt, **common)
+        elif step.phase is Phase.DISCUSSION and step.round == 1:
+            others = [i for i in self.ok(state, Step(Phase.ANALYSIS)) if i != ask.agent]
+            user = prompts.render(
+                ask.prompt, own=self._analysis_text(state, ask.agent),
+                others="\n\n".join(f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
+                                   for i in others),
+                roles=", ".join(ROLES[i].key for i in others), **common)
+            hints["other_roles"] = [ROLES[i].key for i in others]
+            hints["claims"] = {ROLES[i].key: _claims(state.ok_payload(Phase.ANALYSIS, 0, i))
+                               for i in others}
+        elif step.phase is Phase.DISCUSSION:
+            check = self.check(state, 1)
+            recommendations, _ = self._recommendations(state)
+            disagreement = (check.disagreement or check.remaining_tension if check
+                            else "the convergence check could not be made")
+            user = prompts.render(ask.prompt, recommendations=recommendations,
+                                  disagreement=disagreement or "(not stated)", **common)
+        elif step.phase is Phase.CONVERGENCE:
+            recommendations, texts = self._recommendations(state)
+            user = prompts.render(ask.prompt, recommendations=recommendations, **common)
+            hints["recommendations"] = texts
+        elif step.phase is Phase.SYNTHESIS:
+            user = prompts.render(
+                ask.prompt, analyses="\n\n".join(
+                    f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
+                    for i in self.ok(state, Step(Phase.ANALYSIS))),
+                discussion=self._discussion_text(state),
+                convergence=self._convergence_text(state), **common)
+        else:
+            payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+            assert payload is not None
+            text = _flatten(payload)
+            user = prompts.render("verifier", text=text)
+            hints["text"] = text
+        return Request(prompts.messages(system=system, user=user, schema=ask.schema), hints)
+
+    def _discussion_text(self, state: DebateState) -> str:
+        parts = []
+        for r in (1, 2):
+            for i in range(len(ROLES)):
+                payload = state.ok_payload(Phase.DISCUSSION, r, i)
+                if payload:
+                    label = self.step_label(Step(Phase.DISCUSSION, r))
+                    parts.append(f"### {ROLES[i].label} ({label})\n{_flatten(payload)}")
+        return "\n\n".join(parts) or "(none)"
+
+    def _convergence_text(self, state: DebateState) -> str:
+        status = self.status(state)
+        return (f"{status.status} after {status.rounds} discussion round(s); key agreement: "
+                f"{status.key_agreement}; remaining tension: {status.remaining_tension or '-'}")
+
+    def status(self, state: DebateState) -> ConvergenceStatus:
+        rounds = self.discussion_rounds(state)
+        checks = [c for c in (self.check(state, 1), self.check(state, 2)) if c is not None]
+        last = self.check(state, rounds)
+        label: ConvergenceLabel
+        if last is not None and last.basis is Basis.SAME_DIRECTION:
+            label = "converged"
+        elif last is not None and last.basis in CONVERGED_BASES:
+            label = "partially_converged"
+        else:
+            label = "divergent"
+        return ConvergenceStatus(
+            rounds=rounds, status=label,
+            key_agreement=last.key_agreement if last else "",
+            remaining_tension=(last.remaining_tension if last else
+                               "the convergence check failed: treated as not converged"),
+            checks=checks)
+
+    def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
+        if step.phase is Phase.DISCUSSION and step.round == 1:
+            checks = self.contract_checks(state)
+            failed = [c for c in checks if not c.passed]
+            line = f"contract {len(checks) - len(failed)}/{len(checks)} met"
+            if failed:
+                line += " (" + "; ".join(f"{c.role}: {', '.join(c.problems)}" for c in failed) + ")"
+            return {"status_line": line}
+        if step.phase is Phase.CONVERGENCE:
+            check = self.check(state, step.round)
+            basis = check.basis.value if check else "check failed"
+            verdict = "converged" if self.converged(state, step.round) else "not converged"
+            return {"status_line": f"{basis} → {verdict}"}
+        return {}
+
+    def summary_line(self, state: DebateState) -> str:
+        mode = "deep" if self.deep(state) else "standard"
+        return (f"Workflow · {mode} · researcher, critic, synthesizer · model "
+                f"{state.config.model} · synthesis {state.config.model_for('synthesis')}")
+
+    def contract_checks(self, state: DebateState) -> list[ContractCheck]:
+        checks = []
+        for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
+            payload = state.ok_payload(Phase.DISCUSSION, 1, i)
+            assert payload is not None
+            checks.append(check_discussion(ROLES[i].key, Discussion.model_validate(payload)))
+        return checks
+
+    # ------------------------------------------------------------------ result
+
+    def build_result(self, state: DebateState, usage: Usage) -> WorkflowResult:
+        payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+        assert payload is not None, "no synthesis"
+        notes: list[str] = []
+        perspectives = []
+        for i, role in enumerate(ROLES):
+            turn = state.turn(Phase.ANALYSIS, 0, i)
+            failed = turn.error if turn is not None and turn.status is TurnStatus.FAILED else None
+            if failed:
+                notes.append(f"{role.label} failed in phase 1: {failed}")
+            perspectives.append(RolePerspective(
+                role=role.key, label=role.label, focus=role.focus, must_not=role.must_not,
+                analysis=state.ok_payload(Phase.ANALYSIS, 0, i), failed=failed))
+        checks = {c.role: c for c in self.contract_checks(state)}
+        entries = []
+        for r in (1, 2):
+            for i, role in enumerate(ROLES):
+                turn = state.turn(Phase.DISCUSSION, r, i)
+                if turn is None:
+                    continue
+                entry = DiscussionEntry(round=r, role=role.key, label=role.label)
+                if turn.status is TurnStatus.FAILED:
+                    entry.failed = turn.error
+                    label = self.step_label(Step(Phase.DISCUSSION, r))
+                    notes.append(f"{role.label} failed in {label}: {turn.error}")
+                elif r == 1:
+                    entry.discussion = Discussion.model_validate(turn.payload)
+                    entry.contract = checks.get(role.key)
+                else:
+                    entry.rebuttal = Rebuttal.model_validate(turn.payload)
+                entries.append(entry)
+        for r in (1, 2):
+            turn = state.turn(Phase.CONVERGENCE, r)
+            if turn is not None and turn.status is TurnStatus.FAILED:
+                notes.append(f"the convergence check {r} failed (treated as not converged): "
+                             f"{turn.error}")
+        verify = state.turn(Phase.VERIFY)
+        verifier_ok = verify is not None and verify.status is TurnStatus.OK
+        if not verifier_ok:
+            notes.append(f"the verifier failed: {verify.error if verify else 'not run'}")
+        claims = (VerifierReport.model_validate(verify.payload).claims
+                  if verify is not None and verifier_ok and verify.payload else [])
+        synthesis_turn = state.turn(Phase.SYNTHESIS)
+        contract_checks = list(checks.values())
+        return WorkflowResult(
+            question=state.question, language=state.language, protocol=self.name,
+            config=state.config, prompt_version=prompts.PROMPT_VERSION,
+            simulated=state.config.simulated, deep=self.deep(state),
+            perspectives=perspectives, discussion=entries, contract_checks=contract_checks,
+            contract_failures=sum(1 for c in contract_checks if not c.passed),
+            convergence=self.status(state),
+            synthesis=WorkflowSynthesis.model_validate(payload),
+            unverified_claims=claims, verifier_ok=verifier_ok, degraded=bool(notes),
+            degraded_notes=notes,
+            synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
+                             else state.config.model_for("synthesis")),
+            usage=usage,
+        )
+
+    def render_markdown(self, result: BaseModel) -> str:
+        from .reports import workflow_markdown
+
+        assert isinstance(result, WorkflowResult)
+        return workflow_markdown(result)
+
+    def render_transcript(self, state: DebateState) -> str:
+        t = labels(state.language)
+        out = ["", f"# {t('wf.discussion')} (transcript)", ""]
+        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1), Step(Phase.DISCUSSION, 2)):
+            for i, role in enumerate(ROLES):
+                turn = state.turn(step.phase, step.round, i)
+                if turn is None:
+                    continue
+                body = (_flatten(turn.payload) if turn.payload
+                        else f"*failed: {turn.error}*")
+                out += [f"## {self.step_label(step)} · {role.label}", "", body, ""]
+        return "\n".join(out) + "\n"
+
+
+_STEP_ORDER = {Phase.ANALYSIS: 0, Phase.DISCUSSION: 1, Phase.CONVERGENCE: 1,
+               Phase.SYNTHESIS: 3, Phase.VERIFY: 4}
+
+
+def _order(step: Step) -> tuple[int, int]:
+    return (_STEP_ORDER.get(step.phase, 9), step.round)
+
+
+def _flatten(payload: dict[str, Any] | None, indent: str = "") -> str:
+    """A typed payload as readable lines (prompts and the transcript)."""
+    lines = []
+    for key, value in (payload or {}).items():
+        if isinstance(value, list):
+            lines.append(f"{indent}- {key}:")
+            for item in value:
+                text = "; ".join(f"{k}: {v}" for k, v in item.items()) if isinstance(
+                    item, dict) else str(item)
+                lines.append(f"{indent}  - {text}")
+        else:
+            lines.append(f"{indent}- {key}: {value}")
+    return "\n".join(lines)
+
+
+def _claims(payload: dict[str, Any] | None) -> list[str]:
+    """Short claims of a phase 1 analysis the simulator can cite."""
+    if not payload:
+        return []
+    claims = [str(payload.get("summary") or "")]
+    for key in ("findings", "risks", "patterns", "evidence_gaps", "options"):
+        for item in payload.get(key) or []:
+            claims.append(str(item.get("claim") or item.get("risk") or "")
+                          if isinstance(item, dict) else str(item))
+    return [c for c in claims if c][:6]
+
+
+register(WorkflowProtocol())
