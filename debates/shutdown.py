@@ -29,7 +29,13 @@ def _on_signal(signum: int, frame: object) -> None:
 
 
 def install() -> None:
-    """Called in each worker process as it starts (django-q2's ``post_spawn``)."""
+    """Called in each worker process as it starts (django-q2's ``post_spawn``).
+
+    django-q2's synchronous mode (``COUNCIL_Q_SYNC``: tests, the MCP server's inline
+    runs) calls the worker in the caller's own thread; that process keeps its own
+    signal handling, and Python allows handlers only in the main thread anyway."""
+    if threading.current_thread() is not threading.main_thread():
+        return
     signal.signal(signal.SIGTERM, _on_signal)
     signal.signal(signal.SIGINT, _on_signal)
 
