@@ -14,15 +14,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from . import prompts
+from . import prompts, verdicts
 from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from .schemas import (
     CallRecord,
     CallTag,
     ComposedPanel,
-    CrossExamination,
     Phase,
-    Position,
     Premortem,
     SynthesisNarrative,
     Turn,
@@ -126,6 +124,7 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
         lines = [
             f"### {labels[i]}",
             f"Stance: {state.stance(i, previous)}",
+            f"Verdict: {state.verdict(i, previous) or '(none)'}",
             f"Confidence: {state.confidence(i, previous):.2f}",
         ]
         if compaction < 2:
@@ -163,22 +162,25 @@ def agent_request(
         "question": state.question,
         "context_block": prompts.context_block(state.context),
     }
-    hints: dict[str, Any] = {"question": state.question, "language": state.language}
+    hints: dict[str, Any] = {"question": state.question, "language": state.language,
+                             "options": state.options}
+    options = ", ".join(state.options)
     if step.phase is Phase.PREMORTEM:
         schema: type[BaseModel] = Premortem
         user = prompts.render("premortem", **common)
     elif step.phase is Phase.POSITION:
-        schema = Position
+        schema = verdicts.position_schema(state.options)
         premortem = state.premortem(agent)
         assert premortem is not None
         user = prompts.render(
             "position",
             premortem=f"{premortem.failure_scenario}\nRoot causes: "
             f"{_bullets(premortem.root_causes)}",
+            options=options,
             **common,
         )
     else:
-        schema = CrossExamination
+        schema = verdicts.cross_exam_schema(state.options)
         previous = step.round - 1
         position = state.position(agent)
         assert position is not None
@@ -190,7 +192,10 @@ def agent_request(
             )
             if i != agent
         ]
+        peers = [i for i in state.counted_agents(previous) if i != agent]
         hints.update(
+            own_verdict=state.verdict(agent, previous),
+            peer_verdict=verdicts.leading_of([state.verdict(i, previous) for i in peers]),
             round=step.round,
             own_confidence=own_conf,
             peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
@@ -200,6 +205,8 @@ def agent_request(
             round=step.round,
             own_stance=state.stance(agent, previous),
             own_confidence=f"{own_conf:.2f}",
+            own_verdict=state.verdict(agent, previous) or "(none)",
+            options=options,
             own_reasoning=_bullets(position.reasoning),
             own_previous=_own_previous(state, agent, step.round),
             peers=_peer_block(state, agent, step.round, compaction),

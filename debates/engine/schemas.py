@@ -46,6 +46,9 @@ class Persona(Strict):
 
 class ComposedPanel(Strict):
     personas: list[Persona]
+    # The options the debate decides between (protocols.md 1.4), extracted in the same
+    # call; empty in panels composed before options existed.
+    options: list[NonEmpty] = Field(default_factory=list)
 
 
 class Premortem(Strict):
@@ -56,6 +59,9 @@ class Premortem(Strict):
 
 class Position(Strict):
     stance: NonEmpty
+    # One of the debate's options. The model is asked with the options as an enum
+    # (verdicts.position_schema); None only in turns stored before verdicts existed.
+    verdict: str | None = None
     reasoning: list[NonEmpty] = Field(min_length=1)
     confidence: Confidence
     key_assumptions: list[NonEmpty] = Field(default_factory=list)
@@ -65,6 +71,7 @@ class CrossExamination(Strict):
     concessions: list[NonEmpty] = Field(default_factory=list)
     remaining_disagreements: list[NonEmpty] = Field(default_factory=list)
     updated_position: str | None = None
+    updated_verdict: str | None = None  # null = unchanged, carried forward
     updated_confidence: Confidence | None = None
     reflection: NonEmpty
     new_evidence_needed: list[NonEmpty] = Field(default_factory=list)
@@ -196,6 +203,9 @@ class DebateConfig(Strict):
     max_retries: Annotated[int, Field(ge=0, le=6)] = 2
     retry_backoff_s: Annotated[float, Field(ge=0.0, le=30.0)] = 0.5
     novelty_threshold: Annotated[float, Field(gt=0.0, le=1.0)] = 0.5
+    # The options verdicts choose from, as the user fixed them; None = automatic (the
+    # compose call's, else derived from the question).
+    options: list[str] | None = None
     context_limit_tokens: int | None = None
     simulator: SimulatorOptions = Field(default_factory=SimulatorOptions)
 
@@ -320,6 +330,11 @@ class RoundMetrics(BaseModel):
     confidence_delta: float | None = None
     concessions: int | None = None
     new_arguments: int | None = None
+    # Share of counted agents on the most common verdict, which option that is (None
+    # on a tie) and the whole split; None when no agent gave a verdict.
+    agreement: float | None = None
+    leading_verdict: str | None = None
+    verdict_counts: dict[str, int] | None = None
     decision: str = "-"
     stop_reason: StopReason | None = None
     explanation: str = ""
@@ -361,6 +376,16 @@ class ClusteredItem(BaseModel):
     follow_up_note: str = ""
 
 
+class VerdictSplit(BaseModel):
+    """How the counted agents' verdicts fall on the options at one moment."""
+
+    counts: dict[str, int]  # option -> agents, in the options' order, zeros left out
+    of: int
+    supporters: int  # agents on the most common verdict
+    leading: str | None  # that verdict; None when two options tie
+    agreement: float  # supporters / of
+
+
 class AgentResult(BaseModel):
     index: int
     persona: Persona
@@ -371,14 +396,13 @@ class AgentResult(BaseModel):
     final_confidence: float | None = None
     key_assumptions: list[str] = Field(default_factory=list)
     confidence_by_round: list[float | None] = Field(default_factory=list)
+    initial_verdict: str | None = None
+    final_verdict: str | None = None
+    verdict_by_round: list[str | None] = Field(default_factory=list)
+    # Whether the final verdict is the leading one (None: not live at the end, or no
+    # verdict leads).
     in_final_majority: bool | None = None
     failed_in: str | None = None
-
-
-class MajorityView(BaseModel):
-    stance: str
-    supporters: int
-    of: int
 
 
 class Usage(BaseModel):
@@ -405,8 +429,10 @@ class DebateResult(BaseModel):
     stop_explanation: str
     metrics: list[RoundMetrics]
     diagnostic: Diagnostic
-    baseline_majority: MajorityView | None
-    final_majority: MajorityView | None
+    options: list[str] = Field(default_factory=list)
+    # The verdict split before the debate (round 0, the baseline answer) and at the end.
+    verdicts_before: VerdictSplit | None = None
+    verdicts_after: VerdictSplit | None = None
     pre_positional_risks: list[ClusteredItem]
     post_positional_concerns: list[ClusteredItem]
     disagreements: list[TopicDisagreement]
