@@ -26,6 +26,7 @@ from debates.engine.schemas import (
     DebateConfig,
     Mode,
 )
+from debates.engine.verdicts import options_from_question, parse_options
 from debates.models import Debate
 from debates.persona_sources import persona_source
 from debates.services import MAX_CONTEXT_CHARS, DebateSpec
@@ -82,6 +83,13 @@ class SettingsForm(forms.Form):
     anonymize_peers = forms.BooleanField(
         label="Anonymise peers (agents see 'Agent B', not names)", required=False,
     )
+    options = forms.CharField(
+        label="Options", required=False, max_length=700,
+        widget=forms.TextInput(attrs={"placeholder": "automatic"}),
+        help_text="The answers the panel chooses between, comma-separated (e.g. Kafka, "
+        "SQS, conditional); blank = automatic: for, against, conditional, or the "
+        "alternatives the question names.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -98,6 +106,18 @@ class SettingsForm(forms.Form):
         except InputError as exc:
             raise forms.ValidationError(str(exc)) from None
 
+    def automatic_options(self) -> list[str]:
+        """The options a blank field gives for the question typed so far (the compose
+        call may name the alternatives more precisely)."""
+        question = self.data.get("question") or self.initial.get("question") or ""
+        return options_from_question(str(question))
+
+    def clean_options(self) -> list[str] | None:
+        try:
+            return parse_options(self.cleaned_data.get("options") or "")
+        except ValueError as exc:
+            raise forms.ValidationError(f"Options: {exc}.") from None
+
     def settings_overrides(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {
@@ -108,6 +128,7 @@ class SettingsForm(forms.Form):
             "threshold": data.get("threshold"),
             "model": data["model"],
             "anonymize_peers": bool(data.get("anonymize_peers")),
+            "options": data.get("options"),
         }
 
     def build_config(self, base: dict[str, Any]) -> DebateConfig | None:
@@ -140,8 +161,8 @@ class DebateForm(SettingsForm):
         help_text="Chosen personas sit on the panel first; the rest are composed.",
     )
 
-    field_order = ["question", "context", "protocol", "library_personas", "mode", "model",
-                   "agents", "max_rounds", "threshold", "anonymize_peers"]
+    field_order = ["question", "context", "protocol", "library_personas", "options", "mode",
+                   "model", "agents", "max_rounds", "threshold", "anonymize_peers"]
 
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -175,6 +196,7 @@ class DebateForm(SettingsForm):
             model=data["model"], agents=data.get("agents"),
             max_rounds=data.get("max_rounds"), threshold=data.get("threshold"),
             anonymize_peers=bool(data.get("anonymize_peers")),
+            options=data.get("options"),
             library_personas=list(data.get("library_personas") or []),
         )
 
@@ -184,8 +206,8 @@ class RerunForm(SettingsForm):
 
     question = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), strip=False)
 
-    field_order = ["question", "mode", "model", "agents", "max_rounds", "threshold",
-                   "anonymize_peers"]
+    field_order = ["question", "options", "mode", "model", "agents", "max_rounds",
+                   "threshold", "anonymize_peers"]
 
     def __init__(self, *args: Any, debate: Debate, **kwargs: Any) -> None:
         self.debate = debate
@@ -194,6 +216,7 @@ class RerunForm(SettingsForm):
             "question": debate.question, "mode": cfg.mode.value, "model": cfg.model,
             "agents": cfg.agents, "max_rounds": cfg.max_rounds, "threshold": cfg.threshold,
             "anonymize_peers": cfg.anonymize_peers,
+            "options": ", ".join(cfg.options or []),
         }
         initial.update(kwargs.pop("initial", None) or {})
         super().__init__(*args, initial=initial, **kwargs)

@@ -209,6 +209,13 @@ class DebateConfig(Strict):
     context_limit_tokens: int | None = None
     simulator: SimulatorOptions = Field(default_factory=SimulatorOptions)
 
+    @field_validator("options")
+    @classmethod
+    def _clean_options(cls, value: list[str] | None) -> list[str] | None:
+        from .verdicts import parse_options  # verdicts builds on this module
+
+        return parse_options(value) if value is not None else None
+
     @model_validator(mode="after")
     def _fill_from_mode(self) -> DebateConfig:
         defaults = MODE_DEFAULTS[self.mode]
