@@ -55,6 +55,9 @@ class RoundMetricOut(Schema):
     confidence_delta: float | None
     concessions: int | None
     new_arguments: int | None
+    agreement: float | None
+    leading_verdict: str
+    verdict_counts: dict[str, int] | None
     decision: str
     explanation: str
 
@@ -72,6 +75,8 @@ class DebateOut(DebateSummaryOut):
     completion_tokens: int
     started_at: datetime | None
     finished_at: datetime | None
+    options: list[str] | None = Field(description="The options verdicts choose from, as "
+                                      "given; null = automatic (see the synthesis)")
     agents: list[AgentOut]
     metrics: list[RoundMetricOut]
     reruns: list[uuid.UUID]
@@ -87,6 +92,9 @@ class DebateIn(Schema):
     max_rounds: int | None = None
     threshold: float | None = None
     anonymize_peers: bool = False
+    options: list[str] | str | None = Field(
+        default=None, description='The answers verdicts choose from: a list or "A, B"; '
+        "null = automatic (for/against/conditional, or the alternatives the question names).")
     personas: list[uuid.UUID] = Field(default_factory=list,
                                       description="Library persona codes, panel order.")
 
@@ -135,6 +143,8 @@ def create_debate(request: HttpRequest, payload: DebateIn) -> Status[Any]:
     data["mode"] = payload.mode.value
     data.setdefault("model", DebateForm.default_config().model)
     data["library_personas"] = [str(c) for c in payload.personas]
+    if isinstance(payload.options, list):  # the form field takes "A, B"
+        data["options"] = ", ".join(payload.options)
     form = DebateForm(data, team=team)
     if not form.is_valid():
         errors = {k: [str(e) for e in v] for k, v in form.errors.items()}
@@ -155,6 +165,7 @@ def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
     return {
         **_summary(d), "mode": d.mode, "protocol": d.protocol,
         "model": d.settings.get("model", ""), "current_step": d.current_step,
+        "options": d.settings.get("options"),
         "stop_explanation": d.stop_explanation, "error": d.error,
         "last_event_seq": d.last_event_seq, "calls": d.calls, "prompt_tokens": d.prompt_tokens,
         "completion_tokens": d.completion_tokens, "started_at": d.started_at,

@@ -16,6 +16,7 @@ PALETTE = (
     "#d4a900", "#9c755f", "#ff9da7", "#17becf", "#bcbd22", "#1f3a93",
 )
 DISPERSION_COLOR = "#6b6b70"
+AGREEMENT_COLOR = "#2f2f33"
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class Chart:
     rounds: int
     series: tuple[Series, ...]
     dispersion: Series | None
+    # Share of agents on the leading verdict per round: agreement on the decision,
+    # beside how sure each agent is (protocols.md 1.6).
+    agreement: Series | None = None
     x_ticks: tuple[Tick, ...] = field(default_factory=tuple)
     y_ticks: tuple[Tick, ...] = field(default_factory=tuple)
 
@@ -92,14 +96,15 @@ def _series(name: str, color: str, values: Sequence[float | None], x_of, y_of,
 def convergence_chart(
     agents: Sequence[tuple[str, Sequence[float | None]]],
     dispersion: Sequence[float | None] = (),
+    agreement: Sequence[float | None] = (),
     *,
     width: int = 560,
     height: int = 240,
 ) -> Chart:
-    """Each agent's confidence per round (0 = positions) and the panel's dispersion,
-    on one 0..1 axis so the two can be read against each other."""
+    """Each agent's confidence per round (0 = positions), the panel's dispersion and
+    its agreement on a verdict, on one 0..1 axis so they can be read against each other."""
     left, top, right, bottom = 36.0, 12.0, width - 12.0, height - 28.0
-    longest = max([len(v) for _, v in agents] + [len(dispersion), 1])
+    longest = max([len(v) for _, v in agents] + [len(dispersion), len(agreement), 1])
     rounds = max(longest - 1, 1)  # at least one interval, so x never divides by zero
 
     def x_of(r: int) -> float:
@@ -115,9 +120,12 @@ def convergence_chart(
     )
     disp = (_series("dispersion", DISPERSION_COLOR, dispersion, x_of, y_of, dashed=True)
             if any(v is not None for v in dispersion) else None)
+    agreed = (_series("agreement", AGREEMENT_COLOR, agreement, x_of, y_of)
+              if any(v is not None for v in agreement) else None)
     x_ticks = tuple(Tick(pos=round(x_of(r), 1), label="pos." if r == 0 else str(r))
                     for r in range(rounds + 1))
     y_ticks = tuple(Tick(pos=round(y_of(v), 1), label=f"{v:.1f}") for v in (0.0, 0.5, 1.0))
     return Chart(width=width, height=height, left=left, top=top, right=right, bottom=bottom,
-                 rounds=rounds, series=series, dispersion=disp, x_ticks=x_ticks,
+                 rounds=rounds, series=series, dispersion=disp, agreement=agreed,
+                 x_ticks=x_ticks,
                  y_ticks=y_ticks)

@@ -10,8 +10,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from debates.engine.i18n import translator
 from debates.engine.novelty import DEFAULT_THRESHOLD, similarity, tokens
-from debates.engine.schemas import ClusteredItem, DebateResult, RoundMetrics, TopicDisagreement
+from debates.engine.schemas import (
+    ClusteredItem,
+    DebateResult,
+    RoundMetrics,
+    TopicDisagreement,
+    VerdictSplit,
+)
+from debates.engine.verdicts import describe
 
 T = TypeVar("T")
 
@@ -44,10 +52,35 @@ class MetricRow:
 
 
 @dataclass(frozen=True)
+class VerdictMove:
+    """How one run's verdict split moved from round 0 to the end, in words."""
+
+    before: str
+    after: str
+    agreement_before: float | None
+    agreement_after: float | None
+
+
+@dataclass(frozen=True)
 class Comparison:
     only_a: Side
     only_b: Side
     metrics: list[MetricRow]
+    verdicts_a: VerdictMove
+    verdicts_b: VerdictMove
+
+
+def verdict_move(result: DebateResult) -> VerdictMove:
+    # English like the rest of the compare page; "–" for a run stored before verdicts.
+    t = translator("en")
+
+    def words(split: VerdictSplit | None) -> str:
+        return describe(split, t) if split else "–"
+
+    before, after = result.verdicts_before, result.verdicts_after
+    return VerdictMove(before=words(before), after=words(after),
+                       agreement_before=before.agreement if before else None,
+                       agreement_after=after.agreement if after else None)
 
 
 def _side(x: DebateResult, y: DebateResult) -> Side:
@@ -72,4 +105,5 @@ def compare_results(a: DebateResult, b: DebateResult) -> Comparison:
     return Comparison(
         only_a=_side(a, b), only_b=_side(b, a),
         metrics=[MetricRow(r, by_a.get(r), by_b.get(r)) for r in range(rounds)],
+        verdicts_a=verdict_move(a), verdicts_b=verdict_move(b),
     )

@@ -27,6 +27,7 @@ from debates.engine.schemas import (
     DebateConfig,
     Mode,
 )
+from debates.engine.verdicts import options_from_question, parse_options
 from debates.models import Debate
 from debates.persona_sources import persona_source
 from debates.services import MAX_CONTEXT_CHARS, DebateSpec
@@ -94,6 +95,13 @@ class SettingsForm(forms.Form):
         label="Context limit (tokens)", required=False, min_value=512,
         help_text="blank = the model's own; prompts are compacted to fit.",
     )
+    options = forms.CharField(
+        label="Options", required=False, max_length=700,
+        widget=forms.TextInput(attrs={"placeholder": "automatic"}),
+        help_text="The answers the panel chooses between, comma-separated (e.g. Kafka, "
+        "SQS, conditional); blank = automatic: for, against, conditional, or the "
+        "alternatives the question names.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -110,6 +118,18 @@ class SettingsForm(forms.Form):
         except InputError as exc:
             raise forms.ValidationError(str(exc)) from None
 
+    def automatic_options(self) -> list[str]:
+        """The options a blank field gives for the question typed so far (the compose
+        call may name the alternatives more precisely)."""
+        question = self.data.get("question") or self.initial.get("question") or ""
+        return options_from_question(str(question))
+
+    def clean_options(self) -> list[str] | None:
+        try:
+            return parse_options(self.cleaned_data.get("options") or "")
+        except ValueError as exc:
+            raise forms.ValidationError(f"Options: {exc}.") from None
+
     def settings_overrides(self) -> dict[str, Any]:
         data = self.cleaned_data
         return {
@@ -122,6 +142,7 @@ class SettingsForm(forms.Form):
             "anonymize_peers": bool(data.get("anonymize_peers")),
             "output_mode": data.get("output_mode") or "auto",
             "context_limit_tokens": data.get("context_limit_tokens"),
+            "options": data.get("options"),
         }
 
     def build_config(self, base: dict[str, Any]) -> DebateConfig | None:
@@ -154,9 +175,9 @@ class DebateForm(SettingsForm):
         help_text="Chosen personas sit on the panel first; the rest are composed.",
     )
 
-    field_order = ["question", "context", "protocol", "library_personas", "mode", "model",
-                   "agents", "max_rounds", "threshold", "anonymize_peers", "output_mode",
-                   "context_limit_tokens"]
+    field_order = ["question", "context", "protocol", "library_personas", "options", "mode",
+                   "model", "agents", "max_rounds", "threshold", "anonymize_peers",
+                   "output_mode", "context_limit_tokens"]
 
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -190,6 +211,7 @@ class DebateForm(SettingsForm):
             model=data["model"], agents=data.get("agents"),
             max_rounds=data.get("max_rounds"), threshold=data.get("threshold"),
             anonymize_peers=bool(data.get("anonymize_peers")),
+            options=data.get("options"),
             library_personas=list(data.get("library_personas") or []),
         )
 
@@ -199,8 +221,8 @@ class RerunForm(SettingsForm):
 
     question = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), strip=False)
 
-    field_order = ["question", "mode", "model", "agents", "max_rounds", "threshold",
-                   "anonymize_peers", "output_mode", "context_limit_tokens"]
+    field_order = ["question", "options", "mode", "model", "agents", "max_rounds",
+                   "threshold", "anonymize_peers", "output_mode", "context_limit_tokens"]
 
     def __init__(self, *args: Any, debate: Debate, **kwargs: Any) -> None:
         self.debate = debate
@@ -210,6 +232,7 @@ class RerunForm(SettingsForm):
             "agents": cfg.agents, "max_rounds": cfg.max_rounds, "threshold": cfg.threshold,
             "anonymize_peers": cfg.anonymize_peers,
             "output_mode": cfg.output_mode, "context_limit_tokens": cfg.context_limit_tokens,
+            "options": ", ".join(cfg.options or []),
         }
         initial.update(kwargs.pop("initial", None) or {})
         super().__init__(*args, initial=initial, **kwargs)

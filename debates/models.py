@@ -163,6 +163,11 @@ class RoundMetric(models.Model):
     confidence_delta = models.FloatField(null=True, blank=True)
     concessions = models.PositiveIntegerField(null=True, blank=True)
     new_arguments = models.PositiveIntegerField(null=True, blank=True)
+    # The verdict split (protocols.md 1.6): share on the leading verdict, which option
+    # that is (blank on a tie) and every option's count; null before verdicts existed.
+    agreement = models.FloatField(null=True, blank=True)
+    leading_verdict = models.CharField(max_length=80, blank=True, default="")
+    verdict_counts = models.JSONField(null=True, blank=True)
     decision = models.CharField(max_length=40)
     explanation = models.TextField(blank=True)
 

@@ -99,6 +99,8 @@ class AgentCard:
     status: str  # "" | "thinking" | "failed"
     failed_in: str | None
     color: str = ""
+    # The current verdict (carried forward like confidence; a failed agent keeps its last).
+    verdict: str | None = None
 
     @property
     def initial(self) -> float | None:
@@ -319,10 +321,12 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
             stance=state.stance(i, stance_round) if stance_round is not None else None,
             status="failed" if failed else ("thinking" if thinking else ""),
             failed_in=failed.label if failed else None,
+            verdict=state.verdict(i, stance_round) if stance_round is not None else None,
         ))
     chart = convergence_chart(
         [(c.name, c.trail) for c in cards],
         [next((m.dispersion for m in metrics if m.round == r), None) for r in range(last + 1)],
+        [next((m.agreement for m in metrics if m.round == r), None) for r in range(last + 1)],
     )
     for card, series in zip(cards, chart.series, strict=True):
         card.color = series.color

@@ -92,9 +92,11 @@ class PersistingHooks(EngineHooks):
             if event.kind == "step_completed" and metrics:
                 RoundMetric.objects.update_or_create(
                     debate=self.debate, round=metrics["round"],
-                    defaults={k: metrics[k] for k in (
+                    defaults={**{k: metrics[k] for k in (
                         "active_agents", "mean_confidence", "dispersion", "confidence_delta",
-                        "concessions", "new_arguments", "decision", "explanation")},
+                        "concessions", "new_arguments", "decision", "explanation",
+                        "agreement", "verdict_counts")},
+                        "leading_verdict": metrics["leading_verdict"] or ""},
                 )
             if event.kind == "step_started":
                 Debate.objects.filter(pk=self.debate.pk).update(current_step=event.step)

@@ -76,6 +76,8 @@ class DebateSpec:
     max_rounds: int | None = None
     threshold: float | None = None
     anonymize_peers: bool | None = None
+    # The options verdicts choose from; None = automatic (compose, else the question).
+    options: Sequence[str] | None = None
     phase_models: Mapping[str, str] | None = None
     fallback_model: str | None = None
     seed: int | None = None
@@ -130,6 +132,7 @@ def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
         "mode": spec.mode, "model": spec.model, "agents": spec.agents,
         "max_rounds": spec.max_rounds, "threshold": spec.threshold,
         "anonymize_peers": spec.anonymize_peers,
+        "options": list(spec.options) if spec.options is not None else None,
         "phase_models": dict(spec.phase_models) if spec.phase_models is not None else None,
         "fallback_model": spec.fallback_model,
     }

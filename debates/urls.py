@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.debate_list, name="list"),
     path("new", views.debate_new, name="new"),
     path("estimate", views.debate_estimate, name="estimate"),
+    path("options", views.debate_options, name="options"),
     path("compare", views.debate_compare, name="compare"),
     path("<uuid:code>/", views.debate_detail, name="detail"),
     path("<uuid:code>/synthesis", views.debate_synthesis, name="synthesis"),

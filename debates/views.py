@@ -26,6 +26,7 @@ from debates.compare import compare_results
 from debates.engine.inputs import InputError
 from debates.engine.report import render_markdown
 from debates.engine.schemas import DebateConfig, DebateResult
+from debates.engine.verdicts import options_from_question
 from debates.estimates import estimate
 from debates.forms import PROTOCOLS_COMING, DebateForm, RerunForm, SettingsForm
 from debates.models import Debate
@@ -116,6 +117,16 @@ def debate_estimate(request: HttpRequest) -> HttpResponse:
         "errors": [f"{form.fields[f].label or f}: {e}" if f != "__all__" else e
                    for f, errs in form.errors.items() for e in errs],
     })
+
+
+@login_required
+@require_GET
+def debate_options(request: HttpRequest) -> HttpResponse:
+    """The automatic options for the question typed so far (hx-get from the form), so
+    the user sees what verdicts will choose from before the debate starts."""
+    current_team_access(request)
+    return render(request, "debates/_options_preview.html", {
+        "options": options_from_question(request.GET.get("question", "")[:2000])})
 
 
 # ------------------------------------------------------------------------ a debate

@@ -9,7 +9,8 @@ import statistics
 from collections.abc import Sequence
 
 from .i18n import Translator, translator
-from .schemas import Diagnostic, DiagnosticLabel, RoundMetrics, StopReason
+from .schemas import Diagnostic, DiagnosticLabel, RoundMetrics, StopReason, VerdictSplit
+from .verdicts import AGREEMENT_NEEDED, describe_counts
 
 # A move smaller than this is "stable", both for the stopping rule's
 # confidence_delta and for the diagnostic's before/after comparison.
@@ -43,9 +44,11 @@ def round_metrics(
     concessions: int | None,
     new_arguments: int | None,
     live_agents: int | None = None,
+    verdicts: VerdictSplit | None = None,
 ) -> RoundMetrics:
     """``confidences`` are every counted agent's (failed ones carried forward);
-    ``live_agents`` says how many of them answered in this round (default: all)."""
+    ``live_agents`` says how many of them answered in this round (default: all);
+    ``verdicts`` is the same agents' verdict split (None: no verdicts given)."""
     mean, dispersion = mean_and_dispersion(confidences)
     return RoundMetrics(
         round=round_number,
@@ -56,7 +59,20 @@ def round_metrics(
         confidence_delta=None if previous_mean is None else mean - previous_mean,
         concessions=concessions,
         new_arguments=new_arguments,
+        agreement=verdicts.agreement if verdicts else None,
+        leading_verdict=verdicts.leading if verdicts else None,
+        verdict_counts=dict(verdicts.counts) if verdicts else None,
     )
+
+
+def split_words(metrics: RoundMetrics, t: Translator) -> str:
+    """The round's verdict split for a stop receipt ("; verdicts: 4 of 5 for, 1
+    conditional (agreement 0.80)"), or "" when no verdicts were given."""
+    if metrics.agreement is None or metrics.verdict_counts is None:
+        return ""
+    of = metrics.counted_agents or metrics.active_agents
+    return t("explain.verdicts", split=describe_counts(metrics.verdict_counts, of, t),
+             agreement=metrics.agreement)
 
 
 def stop_decision(
@@ -65,7 +81,10 @@ def stop_decision(
     """The stopping rule, checked after every round r >= 1; first match wins.
 
     Returns the stop reason (None = run another round) and the metric values that
-    decided it, in words of the debate's language (``t``; English by default).
+    decided it, in words of the debate's language (``t``; English by default), with
+    the verdict split. Converged needs agreement >= 0.75 on one verdict; a stall with
+    split verdicts is genuine disagreement. Metrics without verdicts (turns stored
+    before verdicts existed) are judged on confidence alone, as they were then.
     """
     t = t or translator("en")
     r = metrics.round
@@ -73,20 +92,29 @@ def stop_decision(
         raise ValueError("the stopping rule applies to cross-examination rounds only")
     disp, delta = metrics.dispersion, metrics.confidence_delta
     new, conc = metrics.new_arguments or 0, metrics.concessions or 0
-    if _below(disp, threshold) and _below(abs(delta), STABLE_DELTA):
+    agreement = metrics.agreement
+    agreed = agreement is None or not _below(agreement, AGREEMENT_NEEDED)
+    verdicts = split_words(metrics, t)
+    if _below(disp, threshold) and _below(abs(delta), STABLE_DELTA) and agreed:
         return StopReason.CONVERGED, t(
             "explain.converged", disp=disp, threshold=threshold, delta=delta,
-            stable=STABLE_DELTA)
+            stable=STABLE_DELTA) + verdicts
     if r >= 2 and new == 0 and conc == 0:
         limit = DISAGREEMENT_FACTOR * threshold
         values = {"round": r, "disp": disp, "threshold": threshold, "limit": limit}
         if _above(disp, limit):
-            return StopReason.GENUINE_DISAGREEMENT, t("explain.genuine_disagreement", **values)
-        return StopReason.DIMINISHING_RETURNS, t("explain.diminishing_returns", **values)
+            return StopReason.GENUINE_DISAGREEMENT, t(
+                "explain.genuine_disagreement", **values) + verdicts
+        if not agreed:
+            return StopReason.GENUINE_DISAGREEMENT, t(
+                "explain.split_verdicts", round=r, agreement=agreement,
+                needed=AGREEMENT_NEEDED) + verdicts
+        return StopReason.DIMINISHING_RETURNS, t(
+            "explain.diminishing_returns", **values) + verdicts
     if r >= max_rounds:
         return StopReason.MAX_ROUNDS, t(
             "explain.max_rounds", max_rounds=max_rounds, disp=disp, delta=delta, new=new,
-            conc=conc)
+            conc=conc) + verdicts
     return None, t("explain.continue")
 
 

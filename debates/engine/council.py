@@ -14,15 +14,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from . import prompts
+from . import prompts, verdicts
 from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from .schemas import (
     CallRecord,
     CallTag,
     ComposedPanel,
-    CrossExamination,
     Phase,
-    Position,
     Premortem,
     SynthesisNarrative,
     Turn,
@@ -131,6 +129,7 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
         lines = [
             f"### {labels[i]}",
             f"Stance: {state.stance(i, previous)}",
+            f"Verdict: {state.verdict(i, previous) or '(none)'}",
             f"Confidence: {state.confidence(i, previous):.2f}",
         ]
         # Level 1 summarises the opening position (the oldest material) first; level 2
@@ -196,22 +195,25 @@ def agent_request(
         "question": state.question,
         "context_block": prompts.context_block(state.context),
     }
-    hints: dict[str, Any] = {"question": state.question, "language": state.language}
+    hints: dict[str, Any] = {"question": state.question, "language": state.language,
+                             "options": state.options}
+    options = ", ".join(state.options)
     if step.phase is Phase.PREMORTEM:
         schema: type[BaseModel] = Premortem
         user = prompts.render("premortem", **common)
     elif step.phase is Phase.POSITION:
-        schema = Position
+        schema = verdicts.position_schema(state.options)
         premortem = state.premortem(agent)
         assert premortem is not None
         user = prompts.render(
             "position",
             premortem=f"{premortem.failure_scenario}\nRoot causes: "
             f"{_bullets(premortem.root_causes)}",
+            options=options,
             **common,
         )
     else:
-        schema = CrossExamination
+        schema = verdicts.cross_exam_schema(state.options)
         previous = step.round - 1
         position = state.position(agent)
         assert position is not None
@@ -223,7 +225,10 @@ def agent_request(
             )
             if i != agent
         ]
+        peers = [i for i in state.counted_agents(previous) if i != agent]
         hints.update(
+            own_verdict=state.verdict(agent, previous),
+            peer_verdict=verdicts.leading_of([state.verdict(i, previous) for i in peers]),
             round=step.round,
             own_confidence=own_conf,
             peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
@@ -234,6 +239,8 @@ def agent_request(
             round=step.round,
             own_stance=state.stance(agent, previous),
             own_confidence=f"{own_conf:.2f}",
+            own_verdict=state.verdict(agent, previous) or "(none)",
+            options=options,
             own_reasoning=_bullets(position.reasoning, None if compaction == 0 else 2),
             own_previous=_own_previous(state, agent, step.round, compaction),
             peers=_peer_block(state, agent, step.round, compaction),

@@ -6,7 +6,8 @@ import re
 from collections.abc import Callable
 
 from .i18n import step_words, translator
-from .schemas import DebateResult
+from .schemas import DebateResult, VerdictSplit
+from .verdicts import describe, option_label
 
 # A line that starts like this would open a heading, quote, list, table, code fence,
 # setext underline or thematic break instead of continuing the report's own structure.
@@ -70,6 +71,18 @@ def _decision(t: Callable[..., str], round_number: int, decision: str) -> str:
         return decision
 
 
+def verdicts_line(result: DebateResult, t: Callable[..., str]) -> str | None:
+    """"before the debate 2 of 3 for, 1 against · after the debate 3 of 3 for", or None
+    for a result stored before verdicts existed."""
+    def words(split: VerdictSplit | None) -> str:
+        return describe(split, t) if split else "–"
+
+    if result.verdicts_before is None and result.verdicts_after is None:
+        return None
+    return t("verdicts_line", before=words(result.verdicts_before),
+             after=words(result.verdicts_after))
+
+
 def render_markdown(result: DebateResult) -> str:
     t = translator(result.language)
     cfg = result.config
@@ -83,6 +96,14 @@ def render_markdown(result: DebateResult) -> str:
             agents=len(result.agents), threshold=cfg.convergence_threshold,
             rounds=cfg.round_cap, model=cfg.model,
         ) + "  ",
+    ]
+    verdicts = verdicts_line(result, t)
+    if verdicts is not None:
+        # The decision first: how the panel split before and after debating.
+        out += [f"**{t('verdicts')}:** {_cell(verdicts)}  ",
+                f"**{t('options')}:** " + " · ".join(
+                    _cell(option_label(o, t)) for o in result.options) + "  "]
+    out += [
         f"**{t('stopped')}:** " + t(
             "stopped_line", reason=t(f"reason.{result.stop_reason.value}"),
             rounds=result.rounds_completed, explanation=_line(result.stop_explanation),
@@ -121,11 +142,12 @@ def render_markdown(result: DebateResult) -> str:
             out += [f"- {_line(item)}" for item in r.what_would_resolve_it]
         out.append("")
 
-    out += [f"## {t('convergence')}", "", t("metrics_header"), "|---|---|---|---|---|---|"]
+    out += [f"## {t('convergence')}", "", t("metrics_header"), "|---|---|---|---|---|---|---|"]
     for m in result.metrics:
         label = t("positions_round") if m.round == 0 else str(m.round)
         out.append(
             f"| {label} | {m.mean_confidence:.2f} | {m.dispersion:.3f} | "
+            f"{_num(m.agreement)} | "
             f"{'–' if m.new_arguments is None else m.new_arguments} | "
             f"{'–' if m.concessions is None else m.concessions} | "
             f"{_decision(t, m.round, m.decision)} |"
@@ -134,18 +156,17 @@ def render_markdown(result: DebateResult) -> str:
         if m.counted_agents is not None and m.active_agents < m.counted_agents:
             out += ["", t("not_live", round=m.round, live=m.active_agents,
                           agents=m.counted_agents)]
-    if result.baseline_majority and result.final_majority:
-        b, f = result.baseline_majority, result.final_majority
-        out += ["", t("majority", before=_cell(b.stance), bs=b.supporters, bo=b.of,
-                      after=_cell(f.stance), as_=f.supporters, ao=f.of)]
     out.append("")
 
     out += [f"## {t('agents')}", ""]
     for a in result.agents:
         trail = " → ".join(_num(c) for c in a.confidence_by_round) or "–"
         failed = f" · {t('failed_in', step=step_words(t, a.failed_in))}" if a.failed_in else ""
+        verdict = a.final_verdict or a.initial_verdict
+        verdict = f" · [{_line(option_label(verdict, t))}]" if verdict else ""
         out.append(f"- **{_line(a.persona.name)}** ({_line(a.persona.expertise)}) · "
-                   f"{trail}{failed}: {_line(a.final_stance or a.initial_stance or '–')}")
+                   f"{trail}{failed}{verdict}: "
+                   f"{_line(a.final_stance or a.initial_stance or '–')}")
     out.append("")
 
     out += [f"## {t('risks')}", ""]

@@ -94,6 +94,9 @@ class ComposedPanel(Strict):
             WithJsonSchema(PersonaText.model_json_schema()),
         ]
     ]
+    # The options the debate decides between (protocols.md 1.4), extracted in the same
+    # call; empty in panels composed before options existed.
+    options: list[NonEmpty] = Field(default_factory=list)
 
 
 class Premortem(Strict):
@@ -104,6 +107,9 @@ class Premortem(Strict):
 
 class Position(Strict):
     stance: NonEmpty
+    # One of the debate's options. The model is asked with the options as an enum
+    # (verdicts.position_schema); None only in turns stored before verdicts existed.
+    verdict: str | None = None
     reasoning: list[NonEmpty] = Field(min_length=1)
     confidence: Confidence
     key_assumptions: list[NonEmpty] = Field(default_factory=list)
@@ -117,6 +123,7 @@ class CrossExamination(Strict):
     concessions: list[NonEmpty] = Field(default_factory=list)
     remaining_disagreements: list[NonEmpty] = Field(default_factory=list, description=_CITES)
     updated_position: str | None = None
+    updated_verdict: str | None = None  # null = unchanged, carried forward
     updated_confidence: Confidence | None = None
     reflection: NonEmpty
     new_evidence_needed: list[NonEmpty] = Field(default_factory=list, description=_CITES)
@@ -265,6 +272,9 @@ class DebateConfig(Strict):
     max_retries: Annotated[int, Field(ge=0, le=6)] = 2
     retry_backoff_s: Annotated[float, Field(ge=0.0, le=30.0)] = 0.5
     novelty_threshold: Annotated[float, Field(gt=0.0, le=1.0)] = 0.5
+    # The options verdicts choose from, as the user fixed them; None = automatic (the
+    # compose call's, else derived from the question).
+    options: list[str] | None = None
     context_limit_tokens: Annotated[int, Field(ge=512)] | None = None
     simulator: SimulatorOptions = Field(default_factory=SimulatorOptions)
 
@@ -274,6 +284,13 @@ class DebateConfig(Strict):
         from .protocols import check_protocol  # the registry imports this module
 
         return check_protocol(value)
+
+    @field_validator("options")
+    @classmethod
+    def _clean_options(cls, value: list[str] | None) -> list[str] | None:
+        from .verdicts import parse_options  # verdicts builds on this module
+
+        return parse_options(value) if value is not None else None
 
     @model_validator(mode="after")
     def _fill_from_mode(self) -> DebateConfig:
@@ -410,6 +427,11 @@ class RoundMetrics(BaseModel):
     confidence_delta: float | None = None
     concessions: int | None = None
     new_arguments: int | None = None
+    # Share of counted agents on the most common verdict, which option that is (None
+    # on a tie) and the whole split; None when no agent gave a verdict.
+    agreement: float | None = None
+    leading_verdict: str | None = None
+    verdict_counts: dict[str, int] | None = None
     decision: str = "-"
     stop_reason: StopReason | None = None
     explanation: str = ""
@@ -451,6 +473,16 @@ class ClusteredItem(BaseModel):
     follow_up_note: str = ""
 
 
+class VerdictSplit(BaseModel):
+    """How the counted agents' verdicts fall on the options at one moment."""
+
+    counts: dict[str, int]  # option -> agents, in the options' order, zeros left out
+    of: int
+    supporters: int  # agents on the most common verdict
+    leading: str | None  # that verdict; None when two options tie
+    agreement: float  # supporters / of
+
+
 class AgentResult(BaseModel):
     index: int
     persona: Persona
@@ -461,14 +493,13 @@ class AgentResult(BaseModel):
     final_confidence: float | None = None
     key_assumptions: list[str] = Field(default_factory=list)
     confidence_by_round: list[float | None] = Field(default_factory=list)
+    initial_verdict: str | None = None
+    final_verdict: str | None = None
+    verdict_by_round: list[str | None] = Field(default_factory=list)
+    # Whether the final verdict is the leading one (None: not live at the end, or no
+    # verdict leads).
     in_final_majority: bool | None = None
     failed_in: str | None = None
-
-
-class MajorityView(BaseModel):
-    stance: str
-    supporters: int
-    of: int
 
 
 class Usage(BaseModel):
@@ -503,8 +534,10 @@ class DebateResult(BaseModel):
     stop_explanation: str
     metrics: list[RoundMetrics]
     diagnostic: Diagnostic
-    baseline_majority: MajorityView | None
-    final_majority: MajorityView | None
+    options: list[str] = Field(default_factory=list)
+    # The verdict split before the debate (round 0, the baseline answer) and at the end.
+    verdicts_before: VerdictSplit | None = None
+    verdicts_after: VerdictSplit | None = None
     pre_positional_risks: list[ClusteredItem]
     post_positional_concerns: list[ClusteredItem]
     disagreements: list[TopicDisagreement]

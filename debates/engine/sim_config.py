@@ -157,6 +157,7 @@ class _ScriptModel(BaseModel):
 
 class SimScriptRound(_ScriptModel):
     updated_confidence: _ScriptConfidence | None = None
+    updated_verdict: str | None = None  # one of the debate's options; null = unchanged
     updated_position: str | None = None
     reflection: str | None = None
     concessions: list[_ScriptText] = Field(default_factory=list)
@@ -167,6 +168,9 @@ class SimScriptRound(_ScriptModel):
 class SimScriptAgent(_ScriptModel):
     name: _ScriptText
     position_confidence: _ScriptConfidence | None = None
+    # The round-0 verdict. A scripted agent without one takes the debate's first option,
+    # so scripts that pin only confidences share one verdict and stop as before.
+    position_verdict: str | None = None
     fail_in: list[str] = Field(default_factory=list)
     rounds: list[SimScriptRound] = Field(default_factory=list)
 

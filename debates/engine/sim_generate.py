@@ -18,6 +18,7 @@ from debates.engine.schemas import SimulatorOptions
 from debates.engine.sim_config import SimScript, seeded_rng
 from debates.engine.sim_data import persona_banks
 from debates.engine.sim_data import text_banks as banks
+from debates.engine.verdicts import CONDITIONAL, YES_NO, options_from_question
 
 
 def _cap(text: str) -> str:
@@ -143,7 +144,33 @@ def _compose(ctx: CallContext) -> dict[str, Any]:
                 "bias": writer.fill(archetype.bias[ctx.language], slots),
             }
         )
-    return {"personas": personas}
+    # The options are "extracted" from the question as code would: the simulator has
+    # no reading of its own to add.
+    return {"personas": personas, "options": options_from_question(ctx.question)}
+
+
+def _options(ctx: CallContext) -> list[str]:
+    given = [str(o) for o in ctx.hints.get("options") or [] if str(o).strip()]
+    return given if len(given) >= 2 else list(YES_NO)
+
+
+def _verdict_for(lean: str, options: list[str]) -> str:
+    """The option an agent leaning ``lean`` (for / against / conditional) picks."""
+    if lean in options:
+        return lean
+    conditional = next((o for o in options if o.casefold() == CONDITIONAL), options[-1])
+    named = [o for o in options if o != conditional] or options
+    if lean == "conditional":
+        return conditional
+    return named[0] if lean == "for" else named[min(1, len(named) - 1)]
+
+
+def _lean_of(verdict: str, options: list[str]) -> str:
+    """The stance wording that fits a verdict: the inverse of ``_verdict_for``."""
+    for lean in YES_NO:
+        if _verdict_for(lean, options) == verdict:
+            return lean
+    return "against"
 
 
 def _premortem(ctx: CallContext) -> dict[str, Any]:
@@ -165,13 +192,19 @@ def _premortem(ctx: CallContext) -> dict[str, Any]:
 def _position(ctx: CallContext) -> dict[str, Any]:
     rng = ctx.rng()
     writer = _Writer(ctx, rng)
+    options = _options(ctx)
     lean = ctx.agent_rng("lean").choice(["for", "against", "conditional"])
+    verdict = _verdict_for(lean, options)
     confidence = round(rng.uniform(0.35, 0.85), 2)
     scripted = ctx.script.agent(ctx.agent_name) if ctx.script else None
     if scripted and scripted.position_confidence is not None:
         confidence = scripted.position_confidence
+    if scripted:
+        verdict = scripted.position_verdict or options[0]
+        lean = _lean_of(verdict, options)
     return {
         "stance": writer.fill(rng.choice(banks().stances[ctx.language][lean])),
+        "verdict": verdict,
         "reasoning": writer.many(banks().reasons, 2, 4),
         "confidence": confidence,
         "key_assumptions": writer.many(banks().assumptions, 1, 3),
@@ -269,6 +302,7 @@ def _cross_exam(ctx: CallContext) -> dict[str, Any]:
                 "concessions": [],
                 "remaining_disagreements": [],
                 "updated_position": None,
+                "updated_verdict": None,
                 "updated_confidence": None,
                 "reflection": reflection,
                 "new_evidence_needed": [],
@@ -277,6 +311,7 @@ def _cross_exam(ctx: CallContext) -> dict[str, Any]:
             "concessions": list(step.concessions),
             "remaining_disagreements": list(step.remaining_disagreements),
             "updated_position": step.updated_position,
+            "updated_verdict": step.updated_verdict,
             "updated_confidence": step.updated_confidence,
             "reflection": step.reflection or reflection,
             "new_evidence_needed": list(step.new_evidence_needed),
@@ -296,9 +331,15 @@ def _cross_exam(ctx: CallContext) -> dict[str, Any]:
     else:
         confidence = round(rng.uniform(0.4, 0.8), 2)
 
-    updated_position = None
+    updated_position = updated_verdict = None
     if confidence is not None and isinstance(own, int | float) and abs(confidence - own) > 0.08:
         updated_position = writer.one(banks().updated_positions)
+        # Moved toward the peers far enough to restate the position: most such agents
+        # also come round to the peers' leading verdict.
+        peer_verdict = ctx.hints.get("peer_verdict")
+        if (peer_verdict in _options(ctx) and peer_verdict != ctx.hints.get("own_verdict")
+                and rng.random() < 0.7):
+            updated_verdict = peer_verdict
 
     items = _exam_items(ctx, round_)
     return {
@@ -307,6 +348,7 @@ def _cross_exam(ctx: CallContext) -> dict[str, Any]:
             ctx, items["remaining_disagreements"], banks().disagreements, round_
         ),
         "updated_position": updated_position,
+        "updated_verdict": updated_verdict,
         "updated_confidence": confidence,
         "reflection": reflection,
         "new_evidence_needed": _render_items(

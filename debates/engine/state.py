@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from . import convergence
+from . import convergence, verdicts
 from .i18n import translator
 from .language import detect_language
 from .points import KINDS, Ledger, LedgerItem
@@ -27,6 +27,7 @@ from .schemas import (
     StopReason,
     Turn,
     TurnStatus,
+    VerdictSplit,
 )
 
 QUORUM = 2
@@ -74,6 +75,7 @@ class DebateState:
     def _changed(self) -> None:
         self.__dict__.pop("personas", None)
         self.__dict__.pop("points", None)
+        self.__dict__.pop("options", None)
         self._metrics.clear()
 
     # ------------------------------------------------------------------ turns
@@ -120,6 +122,18 @@ class DebateState:
                 taken.add(name)
                 personas.append(persona.model_copy(update={"name": name}))
         return personas
+
+    @cached_property
+    def options(self) -> list[str]:
+        """What verdicts choose from, fixed before round 0 (protocols.md 1.4): the
+        user's, else those the compose call extracted with the panel, else (no compose
+        call: every persona given) the ones the question names, else yes/no."""
+        if self.config.options:
+            return list(self.config.options)
+        compose = self.ok_payload(Phase.COMPOSE, 0, -1)
+        if compose is not None and compose.get("options"):
+            return verdicts.composed_options(compose["options"], self.question)
+        return verdicts.options_from_question(self.question)
 
     def failed_at(self, agent: int) -> Step | None:
         """The first step in which this agent's turn failed."""
@@ -189,6 +203,24 @@ class DebateState:
             if exam is not None and exam.updated_confidence is not None:
                 value = exam.updated_confidence
         return value
+
+    def verdict(self, agent: int, round_number: int) -> str | None:
+        """Latest verdict up to ``round_number``, carried forward like confidence (a
+        null ``updated_verdict`` or a failed turn keeps the previous one)."""
+        position = self.position(agent)
+        if position is None:
+            return None
+        value = position.verdict
+        for r in range(1, round_number + 1):
+            exam = self.cross_exam(agent, r)
+            if exam is not None and exam.updated_verdict:
+                value = exam.updated_verdict
+        return verdicts.normalize(value, self.options) if value is not None else None
+
+    def verdict_split(self, round_number: int) -> VerdictSplit | None:
+        """The counted agents' verdicts in a round (failed ones carried forward)."""
+        return verdicts.split([self.verdict(i, round_number)
+                               for i in self.counted_agents(round_number)], self.options)
 
     def stance(self, agent: int, round_number: int) -> str | None:
         position = self.position(agent)
@@ -264,7 +296,7 @@ class DebateState:
                 round_number=0,
                 confidences=[self.confidence(i, 0) or 0.0 for i in counted],
                 previous_mean=None, concessions=None, new_arguments=None,
-                live_agents=len(live),
+                live_agents=len(live), verdicts=self.verdict_split(0),
             )
         concessions = 0
         for i in live:
@@ -278,6 +310,7 @@ class DebateState:
             concessions=concessions,
             new_arguments=self.points.new_in_round(round_number),
             live_agents=len(live),
+            verdicts=self.verdict_split(round_number),
         )
         reason, explanation = self.rule(metrics)
         metrics.decision = "continue" if reason is None else reason.value
@@ -311,8 +344,11 @@ class DebateState:
             if m.stop_reason is not None:
                 return m.stop_reason, m.explanation
         if self.stop_requested:
-            return StopReason.STOPPED_BY_USER, translator(self.language)(
-                "explain.stopped_by_user", rounds=self.completed_rounds)
+            t = translator(self.language)
+            metrics = self.all_metrics()
+            split = convergence.split_words(metrics[-1], t) if metrics else ""
+            return StopReason.STOPPED_BY_USER, t(
+                "explain.stopped_by_user", rounds=self.completed_rounds) + split
         return None
 
     # ------------------------------------------------------------------ progress

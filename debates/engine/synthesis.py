@@ -1,6 +1,6 @@
 """The synthesis: algorithmic findings plus the LLM's narrative, as one typed result.
 
-What code can compute (risk clusters, surviving concerns, majorities, metrics,
+What code can compute (risk clusters, surviving concerns, verdict splits, metrics,
 the diagnostic) is computed here and only *shown* to the synthesizer, so the
 narrative cannot quietly rewrite it.
 """
@@ -18,7 +18,6 @@ from .schemas import (
     Compaction,
     DebateResult,
     DivergenceReport,
-    MajorityView,
     Phase,
     RiskFollowUp,
     RiskStatus,
@@ -30,10 +29,6 @@ from .schemas import (
     VerifierReport,
 )
 from .state import DebateState, Step
-
-# Stances are short, so a lower bar than for debate items groups agents who
-# hold "the same" view in different words.
-STANCE_THRESHOLD = 0.4
 
 
 def severity(raised_by: int) -> Severity:
@@ -71,16 +66,6 @@ def post_positional_concerns(state: DebateState) -> list[ClusteredItem]:
     return [item for _, item in concerns]
 
 
-def _majority(stances: list[tuple[int, str]]) -> tuple[MajorityView | None, set[int]]:
-    if not stances:
-        return None, set()
-    clusters = novelty.cluster([(text, str(i)) for i, text in stances], STANCE_THRESHOLD)
-    text, members = clusters[0]
-    return MajorityView(stance=text, supporters=len(members), of=len(stances)), {
-        int(m) for m in members
-    }
-
-
 def final_agents(state: DebateState) -> list[int]:
     """Agents live in the last round."""
     return state.live_agents(state.completed_rounds)
@@ -115,7 +100,8 @@ def synthesis_messages(
         carried = (f" [failed in {failed.label}: last stance carried forward]"
                    if i not in finals and failed is not None else "")
         line = (
-            f"- {names[i].name}: {state.stance(i, last)} (confidence "
+            f"- {names[i].name}: [{state.verdict(i, last) or 'no verdict'}] "
+            f"{state.stance(i, last)} (confidence "
             f"{state.confidence(i, last):.2f}){carried}"
         )
         if compaction < 3:
@@ -273,10 +259,10 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
     metrics = state.all_metrics()
     last = state.completed_rounds
     finals = final_agents(state)
-    baseline, _ = _majority([(i, state.stance(i, 0) or "")
-                             for i in state.ok_agents(Step(Phase.POSITION))])
-    final, majority_members = _majority([(i, state.stance(i, last) or "")
-                                         for i in counted_agents(state)])
+    # The decision's split, before (round 0: the baseline answer) and after: counted
+    # on verdicts, not on how alike stances read.
+    before, after = state.verdict_split(0), state.verdict_split(last)
+    leading = after.leading if after else None
 
     follow_up = {f.risk_id: f for f in narrative.risk_follow_up}
     risks = pre_positional_risks(state)
@@ -305,7 +291,15 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
                     Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
                 for r in range(last + 1)
             ],
-            in_final_majority=(i in majority_members) if i in finals else None,
+            initial_verdict=state.verdict(i, 0) if position else None,
+            final_verdict=state.verdict(i, last) if i in finals else None,
+            verdict_by_round=[
+                state.verdict(i, r) if i in state.ok_agents(
+                    Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
+                for r in range(last + 1)
+            ],
+            in_final_majority=(leading is not None and state.verdict(i, last) == leading)
+            if i in finals else None,
             failed_in=failed.label if failed else None,
         ))
 
@@ -329,8 +323,9 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         stop_explanation=explanation,
         metrics=metrics,
         diagnostic=convergence.diagnose(metrics[0], metrics[-1]),
-        baseline_majority=baseline,
-        final_majority=final,
+        options=state.options,
+        verdicts_before=before,
+        verdicts_after=after,
         pre_positional_risks=risks,
         post_positional_concerns=post_positional_concerns(state),
         disagreements=narrative.disagreements,

@@ -8,6 +8,8 @@ from django.utils.safestring import SafeString
 
 from council_site.rendering import render_untrusted
 from debates.engine.i18n import step_words, translator
+from debates.engine.schemas import VerdictSplit
+from debates.engine.verdicts import describe, option_label
 
 register = template.Library()
 
@@ -86,6 +88,21 @@ def tr(context: template.Context, key: str, value: object = None, **values: obje
     if value is not None:
         key = f"{key}.{getattr(value, 'value', value)}"
     return translator(_language(context))(key, **values)
+
+
+@register.simple_tag(takes_context=True)
+def tr_option(context: template.Context, option: str) -> str:
+    """An option (verdict) in the page's language: for/against/conditional translated,
+    named alternatives as written."""
+    return option_label(option, translator(_language(context)))
+
+
+@register.simple_tag(takes_context=True)
+def tr_split(context: template.Context, split: object) -> str:
+    """A verdict split ("4 of 5 for, 1 conditional") in the page's language; "–" for none."""
+    if split is None:
+        return "–"
+    return describe(VerdictSplit.model_validate(split), translator(_language(context)))
 
 
 @register.simple_tag(takes_context=True)

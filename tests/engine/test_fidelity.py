@@ -98,7 +98,7 @@ async def test_a_failed_dissenter_still_counts_so_its_failure_does_not_manufactu
     assert (last.active_agents, last.counted_agents) == (2, 3)
     assert abs(last.mean_confidence - (0.10 + 0.67 + 0.67) / 3) < 1e-9
     assert [m.active_agents for m in result.metrics] == [3, 3, 2]
-    assert result.final_majority is not None and result.final_majority.of == 3
+    assert result.verdicts_after is not None and result.verdicts_after.of == 3
     assert result.degraded and any("Ann" in n and "carried forward" in n
                                    for n in result.degraded_notes)
     assert "Round 2: 2 of 3 agents live" in render_markdown(result)

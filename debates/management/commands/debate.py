@@ -32,6 +32,7 @@ from debates.engine.schemas import (
 )
 from debates.engine.sim_config import load_sim_script, simulator_options_from_env
 from debates.engine.state import DebateState
+from debates.engine.verdicts import parse_options
 
 EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 1, 2, 130
 
@@ -115,6 +116,11 @@ class Command(BaseCommand):
         parser.add_argument("--fallback-model",
                             help="model tried when the synthesis or the verifier fails "
                                  "(default COUNCIL_FALLBACK_MODEL)")
+        parser.add_argument("--options",
+                            help='the answers verdicts choose from, comma-separated (e.g. '
+                                 '"Kafka, SQS, conditional"); default: automatic (for, '
+                                 'against, conditional, or the alternatives the question '
+                                 'names)')
         parser.add_argument("--anonymize", action="store_true",
                             help="show peers as Agent B, C… (the same label all debate)")
         parser.add_argument("--sim-script", help="simulator script pinning a trajectory "
@@ -205,10 +211,15 @@ class Command(BaseCommand):
             seed=opts["seed"],
         )
         try:
+            options = parse_options(opts.get("options"))
+        except ValueError as exc:
+            raise InputError(f"--options: {exc}") from None
+        try:
             config = DebateConfig(
                 protocol=opts["protocol"], mode="deep" if opts["deep"] else opts["mode"],
                 agents=opts["agents"], max_rounds=opts["rounds"],
-                threshold=opts["threshold"], model=model, phase_models=phase_models,
+                threshold=opts["threshold"], options=options, model=model,
+                phase_models=phase_models,
                 fallback_model=check_model(fallback) if fallback else None,
                 anonymize_peers=opts["anonymize"], seed=opts["seed"], simulator=simulator,
             )
