@@ -15,6 +15,7 @@ from collections.abc import Callable
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -29,6 +30,7 @@ from debates.engine.report import render_markdown
 from debates.engine.schemas import DebateConfig, DebateResult
 from debates.estimates import estimate
 from debates.forms import PROTOCOLS_COMING, DebateForm, RerunForm, SettingsForm
+from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
 from debates.pages import debate_page
 from debates.services import (
@@ -74,8 +76,15 @@ def debate_list(request: HttpRequest) -> HttpResponse:
         team, role = current_team_access(request)
     except PermissionDenied:  # no team yet: an empty list, not an error page
         return render(request, "home.html", {"team": None, "debates": [], "can_write": False})
+    form = DebateFilterForm(request.GET)
+    found = selectors.debate_search(team=team, filters=form.filters())
+    page = Paginator(found, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(request, "home.html", {
-        "team": team, "debates": selectors.debate_list(team=team), "can_write": can_write(role),
+        "team": team, "debates": page.object_list, "page": page, "form": form,
+        "query": query.urlencode(), "choices": selectors.debate_filter_choices(team=team),
+        "can_write": can_write(role),
     })
 
 
