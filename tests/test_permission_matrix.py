@@ -217,6 +217,14 @@ def invitation_token(w: World, r: str) -> dict[str, Any]:
     return {"token": w.invitation.token}
 
 
+def own_notification(w: World, r: str) -> dict[str, Any]:
+    from notifications.models import Kind, Notification
+
+    n = Notification.objects.create(user=w.users[r], kind=Kind.MENTION, key=f"m-{r}",
+                                    title="t", url="/")
+    return {"code": n.code}
+
+
 def persona_fields(w: World, r: str) -> dict[str, Any]:
     return {"name": f"Persona of {r}", "background": "b", "expertise": "e", "approach": "a",
             "bias": "x"}
@@ -251,6 +259,15 @@ ROWS: list[R] = [
     R("invitations/<str:token>/", "GET", INVITATION_GET, kw=invitation_token),
     R("invitations/<str:token>/", "POST", INVITATION_POST, kw=invitation_token),
     R("mentions/", "GET", PERSONAL),
+    # ---- notifications (one's own; another user's is a 404, see tests/notifications)
+    R("notifications/", "GET", PERSONAL),
+    R("notifications/badge", "GET", PERSONAL),
+    R("notifications/read-all", "POST", PERSONAL),
+    R("notifications/settings", "GET", PERSONAL),
+    R("notifications/settings", "POST", PERSONAL,
+      data=lambda w, r: {"mentions": "app", "replies": "off", "debates": "email",
+                         "invitations": "email"}),
+    R("notifications/<uuid:code>/open", "POST", PERSONAL, kw=own_notification),
     # ---- persona libraries
     R("personas/", "GET", CURRENT_READ),
     R("personas/libraries/new", "POST", CURRENT_WRITE, data=lambda w, r: {"name": f"{r} lib"}),

@@ -10,6 +10,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
+from council_site.accounts import signals
 from council_site.accounts.models import Invitation, Membership, Team
 
 if TYPE_CHECKING:
@@ -183,4 +184,5 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     invitation.accepted_by = user
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
+    signals.invitation_accepted.send(Invitation, invitation=invitation, membership=membership)
     return membership
