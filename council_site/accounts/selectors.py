@@ -82,6 +82,22 @@ def invitation_by_token(*, token: str) -> Invitation | None:
     return Invitation.objects.select_related("team").filter(token=token).first()
 
 
+def invitation_from_next(*, next_url: str) -> Invitation | None:
+    """The pending invitation a login or sign-up page was reached from (its ``next`` is
+    the invitation's link), so those pages can say so; None otherwise."""
+    from django.urls import Resolver404, resolve
+
+    path = (next_url or "").split("?", 1)[0]
+    try:
+        match = resolve(path) if path.startswith("/") else None
+    except Resolver404:
+        return None
+    if match is None or match.view_name != "accounts:invitation":
+        return None
+    found = invitation_by_token(token=match.kwargs["token"])
+    return found if found is not None and found.status == Invitation.Status.PENDING else None
+
+
 def team_month_spend(*, team: Team, now: datetime.datetime | None = None) -> float:
     """USD spent by the team's debates created this calendar month (UTC)."""
     now = now or timezone.now()

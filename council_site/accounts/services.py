@@ -49,10 +49,12 @@ def membership_add(*, team: Team, user: User, role: str = Membership.Role.VIEWER
 
 
 @transaction.atomic
-def user_signup(*, username: str, email: str, password: str, team_name: str) -> User:
-    """A new user and their first team, which they own."""
+def user_signup(*, username: str, email: str, password: str, team_name: str = "") -> User:
+    """A new user and their first team, which they own; without a team name (someone
+    signing up to accept an invitation) the user joins teams only by invitation."""
     user = User.objects.create_user(username=username, email=email, password=password)
-    team_create(name=team_name, owner=user)
+    if team_name.strip():
+        team_create(name=team_name, owner=user)
     return user
 
 
