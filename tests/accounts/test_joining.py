@@ -45,7 +45,7 @@ def test_an_invitee_signs_up_without_a_team_and_then_joins(client, invitation, t
     assert Membership.objects.get(user=dana).team == team
 
 
-def test_a_plain_signup_still_needs_a_team_name(client):
+def test_a_plain_signup_still_needs_a_team_name(client, db):
     response = client.post("/accounts/signup/", FORM)
     assert response.status_code == 200 and not User.objects.exists()
     assert "Team name" in response.content.decode()
@@ -59,6 +59,6 @@ def test_a_used_or_withdrawn_invitation_does_not_waive_the_team(client, invitati
     assert "invited to join" not in login
 
 
-def test_an_unrelated_next_changes_nothing(client):
+def test_an_unrelated_next_changes_nothing(client, db):
     page = client.get("/accounts/login/", {"next": "/teams/"}).content.decode()
     assert "invited to join" not in page and "your first team is created with you" in page
