@@ -40,11 +40,15 @@ MAX_CONTEXT_CHARS = 20_000
 # field stays hidden for a team without any.
 
 
-def library_persona_choices(team: Team) -> list[tuple[str, str]]:
-    """(persona code, label) of the usable personas in ``team``'s libraries."""
+def library_persona_choices(team: Team) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The usable personas of ``team``'s libraries, grouped by library (the picker
+    shows one group per library): [(library name, [(persona code, name), ...]), ...]."""
     from personas.selectors import team_personas
 
-    return [(str(p.code), f"{p.name} · {p.library.name}") for p in team_personas(team=team)]
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for p in team_personas(team=team):
+        groups.setdefault(p.library.name, []).append((str(p.code), p.name))
+    return list(groups.items())
 
 
 def library_personas(team: Team, codes: list[str]) -> list[Persona]:

@@ -82,4 +82,23 @@
       done();
     }
   });
+
+  // The persona picker: list the chosen personas in the order they will sit (the
+  // order of the list, which is the order the form sends them in).
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.closest || !box.closest("fieldset.personas")) { return; }
+    var picker = box.closest("fieldset.personas");
+    var order = picker.querySelector("[data-panel-order] ol");
+    if (!order) { return; }
+    order.textContent = "";
+    picker.querySelectorAll("input[type=checkbox]:checked").forEach(function (el) {
+      var label = el.closest("label");
+      var li = document.createElement("li");
+      li.textContent = label ? label.textContent.trim() : el.value;
+      order.appendChild(li);
+    });
+    var empty = picker.querySelector("[data-panel-empty]");
+    if (empty) { empty.hidden = order.children.length > 0; }
+  });
 })();
