@@ -201,7 +201,7 @@ class DebateAdmin(admin.ModelAdmin):
         cancelled, refused = [], []
         for debate in queryset:
             try:
-                services.debate_cancel(debate=debate)
+                services.debate_cancel(debate=debate, user=request.user)
             except services.IllegalTransition as exc:
                 refused.append(f"{debate.code}: {exc}")
             else:

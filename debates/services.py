@@ -86,13 +86,14 @@ def debate_create(
 
 
 @transaction.atomic
-def debate_cancel(*, debate: Debate) -> Debate:
+def debate_cancel(*, debate: Debate, user: AbstractBaseUser | None = None) -> Debate:
+    """Cancels a queued or running debate; the event names who did (the page says so)."""
     updated = Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(
         status=DebateStatus.CANCELLED, finished_at=timezone.now(), current_step=""
     )
     if not updated:
         raise IllegalTransition(f"a {debate.status} debate cannot be cancelled")
-    events.append(debate, "debate_cancelled", {})
+    events.append(debate, "debate_cancelled", {"by": user.get_username()} if user else {})
     debate.refresh_from_db()
     return debate
 

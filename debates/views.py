@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -218,9 +219,26 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------------ actions
 
 
+# Actions that cannot be undone ask first. With JS the button's data-confirm asks in a
+# dialog and sends confirm=yes; without JS (or from an old page) this page asks.
+CONFIRM = {
+    "cancel": ("Cancel this debate?", "It stops for good: no synthesis, nothing to resume. "
+               "To end it early and still get a synthesis, use “Stop now & synthesise”.",
+               "Yes, cancel it", "Keep it running"),
+    "more_round": ("Run one more round?", "The panel debates again and a new synthesis "
+                   "replaces the current one. This costs model calls.",
+                   "Yes, one more round", "Keep the current synthesis"),
+}
+
+
 def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate],
-            done: str) -> HttpResponse:
+            done: str, confirm: str = "") -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code, write=True)
+    if confirm and request.POST.get("confirm") != "yes":
+        title, text, yes, no = CONFIRM[confirm]
+        return render(request, "debates/confirm.html", {
+            "debate": debate, "title": title, "text": text, "yes": yes, "no": no,
+            "action": f"debates:{confirm}"})
     try:
         service(debate=debate)
     except IllegalTransition as exc:
@@ -233,7 +251,8 @@ def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate
 @login_required
 @require_POST
 def debate_cancel_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
-    return _action(request, code, debate_cancel, "Debate cancelled.")
+    return _action(request, code, partial(debate_cancel, user=request.user),
+                   "Debate cancelled.", confirm="cancel")
 
 
 @login_required
@@ -246,7 +265,8 @@ def debate_stop_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @login_required
 @require_POST
 def debate_more_round_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
-    return _action(request, code, debate_more_round, "One more round queued.")
+    return _action(request, code, debate_more_round, "One more round queued.",
+                   confirm="more_round")
 
 
 @login_required

@@ -65,6 +65,13 @@ def tokens(value: int | None) -> str:
     return f"{value / 1000:.1f}k" if value >= 1000 else str(value)
 
 
+@register.filter(name="cancelled_by")
+def cancelled_by(debate: Any) -> str:
+    """Who cancelled the debate (the cancel event names them), or ""."""
+    events = [e for e in debate.events.all() if e.kind == "debate_cancelled"]
+    return str(events[-1].payload.get("by", "")) if events else ""
+
+
 @register.filter(name="by_library")
 def by_library(field: Any) -> list[tuple[str, list[Any]]]:
     """A grouped checkbox field's boxes as (group label, boxes): Django iterates the

@@ -101,4 +101,27 @@
     var empty = picker.querySelector("[data-panel-empty]");
     if (empty) { empty.hidden = order.children.length > 0; }
   });
+
+  // Actions that cannot be undone (Cancel, One more round) ask first; the server asks
+  // on a page of its own when this script does not run.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form.getAttribute && form.getAttribute("data-confirm");
+    if (!question) { return; }
+    if (!window.confirm(question)) { event.preventDefault(); return; }
+    if (!form.querySelector("input[name=confirm]")) {
+      var yes = document.createElement("input");
+      yes.type = "hidden"; yes.name = "confirm"; yes.value = "yes";
+      form.appendChild(yes);
+    }
+  });
+
+  // The "live" dot goes off once the debate has ended (its status card says so).
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var card = document.getElementById("debate-status");
+    var live = document.getElementById("debate-live");
+    if (card && live && !/status-(queued|running)/.test(card.className)) {
+      live.setAttribute("data-ended", "true");
+    }
+  });
 })();
