@@ -44,6 +44,7 @@ _EN = {
     "footer": "Cost: {cost} · {calls} calls · {prompt} prompt + {completion} completion tokens "
               "· {wall:.1f} s · prompt {version}",
     "cost_unknown": "unknown (no price for this model)",
+    "cost_simulated": "free (simulated)",
     "continue": "continue",
     "reason.converged": "converged",
     "reason.genuine_disagreement": "genuine disagreement",
@@ -102,6 +103,7 @@ _ZH = {
     "footer": "费用：{cost} · {calls} 次调用 · {prompt} 输入 + {completion} 输出 token "
               "· {wall:.1f} 秒 · 提示词 {version}",
     "cost_unknown": "未知（该模型无价格信息）",
+    "cost_simulated": "免费（模拟）",
     "continue": "继续",
     "reason.converged": "已收敛",
     "reason.genuine_disagreement": "真正的分歧",

@@ -110,7 +110,7 @@ def render_markdown(result: DebateResult) -> str:
         for risk in result.pre_positional_risks:
             follow = t(f"follow.{risk.follow_up.value}") if risk.follow_up else "–"
             note = f": {_cell(risk.follow_up_note)}" if risk.follow_up_note else ""
-            out.append(f"| {_cell(risk.text)} | {', '.join(risk.raised_by)} | "
+            out.append(f"| **{risk.id}** {_cell(risk.text)} | {', '.join(risk.raised_by)} | "
                        f"{t(f'severity.{risk.severity.value}') if risk.severity else '–'} | "
                        f"{follow}{note} |")
     else:
@@ -118,7 +118,8 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     out += [f"## {t('concerns')}", ""]
-    out += [f"- {c.text} ({', '.join(c.raised_by)})" for c in result.post_positional_concerns] \
+    out += [f"- **{c.id}** {c.text} ({', '.join(c.raised_by)})"
+            for c in result.post_positional_concerns] \
         or [t("none")]
     out.append("")
 
@@ -151,7 +152,8 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     u = result.usage
-    cost = f"${u.cost_usd:.3f}" if u.cost_known else t("cost_unknown")
+    cost = (t("cost_simulated") if result.simulated
+            else f"${u.cost_usd:.3f}" if u.cost_known else t("cost_unknown"))
     out += ["---", t("footer", cost=cost, calls=u.calls, prompt=_tokens(u.prompt_tokens),
                      completion=_tokens(u.completion_tokens), wall=u.wall_time_s,
                      version=result.prompt_version)]
