@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from collab import signals
 from collab.models import Comment, Mention, TargetKind
 from collab.selectors import target_label
 from debates.engine.schemas import RecommendedPath
@@ -111,9 +112,10 @@ def _sync_mentions(comment: Comment) -> None:
     )
     Mention.objects.filter(comment=comment).exclude(user__in=users).delete()
     existing = set(Mention.objects.filter(comment=comment).values_list("user_id", flat=True))
-    Mention.objects.bulk_create(
+    added = Mention.objects.bulk_create(
         [Mention(comment=comment, user=u) for u in users if u.pk not in existing]
     )
+    signals.mentions_added.send(Comment, comment=comment, user_ids=[m.user_id for m in added])
 
 
 @transaction.atomic
@@ -145,6 +147,7 @@ def comment_create(
                                          target_kind=kind, target_ref=ref, quote=quote,
                                          quote_offset=offset)
     _sync_mentions(comment)
+    signals.comment_posted.send(Comment, comment=comment)
     return comment
 
 

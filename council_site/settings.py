@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "debates",
     "personas",
     "collab",
+    "notifications",
     "integrations",
 ]
 
@@ -208,6 +209,8 @@ if TESTING:
 # them in development. Production sets a real backend (e.g. SMTP) here.
 EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "council@localhost")
+# Notification mails are sent by workers, which have no request: links start here.
+COUNCIL_SITE_URL = env_str("COUNCIL_SITE_URL", "http://localhost:8000")
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

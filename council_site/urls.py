@@ -17,4 +17,5 @@ urlpatterns = [
     path("", include("council_site.accounts.urls")),
     path("", include("personas.urls")),
     path("", include("collab.urls")),
+    path("", include("notifications.urls")),
 ]

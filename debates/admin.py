@@ -13,11 +13,13 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.html import format_html
 
 from debates import services
 from debates.limits import LimitExceeded
-from debates.models import Agent, Debate, LLMCall, Turn
+from debates.models import Agent, Debate, LLMCall
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -38,27 +40,35 @@ class AgentInline(ReadOnlyInline):
     readonly_fields = fields
 
 
-class TurnInline(ReadOnlyInline):
-    model = Turn
-    verbose_name_plural = "transcript"
-    fields = ["phase", "round", "agent_index", "status", "model", "content", "error", "created_at"]
-    readonly_fields = fields
-
-    @admin.display(description="payload")
-    def content(self, turn: Turn) -> str:
-        if turn.payload is None:
-            return "—"
-        # Escaped by format_html: LLM output is untrusted.
-        return format_html("<pre class='admin-json'>{}</pre>",
-                           json.dumps(turn.payload, indent=2, ensure_ascii=False))
-
-
 class LLMCallInline(ReadOnlyInline):
     model = LLMCall
     verbose_name_plural = "LLM call ledger"
+    classes = ["collapse"]
     fields = ["phase", "round", "agent_index", "attempt", "purpose", "model", "prompt_tokens",
               "completion_tokens", "cost_usd", "latency_ms", "ok", "error_class"]
     readonly_fields = fields
+
+
+class StopReasonFilter(admin.SimpleListFilter):
+    """Stop reasons in words ("genuine disagreement"), not identifiers."""
+
+    title = "stop reason"
+    parameter_name = "stop_reason__exact"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        values = Debate.objects.exclude(stop_reason="").values_list("stop_reason", flat=True)
+        return [(v, _words(v)) for v in sorted(set(values))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Debate]) -> QuerySet[Debate]:
+        return queryset.filter(stop_reason=self.value()) if self.value() else queryset
+
+
+def _words(identifier: str) -> str:
+    return identifier.replace("_", " ")
+
+
+STATUS_COLOURS = {"queued": "#447e9b", "running": "#447e9b", "succeeded": "#2e7d32",
+                  "failed": "#ba2121", "cancelled": "#666"}
 
 
 class CostFilter(admin.SimpleListFilter):
@@ -82,29 +92,35 @@ class CostFilter(admin.SimpleListFilter):
 
 @admin.register(Debate)
 class DebateAdmin(admin.ModelAdmin):
-    list_display = ["short_question", "team", "protocol", "mode", "status", "stop_reason",
-                    "degraded", "cost", "created_at"]
-    list_filter = ["team", "protocol", "status", "stop_reason", "degraded", CostFilter, "mode",
-                   "simulated"]
+    list_display = ["short_question", "team", "protocol", "mode", "status_label",
+                    "stop_reason_label", "degraded", "cost", "created_at", "site_link"]
+    list_filter = ["team", "protocol", "status", StopReasonFilter, "degraded", CostFilter,
+                   "mode", "simulated"]
     date_hierarchy = "created_at"
     search_fields = ["question"]
     list_select_related = ["team"]
     ordering = ["-created_at"]
     actions = ["rerun_debates", "cancel_debates"]
-    inlines = [AgentInline, TurnInline, LLMCallInline]
+    # The transcript is one read-only field (readable turns by phase and round), not an
+    # inline of JSON rows: the change page stays short until a turn is opened.
+    inlines = [AgentInline, LLMCallInline]
     readonly_fields = [
         "code", "team", "created_by", "parent", "question", "context", "protocol", "mode",
         "status", "current_step", "stop_reason", "stop_explanation", "error", "degraded",
         "simulated", "prompt_version", "calls", "prompt_tokens", "completion_tokens",
         "cost_usd", "wall_time_s", "created_at", "started_at", "finished_at", "ledger_totals",
-        "settings_json", "synthesis_json",
+        "settings_json", "synthesis_json", "site_link", "status_label", "stop_reason_label",
+        "transcript",
     ]
     fieldsets = [
-        (None, {"fields": ["code", "team", "created_by", "parent", "question", "context"]}),
-        ("Outcome", {"fields": ["status", "current_step", "stop_reason", "stop_explanation",
-                                "error", "degraded", "created_at", "started_at", "finished_at"]}),
-        ("Cost", {"fields": ["ledger_totals", "calls", "prompt_tokens", "completion_tokens",
-                             "cost_usd", "wall_time_s"]}),
+        (None, {"fields": [("code", "site_link"), ("team", "created_by", "parent"), "question",
+                           "context"]}),
+        ("Outcome", {"fields": [("status_label", "stop_reason_label", "degraded"),
+                                "stop_explanation", "error",
+                                ("created_at", "started_at", "finished_at")]}),
+        ("Cost", {"fields": ["ledger_totals", ("calls", "prompt_tokens", "completion_tokens"),
+                             ("cost_usd", "wall_time_s")]}),
+        ("Transcript", {"fields": ["transcript"]}),
         ("Configuration", {"classes": ["collapse"],
                            "fields": ["protocol", "mode", "simulated", "prompt_version",
                                       "settings_json"]}),
@@ -131,7 +147,42 @@ class DebateAdmin(admin.ModelAdmin):
 
     @admin.display(description="cost", ordering="cost_usd")
     def cost(self, debate: Debate) -> str:
+        if debate.simulated:
+            return "free (simulated)"
         return f"${debate.cost_usd:.4f}"
+
+    @admin.display(description="status", ordering="status")
+    def status_label(self, debate: Debate) -> str:
+        step = f" (now: {_words(debate.current_step)})" if debate.current_step else ""
+        return format_html('<strong style="color:{}">{}</strong>{}',
+                           STATUS_COLOURS.get(debate.status, "inherit"),
+                           debate.get_status_display(), step)
+
+    @admin.display(description="stop reason", ordering="stop_reason")
+    def stop_reason_label(self, debate: Debate) -> str:
+        return _words(debate.stop_reason) or "—"
+
+    @admin.display(description="on the site")
+    def site_link(self, debate: Debate) -> str:
+        # Staff who are not in the debate's team get a 404 there, as anyone outside it.
+        return format_html('<a href="{}" target="_blank" rel="noopener">debate page</a>',
+                           reverse("debates:detail", args=[debate.code]))
+
+    def view_on_site(self, debate: Debate) -> str:
+        return reverse("debates:detail", args=[debate.code])
+
+    @admin.display(description="transcript")
+    def transcript(self, debate: Debate) -> str:
+        from debates.selectors import debate_detail
+        from debates.transcripts import transcript_sections
+
+        detailed = debate_detail(team=debate.team, code=debate.code)
+        raw = [(t.phase, t.round, t.agent_index,
+                json.dumps(t.payload, indent=2, ensure_ascii=False))
+               for t in detailed.turns.all() if t.payload is not None]
+        # The template escapes every value: LLM output is untrusted.
+        return render_to_string("admin/debates/_transcript.html", {
+            "debate": detailed, "sections": transcript_sections(detailed), "raw": raw})
 
     @admin.display(description="ledger totals")
     def ledger_totals(self, debate: Debate) -> str:
@@ -174,7 +225,7 @@ class DebateAdmin(admin.ModelAdmin):
         cancelled, refused = [], []
         for debate in queryset:
             try:
-                services.debate_cancel(debate=debate)
+                services.debate_cancel(debate=debate, user=request.user)
             except services.IllegalTransition as exc:
                 refused.append(f"{debate.code}: {exc}")
             else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.http import HttpRequest
@@ -200,7 +201,7 @@ def _transition(request: HttpRequest, code: uuid.UUID, service: Any) -> Status[A
 @router.post("/{uuid:code}/cancel", response={200: StatusOut, 409: ErrorOut},
              url_name="debate_cancel")
 def cancel_debate(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
-    return _transition(request, code, debate_cancel)
+    return _transition(request, code, partial(debate_cancel, user=request.user))
 
 
 @router.post("/{uuid:code}/stop", response={200: StatusOut, 409: ErrorOut},

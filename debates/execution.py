@@ -28,7 +28,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from debates import events, shutdown
+from debates import events, shutdown, signals
 from debates.engine.council import EngineHooks, run_step
 from debates.engine.gateway import Cancelled
 from debates.engine.schemas import CallRecord, Usage, usage_from_calls
@@ -85,6 +85,7 @@ def _fail(debate: Debate, error: str) -> None:
             status=DebateStatus.FAILED, error=error, finished_at=timezone.now(),
             lease_owner="", lease_expires_at=None, current_step="")
         store_usage(debate)
+        signals.debate_failed.send(sender=Debate, debate=debate)
         events.append(debate, "debate_failed", {"error": error})
 
 
@@ -108,6 +109,7 @@ def _finish(debate: Debate, state: DebateState) -> None:
             kind, payload = "debate_finished", {"stop_reason": result.stop_reason.value,
                                                 "degraded": result.degraded}
         Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(**fields)
+        (signals.debate_failed if failure else signals.debate_finished).send(Debate, debate=debate)
         events.append(debate, kind, payload)
 
 

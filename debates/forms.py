@@ -42,8 +42,9 @@ PROTOCOLS_COMING = [("adversarial", "Adversarial (proposer vs critic)"),
 # only offers their personas, and the field stays hidden for a team without any.
 
 
-def library_persona_choices(team: Team) -> list[tuple[str, str]]:
-    """(persona code, label) of the usable personas in ``team``'s libraries."""
+def library_persona_choices(team: Team) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The usable personas of ``team``'s libraries, grouped by library (the picker
+    shows one group per library): [(library name, [(persona code, name), ...]), ...]."""
     return persona_source().choices(team=team)
 
 

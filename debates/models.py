@@ -8,6 +8,7 @@ them; metrics, synthesis and totals are what the engine computed from those.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -181,13 +182,35 @@ class RoundMetric(models.Model):
         return f"round {self.round}: {self.decision}"
 
 
+def result_text(value: object) -> str:
+    """Every string value of a stored result, one per line: what the debate list
+    searches. Keys and numbers are left out, so "risks" or "0.6" find nothing."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return "\n".join(t for t in map(result_text, value) if t)
+    return ""
+
+
 class Synthesis(models.Model):
     debate = models.OneToOneField(Debate, on_delete=models.CASCADE, related_name="synthesis")
     result = models.JSONField(help_text="The engine's DebateResult.")
+    # Derived from ``result`` on every save (plain text, so SQLite's LIKE and
+    # PostgreSQL's to_tsvector read the words, not JSON escapes).
+    search_text = models.TextField(blank=True, default="", editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:
         return f"synthesis of {self.debate_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        self.search_text = result_text(self.result)
+        fields = kwargs.get("update_fields")
+        if fields is not None and "result" in fields:
+            kwargs["update_fields"] = {*fields, "search_text"}
+        super().save(*args, **kwargs)
 
 
 class DebateEvent(models.Model):

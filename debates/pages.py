@@ -26,7 +26,7 @@ from debates.models import Debate, DebateEvent, DebateStatus, RoundMetric
 from debates.selectors import debate_result
 from debates.stored_state import load_state
 
-StepState = Literal["done", "running", "pending", "failed", "skipped"]
+StepState = Literal["done", "running", "pending", "failed", "cancelled", "skipped"]
 
 # The engine's English wording, so the debate page and the report say the same.
 DIAGNOSTIC_WORDS = {label: translator("en")(f"meaning.{label.value}") for label in DiagnosticLabel}
@@ -290,7 +290,9 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
                 steps.append(StepView(key, label, "running"))
                 continue
             if debate.status in (DebateStatus.FAILED, DebateStatus.CANCELLED):
-                steps.append(StepView(key, label, "failed"))
+                # A cancel is someone's choice, not an error: no red step for it.
+                steps.append(StepView(key, label, "failed" if debate.status
+                                      == DebateStatus.FAILED else "cancelled"))
                 continue
         steps.append(StepView(key, label, "skipped" if not active else "pending"))
     counted = [s for s in steps if s.state != "skipped"]

@@ -22,8 +22,9 @@ class PersonaSourceError(ValueError):
 
 
 class PersonaSource(Protocol):
-    def choices(self, *, team: Team) -> list[tuple[str, str]]:
-        """(persona code, label) of the personas ``team`` may put on a panel."""
+    def choices(self, *, team: Team) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The personas ``team`` may put on a panel, grouped by library:
+        [(library name, [(persona code, persona name), ...]), ...]."""
         ...
 
     def resolve(self, *, team: Team, codes: Sequence[object]) -> list[Persona]:
@@ -32,8 +33,24 @@ class PersonaSource(Protocol):
         ...
 
 
+    def libraries(self, *, team: Team) -> list[tuple[str, str]]:
+        """(library code, name) of ``team``'s libraries, by name."""
+        ...
+
+    def library_persona_codes(self, *, team: Team, library: object) -> list[str]:
+        """Codes of the personas of ``team``'s library ``library`` (the debate search's
+        library filter matches agents by them)."""
+        ...
+
+
 class _NoLibraries:
-    def choices(self, *, team: Team) -> list[tuple[str, str]]:
+    def choices(self, *, team: Team) -> list[tuple[str, list[tuple[str, str]]]]:
+        return []
+
+    def libraries(self, *, team: Team) -> list[tuple[str, str]]:
+        return []
+
+    def library_persona_codes(self, *, team: Team, library: object) -> list[str]:
         return []
 
     def resolve(self, *, team: Team, codes: Sequence[object]) -> list[Persona]:

@@ -7,14 +7,123 @@ prefetched relation), however many agents, rounds and turns the debate has.
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
+from datetime import date
 
-from django.db.models import Prefetch, QuerySet
+from django.conf import settings
+from django.db import connection
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from council_site.accounts.models import Team
 from debates import events
 from debates.engine.schemas import DebateResult
-from debates.models import Debate, DebateEvent, Synthesis
+from debates.models import Agent, Debate, DebateEvent, Synthesis
+from debates.persona_sources import persona_source
+
+SORTS = {
+    "newest": ("-created_at", "-id"),
+    "oldest": ("created_at", "id"),
+    "cost": ("-cost_usd", "-created_at"),
+    "question": ("question", "-created_at"),
+}
+
+
+@dataclass(frozen=True)
+class DebateFilters:
+    """What the debate list may be narrowed by; every field optional (empty = any)."""
+
+    q: str = ""
+    status: str = ""
+    stop_reason: str = ""
+    protocol: str = ""
+    author: str = ""  # a username
+    persona: str = ""  # an agent's name
+    library: uuid.UUID | None = None  # a persona library's code
+    created_from: date | None = None
+    created_to: date | None = None
+    degraded: bool | None = None
+    simulated: bool | None = None
+    sort: str = "newest"  # a key of SORTS, or "relevance" (with a query)
+
+
+def _postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _text_search(qs: QuerySet[Debate], q: str, *, rank: bool) -> QuerySet[Debate]:
+    """Full text on PostgreSQL (stemmed, websearch syntax: "quoted phrases", -not, or);
+    elsewhere every word must appear, case-insensitively, in the question or synthesis."""
+    if _postgres():
+        from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+
+        config = getattr(settings, "COUNCIL_SEARCH_CONFIG", "english")
+        vector = (SearchVector("question", weight="A", config=config)
+                  + SearchVector("synthesis__search_text", weight="B", config=config))
+        query = SearchQuery(q, search_type="websearch", config=config)
+        qs = qs.annotate(search=vector).filter(search=query)
+        return qs.annotate(rank=SearchRank(vector, query)) if rank else qs
+    for word in q.split():
+        qs = qs.filter(Q(question__icontains=word) | Q(synthesis__search_text__icontains=word))
+    return qs
+
+
+def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
+    """The team's debates narrowed by ``filters`` and sorted; the caller paginates.
+
+    Filters on agents (persona, library) could repeat a debate once per matching
+    agent, so they are applied as ``id IN (subquery)``.
+    """
+    f = filters
+    qs = Debate.objects.filter(team=team)
+    if f.status:
+        qs = qs.filter(status=f.status)
+    if f.stop_reason:
+        qs = qs.filter(stop_reason=f.stop_reason)
+    if f.protocol:
+        qs = qs.filter(protocol=f.protocol)
+    if f.author:
+        qs = qs.filter(created_by__username=f.author)
+    if f.persona:
+        qs = qs.filter(id__in=Agent.objects.filter(
+            debate__team=team, name__iexact=f.persona).values("debate_id"))
+    if f.library is not None:
+        codes = persona_source().library_persona_codes(team=team, library=f.library)
+        qs = qs.filter(id__in=Agent.objects.filter(
+            debate__team=team, source_persona_id__in=codes).values("debate_id"))
+    if f.created_from:
+        qs = qs.filter(created_at__date__gte=f.created_from)
+    if f.created_to:
+        qs = qs.filter(created_at__date__lte=f.created_to)
+    if f.degraded is not None:
+        qs = qs.filter(degraded=f.degraded)
+    if f.simulated is not None:
+        qs = qs.filter(simulated=f.simulated)
+    q = " ".join(f.q.split())
+    by_rank = bool(q) and f.sort == "relevance" and _postgres()
+    if q:
+        qs = _text_search(qs, q, rank=by_rank)
+    order = ("-rank", "-created_at") if by_rank else SORTS.get(f.sort, SORTS["newest"])
+    return (
+        qs.select_related("created_by", "parent")
+        .defer("settings", "given_personas", "context", "error")
+        .order_by(*order)
+    )
+
+
+def debate_filter_choices(*, team: Team) -> dict[str, list[str]]:
+    """The values the team's debates actually have, for the filter drop-downs."""
+    debates = Debate.objects.filter(team=team)
+    return {
+        "stop_reasons": sorted(set(debates.exclude(stop_reason="").values_list(
+            "stop_reason", flat=True))),
+        "protocols": sorted(set(debates.values_list("protocol", flat=True))),
+        "authors": sorted(set(debates.exclude(created_by=None).values_list(
+            "created_by__username", flat=True))),
+        "personas": sorted(set(Agent.objects.filter(debate__team=team).values_list(
+            "name", flat=True)), key=str.casefold),
+        "libraries": persona_source().libraries(team=team),
+    }
 
 
 def debate_list(*, team: Team, limit: int = 200) -> QuerySet[Debate]:

@@ -244,7 +244,8 @@ def debate_create(
 
 
 @transaction.atomic
-def debate_cancel(*, debate: Debate) -> Debate:
+def debate_cancel(*, debate: Debate, user: AbstractBaseUser | None = None) -> Debate:
+    """Cancels a queued or running debate; the event names who did (the page says so)."""
     updated = Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(
         status=DebateStatus.CANCELLED, finished_at=timezone.now(), current_step=""
     )
@@ -252,7 +253,7 @@ def debate_cancel(*, debate: Debate) -> Debate:
         raise IllegalTransition(f"a {debate.status} debate cannot be cancelled")
     # What it has spent so far counts; a worker still in a step adds what follows.
     store_usage(debate)
-    events.append(debate, "debate_cancelled", {})
+    events.append(debate, "debate_cancelled", {"by": user.get_username()} if user else {})
     debate.refresh_from_db()
     return debate
 

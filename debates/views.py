@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
+from functools import partial
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -29,6 +31,7 @@ from debates.engine.schemas import DebateConfig, DebateResult
 from debates.engine.verdicts import options_from_question
 from debates.estimates import estimate
 from debates.forms import PROTOCOLS_COMING, DebateForm, RerunForm, SettingsForm
+from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
 from debates.pages import debate_page
 from debates.services import (
@@ -74,8 +77,15 @@ def debate_list(request: HttpRequest) -> HttpResponse:
         team, role = current_team_access(request)
     except PermissionDenied:  # no team yet: an empty list, not an error page
         return render(request, "home.html", {"team": None, "debates": [], "can_write": False})
+    form = DebateFilterForm(request.GET)
+    found = selectors.debate_search(team=team, filters=form.filters())
+    page = Paginator(found, PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
     return render(request, "home.html", {
-        "team": team, "debates": selectors.debate_list(team=team), "can_write": can_write(role),
+        "team": team, "debates": page.object_list, "page": page, "form": form,
+        "query": query.urlencode(), "choices": selectors.debate_filter_choices(team=team),
+        "can_write": can_write(role),
     })
 
 
@@ -213,9 +223,26 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------------ actions
 
 
+# Actions that cannot be undone ask first. With JS the button's data-confirm asks in a
+# dialog and sends confirm=yes; without JS (or from an old page) this page asks.
+CONFIRM = {
+    "cancel": ("Cancel this debate?", "It stops for good: no synthesis, nothing to resume. "
+               "To end it early and still get a synthesis, use “Stop now & synthesise”.",
+               "Yes, cancel it", "Keep it running"),
+    "more_round": ("Run one more round?", "The panel debates again and a new synthesis "
+                   "replaces the current one. This costs model calls.",
+                   "Yes, one more round", "Keep the current synthesis"),
+}
+
+
 def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate],
-            done: str) -> HttpResponse:
+            done: str, confirm: str = "") -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code, write=True)
+    if confirm and request.POST.get("confirm") != "yes":
+        title, text, yes, no = CONFIRM[confirm]
+        return render(request, "debates/confirm.html", {
+            "debate": debate, "title": title, "text": text, "yes": yes, "no": no,
+            "action": f"debates:{confirm}"})
     try:
         service(debate=debate)
     except IllegalTransition as exc:
@@ -228,7 +255,8 @@ def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate
 @login_required
 @require_POST
 def debate_cancel_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
-    return _action(request, code, debate_cancel, "Debate cancelled.")
+    return _action(request, code, partial(debate_cancel, user=request.user),
+                   "Debate cancelled.", confirm="cancel")
 
 
 @login_required
@@ -241,7 +269,8 @@ def debate_stop_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @login_required
 @require_POST
 def debate_more_round_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
-    return _action(request, code, debate_more_round, "One more round queued.")
+    return _action(request, code, debate_more_round, "One more round queued.",
+                   confirm="more_round")
 
 
 @login_required

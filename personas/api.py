@@ -150,11 +150,15 @@ def list_libraries(request: HttpRequest) -> list[dict[str, Any]]:
     return [_library_out(lib, lib.persona_count) for lib in libraries]
 
 
-@router.post("/libraries", response={201: LibraryOut}, url_name="personas_library_create")
-def create_library(request: HttpRequest, payload: LibraryIn) -> Status[dict[str, Any]]:
+@router.post("/libraries", response={201: LibraryOut, 400: ErrorOut},
+             url_name="personas_library_create")
+def create_library(request: HttpRequest, payload: LibraryIn) -> Status[Any]:
     team = _current(request, Need.WRITE)
-    library = services.library_create(team=team, user=request.user, name=payload.name,
-                                      description=payload.description)
+    try:
+        library = services.library_create(team=team, user=request.user, name=payload.name,
+                                          description=payload.description)
+    except services.PersonaError as exc:
+        return Status(400, {"detail": str(exc)})
     return Status(201, _library_out(library, 0))
 
 

@@ -39,6 +39,12 @@ class PersonaLibrary(models.Model):
     class Meta:
         ordering = ["archived", "name", "id"]
         verbose_name_plural = "persona libraries"
+        constraints = [
+            # The picker and the debate list name libraries; two alike would be ambiguous.
+            models.UniqueConstraint(
+                Lower("name"), "team", name="library_unique_name_in_team"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -8,7 +8,7 @@ from pathlib import PurePath
 from typing import TYPE_CHECKING, Literal
 
 import yaml
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from council_site.accounts.models import Team
@@ -72,21 +72,42 @@ def _version(persona: LibraryPersona, user: AbstractBaseUser | None, note: str) 
 # --------------------------------------------------------------------------- libraries
 
 
+def _library_name(team: Team, name: str, *, exclude: int | None = None) -> str:
+    """The stripped name, refused when empty or when another library of the team has it
+    (case-insensitively; the database constraint catches a concurrent twin)."""
+    name = name.strip()
+    if not name:
+        raise PersonaError("A library needs a name.")
+    if PersonaLibrary.objects.filter(team=team, name__iexact=name).exclude(pk=exclude).exists():
+        raise PersonaError(f"Your team already has a library called '{name}'.")
+    return name
+
+
+def _free_library_name(team: Team, name: str) -> str:
+    """``name (fork)``, ``name (fork 2)`` ... whichever is free in the team."""
+    taken = {n.casefold() for n in PersonaLibrary.objects.filter(
+        team=team, name__istartswith=name).values_list("name", flat=True)}
+    candidate, n = f"{name} (fork)", 2
+    while candidate.casefold() in taken:
+        candidate, n = f"{name} (fork {n})", n + 1
+    return candidate
+
+
 def library_create(
     *, team: Team, user: AbstractBaseUser | None, name: str, description: str = ""
 ) -> PersonaLibrary:
-    name = name.strip()
-    if not name:
-        raise PersonaError("A library needs a name.")
-    return PersonaLibrary.objects.create(
-        team=team, name=name, description=description.strip(), created_by=user
-    )
+    name = _library_name(team, name)
+    try:
+        with transaction.atomic():
+            return PersonaLibrary.objects.create(
+                team=team, name=name, description=description.strip(), created_by=user
+            )
+    except IntegrityError:
+        raise PersonaError(f"Your team already has a library called '{name}'.") from None
 
 
 def library_update(*, library: PersonaLibrary, name: str, description: str) -> PersonaLibrary:
-    name = name.strip()
-    if not name:
-        raise PersonaError("A library needs a name.")
+    name = _library_name(library.team, name, exclude=library.pk)
     library.name, library.description = name, description.strip()
     library.save(update_fields=["name", "description", "updated_at"])
     return library
@@ -104,7 +125,9 @@ def library_fork(
 ) -> PersonaLibrary:
     """A copy of the library and its current (not archived) personas, in the same team."""
     fork = PersonaLibrary.objects.create(
-        team=library.team, name=(name or "").strip() or f"{library.name} (fork)",
+        team=library.team,
+        name=_library_name(library.team, name) if (name or "").strip()
+        else _free_library_name(library.team, library.name),
         description=library.description, forked_from=library, created_by=user,
     )
     for persona in library.personas.filter(archived=False):

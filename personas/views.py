@@ -44,7 +44,11 @@ def library_new(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "A library needs a name.")
         return redirect("personas:library_list")
-    library = services.library_create(team=team, user=request.user, **form.cleaned_data)
+    try:
+        library = services.library_create(team=team, user=request.user, **form.cleaned_data)
+    except services.PersonaError as exc:
+        messages.error(request, str(exc))
+        return redirect("personas:library_list")
     return redirect("personas:library_detail", code=library.code)
 
 
@@ -68,8 +72,12 @@ def library_edit(request: HttpRequest, code: str) -> HttpResponse:
     library, _ = library_access(request, code, need=Need.WRITE)
     form = LibraryForm(request.POST)
     if form.is_valid():
-        services.library_update(library=library, **form.cleaned_data)
-        messages.success(request, "Library saved.")
+        try:
+            services.library_update(library=library, **form.cleaned_data)
+        except services.PersonaError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, "Library saved.")
     else:
         messages.error(request, "A library needs a name.")
     return redirect("personas:library_detail", code=library.code)
@@ -98,8 +106,12 @@ def library_unarchive(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def library_fork(request: HttpRequest, code: str) -> HttpResponse:
     library, _ = library_access(request, code, need=Need.WRITE)
-    fork = services.library_fork(library=library, user=request.user,
-                                 name=request.POST.get("name"))
+    try:
+        fork = services.library_fork(library=library, user=request.user,
+                                     name=request.POST.get("name"))
+    except services.PersonaError as exc:
+        messages.error(request, str(exc))
+        return redirect("personas:library_detail", code=library.code)
     messages.success(request, f"Forked into {fork.name}.")
     return redirect("personas:library_detail", code=fork.code)
 

@@ -227,6 +227,14 @@ def own_token(w: World, r: str) -> dict[str, Any]:
     return {"code": token.code}
 
 
+def own_notification(w: World, r: str) -> dict[str, Any]:
+    from notifications.models import Kind, Notification
+
+    n = Notification.objects.create(user=w.users[r], kind=Kind.MENTION, key=f"m-{r}",
+                                    title="t", url="/")
+    return {"code": n.code}
+
+
 def persona_fields(w: World, r: str) -> dict[str, Any]:
     return {"name": f"Persona of {r}", "background": "b", "expertise": "e", "approach": "a",
             "bias": "x"}
@@ -264,6 +272,15 @@ ROWS: list[R] = [
     R("accounts/tokens/", "GET", PERSONAL),
     R("accounts/tokens/", "POST", PERSONAL, data=lambda w, r: {"name": f"{r}'s CI"}),
     R("accounts/tokens/<uuid:code>/revoke", "POST", PERSONAL, kw=own_token),
+    # ---- notifications (one's own; another user's is a 404, see tests/notifications)
+    R("notifications/", "GET", PERSONAL),
+    R("notifications/badge", "GET", PERSONAL),
+    R("notifications/read-all", "POST", PERSONAL),
+    R("notifications/settings", "GET", PERSONAL),
+    R("notifications/settings", "POST", PERSONAL,
+      data=lambda w, r: {"mentions": "app", "replies": "off", "debates": "email",
+                         "invitations": "email"}),
+    R("notifications/<uuid:code>/open", "POST", PERSONAL, kw=own_notification),
     # ---- persona libraries
     R("personas/", "GET", CURRENT_READ),
     R("personas/libraries/new", "POST", CURRENT_WRITE, data=lambda w, r: {"name": f"{r} lib"}),
@@ -314,9 +331,11 @@ ROWS: list[R] = [
     R("debates/<uuid:code>/print", "GET", READ, kw=debate),
     R("debates/<uuid:code>/export.md", "GET", READ, kw=debate),
     R("debates/<uuid:code>/export.json", "GET", READ, kw=debate),
-    R("debates/<uuid:code>/cancel", "POST", WRITE, kw=active),
+    R("debates/<uuid:code>/cancel", "POST", WRITE, kw=active,
+      data=lambda w, r: {"confirm": "yes"}),
     R("debates/<uuid:code>/stop", "POST", WRITE, kw=active),
-    R("debates/<uuid:code>/more-round", "POST", WRITE, kw=active),
+    R("debates/<uuid:code>/more-round", "POST", WRITE, kw=active,
+      data=lambda w, r: {"confirm": "yes"}),
     R("debates/<uuid:code>/rerun", "GET", WRITE, kw=debate),
     R("debates/<uuid:code>/rerun", "POST", WRITE, kw=debate,
       data=lambda w, r: {"question": f"Should {r} move billing?", "mode": "quick",

@@ -17,6 +17,12 @@ class SignupForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
+    def __init__(self, *args: object, invited: bool = False, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if invited:
+            # Someone joining a team by invitation needs no team of their own.
+            del self.fields["team_name"]
+
     def clean_email(self) -> str:
         email = self.cleaned_data["email"].strip()
         if User.objects.filter(email__iexact=email).exists():

@@ -97,3 +97,20 @@ def api_tokens_of_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Ap
         return ApiToken.objects.none()
     return ApiToken.objects.filter(user=user).order_by(
         F("revoked_at").desc(nulls_first=True), "-created_at", "-id")
+
+
+def invitation_from_next(*, next_url: str) -> Invitation | None:
+    """The pending invitation a login or sign-up page was reached from (its ``next`` is
+    the invitation's link), so those pages can say so; None otherwise."""
+    from django.urls import Resolver404, resolve
+
+    path = (next_url or "").split("?", 1)[0]
+    try:
+        match = resolve(path) if path.startswith("/") else None
+    except Resolver404:
+        return None
+    if match is None or match.view_name != "accounts:invitation":
+        return None
+    found = invitation_by_token(token=match.kwargs["token"])
+    return found if found is not None and found.status == Invitation.Status.PENDING else None
+

@@ -12,6 +12,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
+from council_site.accounts import signals
 from council_site.accounts.models import ApiToken, Invitation, Membership, Team
 
 if TYPE_CHECKING:
@@ -50,10 +51,12 @@ def membership_add(*, team: Team, user: User, role: str = Membership.Role.VIEWER
 
 
 @transaction.atomic
-def user_signup(*, username: str, email: str, password: str, team_name: str) -> User:
-    """A new user and their first team, which they own."""
+def user_signup(*, username: str, email: str, password: str, team_name: str = "") -> User:
+    """A new user and their first team, which they own; without a team name (someone
+    signing up to accept an invitation) the user joins teams only by invitation."""
     user = User.objects.create_user(username=username, email=email, password=password)
-    team_create(name=team_name, owner=user)
+    if team_name.strip():
+        team_create(name=team_name, owner=user)
     return user
 
 
@@ -185,6 +188,7 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     invitation.accepted_by = user
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
+    signals.invitation_accepted.send(Invitation, invitation=invitation, membership=membership)
     return membership
 
 

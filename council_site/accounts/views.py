@@ -37,16 +37,20 @@ def _safe_next(request: HttpRequest, fallback: str) -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_safe_next(request, reverse("home")))
-    form = SignupForm(request.POST or None)
+    invited = selectors.invitation_from_next(next_url=_safe_next(request, ""))
+    form = SignupForm(request.POST or None, invited=invited is not None)
     if request.method == "POST" and form.is_valid():
         user = services.user_signup(
             username=form.cleaned_data["username"], email=form.cleaned_data["email"],
-            password=form.cleaned_data["password1"], team_name=form.cleaned_data["team_name"],
+            password=form.cleaned_data["password1"],
+            team_name=form.cleaned_data.get("team_name", ""),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, "Welcome! Your team is ready.")
+        messages.success(request, f"Welcome! Accept the invitation to join {invited.team.name}."
+                         if invited else "Welcome! Your team is ready.")
         return redirect(_safe_next(request, reverse("home")))
-    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request, "")})
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request, ""),
+                                                    "invited": invited})
 
 
 @login_required

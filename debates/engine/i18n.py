@@ -94,6 +94,7 @@ _EN = {
     "failed_calls": " ({n} failed)",
     "free_simulated": "free (simulated)",
     "cost_unknown": "unknown (no price for this model)",
+    "cost_simulated": "free (simulated)",
     "continue": "continue",
     # ---------------------------------------------------------------- navigation
     "nav.debates": "Debates", "nav.debate": "Debate", "nav.synthesis": "Synthesis",
@@ -233,6 +234,7 @@ _ZH = {
     "failed_calls": "（{n} 次失败）",
     "free_simulated": "免费（模拟）",
     "cost_unknown": "未知（该模型无价格信息）",
+    "cost_simulated": "免费（模拟）",
     "continue": "继续",
     "nav.debates": "讨论列表", "nav.debate": "讨论", "nav.synthesis": "综合结论",
     "nav.debate_page": "讨论页面", "nav.transcript": "完整记录",

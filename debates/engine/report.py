@@ -175,7 +175,8 @@ def render_markdown(result: DebateResult) -> str:
         for risk in result.pre_positional_risks:
             follow = t(f"follow.{risk.follow_up.value}") if risk.follow_up else "–"
             note = f": {_cell(risk.follow_up_note)}" if risk.follow_up_note else ""
-            out.append(f"| {_cell(risk.text)} | {_names(risk.raised_by, _cell)} | "
+            out.append(f"| **{_cell(risk.id)}** {_cell(risk.text)} | "
+                       f"{_names(risk.raised_by, _cell)} | "
                        f"{t(f'severity.{risk.severity.value}') if risk.severity else '–'} | "
                        f"{follow}{note} |")
     else:
@@ -183,7 +184,7 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     out += [f"## {t('concerns')}", ""]
-    out += [f"- {_line(c.id)}: {_line(c.text)} ({_names(c.raised_by)})"
+    out += [f"- **{_line(c.id)}** {_line(c.text)} ({_names(c.raised_by)})"
             for c in result.post_positional_concerns] \
         or [t("none")]
     out.append("")
@@ -218,7 +219,8 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     u = result.usage
-    cost = f"${u.cost_usd:.3f}" if u.cost_known else t("cost_unknown")
+    cost = (t("cost_simulated") if result.simulated
+            else f"${u.cost_usd:.3f}" if u.cost_known else t("cost_unknown"))
     out += ["---", t("footer", cost=cost, calls=u.calls, prompt=_tokens(u.prompt_tokens),
                      completion=_tokens(u.completion_tokens), wall=u.wall_time_s,
                      version=result.prompt_version)]

@@ -3,6 +3,8 @@ comment text reaches a page (see council_site.rendering)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.utils.safestring import SafeString
 
@@ -64,6 +66,26 @@ def tokens(value: int | None) -> str:
     if not value:
         return "0"
     return f"{value / 1000:.1f}k" if value >= 1000 else str(value)
+
+
+@register.filter(name="cancelled_by")
+def cancelled_by(debate: Any) -> str:
+    """Who cancelled the debate (the cancel event names them), or ""."""
+    events = [e for e in debate.events.all() if e.kind == "debate_cancelled"]
+    return str(events[-1].payload.get("by", "")) if events else ""
+
+
+@register.filter(name="by_library")
+def by_library(field: Any) -> list[tuple[str, list[Any]]]:
+    """A grouped checkbox field's boxes as (group label, boxes): Django iterates the
+    boxes of grouped choices flat, in group order, so they are cut by group size."""
+    boxes = list(field)
+    groups, start = [], 0
+    for label, options in field.field.choices:
+        size = len(options)
+        groups.append((str(label), boxes[start:start + size]))
+        start += size
+    return groups
 
 
 @register.filter(name="humanize_reason")

@@ -82,4 +82,46 @@
       done();
     }
   });
+
+  // The persona picker: list the chosen personas in the order they will sit (the
+  // order of the list, which is the order the form sends them in).
+  document.addEventListener("change", function (event) {
+    var box = event.target;
+    if (!box.closest || !box.closest("fieldset.personas")) { return; }
+    var picker = box.closest("fieldset.personas");
+    var order = picker.querySelector("[data-panel-order] ol");
+    if (!order) { return; }
+    order.textContent = "";
+    picker.querySelectorAll("input[type=checkbox]:checked").forEach(function (el) {
+      var label = el.closest("label");
+      var li = document.createElement("li");
+      li.textContent = label ? label.textContent.trim() : el.value;
+      order.appendChild(li);
+    });
+    var empty = picker.querySelector("[data-panel-empty]");
+    if (empty) { empty.hidden = order.children.length > 0; }
+  });
+
+  // Actions that cannot be undone (Cancel, One more round) ask first; the server asks
+  // on a page of its own when this script does not run.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form.getAttribute && form.getAttribute("data-confirm");
+    if (!question) { return; }
+    if (!window.confirm(question)) { event.preventDefault(); return; }
+    if (!form.querySelector("input[name=confirm]")) {
+      var yes = document.createElement("input");
+      yes.type = "hidden"; yes.name = "confirm"; yes.value = "yes";
+      form.appendChild(yes);
+    }
+  });
+
+  // The "live" dot goes off once the debate has ended (its status card says so).
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var card = document.getElementById("debate-status");
+    var live = document.getElementById("debate-live");
+    if (card && live && !/status-(queued|running)/.test(card.className)) {
+      live.setAttribute("data-ended", "true");
+    }
+  });
 })();

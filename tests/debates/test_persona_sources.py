@@ -35,7 +35,8 @@ def no_persona_app():
 def test_the_personas_app_registers_itself_as_the_source(team, owner):
     grace = _library_persona(team, owner, "Grace Ledger")
     source = persona_sources.persona_source()
-    assert (str(grace.code), "Grace Ledger · Grace Ledger's library") in source.choices(team=team)
+    groups = source.choices(team=team)
+    assert ("Grace Ledger's library", [(str(grace.code), "Grace Ledger")]) in groups
     assert [p.name for p in source.resolve(team=team, codes=[grace.code])] == ["Grace Ledger"]
     with pytest.raises(persona_sources.PersonaSourceError, match="junk"):
         source.resolve(team=team, codes=["junk"])

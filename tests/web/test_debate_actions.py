@@ -13,14 +13,16 @@ def _messages(response) -> list[str]:
 def test_cancel_a_running_debate(member_client, make_debate):
     debate = make_debate(run=False)
     run_next_step(debate.code)
-    response = member_client.post(f"/debates/{debate.code}/cancel", follow=True)
+    response = member_client.post(f"/debates/{debate.code}/cancel", {"confirm": "yes"},
+                                  follow=True)
     assert response.redirect_chain[-1][0] == f"/debates/{debate.code}/"
     assert Debate.objects.get(pk=debate.pk).status == DebateStatus.CANCELLED
     assert "Debate cancelled." in _messages(response)
 
 
 def test_cancel_of_a_finished_debate_is_refused_with_a_message(member_client, finished):
-    response = member_client.post(f"/debates/{finished.code}/cancel", follow=True)
+    response = member_client.post(f"/debates/{finished.code}/cancel", {"confirm": "yes"},
+                                  follow=True)
     assert Debate.objects.get(pk=finished.pk).status == DebateStatus.SUCCEEDED
     assert any("Not possible now" in m for m in _messages(response))
 
@@ -40,7 +42,7 @@ def test_stop_now_ends_with_stopped_by_user(member_client, make_debate):
 
 def test_one_more_round_reopens_a_finished_debate(member_client, finished):
     rounds = finished.round_metrics.count()
-    member_client.post(f"/debates/{finished.code}/more-round")
+    member_client.post(f"/debates/{finished.code}/more-round", {"confirm": "yes"})
     finished.refresh_from_db()
     assert finished.status == DebateStatus.QUEUED
     run_to_completion(finished.code)
@@ -113,5 +115,6 @@ def test_actions_are_csrf_protected(member, finished, make_debate):
     assert Debate.objects.get(pk=debate.pk).status == DebateStatus.QUEUED
     page = client.get(f"/debates/{debate.code}/").content.decode()
     token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
-    client.post(f"/debates/{debate.code}/cancel", {"csrfmiddlewaretoken": token})
+    client.post(f"/debates/{debate.code}/cancel", {"csrfmiddlewaretoken": token,
+                                                "confirm": "yes"})
     assert Debate.objects.get(pk=debate.pk).status == DebateStatus.CANCELLED

@@ -6,7 +6,12 @@ from typing import Any
 
 from django import template
 
-from council_site.accounts.selectors import current_team, memberships_of_user
+from council_site.accounts.models import Invitation
+from council_site.accounts.selectors import (
+    current_team,
+    invitation_from_next,
+    memberships_of_user,
+)
 
 register = template.Library()
 
@@ -22,3 +27,9 @@ def team_switcher(context: template.Context) -> dict[str, Any]:
         "next": request.get_full_path(),
         "csrf_token": context.get("csrf_token"),
     }
+
+
+@register.simple_tag
+def invitation_for_next(next_url: str | None) -> Invitation | None:
+    """The pending invitation behind a login page's ``next`` (see invitation_from_next)."""
+    return invitation_from_next(next_url=next_url or "")

@@ -1,0 +1,87 @@
+"""What a user is told about (in the app and by mail), and how they want to be told."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from council_site.accounts.models import Team
+
+
+class Kind(models.TextChoices):
+    MENTION = "mention", "Mentioned you"
+    REPLY = "reply", "Replied to your comment"
+    DEBATE_FINISHED = "debate_finished", "Your debate finished"
+    DEBATE_FAILED = "debate_failed", "Your debate failed"
+    INVITATION_ACCEPTED = "invitation_accepted", "Accepted your invitation"
+
+
+class Notification(models.Model):
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="notifications")
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    # The team the news is about: the list hides it once the user leaves that team.
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="+")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="+")
+    title = models.CharField(max_length=300)
+    body = models.TextField(blank=True)
+    url = models.CharField(max_length=500, help_text="Where the notification leads (a path).")
+    # One notification per event, however often a worker retries the task.
+    key = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["user", "read_at"])]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="notification_unique_event")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.title}"
+
+    @property
+    def is_read(self) -> bool:
+        return self.read_at is not None
+
+
+class Channel(models.TextChoices):
+    OFF = "off", "Off"
+    APP = "app", "In the app"
+    EMAIL = "email", "In the app and by email"
+
+
+class NotificationSettings(models.Model):
+    """One row per user who changed something; missing means the defaults."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="notification_settings")
+    mentions = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL)
+    replies = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL)
+    debates = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL,
+                               help_text="A debate you started finished or failed.")
+    invitations = models.CharField(max_length=10, choices=Channel.choices,
+                                   default=Channel.EMAIL,
+                                   help_text="Someone accepted an invitation you created.")
+
+    class Meta:
+        verbose_name_plural = "notification settings"
+
+    def __str__(self) -> str:
+        return f"notification settings of {self.user}"
+
+    def channel(self, kind: str) -> str:
+        return getattr(self, SETTING_OF_KIND[kind])
+
+
+SETTING_OF_KIND = {
+    Kind.MENTION: "mentions", Kind.REPLY: "replies", Kind.DEBATE_FINISHED: "debates",
+    Kind.DEBATE_FAILED: "debates", Kind.INVITATION_ACCEPTED: "invitations",
+}

@@ -1,0 +1,114 @@
+"""Worker tasks (django-q2): find who should hear about an event, then tell them.
+
+Each takes ids and reads the rows fresh, so what is sent is what is true when the
+worker runs (a deleted comment or a debate that was cancelled meanwhile sends nothing).
+Only current members of the debate's team are told anything about it.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.urls import reverse
+
+from collab.models import Comment
+from council_site.accounts.models import Invitation, Membership
+from debates.models import Debate, DebateStatus
+from notifications.models import Kind
+from notifications.services import notification_create
+
+
+def _short(text: str, n: int = 80) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _members(team_id: int, user_ids: set[int]) -> list[User]:
+    ids = Membership.objects.filter(team_id=team_id, user_id__in=user_ids).values("user_id")
+    return list(User.objects.filter(pk__in=ids, is_active=True))
+
+
+def notify_debate_outcome(debate_id: int) -> int:
+    debate = Debate.objects.select_related("created_by", "team").filter(pk=debate_id).first()
+    if (debate is None or debate.created_by_id is None
+            or debate.status not in (DebateStatus.SUCCEEDED, DebateStatus.FAILED)):
+        return 0
+    users = _members(debate.team_id, {debate.created_by_id})
+    succeeded = debate.status == DebateStatus.SUCCEEDED
+    title = (f"Your debate finished: {_short(debate.question)}" if succeeded
+             else f"Your debate failed: {_short(debate.question)}")
+    body = (f"Stop reason: {debate.stop_reason.replace('_', ' ')}." if succeeded
+            else _short(debate.error, 300))
+    when = debate.finished_at.isoformat() if debate.finished_at else ""
+    sent = 0
+    for user in users:
+        sent += notification_create(
+            user=user, kind=Kind.DEBATE_FINISHED if succeeded else Kind.DEBATE_FAILED,
+            key=f"debate:{debate.pk}:{debate.status}:{when}", title=title, body=body,
+            url=reverse("debates:detail", args=[debate.code]), team=debate.team) is not None
+    return sent
+
+
+def _comment_url(comment: Comment) -> str:
+    return reverse("collab:comments", args=[comment.debate.code]) + f"#comment-{comment.code}"
+
+
+def _live_comment(comment_id: int) -> Comment | None:
+    return (Comment.objects.select_related("author", "debate", "parent")
+            .filter(pk=comment_id, deleted_at__isnull=True).first())
+
+
+def notify_mentions(comment_id: int, user_ids: list[int]) -> int:
+    comment = _live_comment(comment_id)
+    if comment is None:
+        return 0
+    # Still mentioned when the worker runs (an edit may have removed the mention).
+    still = set(comment.mentions.filter(user_id__in=user_ids).values_list("user_id", flat=True))
+    author = comment.author.get_username() if comment.author else "Someone"
+    sent = 0
+    for user in _members(comment.debate.team_id, still):
+        sent += notification_create(
+            user=user, kind=Kind.MENTION, key=f"mention:{comment.pk}",
+            title=f"{author} mentioned you on: {_short(comment.debate.question)}",
+            body=_short(comment.body, 300), url=_comment_url(comment),
+            team=comment.debate.team, actor=comment.author) is not None
+    return sent
+
+
+def notify_reply(comment_id: int) -> int:
+    """Everyone who wrote in the thread before this reply, except its author and those
+    it mentions (they hear about it as a mention)."""
+    comment = _live_comment(comment_id)
+    if comment is None or comment.parent is None:
+        return 0
+    thread = comment.parent
+    earlier = Comment.objects.filter(pk=thread.pk) | Comment.objects.filter(
+        parent=thread, pk__lt=comment.pk)
+    ids = set(earlier.exclude(author=None).values_list("author_id", flat=True))
+    ids -= {comment.author_id}
+    ids -= set(comment.mentions.values_list("user_id", flat=True))
+    author = comment.author.get_username() if comment.author else "Someone"
+    sent = 0
+    for user in _members(comment.debate.team_id, ids):
+        sent += notification_create(
+            user=user, kind=Kind.REPLY, key=f"reply:{comment.pk}",
+            title=f"{author} replied on: {_short(comment.debate.question)}",
+            body=_short(comment.body, 300), url=_comment_url(comment),
+            team=comment.debate.team, actor=comment.author) is not None
+    return sent
+
+
+def notify_invitation_accepted(invitation_id: int) -> int:
+    invitation = (Invitation.objects.select_related("team", "created_by", "accepted_by")
+                  .filter(pk=invitation_id, accepted_by__isnull=False).first())
+    if invitation is None or invitation.created_by_id is None:
+        return 0
+    who = invitation.accepted_by.get_username()  # type: ignore[union-attr]
+    sent = 0
+    for user in _members(invitation.team_id, {invitation.created_by_id}):
+        sent += notification_create(
+            user=user, kind=Kind.INVITATION_ACCEPTED, key=f"invitation:{invitation.pk}",
+            title=f"{who} joined {invitation.team.name} as "
+                  f"{invitation.get_role_display().lower()}",
+            url=reverse("accounts:team_detail", args=[invitation.team.code]),
+            team=invitation.team, actor=invitation.accepted_by) is not None
+    return sent

@@ -1,0 +1,148 @@
+"""The team's daily loop in a real browser: find a past debate by searching, see a
+notification arrive (sent by a real django-q2 worker) without reloading, and read the
+synthesis on a 390 px phone. Screenshots land in docs/screenshots/."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.db import connection
+
+from debates.engine.schemas import DebateConfig
+from debates.execution import run_to_completion
+from debates.services import debate_create
+from tests.conftest import PASSWORD
+from tests.web.test_browser import (
+    CHROMIUM,
+    SCREENSHOTS,
+    VENV_BIN,
+    _free_port,
+    _process,
+    _require_chromium,
+    _wait_for_http,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LISBON = "Should we open an office in Lisbon next spring?"
+HIRING = "Should we hire a second SRE before the migration?"
+
+
+def _real_password(*users) -> None:
+    # Tests hash with MD5 for speed; the server process only knows the real hashers.
+    for user in users:
+        user.password = PBKDF2PasswordHasher().encode(PASSWORD, "browsertestsalt",
+                                                      iterations=1000)
+        user.save(update_fields=["password"])
+
+
+def test_search_a_notification_arriving_and_the_synthesis_on_a_phone(owner, member, team,
+                                                                     tmp_path):
+    _require_chromium()
+    _real_password(owner, member)
+    debates = {}
+    for question in (LISBON, HIRING):
+        debate = debate_create(team=team, user=owner, question=question,
+                               config=DebateConfig(mode="quick"), start=False)
+        run_to_completion(debate.code)
+        debates[question] = debate
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "council_site.settings",
+           "DJANGO_DEBUG": "1", "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
+           "COUNCIL_WORKERS": "1", "DJANGO_LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"}
+    env.pop("REDIS_URL", None)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    daphne = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+              "council_site.asgi:application"]
+    with _process(daphne, env, tmp_path / "daphne.log") as web, \
+            _process([sys.executable, "manage.py", "qcluster"], env, tmp_path / "q.log"):
+        _wait_for_http(f"{base}/healthz", web, tmp_path / "daphne.log")
+        _drive(base, owner.username, member.username, debates[LISBON].code)
+
+
+def _drive(base: str, owner: str, member: str, code: object) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        try:
+            def login(username: str, **options):  # noqa: ANN202 - a page
+                page = browser.new_context(**options).new_page()
+                page.set_default_timeout(30_000)
+                page.goto(f"{base}/accounts/login/")
+                page.fill("input[name=username]", username)
+                page.fill("input[name=password]", PASSWORD)
+                page.click("main button[type=submit]")
+                expect(page.locator("h1")).to_have_text("Debates")
+                return page
+
+            # --- find a past debate: results refresh as one types, the URL follows.
+            desk = login(owner, viewport={"width": 1280, "height": 900})
+            rows = desk.locator("table.debate-list tbody tr")
+            expect(rows).to_have_count(2)
+            desk.fill("#id_q", "Lisbon")
+            expect(rows).to_have_count(1)
+            expect(rows.first).to_contain_text("Lisbon")
+            assert "q=Lisbon" in desk.url
+            desk.screenshot(path=str(SCREENSHOTS / "debate-search.png"), full_page=True)
+            expect(desk.locator("#nav-notifications .badge-unread")).to_have_count(0)
+
+            # --- a notification arrives: member mentions owner; the worker sends it and
+            # the owner's open page shows the count without a reload.
+            desk.evaluate("window.__sameDocument = true")
+            other = login(member, viewport={"width": 1280, "height": 900})
+            other.goto(f"{base}/debates/{code}/comments/")
+            other.fill("#id_body", f"@{owner} is the Lisbon lease risk real?")
+            other.click("#new-comment button[type=submit]")
+            expect(other.locator(".comment").first).to_contain_text("Lisbon lease")
+            badge = desk.locator("#nav-notifications .badge-unread")
+            expect(badge).to_have_text("1", timeout=45_000)
+            assert desk.evaluate("window.__sameDocument") is True
+            desk.click("#nav-notifications")
+            expect(desk.locator(".notification.unread")).to_contain_text(
+                f"{member} mentioned you")
+            desk.screenshot(path=str(SCREENSHOTS / "notifications.png"), full_page=True)
+            desk.locator(".notification-title").first.click()
+            desk.wait_for_url(f"{base}/debates/{code}/comments/*")
+            expect(desk.locator("#nav-notifications .badge-unread")).to_have_count(0)
+
+            # --- the synthesis on a phone: stacked rows, nothing wider than the screen.
+            phone = login(owner, viewport={"width": 390, "height": 844}, is_mobile=True,
+                          has_touch=True)
+            phone.goto(f"{base}/debates/{code}/synthesis")
+            expect(phone.locator("h1")).to_have_text("Council synthesis")
+            # (The stacked tables' header rows are clipped to 1 px for screen readers.)
+            wide = phone.evaluate("""() => [...document.querySelectorAll('body *')]
+                .filter(el => !el.closest('thead'))
+                .filter(el => el.getBoundingClientRect().right > 391)
+                .map(el => el.tagName + '.' + el.className + '#' + el.id + ' '
+                     + Math.round(el.getBoundingClientRect().right))""")
+            assert wide == [], wide[:15]
+            cell = phone.locator("#risks table td[data-label=raised\\ by]").first
+            assert cell.evaluate("el => getComputedStyle(el).display") == "block"
+            label = cell.evaluate("el => getComputedStyle(el, '::before').content")
+            assert "raised by" in label
+            for table in phone.locator("table.stack-table").all():
+                box = table.bounding_box()
+                assert box is not None and box["width"] <= 390
+            small = phone.evaluate("""() => [...document.querySelectorAll(
+                'main button, main .button, nav a')].filter(el => el.offsetParent)
+                .map(el => [el.textContent.trim(), el.getBoundingClientRect().height])
+                .filter(([, h]) => h < 44)""")
+            assert small == [], small
+            phone.screenshot(path=str(SCREENSHOTS / "synthesis-phone.png"), full_page=True)
+            phone.goto(f"{base}/debates/{code}/")
+            expect(phone.locator("#debate-status")).to_be_visible()
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390, phone.evaluate(
+                """() => [...document.querySelectorAll('body *')].filter(el => !el.closest(
+                'thead') && el.getBoundingClientRect().right > 391).map(el => el.tagName
+                + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))""")
+            phone.screenshot(path=str(SCREENSHOTS / "debate-phone.png"), full_page=True)
+        finally:
+            browser.close()
