@@ -1,4 +1,4 @@
-"""A newcomer's clone has no ../shared: nothing the project runs may read it."""
+"""A newcomer's clone has no shared folder beside it: nothing the project runs may read it."""
 
 from __future__ import annotations
 
