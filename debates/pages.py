@@ -22,7 +22,7 @@ from debates.engine.schemas import (
     TurnStatus,
 )
 from debates.engine.state import DebateState, Step
-from debates.models import Debate, DebateEvent, DebateStatus, RoundMetric
+from debates.models import Debate, DebateEvent, DebateStatus
 from debates.selectors import debate_result
 from debates.stored_state import load_state
 
@@ -81,7 +81,7 @@ class PanelView:
     state: StepState
     expected: int
     turns: list[TurnView]
-    metric: RoundMetric | None = None
+    metric: RoundMetrics | None = None
 
     @property
     def received(self) -> int:
@@ -126,7 +126,7 @@ class DebatePage:
     agents: list[AgentCard]
     panels: list[PanelView]
     chart: Chart
-    metrics: list[RoundMetric]
+    metrics: list[RoundMetrics]
     diagnostic: Diagnostic | None
     diagnostic_words: str
     result: DebateResult | None
@@ -247,9 +247,13 @@ def _event_text(event: DebateEvent, names: dict[int, str]) -> str:
     return event.kind.replace("_", " ")
 
 
-def _metrics_model(row: RoundMetric) -> RoundMetrics:
-    return RoundMetrics(round=row.round, active_agents=row.active_agents,
-                        mean_confidence=row.mean_confidence, dispersion=row.dispersion)
+def settled_metrics(state: DebateState) -> list[RoundMetrics]:
+    """The metrics of every round whose step has finished (round 0 once every
+    position is in), derived from the state as the stored cache is."""
+    metrics = state.all_metrics()
+    if metrics and not state.step_complete(Step(Phase.POSITION)):
+        return []
+    return metrics
 
 
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
@@ -258,7 +262,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     names = {a.index: a.name for a in agents_rows}
     for i, persona in enumerate(state.personas):
         names.setdefault(i, persona.name)
-    metrics = list(debate.round_metrics.all())
+    metrics = settled_metrics(state)
     result = debate_result(debate=debate)
     active = debate.is_active
     finished = debate.status == DebateStatus.SUCCEEDED
@@ -358,7 +362,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     # ---------------------------------------------------------------- diagnostic
     diagnostic = result.diagnostic if result is not None else None
     if diagnostic is None and len(metrics) >= 2:
-        diagnostic = convergence.diagnose(_metrics_model(metrics[0]), _metrics_model(metrics[-1]))
+        diagnostic = convergence.diagnose(metrics[0], metrics[-1])
     words = DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
 
     events = list(debate.events.all())
