@@ -22,7 +22,7 @@ from debates.engine.schemas import (
     TurnStatus,
 )
 from debates.engine.state import DebateState, Step
-from debates.models import Debate, DebateEvent, DebateStatus
+from debates.models import Agent, Debate, DebateEvent, DebateStatus
 from debates.selectors import debate_result
 from debates.stored_state import load_state
 
@@ -256,25 +256,17 @@ def settled_metrics(state: DebateState) -> list[RoundMetrics]:
     return metrics
 
 
-def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
-    state = load_state(debate)
-    agents_rows = list(debate.agents.all())
-    names = {a.index: a.name for a in agents_rows}
-    for i, persona in enumerate(state.personas):
-        names.setdefault(i, persona.name)
-    metrics = settled_metrics(state)
-    result = debate_result(debate=debate)
+def _stepper(state: DebateState, debate: Debate,
+             result: DebateResult | None) -> tuple[list[StepView], int, str]:
+    """The steps with their states, the progress in percent and the running step's label."""
     active = debate.is_active
     finished = debate.status == DebateStatus.SUCCEEDED
-    round_cap = state.planned_rounds
-
-    # ---------------------------------------------------------------- stepper
     ordered: list[tuple[str, str, bool]] = []
     if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
         compose = state.turn(Phase.COMPOSE)
         ordered.append(("compose", "compose",
                         compose is not None and compose.status is TurnStatus.OK))
-    for step in _agent_steps(state, round_cap):
+    for step in _agent_steps(state, state.planned_rounds):
         ordered.append((step.label.replace(" ", "-"), step.label, _step_done(state, step)))
     ordered.append(("synthesis", "synthesis", result is not None))
 
@@ -298,10 +290,14 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     counted = [s for s in steps if s.state != "skipped"]
     done_count = sum(1 for s in counted if s.state == "done")
     progress = 100 if finished else int(100 * done_count / max(len(counted), 1))
+    return steps, progress, current_label
 
-    # ---------------------------------------------------------------- agents
+
+def _agent_cards(state: DebateState, debate: Debate, agents_rows: list[Agent],
+                 names: dict[int, str]) -> list[AgentCard]:
+    """One card per panelist: confidence trail, latest stance and what it is doing."""
     last = state.last_round_started
-    running_step = state.next_step() if active else None
+    running_step = state.next_step() if debate.is_active else None
     cards = []
     for i in range(len(state.personas)):
         persona = state.personas[i]
@@ -324,18 +320,28 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
             status="failed" if failed else ("thinking" if thinking else ""),
             failed_in=failed.label if failed else None,
         ))
+    return cards
+
+
+def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetrics]) -> Chart:
+    """The convergence chart; each card takes its series' colour."""
     chart = convergence_chart(
         [(c.name, c.trail) for c in cards],
-        [next((m.dispersion for m in metrics if m.round == r), None) for r in range(last + 1)],
+        [next((m.dispersion for m in metrics if m.round == r), None)
+         for r in range(state.last_round_started + 1)],
     )
     for card, series in zip(cards, chart.series, strict=True):
         card.color = series.color
+    return chart
 
-    # ---------------------------------------------------------------- panels
+
+def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
+            metrics: list[RoundMetrics]) -> list[PanelView]:
+    """One panel per agent step begun (or due), with its turns and its round's metrics."""
     by_round = {m.round: m for m in metrics}
     panels: list[PanelView] = []
     state_of = {s.label: s.state for s in steps}
-    for step in _agent_steps(state, round_cap):
+    for step in _agent_steps(state, state.planned_rounds):
         turns = []
         for (phase, rnd, agent), turn in sorted(state.turns.items(), key=lambda kv: kv[0][2]):
             if phase != step.phase.value or rnd != step.round or agent < 0:
@@ -358,19 +364,35 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
             metric=by_round.get(step.round) if step.phase in (Phase.POSITION,
                                                                Phase.CROSS_EXAM) else None,
         ))
+    return panels
 
-    # ---------------------------------------------------------------- diagnostic
+
+def _diagnostic(result: DebateResult | None,
+                metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
+    """The result's diagnostic, or (while running) one from the first and last round."""
     diagnostic = result.diagnostic if result is not None else None
     if diagnostic is None and len(metrics) >= 2:
         diagnostic = convergence.diagnose(metrics[0], metrics[-1])
-    words = DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
+    return diagnostic, DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
 
+
+def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
+    state = load_state(debate)
+    agents_rows = list(debate.agents.all())
+    names = {a.index: a.name for a in agents_rows}
+    for i, persona in enumerate(state.personas):
+        names.setdefault(i, persona.name)
+    metrics = settled_metrics(state)
+    result = debate_result(debate=debate)
+    steps, progress, current_label = _stepper(state, debate, result)
+    cards = _agent_cards(state, debate, agents_rows, names)
+    chart = _chart(state, cards, metrics)
+    diagnostic, words = _diagnostic(result, metrics)
     events = list(debate.events.all())
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
-        agents=cards, panels=panels, chart=chart, metrics=metrics, diagnostic=diagnostic,
-        diagnostic_words=words, result=result,
+        agents=cards, panels=_panels(state, steps, names, metrics), chart=chart,
+        metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
         events=[EventLine(e.seq, _event_text(e, names)) for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,
     )
-
