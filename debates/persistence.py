@@ -14,7 +14,14 @@ from django.db import IntegrityError, transaction
 
 from debates import events
 from debates.engine.council import EngineEvent, EngineHooks
-from debates.engine.schemas import CallRecord, Phase, RoundMetrics, Turn, TurnStatus
+from debates.engine.schemas import (
+    CallRecord,
+    EngineEventKind,
+    Phase,
+    RoundMetrics,
+    Turn,
+    TurnStatus,
+)
 from debates.engine.state import DebateState
 from debates.lease import renew
 from debates.models import Debate, LLMCall, RoundMetric
@@ -103,11 +110,11 @@ class PersistingHooks(EngineHooks):
     def _store_event(self, event: EngineEvent) -> None:
         with transaction.atomic():
             metrics = event.data.get("metrics")
-            if event.kind == "step_completed" and metrics:
+            if event.kind is EngineEventKind.STEP_COMPLETED and metrics:
                 store_round_metrics(self.debate, [RoundMetrics.model_validate(metrics)])
-            if event.kind == "step_started":
+            if event.kind is EngineEventKind.STEP_STARTED:
                 Debate.objects.filter(pk=self.debate.pk).update(current_step=event.step)
-            if event.kind in ("step_started", "step_completed"):
+            if event.kind in (EngineEventKind.STEP_STARTED, EngineEventKind.STEP_COMPLETED):
                 events.append(self.debate, event.kind, event.model_dump(
                     mode="json", exclude={"kind"}))
 

@@ -23,6 +23,7 @@ from .schemas import (
     Phase,
     Position,
     Premortem,
+    RoundDecision,
     RoundMetrics,
     StopReason,
     Turn,
@@ -280,7 +281,7 @@ class DebateState:
             live_agents=len(live),
         )
         reason, explanation = self.rule(metrics)
-        metrics.decision = "continue" if reason is None else reason.value
+        metrics.decision = RoundDecision.CONTINUE if reason is None else reason
         metrics.stop_reason = reason
         metrics.explanation = explanation
         return metrics
