@@ -22,7 +22,7 @@ help:
 	@echo "make run     install if needed, migrate, serve http://$(HOST):$(PORT)/"
 	@echo "make test    install if needed, run the whole test suite and the linter"
 	@echo "make worker  run only the django-q2 task workers (make run starts them too)"
-	@echo "make lint    ruff, mypy on the engine, import contracts (lint-imports)"
+	@echo "make lint    ruff, mypy (django-stubs), import contracts (lint-imports)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -55,10 +55,10 @@ test: install
 	fi
 	$(PY) -m pytest $(PYTEST_ARGS)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy debates/engine
+	$(VENV)/bin/mypy debates collab council_site personas
 	$(VENV)/bin/lint-imports
 
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy debates/engine
+	$(VENV)/bin/mypy debates collab council_site personas
 	$(VENV)/bin/lint-imports

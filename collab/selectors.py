@@ -4,22 +4,28 @@ or to the calling user's own mentions."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.db.models import Prefetch, QuerySet
 
 from collab.models import Comment, Mention, TargetKind
-from debates.models import Debate, Synthesis
+from debates.engine.schemas import DebateResult
+from debates.models import Debate
+from debates.selectors import debate_result
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 
-def synthesis_result(debate: Debate) -> dict[str, Any] | None:
-    return Synthesis.objects.filter(debate=debate).values_list("result", flat=True).first()
+def synthesis_result(debate: Debate) -> DebateResult | None:
+    """The council's typed synthesis, the one whose parts comments point at; None
+    while there is none and for other protocols (their results have no such parts)."""
+    if debate.protocol != "council":
+        return None
+    return debate_result(debate=debate)
 
 
-def target_label(comment: Comment, result: dict[str, Any] | None) -> str:
+def target_label(comment: Comment, result: DebateResult | None) -> str:
     """What a thread is about, in words, e.g. 'On risk R2 ("Vendor lock-in")'."""
     kind, ref = comment.target_kind, comment.target_ref
     if kind == TargetKind.QUOTE:
@@ -27,12 +33,13 @@ def target_label(comment: Comment, result: dict[str, Any] | None) -> str:
     if result is None or kind == TargetKind.SYNTHESIS:
         return "On the synthesis"
     if kind in (TargetKind.RISK, TargetKind.CONCERN):
-        key = "pre_positional_risks" if kind == TargetKind.RISK else "post_positional_concerns"
-        text = next((i.get("text", "") for i in result.get(key) or [] if i.get("id") == ref), "")
+        items = (result.pre_positional_risks if kind == TargetKind.RISK
+                 else result.post_positional_concerns)
+        text = next((i.text for i in items if i.id == ref), "")
         return f'On {kind} {ref} ("{text}")' if text else f"On {kind} {ref}"
     if kind == TargetKind.DISAGREEMENT:
-        items = result.get("disagreements") or []
-        topic = items[int(ref)].get("topic", "") if ref.isdigit() and int(ref) < len(items) else ""
+        topics = result.disagreements
+        topic = topics[int(ref)].topic if ref.isdigit() and int(ref) < len(topics) else ""
         return f'On the disagreement about "{topic}"' if topic else "On a disagreement"
     if ref and ref != "recommendation":
         return f"On the recommendation ({ref.replace('_', ' ')})"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
@@ -15,10 +15,10 @@ from django.utils import timezone
 
 from collab import signals
 from collab.models import Comment, Mention, TargetKind
-from collab.selectors import target_label
+from collab.selectors import synthesis_result, target_label
 from debates.engine.schemas import RecommendedPath
 from debates.forms import MAX_CONTEXT_CHARS
-from debates.models import Debate, Synthesis
+from debates.models import Debate
 from debates.services import debate_rerun
 
 if TYPE_CHECKING:
@@ -43,10 +43,6 @@ class NotYourComment(PermissionDenied):
     """Only a comment's author may edit or delete it."""
 
 
-def _synthesis_result(debate: Debate) -> dict[str, Any] | None:
-    return Synthesis.objects.filter(debate=debate).values_list("result", flat=True).first()
-
-
 def _clean_body(body: str) -> str:
     body = body.strip()
     if not body:
@@ -65,25 +61,26 @@ def _clean_target(
         raise CommentError(f"Unknown target {kind!r}; expected one of {expected}.")
     if kind == TargetKind.SYNTHESIS:
         return kind, "", "", None
-    result = _synthesis_result(debate)
+    result = synthesis_result(debate)
     if result is None:
         raise CommentError("This debate has no synthesis yet: comment on the debate as a whole.")
     if kind in (TargetKind.RISK, TargetKind.CONCERN):
-        key = "pre_positional_risks" if kind == TargetKind.RISK else "post_positional_concerns"
-        ids = [item.get("id") for item in result.get(key) or []]
+        items = (result.pre_positional_risks if kind == TargetKind.RISK
+                 else result.post_positional_concerns)
+        ids = [item.id for item in items]
         if ref not in ids:
             known = ", ".join(map(str, ids)) or "none"
             raise CommentError(f"The synthesis has no {kind} {ref!r} (it has: {known}).")
         return kind, ref, "", None
     if kind == TargetKind.DISAGREEMENT:
-        count = len(result.get("disagreements") or [])
+        count = len(result.disagreements)
         if not ref.isdigit() or int(ref) >= count:
             raise CommentError(
                 f"The synthesis has {count} disagreement(s); {ref!r} is not one of them."
             )
         return kind, str(int(ref)), "", None
     if kind == TargetKind.RECOMMENDATION:
-        if not result.get("recommended_path"):
+        if result.recommended_path is None:
             raise CommentError("This synthesis has no recommendation.")
         ref = ref or "recommendation"
         if ref not in RECOMMENDATION_PARTS:
@@ -206,7 +203,7 @@ def objections_for_rerun(*, debate: Debate, comment_codes: Sequence[object]) -> 
     missing = [c for c in codes if c not in comments]
     if missing:
         raise CommentError(f"Not comments of this debate (or deleted): {', '.join(missing)}")
-    result = _synthesis_result(debate)
+    result = synthesis_result(debate)
     lines = ["Objections the council must address:"]
     for code in codes:
         comment = comments[code]

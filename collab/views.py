@@ -36,14 +36,14 @@ def _short(text: object, limit: int = 70) -> str:
 def _target_choices(debate: Debate) -> list[tuple[str, str]]:
     """(target_ref, label) of what the synthesis offers to comment on, for the form's
     suggestion list (the service still checks whatever is typed)."""
-    result = selectors.synthesis_result(debate) or {}
-    choices = [(str(i.get("id", "")), f"risk: {_short(i.get('text'))}")
-               for i in result.get("pre_positional_risks") or []]
-    choices += [(str(i.get("id", "")), f"concern: {_short(i.get('text'))}")
-                for i in result.get("post_positional_concerns") or []]
-    choices += [(str(n), f"disagreement: {_short(d.get('topic'))}")
-                for n, d in enumerate(result.get("disagreements") or [])]
-    if result.get("recommended_path"):
+    result = selectors.synthesis_result(debate)
+    if result is None:
+        return []
+    choices = [(i.id, f"risk: {_short(i.text)}") for i in result.pre_positional_risks]
+    choices += [(i.id, f"concern: {_short(i.text)}") for i in result.post_positional_concerns]
+    choices += [(str(n), f"disagreement: {_short(d.topic)}")
+                for n, d in enumerate(result.disagreements)]
+    if result.recommended_path is not None:
         choices += [(ref, f"recommendation: {label}") for ref, label in RECOMMENDATION_LABELS]
     return choices
 

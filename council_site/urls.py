@@ -4,9 +4,11 @@ from django.urls import include, path
 
 from council_site import views
 from council_site.api import api
+from debates.views import debate_list
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    # The home page is the current team's debate list, the same view as /debates/.
+    path("", debate_list, name="home"),
     path("debates/", include("debates.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("api/", api.urls),

@@ -1,10 +1,9 @@
-"""Site-wide views: the home page and the plain health check."""
+"""Site-wide views: the plain health check (the home page is ``debates.views.debate_list``)."""
 
 from __future__ import annotations
 
 import logging
 
-from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import never_cache
@@ -25,10 +24,3 @@ def healthz(request: HttpRequest) -> HttpResponse:
         return HttpResponse("database unreachable\n", status=503, content_type="text/plain")
     return HttpResponse("ok\n", content_type="text/plain")
 
-
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
-    """The home page is the current team's debate list."""
-    from debates.views import debate_list
-
-    return debate_list(request)

@@ -14,6 +14,11 @@ from django.conf import settings
 from django.db import models
 
 from council_site.accounts.models import Team
+from debates.engine.schemas import Phase, RoundDecision, StopReason
+
+# The engine's vocabularies, offered to forms and the admin; the columns stay plain text.
+PHASE_CHOICES = [(p.value, p.value.replace("_", " ")) for p in Phase]
+DECISION_CHOICES = [(d.value, d.value.replace("_", " ")) for d in (*RoundDecision, *StopReason)]
 
 
 class DebateStatus(models.TextChoices):
@@ -107,7 +112,7 @@ class Agent(models.Model):
 
 class Turn(models.Model):
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="turns")
-    phase = models.CharField(max_length=20)
+    phase = models.CharField(max_length=20, choices=PHASE_CHOICES)
     round = models.PositiveSmallIntegerField(default=0)
     agent_index = models.SmallIntegerField(default=-1, help_text="-1 for panel-wide calls")
     status = models.CharField(max_length=10)
@@ -133,7 +138,7 @@ class Turn(models.Model):
 
 class LLMCall(models.Model):
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="llm_calls")
-    phase = models.CharField(max_length=20)
+    phase = models.CharField(max_length=20, choices=PHASE_CHOICES)
     round = models.PositiveSmallIntegerField(default=0)
     agent_index = models.SmallIntegerField(default=-1)
     attempt = models.PositiveSmallIntegerField()
@@ -169,7 +174,7 @@ class RoundMetric(models.Model):
     agreement = models.FloatField(null=True, blank=True)
     leading_verdict = models.CharField(max_length=80, blank=True, default="")
     verdict_counts = models.JSONField(null=True, blank=True)
-    decision = models.CharField(max_length=40)
+    decision = models.CharField(max_length=40, choices=DECISION_CHOICES)
     explanation = models.TextField(blank=True)
 
     class Meta:

@@ -22,7 +22,7 @@ from debates.engine.schemas import (
     TurnStatus,
 )
 from debates.engine.state import DebateState, Step
-from debates.models import Debate, DebateEvent, DebateStatus, RoundMetric
+from debates.models import Agent, Debate, DebateEvent, DebateStatus
 from debates.selectors import debate_result
 from debates.stored_state import load_state
 
@@ -81,7 +81,7 @@ class PanelView:
     state: StepState
     expected: int
     turns: list[TurnView]
-    metric: RoundMetric | None = None
+    metric: RoundMetrics | None = None
 
     @property
     def received(self) -> int:
@@ -128,7 +128,7 @@ class DebatePage:
     agents: list[AgentCard]
     panels: list[PanelView]
     chart: Chart
-    metrics: list[RoundMetric]
+    metrics: list[RoundMetrics]
     diagnostic: Diagnostic | None
     diagnostic_words: str
     result: DebateResult | None
@@ -249,30 +249,26 @@ def _event_text(event: DebateEvent, names: dict[int, str]) -> str:
     return event.kind.replace("_", " ")
 
 
-def _metrics_model(row: RoundMetric) -> RoundMetrics:
-    return RoundMetrics(round=row.round, active_agents=row.active_agents,
-                        mean_confidence=row.mean_confidence, dispersion=row.dispersion)
+def settled_metrics(state: DebateState) -> list[RoundMetrics]:
+    """The metrics of every round whose step has finished (round 0 once every
+    position is in), derived from the state as the stored cache is."""
+    metrics = state.all_metrics()
+    if metrics and not state.step_complete(Step(Phase.POSITION)):
+        return []
+    return metrics
 
 
-def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
-    state = load_state(debate)
-    agents_rows = list(debate.agents.all())
-    names = {a.index: a.name for a in agents_rows}
-    for i, persona in enumerate(state.personas):
-        names.setdefault(i, persona.name)
-    metrics = list(debate.round_metrics.all())
-    result = debate_result(debate=debate)
+def _stepper(state: DebateState, debate: Debate,
+             result: DebateResult | None) -> tuple[list[StepView], int, str]:
+    """The steps with their states, the progress in percent and the running step's label."""
     active = debate.is_active
     finished = debate.status == DebateStatus.SUCCEEDED
-    round_cap = state.planned_rounds
-
-    # ---------------------------------------------------------------- stepper
     ordered: list[tuple[str, str, bool]] = []
     if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
         compose = state.turn(Phase.COMPOSE)
         ordered.append(("compose", "compose",
                         compose is not None and compose.status is TurnStatus.OK))
-    for step in _agent_steps(state, round_cap):
+    for step in _agent_steps(state, state.planned_rounds):
         ordered.append((step.label.replace(" ", "-"), step.label, _step_done(state, step)))
     ordered.append(("synthesis", "synthesis", result is not None))
 
@@ -298,10 +294,14 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     counted = [s for s in steps if s.state != "skipped"]
     done_count = sum(1 for s in counted if s.state == "done")
     progress = 100 if finished else int(100 * done_count / max(len(counted), 1))
+    return steps, progress, current_label
 
-    # ---------------------------------------------------------------- agents
+
+def _agent_cards(state: DebateState, debate: Debate, agents_rows: list[Agent],
+                 names: dict[int, str]) -> list[AgentCard]:
+    """One card per panelist: confidence trail, latest stance and what it is doing."""
     last = state.last_round_started
-    running_step = state.next_step() if active else None
+    running_step = state.next_step() if debate.is_active else None
     cards = []
     for i in range(len(state.personas)):
         persona = state.personas[i]
@@ -325,19 +325,30 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
             failed_in=failed.label if failed else None,
             verdict=state.verdict(i, stance_round) if stance_round is not None else None,
         ))
+    return cards
+
+
+def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetrics]) -> Chart:
+    """The convergence chart; each card takes its series' colour."""
     chart = convergence_chart(
         [(c.name, c.trail) for c in cards],
-        [next((m.dispersion for m in metrics if m.round == r), None) for r in range(last + 1)],
-        [next((m.agreement for m in metrics if m.round == r), None) for r in range(last + 1)],
+        [next((m.dispersion for m in metrics if m.round == r), None)
+         for r in range(state.last_round_started + 1)],
+        [next((m.agreement for m in metrics if m.round == r), None)
+         for r in range(state.last_round_started + 1)],
     )
     for card, series in zip(cards, chart.series, strict=True):
         card.color = series.color
+    return chart
 
-    # ---------------------------------------------------------------- panels
+
+def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
+            metrics: list[RoundMetrics]) -> list[PanelView]:
+    """One panel per agent step begun (or due), with its turns and its round's metrics."""
     by_round = {m.round: m for m in metrics}
     panels: list[PanelView] = []
     state_of = {s.label: s.state for s in steps}
-    for step in _agent_steps(state, round_cap):
+    for step in _agent_steps(state, state.planned_rounds):
         turns = []
         for (phase, rnd, agent), turn in sorted(state.turns.items(), key=lambda kv: kv[0][2]):
             if phase != step.phase.value or rnd != step.round or agent < 0:
@@ -360,19 +371,35 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
             metric=by_round.get(step.round) if step.phase in (Phase.POSITION,
                                                                Phase.CROSS_EXAM) else None,
         ))
+    return panels
 
-    # ---------------------------------------------------------------- diagnostic
+
+def _diagnostic(result: DebateResult | None,
+                metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
+    """The result's diagnostic, or (while running) one from the first and last round."""
     diagnostic = result.diagnostic if result is not None else None
     if diagnostic is None and len(metrics) >= 2:
-        diagnostic = convergence.diagnose(_metrics_model(metrics[0]), _metrics_model(metrics[-1]))
-    words = DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
+        diagnostic = convergence.diagnose(metrics[0], metrics[-1])
+    return diagnostic, DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
 
+
+def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
+    state = load_state(debate)
+    agents_rows = list(debate.agents.all())
+    names = {a.index: a.name for a in agents_rows}
+    for i, persona in enumerate(state.personas):
+        names.setdefault(i, persona.name)
+    metrics = settled_metrics(state)
+    result = debate_result(debate=debate)
+    steps, progress, current_label = _stepper(state, debate, result)
+    cards = _agent_cards(state, debate, agents_rows, names)
+    chart = _chart(state, cards, metrics)
+    diagnostic, words = _diagnostic(result, metrics)
     events = list(debate.events.all())
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
-        agents=cards, panels=panels, chart=chart, metrics=metrics, diagnostic=diagnostic,
-        diagnostic_words=words, result=result,
+        agents=cards, panels=_panels(state, steps, names, metrics), chart=chart,
+        metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
         events=[EventLine(e.seq, _event_text(e, names)) for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,
     )
-

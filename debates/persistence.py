@@ -1,16 +1,27 @@
 """Stores what the engine produces, the moment it produces it: turns, the call
-ledger, round metrics and the event log (``PersistingHooks``)."""
+ledger, round metrics and the event log (``PersistingHooks``).
+
+``RoundMetric`` rows are a cache of what ``DebateState`` derives, for the API and
+admin; ``store_round_metrics`` here is their only writer."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from asgiref.sync import sync_to_async
 from django.db import IntegrityError, transaction
 
 from debates import events
 from debates.engine.council import EngineEvent, EngineHooks
-from debates.engine.schemas import CallRecord, Phase, Turn, TurnStatus
+from debates.engine.schemas import (
+    CallRecord,
+    EngineEventKind,
+    Phase,
+    RoundMetrics,
+    Turn,
+    TurnStatus,
+)
 from debates.engine.state import DebateState
 from debates.lease import renew
 from debates.models import Debate, LLMCall, RoundMetric
@@ -18,6 +29,18 @@ from debates.models import Turn as TurnRow
 from debates.stored_state import snapshot_agents
 
 log = logging.getLogger(__name__)
+
+
+def store_round_metrics(debate: Debate, metrics: Iterable[RoundMetrics]) -> None:
+    """Writes (or rewrites) the cached rows of these rounds, every column copied from
+    the engine's ``RoundMetrics`` of the same name."""
+    fields = [f for f in RoundMetric._meta.concrete_fields
+              if f.name not in ("id", "debate", "round")]
+    for m in metrics:
+        RoundMetric.objects.update_or_create(debate=debate, round=m.round, defaults={
+            # A text column stores "nothing" as "" (e.g. no leading verdict on a tie).
+            f.name: "" if getattr(m, f.name) is None and not f.null else getattr(m, f.name)
+            for f in fields})
 
 
 class PersistingHooks(EngineHooks):
@@ -89,18 +112,11 @@ class PersistingHooks(EngineHooks):
     def _store_event(self, event: EngineEvent) -> None:
         with transaction.atomic():
             metrics = event.data.get("metrics")
-            if event.kind == "step_completed" and metrics:
-                RoundMetric.objects.update_or_create(
-                    debate=self.debate, round=metrics["round"],
-                    defaults={**{k: metrics[k] for k in (
-                        "active_agents", "mean_confidence", "dispersion", "confidence_delta",
-                        "concessions", "new_arguments", "decision", "explanation",
-                        "agreement", "verdict_counts")},
-                        "leading_verdict": metrics["leading_verdict"] or ""},
-                )
-            if event.kind == "step_started":
+            if event.kind is EngineEventKind.STEP_COMPLETED and metrics:
+                store_round_metrics(self.debate, [RoundMetrics.model_validate(metrics)])
+            if event.kind is EngineEventKind.STEP_STARTED:
                 Debate.objects.filter(pk=self.debate.pk).update(current_step=event.step)
-            if event.kind in ("step_started", "step_completed"):
+            if event.kind in (EngineEventKind.STEP_STARTED, EngineEventKind.STEP_COMPLETED):
                 events.append(self.debate, event.kind, event.model_dump(
                     mode="json", exclude={"kind"}))
 

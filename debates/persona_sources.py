@@ -8,6 +8,7 @@ without one, a team simply has no library personas.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -37,7 +38,7 @@ class PersonaSource(Protocol):
         """(library code, name) of ``team``'s libraries, by name."""
         ...
 
-    def library_persona_codes(self, *, team: Team, library: object) -> list[str]:
+    def library_persona_codes(self, *, team: Team, library: uuid.UUID | str) -> list[str]:
         """Codes of the personas of ``team``'s library ``library`` (the debate search's
         library filter matches agents by them)."""
         ...
@@ -50,7 +51,7 @@ class _NoLibraries:
     def libraries(self, *, team: Team) -> list[tuple[str, str]]:
         return []
 
-    def library_persona_codes(self, *, team: Team, library: object) -> list[str]:
+    def library_persona_codes(self, *, team: Team, library: uuid.UUID | str) -> list[str]:
         return []
 
     def resolve(self, *, team: Team, codes: Sequence[object]) -> list[Persona]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -111,7 +112,7 @@ def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
     )
 
 
-def debate_filter_choices(*, team: Team) -> dict[str, list[str]]:
+def debate_filter_choices(*, team: Team) -> dict[str, Any]:
     """The values the team's debates actually have, for the filter drop-downs."""
     debates = Debate.objects.filter(team=team)
     return {

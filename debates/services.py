@@ -27,10 +27,10 @@ from debates.models import (
     Agent,
     Debate,
     DebateStatus,
-    RoundMetric,
     Synthesis,
 )
 from debates.models import Turn as TurnRow
+from debates.persistence import store_round_metrics
 from debates.persona_sources import PersonaSourceError, persona_source
 from debates.stored_state import load_state, snapshot_agents
 
@@ -281,10 +281,8 @@ def debate_more_round(*, debate: Debate) -> Debate:
     state = load_state(debate)
     state.request_more_round()
     # The round that stopped the debate now reads "continue", with the rule's verdict
-    # kept in its explanation.
-    last = state.metrics(state.completed_rounds)
-    RoundMetric.objects.filter(debate=debate, round=last.round).update(
-        decision=last.decision, explanation=last.explanation)
+    # kept in its explanation: the cached rows follow the state.
+    store_round_metrics(debate, state.all_metrics())
     TurnRow.objects.filter(
         debate=debate, phase__in=[Phase.SYNTHESIS.value, Phase.VERIFY.value]
     ).delete()

@@ -78,7 +78,7 @@ class NotificationSettings(models.Model):
         return f"notification settings of {self.user}"
 
     def channel(self, kind: str) -> str:
-        return getattr(self, SETTING_OF_KIND[kind])
+        return getattr(self, SETTING_OF_KIND[Kind(kind)])
 
 
 SETTING_OF_KIND = {

@@ -6,6 +6,7 @@ offers and links library personas without importing this app.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Sequence
 
 from council_site.accounts.models import Team
@@ -26,7 +27,7 @@ class LibraryPersonaSource:
         return [(str(code), name) for code, name in PersonaLibrary.objects.filter(
             team=team).order_by("name").values_list("code", "name")]
 
-    def library_persona_codes(self, *, team: Team, library: object) -> list[str]:
+    def library_persona_codes(self, *, team: Team, library: uuid.UUID | str) -> list[str]:
         return [str(code) for code in LibraryPersona.objects.filter(
             library__team=team, library__code=library).values_list("code", flat=True)]
 

@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from debates.engine.schemas import DebateConfig, Persona
+from debates.engine.schemas import (
+    AgentResult,
+    AgentView,
+    ClusteredItem,
+    DebateConfig,
+    DebateResult,
+    Diagnostic,
+    DiagnosticLabel,
+    Mode,
+    Persona,
+    RecommendedPath,
+    StopReason,
+    TopicDisagreement,
+    Usage,
+)
 from debates.models import Debate, Synthesis
 from debates.services import debate_create
 
@@ -20,21 +34,34 @@ def make_debate(team: Any, user: Any = None, *, personas: list[Persona] | None =
 
 
 def synthesis_result(agents_in_majority: list[bool | None] | None = None) -> dict[str, Any]:
-    """Enough of a DebateResult for comments and usage figures."""
+    """A small but valid DebateResult (as stored) for comments and usage figures."""
     verdicts = agents_in_majority if agents_in_majority is not None else [True, True, False]
-    return {
-        "agents": [{"index": i, "in_final_majority": v} for i, v in enumerate(verdicts)],
-        "pre_positional_risks": [
-            {"id": "R1", "text": "Migration downtime", "raised_by": ["A"]},
-            {"id": "R2", "text": "Vendor lock-in", "raised_by": ["B"]},
+    persona = Persona(name="A", background="b", expertise="e", approach="a", bias="x")
+    return DebateResult(
+        question=QUESTION, language="en", protocol="council", mode=Mode.QUICK,
+        config=DebateConfig(mode="quick"), prompt_version="test", simulated=True,
+        agents=[AgentResult(index=i, persona=persona.model_copy(update={"name": f"A{i}"}),
+                            model="sim/test", in_final_majority=v)
+                for i, v in enumerate(verdicts)],
+        rounds_completed=1, stop_reason=StopReason.CONVERGED, stop_explanation="",
+        metrics=[], diagnostic=Diagnostic(
+            label=DiagnosticLabel.GENUINE_CONVERGENCE, mean_before=0.5, mean_after=0.8,
+            dispersion_before=0.2, dispersion_after=0.1, mean_trend="rose",
+            dispersion_trend="narrowed"),
+        baseline_majority=None, final_majority=None,
+        pre_positional_risks=[
+            ClusteredItem(id="R1", text="Migration downtime", raised_by=["A"]),
+            ClusteredItem(id="R2", text="Vendor lock-in", raised_by=["B"]),
         ],
-        "post_positional_concerns": [{"id": "C1", "text": "Cost growth", "raised_by": ["C"]}],
-        "disagreements": [{"topic": "Timing", "views": [{"agent": "A", "view": "Now"}]}],
-        "recommended_path": {"stakes": "s", "strongest_evidence": "e", "weakest_evidence": "w",
-                             "recommendation": "Migrate in Q3", "path_dependencies": [],
-                             "risks": []},
-        "consensus_points": [],
-    }
+        post_positional_concerns=[ClusteredItem(id="C1", text="Cost growth", raised_by=["C"])],
+        disagreements=[TopicDisagreement(topic="Timing",
+                                         views=[AgentView(agent="A", view="Now")])],
+        consensus_points=[],
+        recommended_path=RecommendedPath(stakes="s", strongest_evidence="e",
+                                         weakest_evidence="w", recommendation="Migrate in Q3"),
+        divergence_report=None, unverified_claims=[], verifier_ok=True, degraded=False,
+        degraded_notes=[], synthesis_model="sim/test", usage=Usage(),
+    ).model_dump(mode="json")
 
 
 def add_synthesis(debate: Debate, agents_in_majority: list[bool | None] | None = None) -> Synthesis:

@@ -20,6 +20,7 @@ from .schemas import (
     CallRecord,
     CallTag,
     ComposedPanel,
+    EngineEventKind,
     Phase,
     Premortem,
     SynthesisNarrative,
@@ -36,7 +37,7 @@ MAX_COMPACTION = 3
 
 
 class EngineEvent(BaseModel):
-    kind: str  # step_started | turn_completed | turn_failed | step_completed | round_completed
+    kind: EngineEventKind
     step: str
     phase: str
     round: int = 0
@@ -308,7 +309,8 @@ async def _run_agents(
         await hooks.on_turn(turn)
         await hooks.on_event(
             EngineEvent(
-                kind="turn_completed" if turn.status is TurnStatus.OK else "turn_failed",
+                kind=EngineEventKind.TURN_COMPLETED if turn.status is TurnStatus.OK
+                else EngineEventKind.TURN_FAILED,
                 step=step.label, phase=step.phase.value, round=step.round, agent=agent,
                 data={"error": turn.error} if turn.error else {},
             )
@@ -395,7 +397,7 @@ async def run_step(
 ) -> None:
     """Runs one step, adding its turns to ``state`` (and reporting them) as they arrive."""
     gateway = gateway or make_gateway(state, hooks)
-    await hooks.on_event(EngineEvent(kind="step_started", step=step.label,
+    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_STARTED, step=step.label,
                                      phase=step.phase.value, round=step.round))
     if step.phase in (Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY):
         await _run_panel_call(state, step, gateway, hooks)
@@ -414,7 +416,7 @@ async def run_step(
     if turn is not None:
         data["status"] = turn.status.value
         data["error"] = turn.error
-    await hooks.on_event(EngineEvent(kind="step_completed", step=step.label,
+    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_COMPLETED, step=step.label,
                                      phase=step.phase.value, round=step.round, data=data))
 
 

@@ -8,7 +8,7 @@ import time
 from typing import TextIO
 
 from .council import EngineEvent, EngineHooks
-from .schemas import CallRecord, Phase, Turn, TurnStatus
+from .schemas import CallRecord, EngineEventKind, Phase, Turn, TurnStatus
 from .state import DebateState
 
 
@@ -55,15 +55,15 @@ class ConsoleProgress(EngineHooks):
             self._notes.append(f"{who}: failed ({(turn.error or '')[:80]})")
 
     async def on_event(self, event: EngineEvent) -> None:
-        if event.kind == "step_started":
+        if event.kind is EngineEventKind.STEP_STARTED:
             self._step_started = time.monotonic()
             self._done = 0
             self._notes = []
             self._status(f"{event.step} …")
-        elif event.kind in ("turn_completed", "turn_failed"):
+        elif event.kind in (EngineEventKind.TURN_COMPLETED, EngineEventKind.TURN_FAILED):
             self._done += 1
             self._status(f"{event.step}  {self._done} done")
-        elif event.kind == "step_completed":
+        elif event.kind is EngineEventKind.STEP_COMPLETED:
             self._print(self._step_line(event))
 
     def _step_line(self, event: EngineEvent) -> str:

@@ -409,9 +409,21 @@ class StopReason(StrEnum):
     STOPPED_BY_USER = "stopped_by_user"
 
 
-class Decision(StrEnum):
+class RoundDecision(StrEnum):
+    """What the stop rule said after a round when it did not stop the debate (a stop
+    is a ``StopReason``); round 0 has no decision."""
+
+    NONE = "-"
     CONTINUE = "continue"
-    STOP = "stop"
+
+
+class EngineEventKind(StrEnum):
+    """What an ``EngineEvent`` reports (council.EngineEvent)."""
+
+    STEP_STARTED = "step_started"
+    TURN_COMPLETED = "turn_completed"
+    TURN_FAILED = "turn_failed"
+    STEP_COMPLETED = "step_completed"
 
 
 class RoundMetrics(BaseModel):
@@ -432,7 +444,7 @@ class RoundMetrics(BaseModel):
     agreement: float | None = None
     leading_verdict: str | None = None
     verdict_counts: dict[str, int] | None = None
-    decision: str = "-"
+    decision: RoundDecision | StopReason = RoundDecision.NONE
     stop_reason: StopReason | None = None
     explanation: str = ""
 

@@ -23,6 +23,7 @@ from .schemas import (
     Phase,
     Position,
     Premortem,
+    RoundDecision,
     RoundMetrics,
     StopReason,
     Turn,
@@ -313,7 +314,7 @@ class DebateState:
             verdicts=self.verdict_split(round_number),
         )
         reason, explanation = self.rule(metrics)
-        metrics.decision = "continue" if reason is None else reason.value
+        metrics.decision = RoundDecision.CONTINUE if reason is None else reason
         metrics.stop_reason = reason
         metrics.explanation = explanation
         return metrics

@@ -87,6 +87,36 @@ def test_one_more_round_runs_a_round_past_the_stop(team):
     assert debate.synthesis.result["rounds_completed"] == rounds + 1
 
 
+def _cached_and_derived(debate):
+    from debates.stored_state import load_state
+
+    columns = [f.name for f in debate.round_metrics.model._meta.concrete_fields
+               if f.name not in ("id", "debate")]
+    rows = [{c: getattr(row, c) for c in columns} for row in debate.round_metrics.all()]
+    derived = [{c: getattr(m, c) for c in columns}
+               for m in load_state(Debate.objects.get(pk=debate.pk)).all_metrics()]
+    return rows, derived
+
+
+def test_round_metric_rows_equal_the_state_after_one_more_round(team):
+    from debates.execution import run_to_completion
+
+    debate = create(team)
+    run_to_completion(debate.code)
+    rows, derived = _cached_and_derived(debate)
+    assert rows == derived and len(rows) >= 2
+    debate.refresh_from_db()
+    debate_more_round(debate=debate)
+    rows, derived = _cached_and_derived(debate)
+    assert rows == derived
+    assert rows[-1]["decision"] == "continue"
+    run_to_completion(debate.code)
+    rows, derived = _cached_and_derived(debate)
+    assert rows == derived
+    assert len(rows) == Debate.objects.get(pk=debate.pk).synthesis.result[
+        "rounds_completed"] + 1
+
+
 def test_rerun_links_to_its_parent_and_keeps_library_links(team):
     persona = Persona(name="Ann", background="b", expertise="e", approach="a", bias="x")
     parent = create(team, personas=[persona])

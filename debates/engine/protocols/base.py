@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from ..council import EngineEvent, EngineHooks, make_gateway
 from ..gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
-from ..schemas import CallTag, Persona, Turn, TurnStatus, Usage
+from ..schemas import CallTag, EngineEventKind, Persona, Turn, TurnStatus, Usage
 from ..state import DebateState, Step
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
@@ -150,7 +150,7 @@ async def run_asks(protocol: DebateProtocol, state: DebateState, step: Step,
     """Runs the unanswered asks of ``step`` concurrently (bounded by the config's
     concurrency), reporting each turn the moment it exists."""
     label = protocol.step_label(step)
-    await hooks.on_event(EngineEvent(kind="step_started", step=label,
+    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_STARTED, step=label,
                                      phase=step.phase.value, round=step.round))
     semaphore = asyncio.Semaphore(state.config.concurrency)
     missing = [a for a in protocol.asks(state, step)
@@ -164,7 +164,8 @@ async def run_asks(protocol: DebateProtocol, state: DebateState, step: Step,
         state.add(turn)
         await hooks.on_turn(turn)
         await hooks.on_event(EngineEvent(
-            kind="turn_completed" if turn.status is TurnStatus.OK else "turn_failed",
+            kind=EngineEventKind.TURN_COMPLETED if turn.status is TurnStatus.OK
+            else EngineEventKind.TURN_FAILED,
             step=label, phase=step.phase.value, round=step.round, agent=ask.agent,
             data={"error": turn.error} if turn.error else {},
         ))
@@ -183,7 +184,7 @@ async def run_asks(protocol: DebateProtocol, state: DebateState, step: Step,
         data["status"] = turns[0].status.value
         data["error"] = turns[0].error
     data.update(protocol.step_data(state, step))
-    await hooks.on_event(EngineEvent(kind="step_completed", step=label,
+    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_COMPLETED, step=label,
                                      phase=step.phase.value, round=step.round, data=data))
 
 
