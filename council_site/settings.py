@@ -44,12 +44,12 @@ DEBUG = env_bool("DJANGO_DEBUG", False)
 EMBEDDED = env_str("DATABASE_URL") is None
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if SECRET_KEY is None:
-    if TESTING:
-        SECRET_KEY = "django-insecure-test-key"
+    if DEBUG or TESTING:
+        # One fixed key: a test process and the worker processes it starts (debug on)
+        # must sign and read django-q2's queued tasks alike.
+        SECRET_KEY = "django-insecure-dev-key-only-for-debug-and-tests"
     elif EMBEDDED:
         SECRET_KEY = secret_key_from_file(VAR_DIR / "secret_key")
-    elif DEBUG:
-        SECRET_KEY = "django-insecure-dev-key-only-for-debug"
     else:
         raise ImproperlyConfigured(
             "DJANGO_SECRET_KEY is not set. The scale-out configuration (DATABASE_URL set) "
