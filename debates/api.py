@@ -82,6 +82,8 @@ class DebateIn(Schema):
     question: str = Field(max_length=MAX_QUESTION_CHARS + 1000)
     context: str = ""
     mode: Mode = Mode.MEDIUM
+    protocol: str = Field(default="council",
+                          description="A registered protocol: council, adversarial, workflow")
     model: str | None = Field(default=None, description="litellm model; default COUNCIL_MODEL")
     agents: int | None = None
     max_rounds: int | None = None

@@ -18,16 +18,16 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
 from debates.compare import compare_results
 from debates.engine.inputs import InputError
-from debates.engine.report import render_markdown
-from debates.engine.schemas import DebateConfig, DebateResult
+from debates.engine.protocols import get_protocol
+from debates.engine.schemas import DebateConfig
 from debates.estimates import estimate
-from debates.forms import PROTOCOLS_COMING, DebateForm, RerunForm, SettingsForm
+from debates.forms import DebateForm, RerunForm, SettingsForm
 from debates.models import Debate
 from debates.pages import debate_page
 from debates.services import (
@@ -55,11 +55,16 @@ def _int(value: str | None) -> int:
         return 0
 
 
-def _result_or_404(debate: Debate) -> DebateResult:
+def _result_or_404(debate: Debate) -> BaseModel:
     result = selectors.debate_result(debate=debate)
     if result is None:
         raise Http404("this debate has no synthesis yet")
     return result
+
+
+def _markdown(debate: Debate) -> str:
+    """The debate's report, written by its protocol."""
+    return get_protocol(debate.protocol).render_markdown(_result_or_404(debate))
 
 
 # ------------------------------------------------------------------------ lists and forms
@@ -96,7 +101,7 @@ def debate_new(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("debates:detail", code=debate.code)
     return render(request, "debates/new.html", {
-        "form": form, "protocols_coming": PROTOCOLS_COMING,
+        "form": form,
         "estimate": plan.estimate if plan else estimate(
             SettingsForm.default_config(), text_chars=len(request.POST.get("question", ""))
             + len(request.POST.get("context", ""))),
@@ -153,8 +158,8 @@ def debate_print(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     """The Markdown export, rendered for reading and printing."""
     debate, role = debate_access(user=request.user, code=code)
     context = _page_context(debate, role)
-    result = _result_or_404(context["debate"])  # type: ignore[arg-type]
-    context.update(result=result, markdown=render_markdown(result))
+    detailed: Debate = context["debate"]  # type: ignore[assignment]
+    context.update(result=_result_or_404(detailed), markdown=_markdown(detailed))
     return render(request, "debates/print.html", context)
 
 
@@ -162,8 +167,7 @@ def debate_print(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @require_GET
 def export_markdown(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code)
-    response = HttpResponse(render_markdown(_result_or_404(debate)),
-                            content_type="text/markdown; charset=utf-8")
+    response = HttpResponse(_markdown(debate), content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.md"'
     return response
 

@@ -105,6 +105,14 @@ class DebateProtocol:
     def parse_result(self, data: dict[str, Any]) -> BaseModel:
         return self.result_model.model_validate(data)
 
+    def outcome(self, result: BaseModel) -> tuple[str, str, bool]:
+        """(stop reason, its explanation, degraded) of a result, as a stored debate
+        lists them; a result with a ``stop_reason`` field has all three."""
+        reason = getattr(result, "stop_reason", None)
+        return (getattr(reason, "value", reason or ""),
+                getattr(result, "stop_explanation", ""),
+                bool(getattr(result, "degraded", False)))
+
     def render_markdown(self, result: BaseModel) -> str:
         raise NotImplementedError
 
