@@ -13,6 +13,7 @@ from typing import Any, Literal
 from debates.charts import Chart, convergence_chart
 from debates.engine import convergence
 from debates.engine.i18n import translator
+from debates.engine.protocols import get_protocol
 from debates.engine.schemas import (
     DebateResult,
     Diagnostic,
@@ -133,6 +134,9 @@ class DebatePage:
     events: list[EventLine]
     last_seq: int
     current_label: str
+    # The debate's protocol's page partials and the data its "live" partial shows.
+    partials: dict[str, str] = field(default_factory=dict)
+    protocol_view: dict[str, Any] = field(default_factory=dict)
 
 
 def _words(key: str) -> str:
@@ -356,17 +360,19 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
         ))
 
     # ---------------------------------------------------------------- diagnostic
-    diagnostic = result.diagnostic if result is not None else None
+    diagnostic = getattr(result, "diagnostic", None)  # a council result's
     if diagnostic is None and len(metrics) >= 2:
         diagnostic = convergence.diagnose(_metrics_model(metrics[0]), _metrics_model(metrics[-1]))
     words = DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
 
     events = list(debate.events.all())
+    protocol = get_protocol(state.config.protocol)
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
         agents=cards, panels=panels, chart=chart, metrics=metrics, diagnostic=diagnostic,
         diagnostic_words=words, result=result,
         events=[EventLine(e.seq, _event_text(e, names)) for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,
+        partials=dict(protocol.partials), protocol_view=protocol.live_view(state),
     )
 

@@ -89,6 +89,11 @@ class DebateProtocol:
     def step_label(self, step: Step) -> str:
         return f"{step.phase.value} {step.round}" if step.round else step.phase.value
 
+    def live_view(self, state: DebateState) -> dict[str, Any]:
+        """Plain data the protocol's ``live`` page partial shows while the debate runs
+        and after (derived from the stored turns, so a reload shows the same)."""
+        return {}
+
     def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
         """Extra data for the step_completed event (e.g. the round status line)."""
         return {}
