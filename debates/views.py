@@ -25,7 +25,7 @@ from debates.access import can_write, current_team_access, debate_access
 from debates.compare import compare_results
 from debates.engine.inputs import InputError
 from debates.engine.protocols import get_protocol
-from debates.engine.schemas import DebateConfig
+from debates.engine.schemas import DebateConfig, DebateResult
 from debates.estimates import estimate
 from debates.forms import DebateForm, RerunForm, SettingsForm
 from debates.models import Debate
@@ -196,10 +196,15 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
         })
     debates = [debate_access(user=request.user, code=c)[0] for c in codes]
     results = [selectors.debate_result(debate=d) for d in debates]
-    comparison = compare_results(results[0], results[1]) if all(results) else None
+    # The item-by-item comparison reads council results; other protocols show side by
+    # side with what every result has (stop, cost), and a note saying so.
+    council = all(isinstance(r, DebateResult) for r in results)
+    comparison = compare_results(results[0], results[1]) if council and all(results) else None
     return render(request, "debates/compare.html", {
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
+        "not_council": "" if council or not all(results) else ", ".join(
+            sorted({get_protocol(d.protocol).label for d in debates})),
     })
 
 
