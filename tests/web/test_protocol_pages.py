@@ -85,6 +85,7 @@ def test_exports_print_and_api_use_the_protocols_report_and_result(
     data = json.loads(member_client.get(f"/debates/{debate.code}/export.json").content)
     assert protocol.parse_result(data) == result
     assert member_client.get(f"/debates/{debate.code}/print").status_code == 200
+    assert member_client.get(f"/debates/{debate.code}/transcript").status_code == 200
     api = member_client.get(f"/api/debates/{debate.code}/synthesis")
     assert api.status_code == 200 and protocol.parse_result(api.json()) == result
     assert member_client.get(f"/api/debates/{debate.code}/export.md").content.decode() == expected
