@@ -7,7 +7,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 from functools import partial
-from typing import Any
+from typing import Any, Union
 
 from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
@@ -17,7 +17,8 @@ from council_site.api_auth import api_auth
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.engine.inputs import InputError
-from debates.engine.schemas import MAX_QUESTION_CHARS, DebateResult, Mode
+from debates.engine.protocols import result_models
+from debates.engine.schemas import MAX_QUESTION_CHARS, Mode
 from debates.forms import DebateForm
 from debates.models import Debate
 from debates.services import IllegalTransition, debate_cancel, debate_start, debate_stop
@@ -88,6 +89,8 @@ class DebateIn(Schema):
     question: str = Field(max_length=MAX_QUESTION_CHARS + 1000)
     context: str = ""
     mode: Mode = Mode.MEDIUM
+    protocol: str = Field(default="council",
+                          description="A registered protocol: council, adversarial, workflow")
     model: str | None = Field(default=None, description="litellm model; default COUNCIL_MODEL")
     agents: int | None = None
     max_rounds: int | None = None
@@ -177,10 +180,15 @@ def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
     }
 
 
-@router.get("/{uuid:code}/synthesis", response={200: DebateResult, 404: ErrorOut},
+# The result of any registered protocol (the council's DebateResult, ...).
+ResultOut = Union[tuple(result_models())]  # type: ignore[valid-type]  # noqa: UP007
+
+
+@router.get("/{uuid:code}/synthesis", response={200: ResultOut, 404: ErrorOut},
             url_name="debate_synthesis")
 def get_synthesis(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
-    """The typed result (DebateResult), once the debate has finished."""
+    """The typed result of the debate's protocol (``DebateResult`` for the council),
+    once the debate has finished."""
     debate, _ = debate_access(user=request.user, code=code)
     result = selectors.debate_result(debate=debate)
     if result is None:

@@ -15,8 +15,8 @@ from council_site.api_auth import api_auth
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.engine.inputs import InputError
-from debates.engine.report import render_markdown
-from debates.engine.schemas import MAX_QUESTION_CHARS, DebateResult
+from debates.engine.protocols import UnknownProtocol, get_protocol
+from debates.engine.schemas import MAX_QUESTION_CHARS
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
 
 router = Router(tags=["debates"], auth=api_auth)
@@ -39,11 +39,16 @@ class RerunIn(Schema):
     context: str | None = None
 
 
-@router.get("/schemas/result", response=dict[str, Any], url_name="debate_result_schema")
-def result_schema(request: HttpRequest) -> dict[str, Any]:
-    """JSON schema of a debate's result (``GET /{code}/synthesis``, export.json)."""
+@router.get("/schemas/result", response={200: dict[str, Any], 404: MessageOut},
+            url_name="debate_result_schema")
+def result_schema(request: HttpRequest, protocol: str = "council") -> Status[Any]:
+    """JSON schema of a debate's result (``GET /{code}/synthesis``, export.json) under
+    a registered protocol (default the council)."""
     current_team_access(request)
-    return DebateResult.model_json_schema()
+    try:
+        return Status(200, get_protocol(protocol).result_model.model_json_schema())
+    except UnknownProtocol as exc:
+        return Status(404, {"detail": str(exc)})
 
 
 @router.post("/{uuid:code}/more-round", response={200: StartedOut, 409: MessageOut},
@@ -82,6 +87,7 @@ def export_markdown(request: HttpRequest, code: uuid.UUID) -> Any:
     result = selectors.debate_result(debate=debate)
     if result is None:
         return Status(404, {"detail": f"no result yet (the debate is {debate.status})"})
-    response = HttpResponse(render_markdown(result), content_type="text/markdown; charset=utf-8")
+    response = HttpResponse(get_protocol(debate.protocol).render_markdown(result),
+                            content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.md"'
     return response

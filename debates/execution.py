@@ -29,11 +29,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from debates import events, shutdown, signals
-from debates.engine.council import EngineHooks, run_step
+from debates.engine.council import EngineHooks
 from debates.engine.gateway import Cancelled
+from debates.engine.protocols import DebateProtocol, get_protocol
 from debates.engine.schemas import CallRecord, Usage, usage_from_calls
 from debates.engine.state import DebateState
-from debates.engine.synthesis import build_result
 from debates.lease import (  # noqa: F401 - claim/release/lease_seconds are this module's API too
     Abandoned,
     claim,
@@ -89,8 +89,8 @@ def _fail(debate: Debate, error: str) -> None:
         events.append(debate, "debate_failed", {"error": error})
 
 
-def _finish(debate: Debate, state: DebateState) -> None:
-    failure = state.failure()
+def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol) -> None:
+    failure = protocol.failure(state)
     usage = usage_of(debate)
     fields: dict[str, Any] = {
         "finished_at": timezone.now(), "lease_owner": "", "lease_expires_at": None,
@@ -101,13 +101,13 @@ def _finish(debate: Debate, state: DebateState) -> None:
             fields.update(status=DebateStatus.FAILED, error=failure)
             kind, payload = "debate_failed", {"error": failure}
         else:
-            result = build_result(state, usage)
+            result = protocol.build_result(state, usage)
+            reason, explanation, degraded = protocol.outcome(result)
             Synthesis.objects.update_or_create(
                 debate=debate, defaults={"result": result.model_dump(mode="json")})
-            fields.update(status=DebateStatus.SUCCEEDED, stop_reason=result.stop_reason.value,
-                          stop_explanation=result.stop_explanation, degraded=result.degraded)
-            kind, payload = "debate_finished", {"stop_reason": result.stop_reason.value,
-                                                "degraded": result.degraded}
+            fields.update(status=DebateStatus.SUCCEEDED, stop_reason=reason,
+                          stop_explanation=explanation, degraded=degraded)
+            kind, payload = "debate_finished", {"stop_reason": reason, "degraded": degraded}
         Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(**fields)
         (signals.debate_failed if failure else signals.debate_finished).send(Debate, debate=debate)
         events.append(debate, kind, payload)
@@ -122,17 +122,20 @@ def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
         return False
     debate = Debate.objects.get(code=code)
     state = load_state(debate)
-    step = state.next_step()
+    protocol = get_protocol(state.config.protocol)
+    step = protocol.next_step(state)
     if step is None:
-        _finish(debate, state)
+        _finish(debate, state, protocol)
         return False
+    label = protocol.step_label(step)
     hooks = PersistingHooks(debate, state, worker, also)
     started = time.monotonic()
     try:
-        async_to_sync(run_holding)(debate.pk, worker, run_step(state, step, hooks),
+        async_to_sync(run_holding)(debate.pk, worker,
+                                   protocol.run_step(state, step, hooks),
                                    stopping=shutdown.requested)
     except Abandoned:
-        _abandon(debate, worker, step.label)
+        _abandon(debate, worker, label)
         return False
     except Cancelled:
         # Calls stored after the cancel was saved are paid for too.
@@ -142,10 +145,10 @@ def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
     except Exception as exc:
         # A bug, not a provider fault (those become failed turns): retrying would fail
         # the same way every minute, so the debate fails now, saying where and why.
-        log.exception("debate %s: %s crashed", code, step.label)
-        _fail(debate, f"internal error in {step.label}: {type(exc).__name__}: {exc}")
+        log.exception("debate %s: %s crashed", code, label)
+        _fail(debate, f"internal error in {label}: {type(exc).__name__}: {exc}")
         return False
-    log.info("debate %s: %s in %.1f s", code, step.label, time.monotonic() - started)
+    log.info("debate %s: %s in %.1f s", code, label, time.monotonic() - started)
     if hooks.should_cancel():  # cancelled as the step's last turns were stored
         store_usage(debate)
     release(debate.pk, worker)

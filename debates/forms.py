@@ -18,6 +18,8 @@ from pydantic import ValidationError
 from council_site.accounts.models import Team
 from debates.engine.capabilities import ModeSetting
 from debates.engine.inputs import InputError, check_model, clean_question
+from debates.engine.protocols import choices as protocol_choices
+from debates.engine.protocols import get_protocol
 from debates.engine.schemas import (
     MAX_AGENTS,
     MAX_ROUNDS,
@@ -31,10 +33,6 @@ from debates.engine.verdicts import options_from_question, parse_options
 from debates.models import Debate
 from debates.persona_sources import persona_source
 from debates.services import MAX_CONTEXT_CHARS, DebateSpec
-
-PROTOCOLS_COMING = [("adversarial", "Adversarial (proposer vs critic)"),
-                    ("workflow", "Workflow (researcher, critic, synthesizer)")]
-
 
 # --------------------------------------------------------------------- persona libraries
 #
@@ -167,9 +165,9 @@ class DebateForm(SettingsForm):
                                      "Anything the panel should know: constraints, numbers, "
                                      "history."}),
     )
-    # Only the council protocol runs today; the others show as "coming" in the form.
-    protocol = forms.ChoiceField(choices=[("council", "Council")], initial="council",
-                                 required=False, widget=forms.HiddenInput)
+    # Every registered protocol; blank means the default (the council, registered first).
+    protocol = forms.ChoiceField(choices=protocol_choices, initial="council",
+                                 required=False, widget=forms.RadioSelect)
     library_personas = forms.MultipleChoiceField(
         label="Personas from your team's library", required=False,
         widget=forms.CheckboxSelectMultiple,
@@ -188,6 +186,12 @@ class DebateForm(SettingsForm):
     @property
     def has_library(self) -> bool:
         return bool(self.fields["library_personas"].choices)
+
+    @property
+    def protocol_radios(self) -> list[tuple[Any, str]]:
+        """Each protocol's radio with its one-line description, from the registry."""
+        return [(radio, get_protocol(radio.data["value"]).description)
+                for radio in self["protocol"]]
 
     def clean_question(self) -> str:
         try:
@@ -209,6 +213,7 @@ class DebateForm(SettingsForm):
         data = self.cleaned_data
         return DebateSpec(
             question=data["question"], context=data["context"], mode=data["mode"],
+            protocol=data.get("protocol") or None,
             model=data["model"], agents=data.get("agents"),
             max_rounds=data.get("max_rounds"), threshold=data.get("threshold"),
             anonymize_peers=bool(data.get("anonymize_peers")),

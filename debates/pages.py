@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from debates.charts import Chart, convergence_chart
 from debates.engine import convergence
 from debates.engine.i18n import translator
+from debates.engine.protocols import get_protocol
 from debates.engine.schemas import (
-    DebateResult,
     Diagnostic,
     DiagnosticLabel,
     Phase,
@@ -131,10 +133,13 @@ class DebatePage:
     metrics: list[RoundMetrics]
     diagnostic: Diagnostic | None
     diagnostic_words: str
-    result: DebateResult | None
+    result: BaseModel | None  # the protocol's typed result
     events: list[EventLine]
     last_seq: int
     current_label: str
+    # The debate's protocol's page partials and the data its "live" partial shows.
+    partials: dict[str, str] = field(default_factory=dict)
+    protocol_view: dict[str, Any] = field(default_factory=dict)
 
 
 def _words(key: str) -> str:
@@ -259,7 +264,7 @@ def settled_metrics(state: DebateState) -> list[RoundMetrics]:
 
 
 def _stepper(state: DebateState, debate: Debate,
-             result: DebateResult | None) -> tuple[list[StepView], int, str]:
+             result: BaseModel | None) -> tuple[list[StepView], int, str]:
     """The steps with their states, the progress in percent and the running step's label."""
     active = debate.is_active
     finished = debate.status == DebateStatus.SUCCEEDED
@@ -374,10 +379,10 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
     return panels
 
 
-def _diagnostic(result: DebateResult | None,
+def _diagnostic(result: BaseModel | None,
                 metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
     """The result's diagnostic, or (while running) one from the first and last round."""
-    diagnostic = result.diagnostic if result is not None else None
+    diagnostic = getattr(result, "diagnostic", None)  # a council result's
     if diagnostic is None and len(metrics) >= 2:
         diagnostic = convergence.diagnose(metrics[0], metrics[-1])
     return diagnostic, DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
@@ -396,10 +401,12 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     chart = _chart(state, cards, metrics)
     diagnostic, words = _diagnostic(result, metrics)
     events = list(debate.events.all())
+    protocol = get_protocol(state.config.protocol)
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
         agents=cards, panels=_panels(state, steps, names, metrics), chart=chart,
         metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
         events=[EventLine(e.seq, _event_text(e, names)) for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,
+        partials=dict(protocol.partials), protocol_view=protocol.live_view(state),
     )

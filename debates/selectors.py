@@ -15,10 +15,11 @@ from django.conf import settings
 from django.db import connection
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
+from pydantic import BaseModel
 
 from council_site.accounts.models import Team
 from debates import events
-from debates.engine.schemas import DebateResult
+from debates.engine.protocols import get_protocol
 from debates.models import Agent, Debate, DebateEvent, Synthesis
 from debates.persona_sources import persona_source
 
@@ -168,13 +169,14 @@ def debate_detail(*, team: Team, code: uuid.UUID | str) -> Debate:
     return debate
 
 
-def debate_result(*, debate: Debate) -> DebateResult | None:
-    """The typed synthesis, or None while the debate has none."""
+def debate_result(*, debate: Debate) -> BaseModel | None:
+    """The typed result of the debate's protocol (a ``DebateResult`` for the council),
+    or None while the debate has none."""
     try:
         synthesis = debate.synthesis
     except Synthesis.DoesNotExist:
         return None
-    return DebateResult.model_validate(synthesis.result)
+    return get_protocol(debate.protocol).parse_result(synthesis.result)
 
 
 def debate_events_after(*, debate: Debate, after: int) -> list[DebateEvent]:

@@ -71,6 +71,7 @@ class DebateSpec:
     question: str
     context: str = ""
     mode: str | None = None
+    protocol: str | None = None  # a registered protocol's name; None = the default
     model: str | None = None
     agents: int | None = None
     max_rounds: int | None = None
@@ -129,7 +130,8 @@ def _library_personas(team: Team, codes: Sequence[str]) -> list[Persona]:
 
 def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
     given = {
-        "mode": spec.mode, "model": spec.model, "agents": spec.agents,
+        "mode": spec.mode, "protocol": spec.protocol, "model": spec.model,
+        "agents": spec.agents,
         "max_rounds": spec.max_rounds, "threshold": spec.threshold,
         "anonymize_peers": spec.anonymize_peers,
         "options": list(spec.options) if spec.options is not None else None,

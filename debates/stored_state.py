@@ -6,6 +6,7 @@ runner (and with it litellm, which takes seconds to import).
 
 from __future__ import annotations
 
+from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, Persona, Phase, Turn, TurnStatus
 from debates.engine.state import DebateState
 from debates.models import Agent, Debate
@@ -25,6 +26,9 @@ def load_state(debate: Debate) -> DebateState:
                        status=TurnStatus(row.status), payload=row.payload,
                        error=row.error or None, model=row.model or None,
                        compaction=row.compaction))
+    # The protocol fills what it derives before its first step (a fixed-role
+    # protocol's roles as the panel), so pages and the agent snapshot can name them.
+    get_protocol(state.config.protocol).prepare(state)
     return state
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from debates.engine.protocols import get_protocol
 from debates.engine.schemas import Phase, TurnStatus
 from debates.engine.state import Step
 from debates.models import Debate
@@ -48,12 +49,17 @@ def transcript_sections(debate: Debate) -> list[TranscriptSection]:
             fields=turn_fields(phase, payload) if ok else [],
             summary=turn_summary(phase, payload) if ok else "",
         ))
+    protocol = get_protocol(state.config.protocol)
     sections = []
-    for step in sorted(groups, key=lambda s: s.order):
+    # Steps in the order they ran (turns are stored, and loaded, in that order): the
+    # one order every protocol shares.
+    for step in groups:
         turns = sorted(groups[step], key=lambda t: t.agent_index)
+        label = protocol.step_label(step)
         title = PANEL_TITLES.get(step.phase.value) or {
-            "premortem": "Premortem", "position": "Positions (round 0)"}.get(
-            step.label, f"Cross-examination, {step.label}")
-        sections.append(TranscriptSection(key=step.label.replace(" ", "-"), title=title,
+            "premortem": "Premortem", "position": "Positions (round 0)"}.get(label) or (
+            f"Cross-examination, {label}" if step.phase is Phase.CROSS_EXAM
+            else label.capitalize())
+        sections.append(TranscriptSection(key=label.replace(" ", "-"), title=title,
                                           turns=turns))
     return sections

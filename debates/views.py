@@ -20,17 +20,17 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
 from debates.compare import compare_results
 from debates.engine.inputs import InputError
-from debates.engine.report import render_markdown
+from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, DebateResult
 from debates.engine.verdicts import options_from_question
 from debates.estimates import estimate
-from debates.forms import PROTOCOLS_COMING, DebateForm, RerunForm, SettingsForm
+from debates.forms import DebateForm, RerunForm, SettingsForm
 from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
 from debates.pages import debate_page
@@ -59,11 +59,16 @@ def _int(value: str | None) -> int:
         return 0
 
 
-def _result_or_404(debate: Debate) -> DebateResult:
+def _result_or_404(debate: Debate) -> BaseModel:
     result = selectors.debate_result(debate=debate)
     if result is None:
         raise Http404("this debate has no synthesis yet")
     return result
+
+
+def _markdown(debate: Debate) -> str:
+    """The debate's report, written by its protocol."""
+    return get_protocol(debate.protocol).render_markdown(_result_or_404(debate))
 
 
 # ------------------------------------------------------------------------ lists and forms
@@ -107,7 +112,7 @@ def debate_new(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("debates:detail", code=debate.code)
     return render(request, "debates/new.html", {
-        "form": form, "protocols_coming": PROTOCOLS_COMING,
+        "form": form,
         "estimate": plan.estimate if plan else estimate(
             SettingsForm.default_config(), text_chars=len(request.POST.get("question", ""))
             + len(request.POST.get("context", ""))),
@@ -174,8 +179,8 @@ def debate_print(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     """The Markdown export, rendered for reading and printing."""
     debate, role = debate_access(user=request.user, code=code)
     context = _page_context(debate, role)
-    result = _result_or_404(context["debate"])  # type: ignore[arg-type]
-    context.update(result=result, markdown=render_markdown(result))
+    detailed: Debate = context["debate"]  # type: ignore[assignment]
+    context.update(result=_result_or_404(detailed), markdown=_markdown(detailed))
     return render(request, "debates/print.html", context)
 
 
@@ -183,8 +188,7 @@ def debate_print(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @require_GET
 def export_markdown(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code)
-    response = HttpResponse(render_markdown(_result_or_404(debate)),
-                            content_type="text/markdown; charset=utf-8")
+    response = HttpResponse(_markdown(debate), content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.md"'
     return response
 
@@ -213,10 +217,15 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
         })
     debates = [debate_access(user=request.user, code=c)[0] for c in codes]
     results = [selectors.debate_result(debate=d) for d in debates]
-    comparison = compare_results(results[0], results[1]) if all(results) else None
+    # The item-by-item comparison reads council results; other protocols show side by
+    # side with what every result has (stop, cost), and a note saying so.
+    council = all(isinstance(r, DebateResult) for r in results)
+    comparison = compare_results(results[0], results[1]) if council and all(results) else None
     return render(request, "debates/compare.html", {
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
+        "not_council": "" if council or not all(results) else ", ".join(
+            sorted({get_protocol(d.protocol).label for d in debates})),
     })
 
 

@@ -46,13 +46,13 @@ def test_events_are_gap_free(team):
 
 
 def test_a_crash_inside_a_step_fails_the_debate_loudly_instead_of_looping(team, monkeypatch):
-    import debates.execution as execution
+    from debates.engine.protocols import get_protocol
 
     async def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
     debate = make_debate(team)
-    monkeypatch.setattr(execution, "run_step", broken)
+    monkeypatch.setattr(get_protocol("council"), "run_step", broken)
     assert run_next_step(debate.code) is False
     debate.refresh_from_db()
     assert debate.status == DebateStatus.FAILED

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-import debates.execution as execution
 from debates.engine.gateway import Cancelled
+from debates.engine.protocols import get_protocol
 from debates.execution import run_next_step, run_to_completion
 from debates.limits import team_month_spend
 from debates.models import Debate, DebateStatus, LLMCall
@@ -47,7 +47,7 @@ def test_calls_stored_by_the_worker_after_the_cancel_count_too(team, monkeypatch
         await sync_to_async(_paid_calls)(debate, 2)
         raise Cancelled()
 
-    monkeypatch.setattr(execution, "run_step", step_cancelled_midway)
+    monkeypatch.setattr(get_protocol("council"), "run_step", step_cancelled_midway)
     assert run_next_step(debate.code) is False
     debate.refresh_from_db()
     assert debate.status == DebateStatus.CANCELLED
@@ -61,7 +61,7 @@ def test_a_debate_that_fails_in_a_step_costs_what_its_ledger_says(team, monkeypa
         await sync_to_async(_paid_calls)(debate, 3, 0.5)
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(execution, "run_step", crashing)
+    monkeypatch.setattr(get_protocol("council"), "run_step", crashing)
     assert run_next_step(debate.code) is False
     debate.refresh_from_db()
     assert debate.status == DebateStatus.FAILED

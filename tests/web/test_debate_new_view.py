@@ -15,7 +15,10 @@ def test_form_shows_protocols_modes_model_and_an_estimate(member_client):
     html = member_client.get("/debates/new").content.decode()
     assert 'name="question"' in html and 'name="mode"' in html
     assert 'value="sim/default"' in html  # settings.COUNCIL_MODEL
-    assert "Adversarial" in html and "coming" in html and "disabled" in html
+    # Every registered protocol is offered, none as "coming".
+    for name in ("council", "adversarial", "workflow"):
+        assert f'name="protocol" value="{name}"' in html
+    assert "coming" not in html
     assert 'id="estimate"' in html and "calls" in html
     assert 'hx-get="/debates/estimate"' in html
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import importlib
 
+from pydantic import BaseModel
+
 from .base import PANEL, Ask, DebateProtocol, Request, run_protocol
 
 __all__ = [
     "PANEL", "Ask", "DebateProtocol", "Request", "UnknownProtocol", "check_protocol",
-    "get_protocol", "known_protocols", "register", "run_protocol",
+    "choices", "get_protocol", "known_protocols", "register", "result_models", "run_protocol",
 ]
 
 _REGISTRY: dict[str, DebateProtocol] = {}
@@ -48,6 +50,11 @@ def get_protocol(name: str) -> DebateProtocol:
 def choices() -> list[tuple[str, str]]:
     """(name, label) of every registered protocol, in registration order (forms, CLI)."""
     return [(p.name, p.label) for p in _REGISTRY.values()]
+
+
+def result_models() -> list[type[BaseModel]]:
+    """The typed result of every registered protocol (the API's result schema)."""
+    return [p.result_model for p in _REGISTRY.values()]
 
 
 # The built-in protocols register themselves on import, in this order: the council

@@ -330,6 +330,40 @@ class AdversarialProtocol(DebateProtocol):
                 "status_line": status_line(step.round, state.config.round_cap, tally.counts,
                                            decision)}
 
+    def live_view(self, state: DebateState) -> dict[str, Any]:
+        """Each round's status line and issues, and the proposal's versions: the page
+        shows the latest with a diff against the one before."""
+        ledger = self.ledger(state)
+        cap = state.config.round_cap
+        rounds: list[dict[str, Any]] = []
+        versions: list[dict[str, Any]] = []
+        r = 1
+        while (proposal := self.proposal(state, r)) is not None:
+            versions.append({"round": r, "summary": proposal.summary,
+                             "text": proposal.proposal})
+            entry: dict[str, Any] = {"round": r, "summary": proposal.summary,
+                                     "status_line": "", "assessment": "", "issues": []}
+            if r <= len(ledger.tallies):
+                tally = ledger.tallies[r - 1]
+                reason, _ = self.decision(state, tally)
+                entry["status_line"] = status_line(
+                    r, cap, tally.counts, "continue" if reason is None else reason.value)
+                critique = self.critique(state, r)
+                entry["assessment"] = critique.assessment if critique else ""
+                entry["issues"] = [
+                    {"id": i.id, "severity": i.severity.value, "title": i.title,
+                     "open": i.open, "resolved_in": i.resolved_in}
+                    for i in (ledger.issues[k] for k in tally.issue_ids)]
+            rounds.append(entry)
+            r += 1
+        return {
+            "domain": self.domain(state).domain.name, "max_rounds": cap, "rounds": rounds,
+            "latest": versions[-1] if versions else None,
+            "previous": versions[-2] if len(versions) > 1 else None,
+            "open_issues": [{"id": i.id, "severity": i.severity.value, "title": i.title}
+                            for i in ledger.open_issues()],
+        }
+
     def summary_line(self, state: DebateState) -> str:
         detected = self.domain(state)
         return (f"Adversarial · domain {detected.domain.name} ({detected.reason}) · "

@@ -89,6 +89,11 @@ class DebateProtocol:
     def step_label(self, step: Step) -> str:
         return f"{step.phase.value} {step.round}" if step.round else step.phase.value
 
+    def live_view(self, state: DebateState) -> dict[str, Any]:
+        """Plain data the protocol's ``live`` page partial shows while the debate runs
+        and after (derived from the stored turns, so a reload shows the same)."""
+        return {}
+
     def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
         """Extra data for the step_completed event (e.g. the round status line)."""
         return {}
@@ -104,6 +109,14 @@ class DebateProtocol:
 
     def parse_result(self, data: dict[str, Any]) -> BaseModel:
         return self.result_model.model_validate(data)
+
+    def outcome(self, result: BaseModel) -> tuple[str, str, bool]:
+        """(stop reason, its explanation, degraded) of a result, as a stored debate
+        lists them; a result with a ``stop_reason`` field has all three."""
+        reason = getattr(result, "stop_reason", None)
+        return (getattr(reason, "value", reason or ""),
+                getattr(result, "stop_explanation", ""),
+                bool(getattr(result, "degraded", False)))
 
     def render_markdown(self, result: BaseModel) -> str:
         raise NotImplementedError

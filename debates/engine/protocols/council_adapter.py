@@ -43,7 +43,9 @@ class CouncilProtocol(DebateProtocol):
     label = "Council"
     description = "compose → premortem → position → cross-examination → synthesis"
     result_model = DebateResult
-    partials = {"live": "debates/_live.html", "result": "debates/_synthesis_card.html"}
+    # The rounds on the debate page; the council's result is the synthesis page's own
+    # body (templates/debates/synthesis.html), so it declares no "result" partial.
+    partials = {"live": "debates/_rounds.html"}
 
     def check_options(self, options: dict[str, Any]) -> None:
         if options:

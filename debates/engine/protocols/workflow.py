@@ -502,6 +502,43 @@ class WorkflowProtocol(DebateProtocol):
             return {"status_line": f"{basis} → {verdict}"}
         return {}
 
+    def live_view(self, state: DebateState) -> dict[str, Any]:
+        """Perspectives, phase 2 as it arrives with its contract check, the convergence
+        status once checked, and the synthesis once written."""
+        perspectives = []
+        for i, role in enumerate(ROLES):
+            turn = state.turn(Phase.ANALYSIS, 0, i)
+            perspectives.append({
+                "label": role.label, "focus": role.focus,
+                "summary": (turn.payload or {}).get("summary", "") if turn else "",
+                "body": _flatten(turn.payload) if turn and turn.payload else "",
+                "failed": turn.error if turn and turn.status is TurnStatus.FAILED else "",
+                "pending": turn is None})
+        discussion = []
+        for r in (1, 2):
+            for i, role in enumerate(ROLES):
+                turn = state.turn(Phase.DISCUSSION, r, i)
+                if turn is None:
+                    continue
+                entry: dict[str, Any] = {
+                    "phase": self.step_label(Step(Phase.DISCUSSION, r)), "label": role.label,
+                    "failed": turn.error if turn.status is TurnStatus.FAILED else "",
+                    "body": _flatten(turn.payload) if turn.payload else "",
+                    "recommendation": (turn.payload or {}).get("key_recommendation", ""),
+                    "contract": None}
+                if r == 1 and turn.payload:
+                    entry["contract"] = check_discussion(
+                        role.key, Discussion.model_validate(turn.payload)).model_dump()
+                discussion.append(entry)
+        checked = state.turn(Phase.CONVERGENCE, 1) is not None
+        synthesis = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+        return {
+            "deep": self.deep(state), "perspectives": perspectives, "discussion": discussion,
+            "convergence": self.status(state).model_dump() if checked else None,
+            "synthesis": (WorkflowSynthesis.model_validate(synthesis).model_dump()
+                          if synthesis else None),
+        }
+
     def summary_line(self, state: DebateState) -> str:
         mode = "deep" if self.deep(state) else "standard"
         return (f"Workflow · {mode} · researcher, critic, synthesizer · model "
@@ -575,6 +612,13 @@ class WorkflowProtocol(DebateProtocol):
                              else state.config.model_for("synthesis")),
             usage=usage,
         )
+
+    def outcome(self, result: BaseModel) -> tuple[str, str, bool]:
+        # The workflow stops after its fixed phases: its outcome is the convergence.
+        assert isinstance(result, WorkflowResult)
+        c = result.convergence
+        return (c.status, f"{c.key_agreement}; remaining tension: "
+                f"{c.remaining_tension or '-'}", result.degraded)
 
     def render_markdown(self, result: BaseModel) -> str:
         from .reports import workflow_markdown

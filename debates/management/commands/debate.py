@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, DjangoHelpFormatter
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.persona_files import PersonaFileError, load_persona_file
@@ -27,7 +27,6 @@ from debates.engine.schemas import (
     MIN_ROUNDS,
     MODE_DEFAULTS,
     DebateConfig,
-    DebateResult,
     usage_from_calls,
 )
 from debates.engine.sim_config import load_sim_script, simulator_options_from_env
@@ -166,7 +165,7 @@ class Command(BaseCommand):
                 self.stdout.write(protocol.render_transcript(state))
 
     def run_saved(self, state: DebateState, progress: ConsoleProgress, team_name: str
-                  ) -> DebateResult:
+                  ) -> BaseModel:
         from council_site.accounts.models import Team
         from debates.execution import run_to_completion
         from debates.models import DebateStatus
@@ -189,7 +188,7 @@ class Command(BaseCommand):
         if debate.status != DebateStatus.SUCCEEDED:
             raise CommandError(f"debate failed: {debate.error}", returncode=EXIT_FAILED)
         progress.stream.write(f"saved as debate {debate.code} (team {team.name})\n")
-        return DebateResult.model_validate(debate.synthesis.result)
+        return get_protocol(debate.protocol).parse_result(debate.synthesis.result)
 
     def build_state(self, opts: dict[str, Any]) -> DebateState:
         for flag in ("question", "context", "team"):
