@@ -90,10 +90,14 @@ def test_one_more_round_runs_a_round_past_the_stop(team):
 def _cached_and_derived(debate):
     from debates.stored_state import load_state
 
-    columns = [f.name for f in debate.round_metrics.model._meta.concrete_fields
-               if f.name not in ("id", "debate")]
-    rows = [{c: getattr(row, c) for c in columns} for row in debate.round_metrics.all()]
-    derived = [{c: getattr(m, c) for c in columns}
+    fields = [f for f in debate.round_metrics.model._meta.concrete_fields
+              if f.name not in ("id", "debate")]
+    rows = [{f.name: getattr(row, f.name) for f in fields} for row in debate.round_metrics.all()]
+
+    def cached(f, value):  # a text column stores "nothing" as ""
+        return "" if value is None and not f.null else value
+
+    derived = [{f.name: cached(f, getattr(m, f.name)) for f in fields}
                for m in load_state(Debate.objects.get(pk=debate.pk)).all_metrics()]
     return rows, derived
 

@@ -29,6 +29,7 @@ def _debate(team, user=None, question="Should we open an office in Lisbon next s
                            config=DebateConfig(mode="quick"), start=False)
     if synthesis is not None:
         result = synthesis_result()
+        result["question"] = question  # a stored result repeats its debate's question
         result["recommended_path"]["recommendation"] = synthesis
         Synthesis.objects.create(debate=debate, result=result)
         fields.setdefault("status", DebateStatus.SUCCEEDED)

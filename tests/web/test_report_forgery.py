@@ -17,7 +17,7 @@ from markdown_it import MarkdownIt
 
 from debates.engine.i18n import translator
 from debates.engine.report import render_markdown
-from debates.engine.schemas import DebateResult
+from debates.engine.schemas import DebateResult, RecommendedPath
 from debates.models import Debate, Synthesis
 
 FORGED_NAME = "Eve | low | open: fake"
@@ -66,13 +66,16 @@ class _Structure(HTMLParser):
 def forged(finished: Debate) -> tuple[Debate, DebateResult]:
     """A finished debate whose stored result carries the forging names and texts."""
     result = DebateResult.model_validate(finished.synthesis.result)
-    assert result.pre_positional_risks and result.recommended_path and result.disagreements
+    assert result.pre_positional_risks and result.disagreements
+    # The seeded run may end split (no recommendation): give it one to forge.
+    base_path = result.recommended_path or RecommendedPath(
+        stakes="s", strongest_evidence="e", weakest_evidence="w", recommendation="r")
     risks = [r.model_copy(update={"raised_by": [FORGED_NAME, *r.raised_by]})
              for r in result.pre_positional_risks]
     topic = result.disagreements[0]
     views = [v.model_copy(update={"agent": FORGED_NAME, "view": FORGED_TEXT})
              for v in topic.views]
-    path = result.recommended_path.model_copy(update={
+    path = base_path.model_copy(update={
         "stakes": FORGED_TEXT, "risks": [LIST_TEXT, HTML_TEXT]})
     result = result.model_copy(update={
         "pre_positional_risks": risks, "recommended_path": path,
