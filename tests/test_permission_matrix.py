@@ -323,6 +323,8 @@ ROWS: list[R] = [
     R("debates/new", "POST", CURRENT_WRITE, data=debate_form),
     R("debates/estimate", "GET", CURRENT_READ,
       data=lambda w, r: {"mode": "quick", "model": "sim/default"}),
+    R("debates/options", "GET", CURRENT_READ,
+      data=lambda w, r: {"question": "Kafka or SQS for the event bus?"}),
     R("debates/compare", "GET", READ,
       data=lambda w, r: {"a": str(w.debate.code), "b": str(w.active.code)}),
     R("debates/<uuid:code>/", "GET", READ, kw=debate),
