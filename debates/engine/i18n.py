@@ -370,6 +370,7 @@ _JA = {
     "failed_calls": "（{n} 回失敗）",
     "free_simulated": "無料（シミュレーション）",
     "cost_unknown": "不明（このモデルの価格情報なし）",
+    "cost_simulated": "無料（シミュレーション）",
     "continue": "継続",
     "nav.debates": "議論一覧", "nav.debate": "議論", "nav.synthesis": "総括",
     "nav.debate_page": "議論ページ", "nav.transcript": "記録",
