@@ -45,7 +45,9 @@ def test_search_a_notification_arriving_and_the_synthesis_on_a_phone(owner, memb
     _real_password(owner, member)
     debates = {}
     for question in (LISBON, HIRING):
-        debate = debate_create(team=team, user=owner, question=question,
+        # Started by no one (as a CLI --save is): the owner's first notification must be
+        # the mention below, not "your debate finished".
+        debate = debate_create(team=team, user=None, question=question,
                                config=DebateConfig(mode="quick"), start=False)
         run_to_completion(debate.code)
         debates[question] = debate
