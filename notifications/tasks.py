@@ -63,15 +63,7 @@ def notify_mentions(comment_id: int, user_ids: list[int]) -> int:
         return 0
     # Still mentioned when the worker runs (an edit may have removed the mention).
     still = set(comment.mentions.filter(user_id__in=user_ids).values_list("user_id", flat=True))
-    author = comment.author.get_username() if comment.author else "Someone"
-    sent = 0
-    for user in _members(comment.debate.team_id, still):
-        sent += notification_create(
-            user=user, kind=Kind.MENTION, key=f"mention:{comment.pk}",
-            title=f"{author} mentioned you on: {_short(comment.debate.question)}",
-            body=_short(comment.body, 300), url=_comment_url(comment),
-            team=comment.debate.team, actor=comment.author) is not None
-    return sent
+    return _notify_about(comment, still, Kind.MENTION, "mentioned you on")
 
 
 def notify_reply(comment_id: int) -> int:
@@ -86,12 +78,18 @@ def notify_reply(comment_id: int) -> int:
     ids = set(earlier.exclude(author=None).values_list("author_id", flat=True))
     ids -= {comment.author_id}
     ids -= set(comment.mentions.values_list("user_id", flat=True))
+    return _notify_about(comment, ids, Kind.REPLY, "replied on")
+
+
+def _notify_about(comment: Comment, user_ids: set[int], kind: Kind, verb: str) -> int:
+    """One notification of ``kind`` about ``comment`` to each of ``user_ids`` still in
+    its team; the key makes a retried task send nothing twice."""
     author = comment.author.get_username() if comment.author else "Someone"
     sent = 0
-    for user in _members(comment.debate.team_id, ids):
+    for user in _members(comment.debate.team_id, user_ids):
         sent += notification_create(
-            user=user, kind=Kind.REPLY, key=f"reply:{comment.pk}",
-            title=f"{author} replied on: {_short(comment.debate.question)}",
+            user=user, kind=kind, key=f"{kind.value}:{comment.pk}",
+            title=f"{author} {verb}: {_short(comment.debate.question)}",
             body=_short(comment.body, 300), url=_comment_url(comment),
             team=comment.debate.team, actor=comment.author) is not None
     return sent

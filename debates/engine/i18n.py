@@ -94,7 +94,6 @@ _EN = {
     "failed_calls": " ({n} failed)",
     "free_simulated": "free (simulated)",
     "cost_unknown": "unknown (no price for this model)",
-    "cost_simulated": "free (simulated)",
     "continue": "continue",
     # ---------------------------------------------------------------- navigation
     "nav.debates": "Debates", "nav.debate": "Debate", "nav.synthesis": "Synthesis",
@@ -234,7 +233,6 @@ _ZH = {
     "failed_calls": "（{n} 次失败）",
     "free_simulated": "免费（模拟）",
     "cost_unknown": "未知（该模型无价格信息）",
-    "cost_simulated": "免费（模拟）",
     "continue": "继续",
     "nav.debates": "讨论列表", "nav.debate": "讨论", "nav.synthesis": "综合结论",
     "nav.debate_page": "讨论页面", "nav.transcript": "完整记录",
@@ -370,7 +368,6 @@ _JA = {
     "failed_calls": "（{n} 回失敗）",
     "free_simulated": "無料（シミュレーション）",
     "cost_unknown": "不明（このモデルの価格情報なし）",
-    "cost_simulated": "無料（シミュレーション）",
     "continue": "継続",
     "nav.debates": "議論一覧", "nav.debate": "議論", "nav.synthesis": "総括",
     "nav.debate_page": "議論ページ", "nav.transcript": "記録",

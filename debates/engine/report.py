@@ -219,7 +219,7 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     u = result.usage
-    cost = (t("cost_simulated") if result.simulated
+    cost = (t("free_simulated") if result.simulated
             else f"${u.cost_usd:.3f}" if u.cost_known else t("cost_unknown"))
     out += ["---", t("footer", cost=cost, calls=u.calls, prompt=_tokens(u.prompt_tokens),
                      completion=_tokens(u.completion_tokens), wall=u.wall_time_s,
