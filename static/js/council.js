@@ -9,6 +9,15 @@
     var el = document.getElementById("debate-seq");
     return el ? el.getAttribute("data-last-seq") : null;
   }
+  // htmx's default backoff doubles up to 64 s, so a page that lost its server for a
+  // few seconds (a deploy, a restart) could sit "reconnecting" for a minute after the
+  // server is back. Cap the wait at 4 s, with jitter so many pages don't retry at once.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retryCount) {
+      var cap = Math.min(4000, 500 * Math.pow(2, Math.min(retryCount, 3)));
+      return cap / 2 + Math.random() * cap / 2;
+    };
+  }
   if (window.htmx && htmx.createWebSocket) {
     var create = htmx.createWebSocket;
     htmx.createWebSocket = function (url) {
