@@ -7,7 +7,7 @@ page updated by the consumer ends up exactly like a fresh load.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from debates.charts import Chart, convergence_chart
 from debates.engine import convergence
 from debates.engine.i18n import translator
-from debates.engine.protocols import get_protocol
+from debates.engine.protocols import DebateProtocol, Participant, get_protocol
 from debates.engine.schemas import (
     Diagnostic,
     DiagnosticLabel,
@@ -24,7 +24,7 @@ from debates.engine.schemas import (
     TurnStatus,
 )
 from debates.engine.state import DebateState, Step
-from debates.models import Agent, Debate, DebateEvent, DebateStatus
+from debates.models import Debate, DebateEvent, DebateStatus
 from debates.selectors import debate_result
 from debates.stored_state import load_state
 
@@ -91,27 +91,10 @@ class PanelView:
 
 
 @dataclass
-class AgentCard:
-    index: int
-    name: str
-    expertise: str
-    model: str
-    trail: list[float | None]
-    stance: str | None
-    status: str  # "" | "thinking" | "failed"
-    failed_in: str | None
+class AgentCard(Participant):
+    """A protocol's card for one agent, with the colour of its chart series."""
+
     color: str = ""
-    # The current verdict (carried forward like confidence; a failed agent keeps its last).
-    verdict: str | None = None
-
-    @property
-    def initial(self) -> float | None:
-        return self.trail[0] if self.trail else None
-
-    @property
-    def current(self) -> float | None:
-        known = [v for v in self.trail if v is not None]
-        return known[-1] if known else None
 
 
 @dataclass
@@ -140,6 +123,8 @@ class DebatePage:
     # The debate's protocol's page partials and the data its "live" partial shows.
     partials: dict[str, str] = field(default_factory=dict)
     protocol_view: dict[str, Any] = field(default_factory=dict)
+    participants_title: str = "Agents"
+    summary: str = ""  # the protocol's one-line description of its settings
 
 
 def _words(key: str) -> str:
@@ -223,23 +208,6 @@ def _agent_steps(state: DebateState, round_cap: int) -> list[Step]:
     return steps
 
 
-def _step_done(state: DebateState, step: Step) -> bool:
-    if not state.personas:
-        return False
-    if step.phase is Phase.CROSS_EXAM:
-        return step.round <= state.completed_rounds
-    return state.step_complete(step)
-
-
-def _trail(state: DebateState, agent: int, last: int) -> list[float | None]:
-    trail: list[float | None] = []
-    for r in range(last + 1):
-        phase, rnd = (Phase.POSITION, 0) if r == 0 else (Phase.CROSS_EXAM, r)
-        ok = state.ok_payload(phase, rnd, agent) is not None
-        trail.append(state.confidence(agent, r) if ok else None)
-    return trail
-
-
 def _event_text(event: DebateEvent, names: dict[int, str]) -> str:
     p = event.payload or {}
     if event.kind == "turn":
@@ -263,25 +231,19 @@ def settled_metrics(state: DebateState) -> list[RoundMetrics]:
     return metrics
 
 
-def _stepper(state: DebateState, debate: Debate,
+def _stepper(protocol: DebateProtocol, state: DebateState, debate: Debate,
              result: BaseModel | None) -> tuple[list[StepView], int, str]:
-    """The steps with their states, the progress in percent and the running step's label."""
+    """The protocol's steps with their states, the progress in percent and the running
+    step's label."""
     active = debate.is_active
     finished = debate.status == DebateStatus.SUCCEEDED
-    ordered: list[tuple[str, str, bool]] = []
-    if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
-        compose = state.turn(Phase.COMPOSE)
-        ordered.append(("compose", "compose",
-                        compose is not None and compose.status is TurnStatus.OK))
-    for step in _agent_steps(state, state.planned_rounds):
-        ordered.append((step.label.replace(" ", "-"), step.label, _step_done(state, step)))
-    ordered.append(("synthesis", "synthesis", result is not None))
-
     steps: list[StepView] = []
     current_label = ""
     first_open = True
-    for key, label, done in ordered:
-        if done:
+    for planned in protocol.page_steps(state):
+        key, label = planned.key, planned.label
+        # A stored result means every step it lists has run.
+        if planned.done or result is not None:
             steps.append(StepView(key, label, "done"))
             continue
         if first_open:
@@ -302,39 +264,22 @@ def _stepper(state: DebateState, debate: Debate,
     return steps, progress, current_label
 
 
-def _agent_cards(state: DebateState, debate: Debate, agents_rows: list[Agent],
+def _agent_cards(protocol: DebateProtocol, state: DebateState, debate: Debate,
                  names: dict[int, str]) -> list[AgentCard]:
-    """One card per panelist: confidence trail, latest stance and what it is doing."""
-    last = state.last_round_started
-    running_step = state.next_step() if debate.is_active else None
+    """The protocol's card per agent, named as the stored panel names it."""
+    running = protocol.next_step(state) if debate.is_active else None
     cards = []
-    for i in range(len(state.personas)):
-        persona = state.personas[i]
-        row = next((a for a in agents_rows if a.index == i), None)
-        failed = state.failed_at(i)
-        thinking = (
-            running_step is not None
-            and running_step.phase in (Phase.PREMORTEM, Phase.POSITION, Phase.CROSS_EXAM)
-            and i in state.active_agents(running_step)
-            and state.turn(running_step.phase, running_step.round, i) is None
-        )
-        stance_round = max((r for r in range(last + 1)
-                            if state.ok_payload(Phase.POSITION if r == 0 else Phase.CROSS_EXAM,
-                                                r, i) is not None), default=None)
-        cards.append(AgentCard(
-            index=i, name=names.get(i, persona.name), expertise=persona.expertise,
-            model=row.model if row else state.config.model_for(Phase.CROSS_EXAM.value, persona),
-            trail=_trail(state, i, last),
-            stance=state.stance(i, stance_round) if stance_round is not None else None,
-            status="failed" if failed else ("thinking" if thinking else ""),
-            failed_in=failed.label if failed else None,
-            verdict=state.verdict(i, stance_round) if stance_round is not None else None,
-        ))
+    for p in protocol.participants(state, running):
+        card = AgentCard(**{f.name: getattr(p, f.name) for f in fields(p)})
+        card.name = names.get(p.index, p.name)
+        cards.append(card)
     return cards
 
 
 def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetrics]) -> Chart:
     """The convergence chart; each card takes its series' colour."""
+    if not any(c.trail for c in cards):
+        return convergence_chart([])
     chart = convergence_chart(
         [(c.name, c.trail) for c in cards],
         [next((m.dispersion for m in metrics if m.round == r), None)
@@ -366,7 +311,8 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
                 summary=turn_summary(phase, turn.payload or {}) if ok else "",
             ))
         step_state = state_of.get(step.label, "pending")
-        if not turns and step_state in ("pending", "skipped"):
+        # A step of another protocol may share a label ("round 1") but holds no turns.
+        if not turns and step_state in ("pending", "skipped", "done"):
             continue
         title = {"premortem": "Premortem", "position": "Positions (round 0)"}.get(
             step.label, step.label.capitalize())
@@ -396,17 +342,19 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
         names.setdefault(i, persona.name)
     metrics = settled_metrics(state)
     result = debate_result(debate=debate)
-    steps, progress, current_label = _stepper(state, debate, result)
-    cards = _agent_cards(state, debate, agents_rows, names)
+    protocol = get_protocol(state.config.protocol)
+    steps, progress, current_label = _stepper(protocol, state, debate, result)
+    cards = _agent_cards(protocol, state, debate, names)
     chart = _chart(state, cards, metrics)
     diagnostic, words = _diagnostic(result, metrics)
     events = list(debate.events.all())
-    protocol = get_protocol(state.config.protocol)
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
         agents=cards, panels=_panels(state, steps, names, metrics), chart=chart,
         metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
         events=[EventLine(e.seq, _event_text(e, names)) for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,
-        partials=dict(protocol.partials), protocol_view=protocol.live_view(state),
+        partials=protocol.page_partials(), protocol_view=protocol.live_view(state),
+        participants_title=protocol.participants_title,
+        summary=protocol.summary_line(state),
     )

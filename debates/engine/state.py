@@ -56,6 +56,12 @@ _PHASE_ORDER = {
     Phase.CROSS_EXAM: 3,
     Phase.SYNTHESIS: 4,
     Phase.VERIFY: 5,
+    # Other protocols' phases: ordered too, so a failed turn of theirs has a place.
+    Phase.PROPOSE: 6,
+    Phase.CRITIQUE: 7,
+    Phase.ANALYSIS: 8,
+    Phase.DISCUSSION: 9,
+    Phase.CONVERGENCE: 10,
 }
 
 

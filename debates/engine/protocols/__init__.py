@@ -11,10 +11,20 @@ import importlib
 
 from pydantic import BaseModel
 
-from .base import PANEL, Ask, DebateProtocol, Request, run_protocol
+from .base import (
+    PANEL,
+    Ask,
+    DebateProtocol,
+    Fact,
+    PageStep,
+    Participant,
+    Request,
+    run_protocol,
+)
 
 __all__ = [
-    "PANEL", "Ask", "DebateProtocol", "Request", "UnknownProtocol", "check_protocol",
+    "PANEL", "Ask", "DebateProtocol", "Fact", "PageStep", "Participant", "Request",
+    "UnknownProtocol", "check_protocol",
     "choices", "get_protocol", "known_protocols", "register", "result_models", "run_protocol",
 ]
 

@@ -31,7 +31,7 @@ from ..schemas import (
 )
 from ..state import DebateState, Step
 from . import register
-from .base import PANEL, Ask, DebateProtocol, Request, role_persona
+from .base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
 from .domains import DetectedDomain, detect_domain, team_domains
 from .issues import Issue, IssueLedger, Resolution, RoundTally, SeverityCounts, TrackedIssue
 from .labels import labels
@@ -128,8 +128,10 @@ class AdversarialProtocol(DebateProtocol):
     label = "Adversarial"
     description = "proposer vs critic, red/yellow/green issues by id → synthesis"
     result_model = AdversarialResult
-    partials = {"live": "debates/protocols/_adversarial_live.html",
+    partials = {"chart": "debates/protocols/_adversarial_tally.html",
+                "live": "debates/protocols/_adversarial_live.html",
                 "result": "debates/protocols/_adversarial_result.html"}
+    participants_title = "Proposer and critic"
     default_max_rounds = DEFAULT_MAX_ROUNDS
 
     def check_options(self, options: dict[str, Any]) -> None:
@@ -356,13 +358,61 @@ class AdversarialProtocol(DebateProtocol):
                     for i in (ledger.issues[k] for k in tally.issue_ids)]
             rounds.append(entry)
             r += 1
+        tally = []
+        for t in ledger.tallies:
+            reason, _ = self.decision(state, t)
+            c = t.counts
+            tally.append({"round": t.round, "red": c.red, "yellow": c.yellow, "green": c.green,
+                          "total": c.red + c.yellow + c.green,
+                          "decision": "continue" if reason is None else reason.value})
+        # Bars share one scale: the round with the most open issues fills its row.
+        scale = max([t["total"] for t in tally] + [1])
+        for t in tally:
+            t["rest"] = scale - t["total"]
         return {
             "domain": self.domain(state).domain.name, "max_rounds": cap, "rounds": rounds,
+            "tally": tally, "tally_scale": scale,
             "latest": versions[-1] if versions else None,
             "previous": versions[-2] if len(versions) > 1 else None,
             "open_issues": [{"id": i.id, "severity": i.severity.value, "title": i.title}
                             for i in ledger.open_issues()],
         }
+
+    def page_steps(self, state: DebateState) -> list[PageStep]:
+        """A step per round (proposal and critique), up to the cap while the debate goes
+        on and up to the round it stopped in once it has, then the synthesis."""
+        done = self.rounds_done(state)
+        last = done if self.stop(state) is not None else max(state.config.round_cap, done)
+        steps = [PageStep(f"round-{r}", f"round {r}", r <= done) for r in range(1, last + 1)]
+        steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
+        return steps
+
+    def describe(self, state: DebateState, card: Participant) -> None:
+        """The proposer: its versions and its latest summary; the critic: the ledger's
+        open issues by severity (what the rule reads) and its latest assessment."""
+        if card.index == PROPOSER:
+            r = 0
+            while (proposal := self.proposal(state, r + 1)) is not None:
+                r += 1
+                card.latest, card.latest_label = proposal.summary, f"version {r}"
+                replies = len(proposal.replies)
+            card.facts.append(Fact("versions", str(r)))
+            if r > 1:
+                card.facts.append(Fact("replies to the last critique", str(replies)))
+            return
+        ledger = self.ledger(state)
+        if not ledger.tallies:
+            return
+        counts = ledger.tallies[-1].counts
+        card.facts += [Fact("open", f"{sev}×{getattr(counts, sev)}", sev)
+                       for sev in ("red", "yellow", "green")]
+        resolved = sum(1 for i in ledger.issues.values() if not i.open)
+        card.facts.append(Fact("issues raised", str(len(ledger.issues))))
+        card.facts.append(Fact("resolved", str(resolved)))
+        critique = self.critique(state, len(ledger.tallies))
+        if critique is not None:
+            card.latest = critique.assessment
+            card.latest_label = f"critique {len(ledger.tallies)}"
 
     def summary_line(self, state: DebateState) -> str:
         detected = self.domain(state)

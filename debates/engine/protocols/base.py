@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from ..council import EngineEvent, EngineHooks, make_gateway
 from ..gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
-from ..schemas import CallTag, EngineEventKind, Persona, Turn, TurnStatus, Usage
+from ..schemas import CallTag, EngineEventKind, Persona, Phase, Turn, TurnStatus, Usage
 from ..state import DebateState, Step
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
@@ -33,6 +33,62 @@ class Ask:
     prompt: str  # template name under prompts/<version>/
     model_phase: str  # key of DebateConfig.phase_models
     fallback: bool = False  # try the configured fallback model (synthesis and verifier)
+
+
+@dataclass(frozen=True)
+class PageStep:
+    """One step of the debate page's stepper, in the order the protocol runs them.
+    The page decides running / pending / skipped from ``done`` and the debate's status."""
+
+    key: str  # stable across reloads: the live page swaps the stepper by its steps
+    label: str
+    done: bool
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A short label and value on an agent card ("open issues", "red×1")."""
+
+    label: str
+    value: str
+    tone: str = ""  # a style hint the page maps to a badge: red, yellow, green, ok, error
+
+
+@dataclass
+class Participant:
+    """What the debate page's card for one agent shows: plain data, no markup. The
+    council fills ``trail`` and ``verdict``; other protocols say what they track in
+    ``facts`` and ``latest``."""
+
+    index: int
+    name: str
+    role: str
+    status: str = ""  # "" | "thinking" | "failed"
+    failed_in: str | None = None
+    latest: str | None = None  # the agent's latest output in one passage (untrusted text)
+    latest_label: str = ""  # what ``latest`` is ("stance", "version 3", ...)
+    facts: list[Fact] = field(default_factory=list)
+    # Confidence per round (round 0 = positions): the council's convergence chart.
+    trail: list[float | None] = field(default_factory=list)
+    verdict: str | None = None
+
+    @property
+    def initial(self) -> float | None:
+        return self.trail[0] if self.trail else None
+
+    @property
+    def current(self) -> float | None:
+        known = [v for v in self.trail if v is not None]
+        return known[-1] if known else None
+
+
+# Page partials every protocol has; a protocol's own ``partials`` override them. "chart"
+# empty means the page shows no chart beside the agent cards.
+DEFAULT_PARTIALS = {
+    "head": "debates/protocols/_summary_head.html",
+    "agents": "debates/_agents.html",
+    "chart": "",
+}
 
 
 @dataclass
@@ -51,8 +107,12 @@ class DebateProtocol:
     label: ClassVar[str]
     description: ClassVar[str] = ""
     result_model: ClassVar[type[BaseModel]]
-    # Templates the debate page includes for this protocol: live progress and result.
+    # Templates the pages include for this protocol, over DEFAULT_PARTIALS: "head" (the
+    # settings line), "agents", "chart" (beside the agents), "live" (progress and
+    # turns) and "result" (the synthesis page's body).
     partials: ClassVar[dict[str, str]] = {}
+    # The heading over the agent cards.
+    participants_title: ClassVar[str] = "Agents"
     default_max_rounds: ClassVar[int | None] = None
 
     # ------------------------------------------------------------------ configuration
@@ -97,6 +157,46 @@ class DebateProtocol:
     def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
         """Extra data for the step_completed event (e.g. the round status line)."""
         return {}
+
+    # ------------------------------------------------------------------ the debate page
+
+    def page_partials(self) -> dict[str, str]:
+        return {**DEFAULT_PARTIALS, **self.partials}
+
+    def page_steps(self, state: DebateState) -> list[PageStep]:
+        """The stepper: every step the debate has run or will run, in order. Steps a
+        debate will not reach (rounds after it stopped) are left out."""
+        raise NotImplementedError
+
+    def participants(self, state: DebateState, running: Step | None) -> list[Participant]:
+        """One card per agent: who it is, whether it is answering ``running`` (the step
+        in progress, None when the debate is not running) or has failed, and what the
+        protocol tracks for it (``describe``)."""
+        thinking = set()
+        if running is not None:
+            thinking = {a.agent for a in self.asks(state, running)
+                        if state.turn(running.phase, running.round, a.agent) is None}
+        cards = []
+        for i, persona in enumerate(state.personas):
+            failed = self.failed_step(state, i)
+            card = Participant(
+                index=i, name=persona.name, role=persona.expertise,
+                status="failed" if failed else ("thinking" if i in thinking else ""),
+                failed_in=self.step_label(failed) if failed else None)
+            self.describe(state, card)
+            cards.append(card)
+        return cards
+
+    def failed_step(self, state: DebateState, agent: int) -> Step | None:
+        """The first step in which this agent's turn failed (rounds, then phases in the
+        order they are declared)."""
+        phases = list(Phase)
+        failed = [Step(t.phase, t.round) for t in state.turns.values()
+                  if t.agent == agent and t.status is TurnStatus.FAILED]
+        return min(failed, key=lambda s: (s.round, phases.index(s.phase)), default=None)
+
+    def describe(self, state: DebateState, card: Participant) -> None:
+        """Fills what the protocol tracks for one agent (facts, latest output)."""
 
     async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
                        gateway: LLMGateway | None = None) -> None:

@@ -19,12 +19,13 @@ from ..schemas import (
     Position,
     Premortem,
     SynthesisNarrative,
+    TurnStatus,
     Usage,
     VerifierReport,
 )
 from ..state import DebateState, Step
 from . import register
-from .base import PANEL, Ask, DebateProtocol, Request
+from .base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request
 
 _AGENT_STEPS: dict[Phase, tuple[type[BaseModel], str]] = {
     Phase.PREMORTEM: (Premortem, "premortem"),
@@ -45,7 +46,8 @@ class CouncilProtocol(DebateProtocol):
     result_model = DebateResult
     # The rounds on the debate page; the council's result is the synthesis page's own
     # body (templates/debates/synthesis.html), so it declares no "result" partial.
-    partials = {"live": "debates/_rounds.html"}
+    partials = {"head": "debates/protocols/_council_head.html",
+                "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html"}
 
     def check_options(self, options: dict[str, Any]) -> None:
         if options:
@@ -88,6 +90,44 @@ class CouncilProtocol(DebateProtocol):
                        gateway: LLMGateway | None = None) -> None:
         # The council's own runner: context compaction and its progress data.
         await council.run_step(state, step, hooks, gateway)
+
+    # ------------------------------------------------------------------ the debate page
+
+    def page_steps(self, state: DebateState) -> list[PageStep]:
+        steps = []
+        if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
+            compose = state.turn(Phase.COMPOSE)
+            steps.append(PageStep("compose", "compose",
+                                  compose is not None and compose.status is TurnStatus.OK))
+        agent_steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
+        agent_steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, state.planned_rounds + 1)]
+        for step in agent_steps:
+            if not state.personas:
+                done = False
+            elif step.phase is Phase.CROSS_EXAM:
+                done = step.round <= state.completed_rounds
+            else:
+                done = state.step_complete(step)
+            steps.append(PageStep(step.label.replace(" ", "-"), step.label, done))
+        # Synthesis and its verifier are one step on the page.
+        steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
+        return steps
+
+    def describe(self, state: DebateState, card: Participant) -> None:
+        """Confidence from the first position to now, and the latest stance and verdict."""
+        last = state.last_round_started
+        for r in range(last + 1):
+            phase, rnd = (Phase.POSITION, 0) if r == 0 else (Phase.CROSS_EXAM, r)
+            ok = state.ok_payload(phase, rnd, card.index) is not None
+            card.trail.append(state.confidence(card.index, r) if ok else None)
+        stance_round = max((r for r in range(last + 1)
+                            if state.ok_payload(Phase.POSITION if r == 0 else Phase.CROSS_EXAM,
+                                                r, card.index) is not None), default=None)
+        if stance_round is not None:
+            card.latest = state.stance(card.index, stance_round)
+            card.verdict = state.verdict(card.index, stance_round)
+
+    # ------------------------------------------------------------------ result
 
     def build_result(self, state: DebateState, usage: Usage) -> DebateResult:
         return synthesis.build_result(state, usage)

@@ -34,7 +34,7 @@ from ..schemas import (
 )
 from ..state import DebateState, Step
 from . import register
-from .base import PANEL, Ask, DebateProtocol, Request, role_persona
+from .base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
 from .labels import labels
 
 QUORUM = 2
@@ -276,6 +276,7 @@ class WorkflowProtocol(DebateProtocol):
     result_model = WorkflowResult
     partials = {"live": "debates/protocols/_workflow_live.html",
                 "result": "debates/protocols/_workflow_result.html"}
+    participants_title = "Roles"
 
     def check_options(self, options: dict[str, Any]) -> None:
         if options:
@@ -538,6 +539,47 @@ class WorkflowProtocol(DebateProtocol):
             "synthesis": (WorkflowSynthesis.model_validate(synthesis).model_dump()
                           if synthesis else None),
         }
+
+    def page_steps(self, state: DebateState) -> list[PageStep]:
+        """Phase 1, phase 2, the convergence check, phase 2b (deep mode, unless the first
+        check converged), then the synthesis."""
+        steps = [
+            PageStep("phase-1", "phase 1", self.complete(state, Step(Phase.ANALYSIS))),
+            PageStep("phase-2", "phase 2", self.complete(state, Step(Phase.DISCUSSION, 1))),
+            PageStep("convergence", "convergence check",
+                     state.turn(Phase.CONVERGENCE, 1) is not None),
+        ]
+        if self.deep(state) and (state.turn(Phase.CONVERGENCE, 1) is None
+                                 or self.needs_phase_2b(state)):
+            steps.append(PageStep("phase-2b", "phase 2b",
+                                  state.turn(Phase.CONVERGENCE, 2) is not None))
+        steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
+        return steps
+
+    def describe(self, state: DebateState, card: Participant) -> None:
+        """Phase 1 done or not, the phase 2 contract (citations, acknowledged points)
+        and the role's latest key recommendation (phase 2b's when it ran)."""
+        if card.index >= len(ROLES):
+            return
+        role = ROLES[card.index]
+        card.facts.append(Fact("must not", role.must_not))
+        analysis = state.ok_payload(Phase.ANALYSIS, 0, card.index)
+        if analysis:
+            card.latest, card.latest_label = str(analysis.get("summary", "")), "phase 1"
+        discussion = state.ok_payload(Phase.DISCUSSION, 1, card.index)
+        if discussion:
+            check = check_discussion(role.key, Discussion.model_validate(discussion))
+            card.facts.append(Fact("phase 2 contract", "met" if check.passed else "not met",
+                                   "ok" if check.passed else "error"))
+            card.facts.append(Fact("citations", str(check.citations)))
+            card.facts.append(Fact("acknowledged", str(check.acknowledged)))
+        for r in (2, 1):
+            payload = state.ok_payload(Phase.DISCUSSION, r, card.index)
+            if payload and payload.get("key_recommendation"):
+                card.latest = str(payload["key_recommendation"])
+                card.latest_label = ("key recommendation" if r == 1 else
+                                     f"key recommendation after phase 2b ({payload['stance']})")
+                break
 
     def summary_line(self, state: DebateState) -> str:
         mode = "deep" if self.deep(state) else "standard"
