@@ -5,12 +5,16 @@ protocol's report and result, and compare does not pretend they are councils."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
+from debates.consumers import render_live_fragments
 from debates.engine.protocols import get_protocol
+from debates.execution import run_next_step, run_to_completion
 from debates.models import Debate, DebateStatus
 from debates.templatetags.protocol_views import version_diff_text
+from tests.web.htmltools import apply_oob, elements, outer_html, top_level
 
 ADV_QUESTION = "Design the API and database schema for a multi-tenant rate limiter"
 WF_QUESTION = "Should we adopt a four-day week for support?"
@@ -32,6 +36,97 @@ def workflow(make_debate):
 
 def _result(debate):
     return get_protocol(debate.protocol).parse_result(debate.synthesis.result)
+
+
+def _steps(html: str) -> list[tuple[str, str]]:
+    """(label, state) of every stepper step."""
+    stepper = outer_html(html, "debate-stepper")
+    return [(label.strip(), state) for state, label in re.findall(
+        r'<li class="step step-(\w+)"[^>]*><span class="dot" aria-hidden="true"></span>([^<]*)',
+        stepper)]
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_adversarial_page_top_shows_rounds_proposer_critic_and_the_issue_tally(
+        member_client, adversarial):
+    result = _result(adversarial)
+    page = member_client.get(f"/debates/{adversarial.code}/").content.decode()
+    assert _steps(page) == [(f"round {r}", "done")
+                            for r in range(1, result.rounds_completed + 1)] + [
+        ("synthesis", "done")]
+    agents = outer_html(page, "debate-agents")
+    assert "<h2>Proposer and critic</h2>" in agents
+    assert "Proposer (" in agents and "Critic (" in agents
+    assert f"version {result.rounds_completed}" in agents
+    last = result.rounds[-1].tally.counts
+    critic = _text(agents[agents.index("Critic ("):])
+    assert f"open red×{last.red} yellow×{last.yellow} green×{last.green}" in critic
+    assert f"issues raised {len(result.issues)}" in critic
+    # The issues the rule read per round, not a confidence chart.
+    tally = outer_html(page, "debate-chart")
+    assert "Open issues by round" in tally and "<svg" not in tally
+    rows = _text(tally)
+    for r in result.rounds:
+        c = r.tally.counts
+        assert f"{r.round}/{result.max_rounds} red×{c.red} yellow×{c.yellow} green×{c.green}" \
+            in rows
+    head = page.split('class="question"')[1].split("· started")[0]
+    assert f"domain {result.domain.domain.name}" in head
+    assert f"up to {result.max_rounds} rounds" in head and "threshold" not in head
+
+
+def test_workflow_page_top_shows_its_phases_and_roles_without_a_chart(member_client, workflow):
+    result = _result(workflow)
+    page = member_client.get(f"/debates/{workflow.code}/").content.decode()
+    expected = ["phase 1", "phase 2", "convergence check"]
+    if result.convergence.rounds == 2:
+        expected.append("phase 2b")
+    assert _steps(page) == [(label, "done") for label in [*expected, "synthesis"]]
+    agents = outer_html(page, "debate-agents")
+    assert "<h2>Roles</h2>" in agents
+    for check in result.contract_checks:
+        label = check.role.capitalize()
+        card = _text(agents[agents.index(f"<strong>{label}</strong>"):])
+        assert (f"phase 2 contract {'met' if check.passed else 'not met'} "
+                f"citations {check.citations} acknowledged {check.acknowledged}") in card
+    assert "key recommendation" in agents
+    assert 'id="debate-chart"' not in page and "confidence" not in agents
+    head = page.split('class="question"')[1].split("· started")[0]
+    assert "researcher, critic, synthesizer" in head and "threshold" not in head
+
+
+@pytest.mark.parametrize("protocol, question, steps_first", [
+    ("adversarial", ADV_QUESTION, 3),  # round 1 and the proposal of round 2
+    ("workflow", WF_QUESTION, 1),  # phase 1
+])
+def test_a_running_protocol_page_shows_who_is_answering_and_catches_up_over_the_socket(
+        member_client, make_debate, protocol, question, steps_first):
+    debate = make_debate(question=question, protocol=protocol, mode="deep", seed=3, run=False)
+    for _ in range(steps_first):
+        run_next_step(debate.code)
+    url = f"/debates/{debate.code}/"
+    stale = member_client.get(url).content.decode()
+    running = [label for label, state in _steps(stale) if state == "running"]
+    assert running == ["round 2" if protocol == "adversarial" else "phase 2"]
+    assert "thinking…" in outer_html(stale, "debate-agents")
+    stale_seq = int(re.search(r'data-last-seq="(\d+)"', stale).group(1))
+
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.SUCCEEDED, debate.error
+    batch = render_live_fragments(debate, role="editor", after=stale_seq).html
+    targets = {el.attrs.get("id") for el in top_level(batch)}
+    page_ids = {el.attrs.get("id") for el in elements(stale)}
+    assert {"debate-stepper", "debate-agents", "debate-rounds"} <= targets <= page_ids
+    assert ("debate-chart" in targets) == (protocol == "adversarial")
+    updated = apply_oob(stale, batch)
+    fresh = member_client.get(url).content.decode()
+    for target in targets & {"debate-stepper", "debate-agents", "debate-chart",
+                             "debate-rounds"}:
+        assert outer_html(updated, target) == outer_html(fresh, target), target
 
 
 def test_adversarial_pages_show_status_lines_the_latest_version_and_its_diff(
