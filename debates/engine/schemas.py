@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import secrets
 from enum import StrEnum
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     WithJsonSchema,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -532,14 +534,45 @@ class Compaction(BaseModel):
     level: int
 
 
-class DebateResult(BaseModel):
+class ProtocolResult(BaseModel):
+    """What every protocol's typed result holds: the question and settings it ran with,
+    and the verifier, degradation and usage that close it.
+
+    The JSON keeps the key order the results had before they shared this base: the
+    head fields first (``json_head``), the protocol's own fields, then the shared tail
+    (``json_tail``), so stored results and exports keep their shape."""
+
     question: str
     language: str
     protocol: str
-    mode: Mode
     config: DebateConfig
     prompt_version: str
     simulated: bool
+    unverified_claims: list[UnverifiedClaim]
+    verifier_ok: bool
+    degraded: bool
+    degraded_notes: list[str]
+    synthesis_model: str
+    usage: Usage
+
+    json_head: ClassVar[tuple[str, ...]] = (
+        "question", "language", "protocol", "config", "prompt_version", "simulated")
+    json_tail: ClassVar[tuple[str, ...]] = (
+        "unverified_claims", "verifier_ok", "degraded", "degraded_notes", "synthesis_model",
+        "usage")
+
+    @model_serializer(mode="wrap")
+    def _in_json_order(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if not isinstance(data, dict):
+            return data
+        head = {k: data.pop(k) for k in self.json_head if k in data}
+        tail = {k: data.pop(k) for k in self.json_tail if k in data}
+        return {**head, **data, **tail}
+
+
+class DebateResult(ProtocolResult):
+    mode: Mode
     agents: list[AgentResult]
     rounds_completed: int
     stop_reason: StopReason
@@ -556,13 +589,11 @@ class DebateResult(BaseModel):
     consensus_points: list[str]
     recommended_path: RecommendedPath | None
     divergence_report: DivergenceReport | None
-    unverified_claims: list[UnverifiedClaim]
-    verifier_ok: bool
-    degraded: bool
-    degraded_notes: list[str]
-    synthesis_model: str
-    usage: Usage
     compactions: list[Compaction] = Field(default_factory=list)
+
+    json_head = ("question", "language", "protocol", "mode", "config", "prompt_version",
+                 "simulated")
+    json_tail = (*ProtocolResult.json_tail, "compactions")
 
 
 class CallTag(BaseModel):

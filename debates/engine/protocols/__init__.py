@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from pydantic import BaseModel
-
+from ..schemas import ProtocolResult
 from .base import (
     PANEL,
     Ask,
@@ -62,7 +61,7 @@ def choices() -> list[tuple[str, str]]:
     return [(p.name, p.label) for p in _REGISTRY.values()]
 
 
-def result_models() -> list[type[BaseModel]]:
+def result_models() -> list[type[ProtocolResult]]:
     """The typed result of every registered protocol (the API's result schema)."""
     return [p.result_model for p in _REGISTRY.values()]
 

@@ -19,13 +19,12 @@ from pydantic import BaseModel, Field
 from .. import prompts
 from ..i18n import translator
 from ..schemas import (
-    DebateConfig,
     NonEmpty,
     Phase,
+    ProtocolResult,
     StopReason,
     Strict,
     TurnStatus,
-    UnverifiedClaim,
     Usage,
     VerifierReport,
 )
@@ -85,13 +84,7 @@ class AdversarialRound(BaseModel):
     status_line: str
 
 
-class AdversarialResult(BaseModel):
-    question: str
-    language: str
-    protocol: str
-    config: DebateConfig
-    prompt_version: str
-    simulated: bool
+class AdversarialResult(ProtocolResult):
     domain: DetectedDomain
     rounds_completed: int
     max_rounds: int
@@ -102,12 +95,6 @@ class AdversarialResult(BaseModel):
     final_solution: str
     key_decisions: list[KeyDecision]
     remaining_risks: list[str]
-    unverified_claims: list[UnverifiedClaim]
-    verifier_ok: bool
-    degraded: bool
-    degraded_notes: list[str]
-    synthesis_model: str
-    usage: Usage
 
 
 # --------------------------------------------------------------------------- the rule
@@ -358,20 +345,20 @@ class AdversarialProtocol(DebateProtocol):
                     for i in (ledger.issues[k] for k in tally.issue_ids)]
             rounds.append(entry)
             r += 1
-        tally = []
-        for t in ledger.tallies:
-            reason, _ = self.decision(state, t)
-            c = t.counts
-            tally.append({"round": t.round, "red": c.red, "yellow": c.yellow, "green": c.green,
-                          "total": c.red + c.yellow + c.green,
-                          "decision": "continue" if reason is None else reason.value})
+        bars: list[dict[str, Any]] = []
+        for counted in ledger.tallies:
+            reason, _ = self.decision(state, counted)
+            c = counted.counts
+            bars.append({"round": counted.round, "red": c.red, "yellow": c.yellow,
+                         "green": c.green, "total": c.red + c.yellow + c.green,
+                         "decision": "continue" if reason is None else reason.value})
         # Bars share one scale: the round with the most open issues fills its row.
-        scale = max([t["total"] for t in tally] + [1])
-        for t in tally:
-            t["rest"] = scale - t["total"]
+        scale = max([bar["total"] for bar in bars] + [1])
+        for bar in bars:
+            bar["rest"] = scale - bar["total"]
         return {
             "domain": self.domain(state).domain.name, "max_rounds": cap, "rounds": rounds,
-            "tally": tally, "tally_scale": scale,
+            "tally": bars, "tally_scale": scale,
             "latest": versions[-1] if versions else None,
             "previous": versions[-2] if len(versions) > 1 else None,
             "open_issues": [{"id": i.id, "severity": i.severity.value, "title": i.title}

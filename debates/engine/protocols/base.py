@@ -17,7 +17,16 @@ from pydantic import BaseModel
 
 from ..council import EngineEvent, EngineHooks, make_gateway
 from ..gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
-from ..schemas import CallTag, EngineEventKind, Persona, Phase, Turn, TurnStatus, Usage
+from ..schemas import (
+    CallTag,
+    EngineEventKind,
+    Persona,
+    Phase,
+    ProtocolResult,
+    Turn,
+    TurnStatus,
+    Usage,
+)
 from ..state import DebateState, Step
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
@@ -106,7 +115,7 @@ class DebateProtocol:
     name: ClassVar[str]
     label: ClassVar[str]
     description: ClassVar[str] = ""
-    result_model: ClassVar[type[BaseModel]]
+    result_model: ClassVar[type[ProtocolResult]]
     # Templates the pages include for this protocol, over DEFAULT_PARTIALS: "head" (the
     # settings line), "agents", "chart" (beside the agents), "live" (progress and
     # turns) and "result" (the synthesis page's body).
@@ -204,10 +213,10 @@ class DebateProtocol:
 
     # ------------------------------------------------------------------ result
 
-    def build_result(self, state: DebateState, usage: Usage) -> BaseModel:
+    def build_result(self, state: DebateState, usage: Usage) -> ProtocolResult:
         raise NotImplementedError
 
-    def parse_result(self, data: dict[str, Any]) -> BaseModel:
+    def parse_result(self, data: dict[str, Any]) -> ProtocolResult:
         return self.result_model.model_validate(data)
 
     def outcome(self, result: BaseModel) -> tuple[str, str, bool]:

@@ -22,13 +22,12 @@ from pydantic import BaseModel, Field
 
 from .. import prompts
 from ..schemas import (
-    DebateConfig,
     Mode,
     NonEmpty,
     Phase,
+    ProtocolResult,
     Strict,
     TurnStatus,
-    UnverifiedClaim,
     Usage,
     VerifierReport,
 )
@@ -244,13 +243,7 @@ class ConvergenceStatus(BaseModel):
     checks: list[ConvergenceCheck]
 
 
-class WorkflowResult(BaseModel):
-    question: str
-    language: str
-    protocol: str
-    config: DebateConfig
-    prompt_version: str
-    simulated: bool
+class WorkflowResult(ProtocolResult):
     deep: bool
     perspectives: list[RolePerspective]
     discussion: list[DiscussionEntry]
@@ -258,12 +251,6 @@ class WorkflowResult(BaseModel):
     contract_failures: int
     convergence: ConvergenceStatus
     synthesis: WorkflowSynthesis
-    unverified_claims: list[UnverifiedClaim]
-    verifier_ok: bool
-    degraded: bool
-    degraded_notes: list[str]
-    synthesis_model: str
-    usage: Usage
 
 
 # --------------------------------------------------------------------------- protocol
