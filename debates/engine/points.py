@@ -33,8 +33,21 @@ Ids are assigned in that same order, from the stored turns alone (no state of it
 own), so every process that rebuilds the ledger gets the same ids.
 
 The ledger is generic: a ``Point`` also carries a per-round severity and an explicit
-per-round resolution, which a critic's issues (red/yellow/green, resolved or not) can
-use; the council has neither and treats a point as open while someone still raises it.
+per-round resolution, which the adversarial critic's issues (red/yellow/green, resolved
+or not; protocols/issues.py) use; the council has neither and treats a point as open
+while someone still raises it. Three settings serve the critic, whose stakes differ
+(a blocking issue must not vanish by rewording):
+
+- ``fallback_for_all``: step 4's word similarity applies to citing agents too, so a
+  critic that cites some ids cannot re-raise a resolved issue in new words as new;
+- ``merge_within_round=False``: step 6 is off; one critic's list is deliberate, its
+  items are distinct issues even when they read alike;
+- ``severity_rank``: an uncited restatement (matched or merged) never lowers a point's
+  severity: a red that reappears as "yellow" is still red. A citation sets it as given
+  (the critic judges the current version).
+
+An item may also be matched by more than one text (``LedgerItem.match``, e.g. an
+issue's title and its title with detail): texts are compared pairwise, best wins.
 """
 
 from __future__ import annotations
@@ -128,7 +141,8 @@ class Mention:
     agent: int
     text: str
     how: How
-    tokens: frozenset[str] = field(repr=False, compare=False, default=frozenset())
+    # Token sets the mention is matched by: its text's, then those of LedgerItem.match.
+    keys: tuple[frozenset[str], ...] = field(repr=False, compare=False, default=())
 
 
 @dataclass
@@ -188,13 +202,19 @@ class LedgerItem:
     text: str
     severity: str | None = None
     resolved: bool | None = None
+    match: tuple[str, ...] = ()  # further texts it is matched by, pairwise (see above)
 
 
 class Ledger:
     """Points of a debate, built round by round (rounds must be added in order)."""
 
-    def __init__(self, threshold: float = novelty.DEFAULT_THRESHOLD) -> None:
+    def __init__(self, threshold: float = novelty.DEFAULT_THRESHOLD, *,
+                 fallback_for_all: bool = False, merge_within_round: bool = True,
+                 severity_rank: Sequence[str] = ()) -> None:
         self.threshold = threshold
+        self.fallback_for_all = fallback_for_all
+        self.merge_within_round = merge_within_round
+        self.severity_rank = {s: i for i, s in enumerate(severity_rank)}
         self.points: dict[str, Point] = {}
         self._new: dict[int, int] = {}
         self._counters: dict[str, int] = {}
@@ -203,62 +223,78 @@ class Ledger:
 
     # .................................................................. building
 
-    def add_round(self, round_number: int, items: Sequence[LedgerItem]) -> None:
+    def add_round(self, round_number: int, items: Sequence[LedgerItem]) -> list[list[str]]:
+        """Judges the items of one round; returns, per item, the ids of the points it
+        raised or restated."""
         assert not self._new or round_number > max(self._new), "rounds out of order"
         parsed = [(item, *parse_item(item.text)) for item in items]
         for item, cites, _ in parsed:
             if self._valid(cites, round_number):
                 self._citing.add(item.agent)
         earlier = [
-            (point, m.tokens) for point in self.points.values() for m in point.mentions
+            (point, m.keys) for point in self.points.values() for m in point.mentions
         ]
         new = 0
+        placed: list[list[str]] = []
         for item, cites, body in parsed:
-            toks = novelty.tokens(body)
+            keys = (novelty.tokens(body), *(novelty.tokens(t) for t in item.match))
             valid = self._valid(cites, round_number)
             if valid:
                 for point_id in valid:
-                    self._mention(self.points[point_id], item, body, toks, round_number, "cited")
+                    self._mention(self.points[point_id], item, body, keys, round_number, "cited")
+                placed.append(valid)
                 continue
-            point, score = _best(toks, earlier)
+            point, score = _best(keys, earlier)
+            fallback = self.fallback_for_all or item.agent not in self._citing
             if point is not None and (score >= REPEAT_THRESHOLD or (
-                    item.agent not in self._citing and score >= self.threshold)):
-                self._mention(point, item, body, toks, round_number, "matched")
+                    fallback and score >= self.threshold)):
+                self._mention(point, item, body, keys, round_number, "matched")
+                placed.append([point.id])
                 continue
-            fresh = [(p, p.mentions[0].tokens) for p in self.points.values()
-                     if p.round == round_number]
-            point, score = _best(toks, fresh)
+            fresh = [(p, p.mentions[0].keys) for p in self.points.values()
+                     if p.round == round_number] if self.merge_within_round else []
+            point, score = _best(keys, fresh)
             if point is not None and score >= self.threshold:
-                self._mention(point, item, body, toks, round_number, "merged")
+                self._mention(point, item, body, keys, round_number, "merged")
+                placed.append([point.id])
                 continue
-            self._raise(item, body, toks, round_number)
+            placed.append([self._raise(item, body, keys, round_number).id])
             new += 1
         self._new[round_number] = new
+        return placed
 
     def _valid(self, cites: list[str], round_number: int) -> list[str]:
         return [c for c in cites if c in self.points and self.points[c].round < round_number]
 
-    def _mention(self, point: Point, item: LedgerItem, body: str, toks: frozenset[str],
-                 round_number: int, how: How) -> None:
-        point.mentions.append(Mention(round_number, item.agent, body, how, toks))
-        self._assess(point, item, round_number)
+    def _mention(self, point: Point, item: LedgerItem, body: str,
+                 keys: tuple[frozenset[str], ...], round_number: int, how: How) -> None:
+        point.mentions.append(Mention(round_number, item.agent, body, how, keys))
+        severity = item.severity
+        if how != "cited" and severity is not None and self.severity_rank:
+            before = point.severity_at(round_number)
+            if before is not None and (self.severity_rank.get(before, -1)
+                                       > self.severity_rank.get(severity, -1)):
+                severity = before  # an uncited restatement cannot downgrade it
+        self._assess(point, severity, item.resolved, round_number)
 
-    def _raise(self, item: LedgerItem, body: str, toks: frozenset[str],
-               round_number: int) -> None:
+    def _raise(self, item: LedgerItem, body: str, keys: tuple[frozenset[str], ...],
+               round_number: int) -> Point:
         n = self._counters.get(item.kind, 0) + 1
         self._counters[item.kind] = n
         point = Point(id=f"{item.kind}{n}", kind=item.kind, text=body,
                       raised_by=item.agent, round=round_number)
-        point.mentions.append(Mention(round_number, item.agent, body, "raised", toks))
-        self._assess(point, item, round_number)
+        point.mentions.append(Mention(round_number, item.agent, body, "raised", keys))
+        self._assess(point, item.severity, item.resolved, round_number)
         self.points[point.id] = point
+        return point
 
     @staticmethod
-    def _assess(point: Point, item: LedgerItem, round_number: int) -> None:
-        if item.severity is not None:
-            point.severity[round_number] = item.severity
-        if item.resolved is not None:
-            point.resolved[round_number] = item.resolved
+    def _assess(point: Point, severity: str | None, resolved: bool | None,
+                round_number: int) -> None:
+        if severity is not None:
+            point.severity[round_number] = severity
+        if resolved is not None:
+            point.resolved[round_number] = resolved
 
     def set_status(self, point_id: str, round_number: int, *, severity: str | None = None,
                    resolved: bool | None = None) -> None:
@@ -297,12 +333,15 @@ class Ledger:
         return ids
 
 
-def _best(toks: frozenset[str], candidates: list[tuple[Point, frozenset[str]]]
+def _best(keys: tuple[frozenset[str], ...],
+          candidates: list[tuple[Point, tuple[frozenset[str], ...]]]
           ) -> tuple[Point | None, float]:
+    """The candidate most similar to ``keys`` (texts compared pairwise, best pair wins)."""
     best: Point | None = None
     score = 0.0
     for point, other in candidates:
-        s = novelty.similarity(toks, other)
+        s = max((novelty.similarity(a, b) for a, b in zip(keys, other, strict=False)),
+                default=0.0)
         if best is None or s > score:
             best, score = point, s
     return best, score

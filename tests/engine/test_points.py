@@ -279,3 +279,23 @@ async def test_surviving_concerns_carry_the_ledger_ids():
     assert set(concerns) == {"D1"}  # D2: one agent, dropped after round 1
     assert concerns["D1"].raised_by == ["Ann", "Cy", "Bo"]
     assert concerns["D1"].text == ROLLBACK
+
+
+def test_an_uncited_restatement_cannot_lower_a_severity_but_a_citation_can():
+    ledger = Ledger(0.5, fallback_for_all=True, severity_rank=["green", "yellow", "red"])
+    ledger.add_round(1, [LedgerItem(0, "I", "The rollback plan is untested", severity="red")])
+    placed = ledger.add_round(2, [LedgerItem(0, "I", "rollback plan untested still",
+                                             severity="green")])
+    assert placed == [["I1"]] and ledger.get("I1").severity_at(2) == "red"
+    ledger.add_round(3, [LedgerItem(0, "I", "[I1] rollback plan", severity="green")])
+    assert ledger.get("I1").severity_at(3) == "green"
+
+
+def test_an_item_matches_by_any_of_its_texts_pairwise():
+    ledger = Ledger(0.5)
+    ledger.add_round(1, [LedgerItem(0, "I", "Retries", match=("unbounded retries flood "
+                                                               "the payment provider",))])
+    placed = ledger.add_round(2, [LedgerItem(1, "I", "Payment provider flooding",
+                                             match=("unbounded retries flood the payment "
+                                                    "provider during outages",))])
+    assert placed == [["I1"]] and ledger.new_in_round(2) == 0

@@ -144,6 +144,42 @@ def test_a_red_that_reappears_counts_again_and_keeps_its_severity():
     assert t5.counts.red == 1 and t5.reopened_ids == ["I1"]
 
 
+def test_the_issues_live_on_the_shared_point_ledger_with_severity_and_resolution_per_round():
+    ledger = IssueLedger()
+    ledger.apply(1, [issue("red", "No rollback plan"), issue("yellow", "Missing metrics")], [])
+    ledger.apply(2, [issue("yellow", "No rollback plan", id="I1")],
+                 [Resolution(id="I2", resolved=True)])
+    rollback, metrics = ledger.points.get("I1"), ledger.points.get("I2")
+    assert rollback.kind == "I" and rollback.severity == {1: "red", 2: "yellow"}
+    assert rollback.resolved == {1: False, 2: False} and rollback.cited_in == [2]
+    assert metrics.resolved == {1: False, 2: True} and not metrics.open_after(2)
+    assert ledger.issues["I1"].history == {1: "raised", 2: "open"}
+    assert ledger.issues["I2"].history == {1: "raised", 2: "resolved"}
+
+
+def test_a_citing_critic_cannot_hide_a_resolved_red_by_rewording_it():
+    """Unlike a council agent, a critic that cites ids still has its uncited issues
+    matched against earlier ones: a blocking issue must not vanish by rewording."""
+    ledger = IssueLedger()
+    ledger.apply(1, [issue("red", "Rollback plan is untested",
+                           "nobody has tested the rollback of the migration"),
+                     issue("green", "Naming of the tables")], [])
+    ledger.apply(2, [issue("green", "Naming of the tables", id="I2")],
+                 [Resolution(id="I1", resolved=True)])
+    t3 = ledger.apply(3, [issue("green", "Naming", id="I2"),
+                          issue("yellow", "Rollback plan still untested",
+                                "the rollback of the migration has not been tested")], [])
+    assert t3.issue_ids == ["I2", "I1"] and t3.reopened_ids == ["I1"]
+    assert t3.counts.red == 1 and ledger.issues["I1"].severity == "red"
+
+
+def test_one_critiques_issues_are_never_merged_even_when_they_read_alike():
+    ledger = IssueLedger()
+    t1 = ledger.apply(1, [issue("yellow", "Migration cost is underestimated"),
+                          issue("yellow", "Migration timeline is underestimated")], [])
+    assert t1.new_ids == ["I1", "I2"] and t1.counts.yellow == 2
+
+
 def test_status_line_format():
     counts = SeverityCounts(red=1, yellow=3, green=2)
     assert status_line(2, 5, counts, "continue") == \

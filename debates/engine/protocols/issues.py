@@ -1,4 +1,6 @@
-"""The adversarial critic's issues, tracked by id across rounds.
+"""The adversarial critic's issues, tracked by id across rounds, on the shared point
+ledger (debates/engine/points.py): an issue is a point of kind ``I`` (I1, I2, ...)
+with a severity and a resolution per round.
 
 The orchestrator's rule (protocols.md 2) counts the issues *open* after a round,
 from this ledger, never from the critic's own counts:
@@ -8,13 +10,14 @@ from this ledger, never from the critic's own counts:
   it gives now (it judges the current version);
 - an earlier issue stays open until the critic marks it resolved; one it forgets to
   mention, or marks unresolved, still counts;
-- a "new" issue that restates an earlier one (word similarity over title and detail,
-  the fallback for a critic that ignores ids) reopens that issue, at the higher of
-  the two severities: a red that reappears is still red.
+- a "new" issue that restates an earlier one (word similarity over title, or title
+  and detail) reopens that issue, at the higher of the two severities: a red that
+  reappears is still red. Unlike the council's points, this fallback applies even to
+  a critic that cites ids, and one critique's issues are never merged with each other
+  (the ledger's ``fallback_for_all``, ``merge_within_round`` and ``severity_rank``).
 
-The interface the protocol uses is ``IssueLedger.replay`` and the ``TrackedIssue`` /
-``RoundTally`` shapes; switching to the shared point ledger (debates/engine/points.py)
-means reimplementing ``replay`` on top of it and nothing else (docs/engine.md).
+``IssueLedger`` keeps the shapes the protocol, its pages and reports read
+(``TrackedIssue``, ``RoundTally``), derived from the point ledger after each round.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from .. import novelty
+from ..points import Ledger, LedgerItem, format_item
 from ..schemas import NonEmpty, Strict
 
 
@@ -33,7 +36,8 @@ class IssueSeverity(StrEnum):
     GREEN = "green"  # minor
 
 
-_RANK = {IssueSeverity.GREEN: 0, IssueSeverity.YELLOW: 1, IssueSeverity.RED: 2}
+# Lowest first: an uncited restatement never lowers an issue's severity.
+_RANK = [IssueSeverity.GREEN, IssueSeverity.YELLOW, IssueSeverity.RED]
 
 
 class Issue(Strict):
@@ -83,78 +87,85 @@ class RoundTally(BaseModel):
     unknown_ids: list[str] = Field(default_factory=list)  # cited ids the ledger never issued
 
 
+ISSUE_KIND = "I"
+_CRITIC = 1  # the agent index the critic's items carry in the point ledger
+
+
 class IssueLedger:
     """Issues by id; fed one critique (its issues and resolutions) per round."""
 
     def __init__(self, similarity_threshold: float = 0.5) -> None:
         self.threshold = similarity_threshold
+        self.points = Ledger(similarity_threshold, fallback_for_all=True,
+                             merge_within_round=False,
+                             severity_rank=[s.value for s in _RANK])
         self.issues: dict[str, TrackedIssue] = {}
         self.tallies: list[RoundTally] = []
+        self._raised: dict[str, Issue] = {}  # the issue as first raised: detail and fix
 
-    def _match(self, issue: Issue) -> TrackedIssue | None:
-        text = f"{issue.title}. {issue.detail}"
-        best, score = None, 0.0
-        for tracked in self.issues.values():
-            value = max(novelty.similarity(issue.title, tracked.title),
-                        novelty.similarity(text, f"{tracked.title}. {tracked.detail}"))
-            if value >= self.threshold and value > score:
-                best, score = tracked, value
-        return best
+    def _open(self, point_id: str, round_number: int) -> bool:
+        point = self.points.get(point_id)
+        return point is not None and point.open_after(round_number)
 
     def apply(self, round_number: int, issues: list[Issue], resolutions: list[Resolution],
               claimed: SeverityCounts | None = None) -> RoundTally:
         tally = RoundTally(round=round_number, counts=SeverityCounts(), claimed=claimed)
-        earlier = set(self.issues)
+        before = round_number - 1
+        earlier = set(self.points.points)
         for resolution in resolutions:
-            tracked = self.issues.get(resolution.id)
-            if tracked is None:
+            if resolution.id not in earlier:
                 tally.unknown_ids.append(resolution.id)
-            elif resolution.resolved and tracked.open:
-                tracked.open, tracked.resolved_in = False, round_number
-                tracked.history[round_number] = "resolved"
-                tally.resolved_ids.append(tracked.id)
-        for issue in issues:
-            cited = self.issues.get(issue.id) if issue.id and issue.id in earlier else None
-            if issue.id and cited is None:
-                tally.unknown_ids.append(issue.id)
-            if cited is not None:
-                # Listed again by id: still present, whatever a resolution above said.
-                cited.severity = issue.severity
-                self._keep_open(cited, round_number, tally)
-                tally.issue_ids.append(cited.id)
-                continue
-            match = self._match(issue)
-            if match is not None and match.id in earlier:
-                if _RANK[issue.severity] > _RANK[match.severity]:
-                    match.severity = issue.severity
-                self._keep_open(match, round_number, tally)
-                tally.issue_ids.append(match.id)
-                continue
-            new_id = f"I{len(self.issues) + 1}"
-            self.issues[new_id] = TrackedIssue(
-                id=new_id, severity=issue.severity, title=issue.title, detail=issue.detail,
-                suggested_fix=issue.suggested_fix, raised_in=round_number,
-                history={round_number: "raised"})
-            tally.new_ids.append(new_id)
-            tally.issue_ids.append(new_id)
-        for tracked in self.issues.values():
-            if tracked.open:
-                tracked.history.setdefault(round_number, "open")
-                setattr(tally.counts, tracked.severity.value,
-                        getattr(tally.counts, tracked.severity.value) + 1)
+            elif resolution.resolved and self._open(resolution.id, before):
+                self.points.set_status(resolution.id, round_number, resolved=True)
+        tally.unknown_ids += [i.id for i in issues if i.id and i.id not in earlier]
+        placed = self.points.add_round(round_number, [
+            LedgerItem(agent=_CRITIC, kind=ISSUE_KIND,
+                       text=format_item(issue.title, [issue.id] if issue.id else []),
+                       severity=issue.severity.value,
+                       resolved=False,  # listed: present in the version it judged
+                       match=(f"{issue.title}. {issue.detail}",))
+            for issue in issues])
+        for issue, ids in zip(issues, placed, strict=True):
+            point_id = ids[0]
+            tally.issue_ids.append(point_id)
+            self._raised.setdefault(point_id, issue)
+            if point_id not in earlier:
+                tally.new_ids.append(point_id)
+            elif not self._open(point_id, before) and point_id not in tally.reopened_ids:
+                tally.reopened_ids.append(point_id)
+        tally.resolved_ids = [r.id for r in resolutions if r.resolved and r.id in earlier
+                              and self._open(r.id, before)
+                              and not self._open(r.id, round_number)]
+        tally.resolved_ids = list(dict.fromkeys(tally.resolved_ids))
+        for point in self.points.points.values():
+            if point.open_after(round_number):
+                severity = point.severity_at(round_number) or IssueSeverity.GREEN.value
+                setattr(tally.counts, severity, getattr(tally.counts, severity) + 1)
         self.tallies.append(tally)
+        self._refresh(round_number)
         return tally
 
-    @staticmethod
-    def _keep_open(tracked: TrackedIssue, round_number: int, tally: RoundTally) -> None:
-        if not tracked.open:
-            tracked.open, tracked.resolved_in = True, None
-            tally.reopened_ids.append(tracked.id)
-            if tracked.id in tally.resolved_ids:
-                tally.resolved_ids.remove(tracked.id)
-            tracked.history[round_number] = "reopened"
-        else:
-            tracked.history.setdefault(round_number, "open")
+    def _refresh(self, round_number: int) -> None:
+        """The TrackedIssue view of every point after ``round_number``."""
+        for point in self.points.points.values():
+            raised = self._raised[point.id]
+            issue = self.issues.get(point.id) or TrackedIssue(
+                id=point.id, severity=raised.severity, title=point.text,
+                detail=raised.detail, suggested_fix=raised.suggested_fix,
+                raised_in=point.round)
+            was_open = point.round < round_number and point.open_after(round_number - 1)
+            issue.open = point.open_after(round_number)
+            issue.severity = IssueSeverity(point.severity_at(round_number)
+                                           or raised.severity.value)
+            if point.round == round_number:
+                issue.history[round_number] = "raised"
+            elif issue.open:
+                issue.history[round_number] = "open" if was_open else "reopened"
+                issue.resolved_in = None
+            elif was_open:
+                issue.history[round_number] = "resolved"
+                issue.resolved_in = round_number
+            self.issues[point.id] = issue
 
     def open_issues(self) -> list[TrackedIssue]:
         return [i for i in self.issues.values() if i.open]
