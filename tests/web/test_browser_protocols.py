@@ -1,0 +1,134 @@
+"""The adversarial and workflow protocols in a real browser, against a real daphne and
+django-q2 worker: start each from the form, watch its own structure arrive over the
+websocket (rounds and the issue tally; phases and roles), then read its synthesis.
+The screenshots land in docs/screenshots/."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.db import connection
+
+from tests.conftest import PASSWORD
+from tests.web.test_browser import (
+    CHROMIUM,
+    SCREENSHOTS,
+    VENV_BIN,
+    _free_port,
+    _process,
+    _require_chromium,
+    _wait_for_http,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ADV_QUESTION = "Design the API and database schema for a multi-tenant rate limiter"
+WF_QUESTION = "Should we adopt a four-day week for the support team?"
+
+
+def test_adversarial_and_workflow_debates_live_and_synthesis(owner, team, tmp_path):
+    _require_chromium()
+    owner.password = PBKDF2PasswordHasher().encode(PASSWORD, "browsertestsalt", iterations=1000)
+    owner.save(update_fields=["password"])
+    db_path = Path(connection.settings_dict["NAME"]).resolve()
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "council_site.settings",
+        "DJANGO_DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{db_path}",
+        # Slow enough to see a round running, fast enough for a short test.
+        "COUNCIL_SIM_LATENCY_MS": "100",
+        "COUNCIL_WORKERS": "1",
+        "COUNCIL_MODEL": "sim/default",
+        "DJANGO_LOG_LEVEL": "WARNING",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("REDIS_URL", None)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    daphne = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+              "council_site.asgi:application"]
+    with _process(daphne, env, tmp_path / "daphne.log") as web, \
+            _process([sys.executable, "manage.py", "qcluster"], env, tmp_path / "q.log"):
+        _wait_for_http(f"{base}/healthz", web, tmp_path / "daphne.log")
+        _drive(base, owner.username)
+
+
+def _start_debate(page, base: str, question: str, protocol: str, mode: str,
+                  max_rounds: int | None = None) -> None:
+    page.goto(f"{base}/debates/new")
+    page.fill("#id_question", question)
+    page.check(f"input[name=protocol][value={protocol}]")
+    page.check(f"input[name=mode][value={mode}]")
+    if max_rounds is not None:
+        page.click("details.advanced summary")
+        page.fill("#id_max_rounds", str(max_rounds))
+    page.click("form.debate-form button[type=submit]")
+    page.wait_for_url(f"{base}/debates/*/")
+
+
+def _drive(base: str, username: str) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(30_000)
+            page.goto(f"{base}/accounts/login/")
+            page.fill("input[name=username]", username)
+            page.fill("input[name=password]", PASSWORD)
+            page.click("main button[type=submit]")
+            expect(page.locator("h1")).to_have_text("Debates")
+
+            # Adversarial: rounds in the stepper, proposer and critic, the issue tally.
+            # Three rounds at most: a shorter test, the same structure.
+            _start_debate(page, base, ADV_QUESTION, "adversarial", "medium", max_rounds=3)
+            page.evaluate("window.__sameDocument = true")
+            expect(page.locator("#debate-live")).to_have_attribute("data-ws", "open")
+            stepper, agents = page.locator("#debate-stepper"), page.locator("#debate-agents")
+            expect(stepper).to_contain_text("round 1")
+            expect(stepper).not_to_contain_text("premortem")
+            expect(agents.locator("h2")).to_have_text("Proposer and critic")
+            expect(agents.locator(".agent")).to_have_count(2)
+            expect(page.locator("#debate-chart")).to_contain_text("1/3", timeout=30_000)
+            expect(agents).to_contain_text("issues raised")
+            page.screenshot(path=str(SCREENSHOTS / "adversarial-live.png"), full_page=True)
+            synthesis = page.get_by_role("link", name="Read the full synthesis")
+            expect(synthesis).to_be_visible(timeout=60_000)
+            assert page.evaluate("window.__sameDocument") is True
+            assert "step-running" not in stepper.inner_html()
+            expect(page.locator("#adversarial-proposal")).to_be_visible()
+            page.screenshot(path=str(SCREENSHOTS / "adversarial-debate.png"), full_page=True)
+            synthesis.click()
+            expect(page.locator("#key-decisions")).to_be_visible()
+            page.screenshot(path=str(SCREENSHOTS / "adversarial-synthesis.png"),
+                            full_page=True)
+
+            # Workflow (deep): phases in the stepper, the three roles, no chart.
+            _start_debate(page, base, WF_QUESTION, "workflow", "deep")
+            page.evaluate("window.__sameDocument = true")
+            expect(page.locator("#debate-live")).to_have_attribute("data-ws", "open")
+            expect(stepper).to_contain_text("phase 1")
+            expect(stepper).to_contain_text("convergence check")
+            expect(agents.locator("h2")).to_have_text("Roles")
+            expect(agents.locator(".agent")).to_have_count(3)
+            expect(page.locator("#debate-chart")).to_have_count(0)
+            expect(agents).to_contain_text("phase 2 contract", timeout=30_000)
+            synthesis = page.get_by_role("link", name="Read the full synthesis")
+            expect(synthesis).to_be_visible(timeout=60_000)
+            assert page.evaluate("window.__sameDocument") is True
+            expect(page.locator("#workflow-convergence")).to_be_visible()
+            page.screenshot(path=str(SCREENSHOTS / "workflow-debate.png"), full_page=True)
+            synthesis.click()
+            expect(page.locator("#next-steps")).to_be_visible()
+            page.screenshot(path=str(SCREENSHOTS / "workflow-synthesis.png"), full_page=True)
+        finally:
+            browser.close()
