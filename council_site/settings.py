@@ -184,6 +184,9 @@ COUNCIL_BROKER = "redis" if REDIS_URL else "orm"
 # Together they bound a dead worker's delay: lease + sweep (docs/execution.md).
 COUNCIL_LEASE_SECONDS = env_int("COUNCIL_LEASE_SECONDS", 10, minimum=1)
 COUNCIL_SWEEP_SECONDS = env_int("COUNCIL_SWEEP_SECONDS", 5, minimum=1)
+# A step handed on (queued) but not claimed for this long was lost with its task (a
+# worker host cut off after taking it from the queue): the sweeper queues it again.
+COUNCIL_QUEUE_GRACE_SECONDS = env_int("COUNCIL_QUEUE_GRACE_SECONDS", 60, minimum=1)
 
 # --- models -----------------------------------------------------------------------
 
