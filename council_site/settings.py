@@ -122,6 +122,9 @@ DATABASES = {
         env_str("DATABASE_URL"),
         default_sqlite_path=VAR_DIR / "council.sqlite3",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
+        # Council's transactions last milliseconds; one left open this long belongs to
+        # a worker that lost its network, and its locks would stall the debate.
+        idle_transaction_timeout_s=env_int("DATABASE_IDLE_TRANSACTION_TIMEOUT", 60, minimum=0),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

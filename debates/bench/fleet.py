@@ -133,6 +133,14 @@ class WorkerHost:
         except (IndexError, ValueError, ProcessLookupError):
             return False
 
+    def stop(self, timeout: float = 15) -> None:
+        """SIGTERM to the group: qcluster ends every process within 10 s."""
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=timeout)
+
     def kill(self) -> None:
         if self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
@@ -149,6 +157,7 @@ class Settings:
     lease_s: int = 10
     sweep_s: int = 5
     queue_grace_s: int = 60
+    idle_transaction_s: int = 60
 
 
 class Fleet:
@@ -176,7 +185,8 @@ class Fleet:
             DATABASE_URL=database_url, REDIS_URL=redis_url, COUNCIL_Q_NAME=self.queue,
             COUNCIL_WORKERS=str(s.workers), COUNCIL_LEASE_SECONDS=str(s.lease_s),
             COUNCIL_SWEEP_SECONDS=str(s.sweep_s),
-            COUNCIL_QUEUE_GRACE_SECONDS=str(s.queue_grace_s), **extra)
+            COUNCIL_QUEUE_GRACE_SECONDS=str(s.queue_grace_s),
+            DATABASE_IDLE_TRANSACTION_TIMEOUT=str(s.idle_transaction_s), **extra)
 
     def start_worker(self, host: Host) -> WorkerHost:
         """``manage.py qcluster`` inside ``host``, reaching the services over its link."""

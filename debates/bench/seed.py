@@ -20,14 +20,14 @@ def main(count: int, latency_ms: int) -> None:
 
     django.setup()
     from council_site.accounts.models import Team
-    from debates.engine.schemas import DebateConfig, SimulatorOptions
+    from debates.engine.schemas import DebateConfig, Mode, SimulatorOptions
     from debates.services import debate_create
 
     print("ready", flush=True)
     sys.stdin.readline()
     team = Team.objects.create(name="worker hosts")
     for i in range(count):
-        config = DebateConfig(mode="quick", seed=i, retry_backoff_s=0.01,
+        config = DebateConfig(mode=Mode.QUICK, seed=i, retry_backoff_s=0.01,
                               simulator=SimulatorOptions(latency_ms=latency_ms, seed=i))
         debate_create(team=team, user=None, question=f"{QUESTION} (variant {i})",
                       config=config)
