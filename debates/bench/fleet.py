@@ -133,6 +133,10 @@ class WorkerHost:
         except (IndexError, ValueError, ProcessLookupError):
             return False
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) used so far by the live processes of the cluster."""
+        return group_cpu_seconds(self.proc.pid)
+
     def stop(self, timeout: float = 15) -> None:
         """SIGTERM to the group: qcluster ends every process within 10 s."""
         if self.proc.poll() is None:
@@ -147,6 +151,23 @@ class WorkerHost:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
         self.log.close()
+
+
+def group_cpu_seconds(pgid: int) -> float:
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # "pid (comm) state ppid pgrp ... utime stime": comm may hold spaces.
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[2]) == pgid:
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
 
 
 @dataclass(frozen=True)

@@ -66,11 +66,14 @@ def _measure(latency_ms: int, log_dir: Path) -> list[Figure]:
             with fleet.seeder(DEBATES, latency_ms) as queue_debates:
                 fleet.wait_ready([worker])
                 queue_debates()
+            cpu_before = sum(w.cpu_seconds() for w in fleet.workers)
             started = time.monotonic()
             wait_for(lambda: not fleet.query(
                 "SELECT 1 FROM debates_debate WHERE status IN ('queued', 'running')"),
                 timeout=900, what=f"{DEBATES} debates on {count} host(s)", fleet=fleet)
             elapsed = time.monotonic() - started
+            cpu = sum(w.cpu_seconds() for w in fleet.workers) - cpu_before
+            load = os.getloadavg()[0]
             first, last = fleet.query(
                 "SELECT min(created_at), max(finished_at) FROM debates_debate WHERE id > %s",
                 (last_id,))[0]
@@ -82,9 +85,11 @@ def _measure(latency_ms: int, log_dir: Path) -> list[Figure]:
                 name=f"{DEBATES} quick debates at once on {count} worker host(s)",
                 value=rates[count], unit="debates/min",
                 target=f"all {DEBATES} succeed, none twice", ok=not problems,
-                detail=(f"{span:.1f} s first created → last finished ({elapsed:.1f} s "
-                        f"observed); {settings.workers} workers a host; simulator "
-                        f"{latency_ms} ms; PostgreSQL + Redis over veth links"
+                detail=(f"{span:.1f} s first created → last finished; workers used "
+                        f"{cpu / DEBATES:.2f} CPU s a debate ({cpu / elapsed:.2f} cores); "
+                        f"load average {load:.1f} on {os.cpu_count()} cores; "
+                        f"{settings.workers} workers a host; simulator {latency_ms} ms; "
+                        f"PostgreSQL + Redis over veth links"
                         + (f"; PROBLEMS: {problems[:3]}" if problems else "")),
             ))
     figures.append(Figure(
