@@ -25,7 +25,9 @@ from tests.conftest import POSTGRES_URL, REDIS_URL, ScaleOut, _skip_or_fail
 pytestmark = pytest.mark.scaleout
 
 DEBATES = 30
-TURNS_PER_DEBATE = 15  # a quick simulated debate: compose, 3 × (premortem, position, round)...
+# A quick simulated debate: compose 1, premortem 3, positions 3, up to 2 rounds of 3,
+# synthesis 1, verify 1 (12 when it converges after one round).
+TURNS_PER_DEBATE = 15
 # Short lease and sweep so the cut host's debates move on within seconds; the grace
 # stays above the longest normal wait in the queue (30 debates on 6 workers); the
 # server ends a cut-off session's open transaction (and frees its locks) after 3 s.
