@@ -112,7 +112,7 @@ def test_an_unexpected_error_in_production_is_json_without_a_traceback(
     def broken(**kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr("debates.api.selectors.debate_list", broken)
+    monkeypatch.setattr("debates.api.selectors.debate_search", broken)
     response = member_client.get("/api/debates/")
     data = _assert_shape(response, 500, "server_error")
     assert "secret" not in response.content.decode()
