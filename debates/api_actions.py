@@ -14,8 +14,8 @@ from pydantic import ConfigDict, Field
 from council_site.api_auth import api_auth
 from council_site.api_errors import errors, refuse
 from debates import selectors
-from debates.api import ResultOut
 from debates.access import current_team_access, debate_access
+from debates.api import ResultOut
 from debates.engine.inputs import InputError
 from debates.engine.protocols import UnknownProtocol, get_protocol
 from debates.engine.schemas import MAX_QUESTION_CHARS
