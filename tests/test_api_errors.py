@@ -140,3 +140,23 @@ async def test_the_asgi_app_serves_the_swagger_assets():
                   "ninja/swagger-ui-init.js"):
         status, body = await _asgi_get(f"/static/{asset}")
         assert status == 200 and len(body) > 100, asset
+
+
+@pytest.mark.parametrize("method, url, status", [
+    ("get", "/api/nope", 404),
+    ("get", "/api/debates/not-a-uuid", 404),
+    ("delete", "/api/debates/", 405),
+    ("put", "/api/teams/", 405),
+])
+def test_unrouted_paths_and_methods_answer_in_the_same_shape(member_client, method, url,
+                                                             status):
+    response = getattr(member_client, method)(url)
+    code = {404: "not_found", 405: "method_not_allowed"}[status]
+    data = _assert_shape(response, status, code)
+    if status == 405:
+        assert "GET" in response["Allow"] and "GET" in data["message"]
+
+
+def test_pages_outside_the_api_keep_their_html_404(member_client):
+    response = member_client.get("/no-such-page")
+    assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
