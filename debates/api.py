@@ -4,6 +4,7 @@ HTML views."""
 
 # No ``from __future__ import annotations`` here: ninja's @paginate wraps the list view,
 # and the wrapper resolves string annotations in ninja's namespace, not this module's.
+import dataclasses
 import uuid
 from datetime import date, datetime
 from functools import partial
@@ -21,14 +22,20 @@ from council_site.api_errors import errors, refuse
 from council_site.api_pagination import PagePagination
 from debates import selectors
 from debates.access import current_team_access, debate_access
-from debates.engine.inputs import InputError
+from debates.engine.inputs import InputError, check_model
 from debates.engine.protocols import result_models
-from debates.engine.schemas import MAX_QUESTION_CHARS, Mode
+from debates.engine.schemas import MAX_AGENTS, MAX_QUESTION_CHARS, Mode, Persona
 from debates.forms import DebateForm
 from debates.list_filters import DebateFilterForm
 from debates.models import Debate, DebateStatus
 from debates.selectors import DebateFilters
-from debates.services import IllegalTransition, debate_cancel, debate_start, debate_stop
+from debates.services import (
+    DebateSpec,
+    IllegalTransition,
+    debate_cancel,
+    debate_start,
+    debate_stop,
+)
 
 router = Router(tags=["debates"], auth=api_auth)
 
@@ -103,6 +110,19 @@ class DebateIn(Schema):
         "null = automatic (for/against/conditional, or the alternatives the question names).")
     personas: list[uuid.UUID] = Field(default_factory=list,
                                       description="Library persona codes, panel order.")
+    # The CLI's options the web form does not show.
+    inline_personas: list[Persona] = Field(
+        default_factory=list, max_length=MAX_AGENTS,
+        description="Personas given in full (the persona file's fields, like the CLI's "
+        "--personas); they sit first on the panel, before library personas.")
+    synthesis_model: str | None = Field(
+        default=None, max_length=200,
+        description="litellm model for the synthesis and verifier (CLI --synthesis-model).")
+    fallback_model: str | None = Field(
+        default=None, max_length=200,
+        description="Tried when the synthesis model fails; default COUNCIL_FALLBACK_MODEL.")
+    seed: int | None = Field(default=None, ge=0, le=2**31 - 1,
+                             description="Seed for the models and the simulator.")
 
 
 class CreatedOut(Schema):
@@ -193,11 +213,28 @@ def list_debates(request: HttpRequest, filters: Query[DebateListQuery]) -> Query
     return selectors.debate_search(team=team, filters=list_filters(filters))
 
 
+CLI_ONLY = {"inline_personas", "synthesis_model", "fallback_model", "seed"}
+
+
+def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
+    """The form's spec plus what only the CLI offers, checked the way the CLI checks
+    it (an unknown model is an InputError: 400, nothing saved)."""
+    changes: dict[str, Any] = {"personas": list(payload.inline_personas)}
+    if payload.synthesis_model:
+        model = check_model(payload.synthesis_model)
+        changes["phase_models"] = {"synthesis": model, "verify": model}
+    if payload.fallback_model:
+        changes["fallback_model"] = check_model(payload.fallback_model)
+    if payload.seed is not None:
+        changes["seed"] = payload.seed
+    return dataclasses.replace(spec, **changes)
+
+
 @router.post("/", response={201: CreatedOut, **errors(400)}, url_name="debate_create")
 def create_debate(request: HttpRequest, payload: DebateIn) -> Status[Any]:
     """Starts a debate; the same checks as the web form, nothing saved on refusal."""
     team, _ = current_team_access(request, write=True)
-    data = payload.model_dump(exclude={"personas"}, exclude_none=True)
+    data = payload.model_dump(exclude=CLI_ONLY | {"personas"}, exclude_none=True)
     data["mode"] = payload.mode.value
     data.setdefault("model", DebateForm.default_config().model)
     data["library_personas"] = [str(c) for c in payload.personas]
@@ -209,7 +246,8 @@ def create_debate(request: HttpRequest, payload: DebateIn) -> Status[Any]:
         first = next(iter(problems.values()), ["invalid input"])[0]
         return refuse(400, first, problems)
     try:
-        debate = debate_start(team=team, user=request.user, spec=form.spec())
+        debate = debate_start(team=team, user=request.user,
+                              spec=_with_cli_options(form.spec(), payload))
     except InputError as exc:  # bad input or a limit: nothing was saved
         return refuse(400, str(exc))
     return Status(201, {"code": debate.code, "status": debate.status})
