@@ -160,3 +160,22 @@ def test_unrouted_paths_and_methods_answer_in_the_same_shape(member_client, meth
 def test_pages_outside_the_api_keep_their_html_404(member_client):
     response = member_client.get("/no-such-page")
     assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.django_db
+def test_the_error_body_middleware_also_runs_async(member):
+    """Under ASGI the middleware chain is async (so the event views stay on the loop);
+    the unrouted 404 comes back in the same shape there too."""
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    from council_site.api_middleware import ApiErrorBodyMiddleware
+
+    async def get_response(request):
+        raise AssertionError("not called")
+
+    assert ApiErrorBodyMiddleware(get_response).is_async
+    client = AsyncClient()
+    client.force_login(member)
+    response = async_to_sync(client.get)("/api/nope")
+    _assert_shape(response, 404, "not_found")
