@@ -63,9 +63,11 @@ def more_round(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
 
 @router.post("/{uuid:code}/rerun", response={201: StartedOut, **errors(400)},
              url_name="debate_rerun")
-def rerun(request: HttpRequest, code: uuid.UUID, payload: RerunIn) -> Status[Any]:
-    """A new debate with the same settings (a fresh seed), linked to this one."""
+def rerun(request: HttpRequest, code: uuid.UUID, payload: RerunIn | None = None) -> Status[Any]:
+    """A new debate with the same settings (a fresh seed), linked to this one. The
+    body is optional."""
     debate, _ = debate_access(user=request.user, code=code, write=True)
+    payload = payload or RerunIn()
     try:
         child = debate_rerun(debate=debate, user=request.user, question=payload.question,
                              context=payload.context)

@@ -260,10 +260,12 @@ class PersonaForkIn(Schema):
 
 @router.post("/{uuid:code}/fork", response={201: PersonaOut, **errors(400)},
              url_name="personas_persona_fork")
-def fork_persona(request: HttpRequest, code: uuid.UUID, payload: PersonaForkIn) -> Status[Any]:
+def fork_persona(request: HttpRequest, code: uuid.UUID,
+                 payload: PersonaForkIn | None = None) -> Status[Any]:
     """A copy (with its own history) in this or another library of the team; a name
-    taken there gets "(fork)" appended."""
+    taken there gets "(fork)" appended. The body is optional."""
     persona, _ = persona_access(request, code, need=Need.WRITE)
+    payload = payload or PersonaForkIn()
     target = persona.library
     if payload.library is not None:
         found = PersonaLibrary.objects.filter(code=payload.library,
@@ -369,9 +371,12 @@ class LibraryForkIn(Schema):
 
 @router.post("/libraries/{uuid:code}/fork", response={201: LibraryOut, **errors(400)},
              url_name="personas_library_fork")
-def fork_library(request: HttpRequest, code: uuid.UUID, payload: LibraryForkIn) -> Status[Any]:
-    """A copy of the library and its current personas in the same team."""
+def fork_library(request: HttpRequest, code: uuid.UUID,
+                 payload: LibraryForkIn | None = None) -> Status[Any]:
+    """A copy of the library and its current personas in the same team. The body is
+    optional."""
     library, _ = library_access(request, code, need=Need.WRITE)
+    payload = payload or LibraryForkIn()
     try:
         fork = services.library_fork(library=library, user=request.user, name=payload.name)
     except services.PersonaError as exc:

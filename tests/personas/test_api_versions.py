@@ -116,3 +116,11 @@ def test_library_fork_copies_the_personas(member_client, persona, library):
                   {"name": "Main"})
     assert taken.status_code == 400
     assert PersonaLibrary.objects.count() == 2  # the refused fork left nothing behind
+
+
+def test_forks_need_no_body(member_client, persona, library):
+    """`curl -X POST …/fork` sends no body at all; the options all have defaults."""
+    for url in (f"/api/personas/{persona.code}/fork",
+                f"/api/personas/libraries/{library.code}/fork"):
+        response = member_client.generic("POST", url, b"")
+        assert response.status_code == 201, response.content
