@@ -17,7 +17,7 @@ from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.api import ResultOut
 from debates.engine.inputs import InputError
-from debates.engine.protocols import UnknownProtocol, get_protocol
+from debates.engine.protocols import UnknownProtocol, get_protocol, known_protocols
 from debates.engine.schemas import MAX_QUESTION_CHARS
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
 
@@ -47,6 +47,29 @@ def result_schema(request: HttpRequest, protocol: str = "council") -> Status[Any
         return Status(200, get_protocol(protocol).result_model.model_json_schema())
     except UnknownProtocol as exc:
         return refuse(404, str(exc))
+
+
+class ProtocolOut(Schema):
+    name: str = Field(description="Pass as `protocol` when starting a debate.")
+    label: str
+    description: str
+    result_type: str = Field(description="Title of the result's JSON schema.")
+    result_schema: dict[str, Any]
+
+
+@router.get("/protocols", response=list[ProtocolOut], url_name="debate_protocols")
+def protocols(request: HttpRequest) -> list[dict[str, Any]]:
+    """Every registered protocol (the first is the default) with the JSON schema of
+    its result type."""
+    current_team_access(request)
+    out = []
+    for name in known_protocols():
+        protocol = get_protocol(name)
+        schema = protocol.result_model.model_json_schema()
+        out.append({"name": name, "label": protocol.label, "description": protocol.description,
+                    "result_type": schema.get("title", protocol.result_model.__name__),
+                    "result_schema": schema})
+    return out
 
 
 @router.post("/{uuid:code}/more-round", response={200: StartedOut, **errors(409)},

@@ -408,6 +408,7 @@ ROWS: list[R] = [
       data=lambda w, r: {"timeout": 1}),
     R("api/debates/<uuidstr:code>/events/stream", "GET", READ, kw=debate),
     R("api/debates/schemas/result", "GET", CURRENT_READ),
+    R("api/debates/protocols", "GET", CURRENT_READ),
     R("api/debates/<uuidstr:code>/export.md", "GET", READ, kw=debate),
     # The world's finished debate has no stored rounds to add to: writers reach the
     # state check (409 on a queued debate), the others are refused before it.
