@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "council_site.api_middleware.ApiErrorBodyMiddleware",
 ]
 
 ROOT_URLCONF = "council_site.urls"

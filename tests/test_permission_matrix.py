@@ -245,6 +245,16 @@ def persona_file(w: World, r: str) -> dict[str, Any]:
     return {"filename": f"{r}.yaml", "text": text, "format": "yaml"}
 
 
+def edited_persona_version_1(w: World, r: str) -> dict[str, Any]:
+    """The persona edited (by the owner) so that restoring version 1 changes it."""
+    from personas.services import persona_update
+
+    current = LibraryPersona.objects.get(pk=w.persona.pk)
+    persona_update(persona=current, user=w.users["owner"],
+                   data=current.as_persona().model_copy(update={"bias": f"before {r}"}))
+    return {"code": w.persona.code, "number": 1}
+
+
 def debate_form(w: World, r: str) -> dict[str, Any]:
     return {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
             "model": "sim/default", "protocol": "council"}
@@ -351,13 +361,41 @@ ROWS: list[R] = [
     R("api/personas/libraries/<uuidstr:code>/import", "POST", WRITE, kw=library,
       data=lambda w, r: {k: v for k, v in persona_file(w, r).items() if k != "format"}),
     R("api/personas/libraries/<uuidstr:code>/export", "GET", READ, kw=library),
+    R("api/personas/libraries/<uuidstr:code>", "PATCH", WRITE, kw=library,
+      data=lambda w, r: {"name": f"Renamed by {r}"}),
+    R("api/personas/libraries/<uuidstr:code>/archive", "POST", WRITE, kw=library),
+    R("api/personas/libraries/<uuidstr:code>/unarchive", "POST", WRITE, kw=library),
+    R("api/personas/libraries/<uuidstr:code>/fork", "POST", WRITE, kw=library),
+    R("api/personas/<uuidstr:code>/archive", "POST", WRITE, kw=persona),
+    R("api/personas/<uuidstr:code>/unarchive", "POST", WRITE, kw=persona),
+    R("api/personas/<uuidstr:code>/fork", "POST", WRITE, kw=persona),
+    R("api/personas/<uuidstr:code>/versions", "GET", READ, kw=persona),
+    R("api/personas/<uuidstr:code>/versions/<int:number>", "GET", READ,
+      kw=lambda w, r: {"code": w.persona.code, "number": 1}),
+    R("api/personas/<uuidstr:code>/versions/<int:number>/restore", "POST", WRITE,
+      kw=edited_persona_version_1),
     R("api/personas/<uuidstr:code>", "GET", READ, kw=persona),
     R("api/personas/<uuidstr:code>", "PUT", WRITE, kw=persona,
       data=lambda w, r: {**persona_fields(w, r), "name": "Dana"}),
     R("api/debates/<uuidstr:code>/comments", "GET", READ, kw=debate),
     R("api/debates/<uuidstr:code>/comments", "POST", WRITE, kw=debate,
       data=lambda w, r: {"body": f"{r} via the API"}),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>", "PATCH", WRITE, kw=own_comment,
+      data=lambda w, r: {"body": f"edited by {r}"}),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>", "DELETE", WRITE, kw=own_comment),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>/resolve", "POST", WRITE, kw=thread),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>/reopen", "POST", WRITE, kw=thread),
+    R("api/debates/<uuidstr:code>/comments/carry", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"comments": [str(w.thread.code)]}),
     R("api/debates/", "GET", CURRENT_READ),
+    R("api/debates/", "GET", CURRENT_READ, data=lambda w, r: {
+        "q": "billing", "status": "succeeded", "sort": "cost", "page_size": 5}),
+    R("api/debates/compare", "GET", READ,
+      data=lambda w, r: {"a": str(w.debate.code), "b": str(w.active.code)}),
+    R("api/debates/<uuidstr:code>/export.json", "GET", READ, kw=debate),
+    R("api/teams/", "GET", PERSONAL),
+    R("api/teams/<uuidstr:code>", "GET", READ, kw=team_),
+    R("api/teams/<uuidstr:code>/members", "GET", READ, kw=team_),
     R("api/debates/", "POST", CURRENT_WRITE,
       data=lambda w, r: {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
                          "model": "sim/default"}),
@@ -370,6 +408,7 @@ ROWS: list[R] = [
       data=lambda w, r: {"timeout": 1}),
     R("api/debates/<uuidstr:code>/events/stream", "GET", READ, kw=debate),
     R("api/debates/schemas/result", "GET", CURRENT_READ),
+    R("api/debates/protocols", "GET", CURRENT_READ),
     R("api/debates/<uuidstr:code>/export.md", "GET", READ, kw=debate),
     # The world's finished debate has no stored rounds to add to: writers reach the
     # state check (409 on a queued debate), the others are refused before it.
