@@ -19,7 +19,7 @@ from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from .schemas import (
     CallRecord,
     CallTag,
-    ComposedPanel,
+    composed_panel_of,
     EngineEventKind,
     Phase,
     Premortem,
@@ -338,13 +338,13 @@ def _panel_request(
                 reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
                 if reserved else "",
             ),
-            schema=ComposedPanel,
+            schema=composed_panel_of(needed),
         )
         hints: dict[str, Any] = {
             "n": needed, "question": state.question, "language": state.language,
             "reserved_names": reserved,
         }
-        return ComposedPanel, messages, hints
+        return composed_panel_of(needed), messages, hints
     if step.phase is Phase.SYNTHESIS:
         messages, hints = synthesis_messages(state, compaction)
         return SynthesisNarrative, messages, hints
