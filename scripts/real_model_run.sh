@@ -15,6 +15,8 @@ QUESTION=${1:-"Should we migrate our billing service from MySQL to PostgreSQL th
 WORK=${WORK:-/tmp/council-real-model}
 PORT=${PORT:-8089}
 CTX=${CTX:-8192}
+# The server's own context; set it below CTX to see a server error named (a 400).
+SERVER_CTX=${SERVER_CTX:-$CTX}
 # One llama.cpp thread: on 2 shared cores, two threads spin-wait on each other and
 # generate 5-10x slower than one (measured: 1 tok/s vs 10 tok/s under load).
 THREADS=${THREADS:-1}
@@ -54,7 +56,7 @@ fi
 cp "$HERE/llama_server/server.mjs" "$WORK/server/server.mjs"
 
 (cd "$WORK/server" && exec node server.mjs --model "$GGUF" --alias gemma3-270m \
-  --ctx "$CTX" --parallel "$PARALLEL" --threads "$THREADS" --port "$PORT") \
+  --ctx "$SERVER_CTX" --parallel "$PARALLEL" --threads "$THREADS" --port "$PORT") \
   > "$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null || true' EXIT

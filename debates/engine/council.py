@@ -19,7 +19,6 @@ from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from .schemas import (
     CallRecord,
     CallTag,
-    composed_panel_of,
     EngineEventKind,
     Phase,
     Premortem,
@@ -27,6 +26,7 @@ from .schemas import (
     Turn,
     TurnStatus,
     VerifierReport,
+    composed_panel_of,
 )
 from .state import DebateState, Step
 from .synthesis import synthesis_messages, verifier_messages

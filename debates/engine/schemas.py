@@ -109,6 +109,7 @@ def composed_panel_of(n: int) -> type[ComposedPanel]:
     else the compose step fails naming it) rather than a panel of nobody. Fewer than
     ``n`` still passes: the report notes the short panel."""
     personas = ComposedPanel.model_fields["personas"]
+    assert personas.annotation is not None
     return create_model(
         # The same name: prompts, the simulator and the ledger know the schema by it.
         "ComposedPanel",
