@@ -397,3 +397,24 @@ def test_a_context_limit_setting_reaches_the_gateway(monkeypatch: pytest.MonkeyP
         assert LLMGateway().context_limit("sim/default") == 32768
     finally:
         caps_module.configure(None)
+
+
+async def test_a_server_filling_every_field_gets_one_conclusion_not_two(
+    filler: StubServer,
+) -> None:
+    # gemma-3-270m under a grammar (and any server filling every optional field) wrote
+    # both a recommended path and a divergence report; the report showed both.
+    config = DebateConfig(mode="quick", model="openai/gpt-4o-mini")
+    state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
+    hooks = Ledger()
+    gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")
+    while (step := state.next_step()) is not None:
+        await run_step(state, step, hooks, gw)
+    synthesis = state.turn(Phase.SYNTHESIS)
+    assert synthesis is not None and synthesis.payload is not None
+    assert synthesis.payload["recommended_path"] and synthesis.payload["divergence_report"]
+
+    result = build_result(state, Usage())
+    assert result.stop_reason.value != "genuine_disagreement"
+    assert result.recommended_path is not None
+    assert result.divergence_report is None
