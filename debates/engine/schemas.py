@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from enum import StrEnum
+from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -17,6 +18,7 @@ from pydantic import (
     ConfigDict,
     Field,
     WithJsonSchema,
+    create_model,
     field_validator,
     model_validator,
 )
@@ -97,6 +99,26 @@ class ComposedPanel(Strict):
     # The options the debate decides between (protocols.md 1.4), extracted in the same
     # call; empty in panels composed before options existed.
     options: list[NonEmpty] = Field(default_factory=list)
+
+
+@cache
+def composed_panel_of(n: int) -> type[ComposedPanel]:
+    """The compose answer for a panel of ``n``: the count is in the schema the server is
+    sent, so a server that constrains decoding writes ``n`` personas (a small model
+    left free wrote none), and an answer without any persona is invalid (repaired,
+    else the compose step fails naming it) rather than a panel of nobody. Fewer than
+    ``n`` still passes: the report notes the short panel."""
+    personas = ComposedPanel.model_fields["personas"]
+    assert personas.annotation is not None
+    return create_model(
+        # The same name: prompts, the simulator and the ledger know the schema by it.
+        "ComposedPanel",
+        __base__=ComposedPanel,
+        personas=(
+            personas.annotation,
+            Field(min_length=1, json_schema_extra={"minItems": n, "maxItems": n}),
+        ),
+    )
 
 
 class Premortem(Strict):

@@ -248,6 +248,11 @@ def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
                 camps=[AgentView(agent=state.personas[i].name, view=state.stance(i, last) or "")
                        for i in counted_agents(state)],
             )
+    elif narrative.recommended_path is not None:
+        # The prompt asked for a recommendation and a null divergence report; a server
+        # that fills every field (a small model under a grammar) writes both, and a
+        # report with two conclusions has none.
+        narrative.divergence_report = None
     return narrative
 
 
