@@ -322,7 +322,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         stop_reason=reason,
         stop_explanation=explanation,
         metrics=metrics,
-        diagnostic=convergence.diagnose(metrics[0], metrics[-1]),
+        diagnostic=state.diagnostic(metrics),
         options=state.options,
         verdicts_before=before,
         verdicts_after=after,
