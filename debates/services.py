@@ -27,6 +27,7 @@ from debates.models import (
     Agent,
     Debate,
     DebateStatus,
+    EarlierSynthesis,
     Synthesis,
 )
 from debates.models import Turn as TurnRow
@@ -275,8 +276,8 @@ def debate_stop(*, debate: Debate) -> Debate:
 
 @transaction.atomic
 def debate_more_round(*, debate: Debate) -> Debate:
-    """One more cross-examination round after a finished debate; the old synthesis
-    no longer describes it, so it goes."""
+    """Exactly one more cross-examination round after a finished debate, then a new
+    synthesis; the current one is kept as an earlier version."""
     debate = Debate.objects.select_for_update().get(pk=debate.pk)
     if debate.status != DebateStatus.SUCCEEDED:
         raise IllegalTransition("only a finished debate can have one more round")
@@ -288,7 +289,13 @@ def debate_more_round(*, debate: Debate) -> Debate:
     TurnRow.objects.filter(
         debate=debate, phase__in=[Phase.SYNTHESIS.value, Phase.VERIFY.value]
     ).delete()
-    Synthesis.objects.filter(debate=debate).delete()
+    # The synthesis no longer describes the debate, but it is what the team read (and
+    # commented on): it stays as an earlier version.
+    for old in Synthesis.objects.filter(debate=debate):
+        EarlierSynthesis.objects.create(
+            debate=debate, result=old.result, created_at=old.created_at,
+            rounds_completed=int(old.result.get("rounds_completed") or 0))
+        old.delete()
     debate.forced_rounds = state.forced_rounds
     debate.stop_requested = False
     debate.status = DebateStatus.QUEUED

@@ -103,6 +103,7 @@ _EN = {
     "comments_help": "Discuss the synthesis with your team; use comment next to a risk, "
                      "concern or disagreement to start a thread about it.",
     "open_comments": "Open the comments",
+    "follow_up": "Follow-up",
     # ---------------------------------------------------------------- enumerations
     "reason.converged": "converged",
     "reason.genuine_disagreement": "genuine disagreement",
@@ -251,6 +252,7 @@ _ZH = {
     "nav.export_json": "导出 JSON", "nav.printable": "打印版", "nav.comment": "评论",
     "comments_help": "与团队讨论这份综合结论；点击风险、顾虑或分歧旁的“评论”即可发起讨论。",
     "open_comments": "打开评论",
+    "follow_up": "后续行动",
     "reason.converged": "已收敛",
     "reason.genuine_disagreement": "真正的分歧",
     "reason.diminishing_returns": "收益递减",
@@ -396,6 +398,7 @@ _JA = {
     "comments_help": "この総括についてチームで話し合えます。リスク、懸念、相違点の横にある"
                      "「コメント」からスレッドを始めてください。",
     "open_comments": "コメントを開く",
+    "follow_up": "フォローアップ",
     "reason.converged": "収束",
     "reason.genuine_disagreement": "本質的な意見の相違",
     "reason.diminishing_returns": "収穫逓減",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import convergence, novelty, prompts
+from . import novelty, prompts
 from .i18n import step_words, translator
 from .schemas import (
     AgentResult,
