@@ -309,7 +309,9 @@ def debate_rerun_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
         try:
             child = debate_rerun(debate=debate, user=request.user,
                                  overrides=form.settings_overrides(),
-                                 question=form.cleaned_data["question"])
+                                 question=form.cleaned_data["question"],
+                                 context=form.cleaned_data["context"],
+                                 panel=form.cleaned_data["panel"])
         except (InputError, ValidationError) as exc:
             form.add_error(None, str(exc))
         else:
@@ -317,6 +319,7 @@ def debate_rerun_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
             return redirect("debates:detail", code=child.code)
     return render(request, "debates/rerun.html", {
         "form": form, "debate": debate,
+        "panel_names": list(debate.agents.order_by("index").values_list("name", flat=True)),
         "estimate": estimate(form.config or DebateConfig.model_validate(debate.settings),
                              text_chars=len(debate.question) + len(debate.context)),
     }, status=400 if request.method == "POST" else 200)
