@@ -1,10 +1,9 @@
-"""After Stop the round a worker is still running stays on the page (running), and the
-live updates turn the "live" dot off once the debate has ended."""
+"""After Stop the round a worker is still running stays on the page (running); the
+diagnostic's words on the pages follow its numbers."""
 
 from __future__ import annotations
 
-from debates.consumers import render_live_fragments
-from debates.execution import run_next_step, run_to_completion
+from debates.execution import run_next_step
 from debates.models import Debate
 from debates.services import debate_stop
 
@@ -36,17 +35,6 @@ def test_without_a_running_round_stop_shows_no_phantom_round(member_client, make
     debate_stop(debate=debate)
     html = member_client.get(f"/debates/{debate.code}/").content.decode()
     assert "</span>round 1" not in html
-
-
-def test_live_updates_switch_the_dot_off_when_the_debate_ends(make_debate):
-    debate = make_debate(run=False)
-    running = render_live_fragments(debate, role="editor", after=0)
-    assert 'id="live-dot" hx-swap-oob="true"' in running.html
-    assert 'class="live-dot"' in running.html
-    run_to_completion(debate.code)
-    ended = render_live_fragments(Debate.objects.get(pk=debate.pk), role="editor", after=0)
-    assert 'id="live-dot" hx-swap-oob="true"' in ended.html
-    assert 'class="live-dot"' not in ended.html
 
 
 def test_the_pages_word_the_diagnostic_from_its_numbers(member_client, team, owner):
