@@ -126,3 +126,27 @@ def test_every_label_has_words_in_every_language(language):
     for d in (split, spread, unmoved):
         words = diagnostic_meaning(d, t)
         assert words and "meaning." not in words and "{" not in words
+
+
+def test_a_genuine_disagreement_stop_never_sits_next_to_a_convergence_label():
+    """Over a grid of final rounds the rule stops as "genuine disagreement", the
+    diagnostic (same round, same limit) never says convergence or consensus."""
+    from debates.engine.convergence import DISAGREEMENT_FACTOR, stop_decision
+    from debates.engine.schemas import StopReason
+
+    threshold = 0.1
+    first = RoundMetrics(round=0, active_agents=4, mean_confidence=0.5, dispersion=0.4)
+    checked = 0
+    for disp in (0.05, 0.12, 0.15, 0.2, 0.3):
+        for agreement in (0.5, 0.67, 0.75, 1.0):
+            last = RoundMetrics(round=3, active_agents=4, mean_confidence=0.8, dispersion=disp,
+                                confidence_delta=0.0, concessions=0, new_arguments=0,
+                                agreement=agreement)
+            reason, _ = stop_decision(last, threshold=threshold, max_rounds=5)
+            if reason is not StopReason.GENUINE_DISAGREEMENT:
+                continue
+            checked += 1
+            d = diagnose(first, last, dispersion_limit=DISAGREEMENT_FACTOR * threshold)
+            assert d.label not in (DiagnosticLabel.GENUINE_CONVERGENCE,
+                                   DiagnosticLabel.FALSE_CONSENSUS_RISK), (disp, agreement)
+    assert checked >= 8
