@@ -40,3 +40,18 @@ def test_a_version_of_another_debate_is_not_found(member_client, finished, make_
     code = other.earlier_syntheses.get().code
     assert member_client.get(
         f"/debates/{finished.code}/synthesis?version={code}").status_code == 404
+
+
+def test_while_the_extra_round_runs_the_debate_page_links_the_earlier_synthesis(
+        member_client, finished):
+    html = member_client.get(f"/debates/{finished.code}/").content.decode()
+    assert "Earlier synthesis" not in html
+    debate_more_round(debate=finished)
+    earlier = finished.earlier_syntheses.get()
+    html = member_client.get(f"/debates/{finished.code}/").content.decode()
+    assert f"after round {earlier.rounds_completed}: <a href=\"/debates/{finished.code}/" \
+           f"synthesis?version={earlier.code}\">read it</a>" in html
+    # The earlier version reads while the debate has no current synthesis.
+    response = member_client.get(f"/debates/{finished.code}/synthesis?version={earlier.code}")
+    assert response.status_code == 200
+    assert member_client.get(f"/debates/{finished.code}/synthesis").status_code == 404
