@@ -272,3 +272,12 @@ def test_no_follow_up_section_in_the_export_when_the_team_did_nothing(member_cli
     md = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
     assert "Follow-up" not in md
     assert Synthesis.objects.filter(debate=debate).exists()
+
+
+def test_staff_review_actions_and_checks_in_the_admin(admin_client, debate, owner):
+    action_create(debate=debate, user=owner, target_kind="risk", target_ref="R1",
+                  owner=owner, due_date=SOON, title="Plan the cut-over")
+    claim_set_checked(debate=debate, user=owner, claim_ref="V1", checked=True, note="ok")
+    assert "Plan the cut-over" in admin_client.get(
+        "/admin/collab/action/").content.decode()
+    assert "V1" in admin_client.get("/admin/collab/claimcheck/").content.decode()
