@@ -21,6 +21,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 import pytest
@@ -34,7 +35,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django_q.models import OrmQ
 
-from collab.models import Comment
+from collab.models import Action, ClaimCheck, Comment
 from collab.services import comment_create
 from council_site.accounts.models import Invitation, Membership, Team
 from council_site.accounts.services import (
@@ -131,6 +132,8 @@ class World:
             sorted(Membership.objects.filter(team=self.team).values_list("user_id", "role")),
             Invitation.objects.get(pk=self.invitation.pk).status,
             sorted(Comment.objects.values_list("id", "body", "deleted_at", "resolved_at")),
+            sorted(Action.objects.values_list("id", "status", "done_by")),
+            sorted(ClaimCheck.objects.values_list("id", "note")),
         )
 
 
@@ -225,6 +228,21 @@ def invitation_token(w: World, r: str) -> dict[str, Any]:
 def own_token(w: World, r: str) -> dict[str, Any]:
     token, _ = api_token_create(user=w.users[r], name=f"{r}'s script")
     return {"code": token.code}
+
+
+def an_action(w: World, r: str) -> dict[str, Any]:
+    """A fresh open action per role (made directly: the point is who may change it)."""
+    from collab.models import Action
+
+    action = Action.objects.create(debate=w.debate, target_kind="risk", target_ref="R1",
+                                   title=f"for {r}", owner=w.users["owner"],
+                                   due_date=date(2100, 1, 1))
+    return {"code": w.debate.code, "action": action.code}
+
+
+def action_form(w: World, r: str) -> dict[str, Any]:
+    return {"target": "risk:R1", "owner": str(w.users["owner"].pk), "due_date": "2100-01-01",
+            "title": f"{r} checks it"}
 
 
 def own_notification(w: World, r: str) -> dict[str, Any]:
@@ -327,6 +345,13 @@ ROWS: list[R] = [
     R("debates/<uuid:code>/comments/<uuid:comment>/delete", "POST", WRITE, kw=own_comment),
     R("debates/<uuid:code>/comments/<uuid:comment>/resolve", "POST", WRITE, kw=thread),
     R("debates/<uuid:code>/comments/<uuid:comment>/reopen", "POST", WRITE, kw=thread),
+    # ---- acting on a synthesis
+    R("debates/<uuid:code>/actions/", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/actions/", "POST", WRITE, kw=debate, data=action_form),
+    R("debates/<uuid:code>/actions/<uuid:action>/done", "POST", WRITE, kw=an_action),
+    R("debates/<uuid:code>/actions/<uuid:action>/reopen", "POST", WRITE, kw=an_action),
+    R("debates/<uuid:code>/claims/check", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"claim": "V1", "note": f"{r} looked", "checked": "yes"}),
     # ---- debates (web)
     R("debates/", "GET", CURRENT_READ),
     R("debates/new", "GET", CURRENT_WRITE),

@@ -477,6 +477,9 @@ class DiagnosticLabel(StrEnum):
     FALSE_CONSENSUS_RISK = "false_consensus_risk"
     POLARIZATION = "polarization"
     MIXED = "mixed"
+    # Drew together, yet verdicts stay split or the spread stays wide (not in 1.8's
+    # table: there it read as convergence next to a "genuine disagreement" stop).
+    STILL_APART = "still_apart"
 
 
 class Diagnostic(BaseModel):
@@ -487,6 +490,10 @@ class Diagnostic(BaseModel):
     dispersion_after: float
     mean_trend: Literal["rose", "fell", "stable"]
     dispersion_trend: Literal["widened", "narrowed", "stable"]
+    # What the wording rests on besides the trends; None in results stored before.
+    largest_move: float | None = None  # the largest change of one agent's confidence
+    agreement_after: float | None = None  # verdict agreement in the last round
+    dispersion_limit: float | None = None  # the stopping rule's disagreement limit
 
 
 # --------------------------------------------------------------------------- result

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import convergence, novelty, prompts
+from . import novelty, prompts
 from .i18n import step_words, translator
 from .schemas import (
     AgentResult,
@@ -327,7 +327,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         stop_reason=reason,
         stop_explanation=explanation,
         metrics=metrics,
-        diagnostic=convergence.diagnose(metrics[0], metrics[-1]),
+        diagnostic=state.diagnostic(metrics),
         options=state.options,
         verdicts_before=before,
         verdicts_after=after,
