@@ -9,6 +9,9 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Two test processes: many tests wait on servers and workers they start, so a second
+# process keeps the cores busy meanwhile (worksteal evens out the slow files).
+TEST_JOBS ?= 2
 
 # `make run` is the local, single-machine app over plain http://$(HOST):$(PORT): debug off,
 # the embedded configuration's own secret key (generated into var/ on first start), local
@@ -53,7 +56,7 @@ test: install
 		( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium ) \
 			|| echo "WARNING: could not install chromium; browser tests will be skipped." >&2; \
 	fi
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal $(PYTEST_ARGS)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy debates collab council_site personas
 	$(VENV)/bin/lint-imports

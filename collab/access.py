@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest
 
-from collab.models import Comment
-from collab.selectors import debate_comment
+from collab.models import Action, Comment
+from collab.selectors import debate_action, debate_comment
 from council_site.accounts.access import Need, parse_code
 from debates.access import debate_access
 from debates.models import Debate
@@ -27,3 +27,13 @@ def comment_access(
     if comment is None:
         raise Http404("No such comment.")
     return comment, role
+
+
+def action_access(
+    request: HttpRequest, debate_code: object, code: object, *, need: str = Need.READ
+) -> tuple[Action, str]:
+    debate, role = debate_comments_access(request, debate_code, need=need)
+    action = debate_action(debate=debate, code=parse_code(code))
+    if action is None:
+        raise Http404("No such action.")
+    return action, role

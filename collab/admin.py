@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 
-from collab.models import Comment, DebateReview
+from collab.models import Action, ClaimCheck, Comment, DebateReview
 from debates.admin import DebateAdmin
 from debates.models import Debate
 
@@ -35,6 +35,23 @@ class CommentAdmin(admin.ModelAdmin):
     raw_id_fields = ["debate", "parent"]
     readonly_fields = ["code", "author", "created_at", "edited_at", "deleted_at", "resolved_at",
                        "resolved_by"]
+
+
+@admin.register(Action)
+class ActionAdmin(admin.ModelAdmin):
+    list_display = ["title", "debate", "target_ref", "owner", "due_date", "status", "done_by"]
+    list_filter = ["status", "target_kind"]
+    search_fields = ["title", "debate__question"]
+    raw_id_fields = ["debate", "owner"]
+    readonly_fields = ["code", "created_by", "created_at", "done_at", "done_by"]
+
+
+@admin.register(ClaimCheck)
+class ClaimCheckAdmin(admin.ModelAdmin):
+    list_display = ["debate", "claim_ref", "checked_by", "checked_at"]
+    search_fields = ["note", "debate__question"]
+    raw_id_fields = ["debate"]
+    readonly_fields = ["checked_by", "checked_at"]
 
 
 class DebateReviewInline(admin.StackedInline):

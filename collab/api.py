@@ -1,4 +1,6 @@
-"""JSON API for a debate's comments, mounted at /api/debates/{code}/comments."""
+"""JSON API for a debate's comments, mounted at /api/debates/{code}/comments: threads,
+replies, edits, soft deletes, resolving, and a re-run that carries comments as
+objections. The same access helpers and services as the comment panel (collab.views)."""
 
 from __future__ import annotations
 
@@ -11,16 +13,13 @@ from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field
 
 from collab import selectors, services
-from collab.access import debate_comments_access
+from collab.access import comment_access, debate_comments_access
 from collab.models import Comment, TargetKind
 from council_site.accounts.access import Need
 from council_site.api_auth import api_auth
+from council_site.api_errors import errors, refuse
 
 router = Router(tags=["comments"], auth=api_auth)
-
-
-class ErrorOut(Schema):
-    detail: str
 
 
 class CommentOut(Schema):
@@ -79,7 +78,7 @@ def list_comments(request: HttpRequest, code: uuid.UUID) -> list[dict[str, Any]]
     return [_thread_out(t) for t in selectors.debate_threads(debate=debate)]
 
 
-@router.post("/{uuid:code}/comments", response={201: CommentOut, 400: ErrorOut},
+@router.post("/{uuid:code}/comments", response={201: CommentOut, **errors(400)},
              url_name="collab_comment_create")
 def create_comment(request: HttpRequest, code: uuid.UUID, payload: CommentIn) -> Status[Any]:
     """A new thread on (a part of) the synthesis, or a reply when ``parent`` is set."""
@@ -88,7 +87,8 @@ def create_comment(request: HttpRequest, code: uuid.UUID, payload: CommentIn) ->
     if payload.parent:
         parent = selectors.debate_comment(debate=debate, code=payload.parent)
         if parent is None:
-            return Status(400, {"detail": "No such comment to reply to."})
+            return refuse(400, "No such comment to reply to.", {"parent": ["Not a comment of "
+                                                                           "this debate."]})
     try:
         comment = services.comment_create(
             debate=debate, author=request.user, body=payload.body,
@@ -96,5 +96,83 @@ def create_comment(request: HttpRequest, code: uuid.UUID, payload: CommentIn) ->
             quote=payload.quote, quote_offset=payload.quote_offset, parent=parent,
         )
     except services.CommentError as exc:
-        return Status(400, {"detail": str(exc)})
+        return refuse(400, str(exc))
     return Status(201, _comment_out(comment))
+
+
+class CommentEditIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+    body: str = Field(min_length=1, max_length=services.MAX_BODY)
+
+
+@router.patch("/{uuid:code}/comments/{uuid:comment}", response={200: CommentOut, **errors(400)},
+              url_name="collab_comment_edit")
+def edit_comment(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID,
+                 payload: CommentEditIn) -> Status[Any]:
+    """Replaces the body of your own comment (403 on anybody else's)."""
+    found, _ = comment_access(request, code, comment, need=Need.WRITE)
+    try:
+        services.comment_edit(comment=found, user=request.user, body=payload.body)
+    except services.CommentError as exc:
+        return refuse(400, str(exc))
+    return Status(200, _comment_out(found))
+
+
+@router.delete("/{uuid:code}/comments/{uuid:comment}", response={200: CommentOut, **errors(400)},
+               url_name="collab_comment_delete")
+def delete_comment(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID) -> Status[Any]:
+    """Deletes your own comment softly: it stays in its thread as deleted, its text goes."""
+    found, _ = comment_access(request, code, comment, need=Need.WRITE)
+    try:
+        services.comment_delete(comment=found, user=request.user)
+    except services.CommentError as exc:
+        return refuse(400, str(exc))
+    return Status(200, _comment_out(found))
+
+
+def _set_resolved(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID,
+                  resolved: bool) -> dict[str, Any]:
+    found, _ = comment_access(request, code, comment, need=Need.WRITE)
+    root = services.thread_set_resolved(comment=found, user=request.user, resolved=resolved)
+    thread = next(t for t in selectors.debate_threads(debate=found.debate)
+                  if t.root.pk == root.pk)
+    return _thread_out(thread)
+
+
+@router.post("/{uuid:code}/comments/{uuid:comment}/resolve", response=ThreadOut,
+             url_name="collab_comment_resolve")
+def resolve_thread(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID) -> dict[str, Any]:
+    """Resolves the whole thread the comment belongs to."""
+    return _set_resolved(request, code, comment, True)
+
+
+@router.post("/{uuid:code}/comments/{uuid:comment}/reopen", response=ThreadOut,
+             url_name="collab_comment_reopen")
+def reopen_thread(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID) -> dict[str, Any]:
+    return _set_resolved(request, code, comment, False)
+
+
+class CarryIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+    comments: list[uuid.UUID] = Field(min_length=1, max_length=100,
+                                      description="Comments of this debate, in order.")
+
+
+class RerunOut(Schema):
+    code: uuid.UUID
+    status: str
+    parent: uuid.UUID
+
+
+@router.post("/{uuid:code}/comments/carry", response={201: RerunOut, **errors(400)},
+             url_name="collab_comments_carry")
+def carry_comments(request: HttpRequest, code: uuid.UUID, payload: CarryIn) -> Status[Any]:
+    """Re-runs the debate with these comments added to its context as objections the
+    new council must address; on refusal (a limit, too long a context) nothing starts."""
+    debate, _ = debate_comments_access(request, code, need=Need.WRITE)
+    try:
+        rerun = services.debate_rerun_with_objections(
+            debate=debate, user=request.user, comment_codes=payload.comments)
+    except ValueError as exc:  # CommentError, InputError (limits): as the panel does
+        return refuse(400, f"No re-run started: {exc}")
+    return Status(201, {"code": rerun.code, "status": rerun.status, "parent": debate.code})

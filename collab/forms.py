@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth.models import User
 
 from collab.models import TargetKind
 from collab.services import MAX_QUOTE_OFFSET
@@ -23,3 +26,40 @@ class CommentForm(forms.Form):
 
 class EditForm(forms.Form):
     body = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=10_000)
+
+
+class MemberChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return str(obj.get_username())
+
+
+class ActionForm(forms.Form):
+    """A new action; ``target`` is "risk:R2" or "claim:V1", offered from the synthesis."""
+
+    target = forms.ChoiceField(label="About")
+    title = forms.CharField(max_length=300, required=False, label="What to do",
+                            help_text="Leave empty to name it after the risk or claim.")
+    owner = MemberChoiceField(queryset=User.objects.none(), label="Owner", empty_label=None)
+    due_date = forms.DateField(label="Due", widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args: Any, targets: list[tuple[str, str]], members: Any,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        target = self.fields["target"]
+        assert isinstance(target, forms.ChoiceField)
+        target.choices = targets
+        owner = self.fields["owner"]
+        assert isinstance(owner, forms.ModelChoiceField)
+        owner.queryset = members
+
+    def target_parts(self) -> tuple[str, str]:
+        kind, _, ref = self.cleaned_data["target"].partition(":")
+        return kind, ref
+
+
+class ClaimCheckForm(forms.Form):
+    claim = forms.CharField(max_length=10)
+    note = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
+                           max_length=2_000)
+    checked = forms.ChoiceField(choices=[("yes", "checked"), ("no", "not checked")],
+                                initial="yes")

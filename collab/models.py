@@ -17,7 +17,18 @@ class TargetKind(models.TextChoices):
     CONCERN = "concern", "A post-positional concern"
     DISAGREEMENT = "disagreement", "A disagreement"
     RECOMMENDATION = "recommendation", "The recommendation"
+    CLAIM = "claim", "A claim to verify"
     QUOTE = "quote", "A quoted passage"
+
+
+# What an action can be about: the synthesis parts that call for someone to do something.
+ACTION_TARGETS = (TargetKind.RISK, TargetKind.CLAIM)
+
+
+def claim_ref(index: int) -> str:
+    """The id of the verifier's ``index``-th claim (0-based): V1, V2, ... in the order
+    the synthesis lists them, as risks are R1, R2 ..."""
+    return f"V{index + 1}"
 
 
 class Comment(models.Model):
@@ -65,6 +76,64 @@ class Comment(models.Model):
     @property
     def is_resolved(self) -> bool:
         return self.resolved_at is not None
+
+
+class ActionStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    DONE = "done", "Done"
+
+
+class Action(models.Model):
+    """Someone on the team will do something about a risk or a claim to verify, by a
+    date: what turns a synthesis into work."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="actions")
+    target_kind = models.CharField(max_length=20, choices=TargetKind.choices)
+    target_ref = models.CharField(max_length=100, help_text='A risk id ("R2") or claim id ("V1").')
+    title = models.CharField(max_length=300)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                              related_name="debate_actions")
+    due_date = models.DateField()
+    status = models.CharField(max_length=10, choices=ActionStatus.choices,
+                              default=ActionStatus.OPEN)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    done_at = models.DateTimeField(null=True, blank=True)
+    done_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["due_date", "id"]
+        indexes = [models.Index(fields=["debate", "target_kind", "target_ref"])]
+
+    def __str__(self) -> str:
+        return f"action {self.title!r} on {self.target_ref}"
+
+    @property
+    def is_done(self) -> bool:
+        return self.status == ActionStatus.DONE
+
+
+class ClaimCheck(models.Model):
+    """A team member checked one of the verifier's claims, and noted what they found."""
+
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="claim_checks")
+    claim_ref = models.CharField(max_length=10)
+    note = models.TextField(blank=True)
+    checked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    checked_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["claim_ref"]
+        constraints = [
+            models.UniqueConstraint(fields=["debate", "claim_ref"], name="claim_check_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"claim {self.claim_ref} of {self.debate_id} checked"
 
 
 class Mention(models.Model):

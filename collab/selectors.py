@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from django.db.models import Prefetch, QuerySet
+from django.contrib.auth.models import User
+from django.db.models import Count, Prefetch, QuerySet
 
-from collab.models import Comment, Mention, TargetKind
-from debates.engine.schemas import DebateResult
+from collab.models import Action, ClaimCheck, Comment, Mention, TargetKind, claim_ref
+from debates.engine.schemas import DebateResult, UnverifiedClaim
 from debates.models import Debate
 from debates.selectors import debate_result
 
@@ -25,17 +26,36 @@ def synthesis_result(debate: Debate) -> DebateResult | None:
     return debate_result(debate=debate)
 
 
-def target_label(comment: Comment, result: DebateResult | None) -> str:
-    """What a thread is about, in words, e.g. 'On risk R2 ("Vendor lock-in")'."""
-    kind, ref = comment.target_kind, comment.target_ref
-    if kind == TargetKind.QUOTE:
-        return f'On the passage "{" ".join(comment.quote.split())}"'
-    if result is None or kind == TargetKind.SYNTHESIS:
-        return "On the synthesis"
+def synthesis_claims(result: DebateResult | None) -> list[tuple[str, UnverifiedClaim]]:
+    """The verifier's claims to check, each with its id (V1, V2 ...)."""
+    if result is None:
+        return []
+    return [(claim_ref(i), c) for i, c in enumerate(result.unverified_claims)]
+
+
+def item_text(result: DebateResult | None, kind: str, ref: str) -> str:
+    """The text of risk/concern ``ref`` or the quote of claim ``ref``; "" if none."""
+    if result is None:
+        return ""
+    if kind == TargetKind.CLAIM:
+        return next((c.quote for r, c in synthesis_claims(result) if r == ref), "")
     if kind in (TargetKind.RISK, TargetKind.CONCERN):
         items = (result.pre_positional_risks if kind == TargetKind.RISK
                  else result.post_positional_concerns)
-        text = next((i.text for i in items if i.id == ref), "")
+        return next((i.text for i in items if i.id == ref), "")
+    return ""
+
+
+def target_label(comment: Comment | Action, result: DebateResult | None) -> str:
+    """What a thread (or an action) is about, in words, e.g. 'On risk R2 ("Vendor
+    lock-in")'."""
+    kind, ref = comment.target_kind, comment.target_ref
+    if kind == TargetKind.QUOTE and isinstance(comment, Comment):
+        return f'On the passage "{" ".join(comment.quote.split())}"'
+    if result is None or kind == TargetKind.SYNTHESIS:
+        return "On the synthesis"
+    if kind in (TargetKind.RISK, TargetKind.CONCERN, TargetKind.CLAIM):
+        text = " ".join(item_text(result, kind, ref).split())
         return f'On {kind} {ref} ("{text}")' if text else f"On {kind} {ref}"
     if kind == TargetKind.DISAGREEMENT:
         topics = result.disagreements
@@ -83,3 +103,43 @@ def user_mentions(*, user: AbstractBaseUser) -> QuerySet[Mention]:
         .select_related("comment__author", "comment__debate")
         .distinct()
     )
+
+
+@dataclass
+class FollowUp:
+    """What the team did with a synthesis: comment counts per part, actions and
+    checked claims, for the synthesis page and the exports."""
+
+    comment_counts: dict[tuple[str, str], int]
+    actions: list[Action]
+    checks: dict[str, ClaimCheck]
+
+    def count(self, kind: str, ref: object) -> int:
+        return self.comment_counts.get((kind, str(ref)), 0)
+
+    def actions_on(self, kind: str, ref: object) -> list[Action]:
+        return [a for a in self.actions if a.target_kind == kind and a.target_ref == str(ref)]
+
+
+def synthesis_follow_up(*, debate: Debate) -> FollowUp:
+    """Three queries, whatever the size of the synthesis."""
+    rows = (Comment.objects.filter(debate=debate, deleted_at__isnull=True)
+            .exclude(target_kind=TargetKind.QUOTE)
+            .values("target_kind", "target_ref").annotate(n=Count("id")))
+    return FollowUp(
+        comment_counts={(r["target_kind"], r["target_ref"]): r["n"] for r in rows},
+        actions=list(Action.objects.filter(debate=debate).select_related("owner", "done_by")),
+        checks={c.claim_ref: c for c in
+                ClaimCheck.objects.filter(debate=debate).select_related("checked_by")},
+    )
+
+
+def debate_action(*, debate: Debate, code: object) -> Action | None:
+    return Action.objects.select_related("owner", "debate__team").filter(
+        debate=debate, code=code).first()
+
+
+def team_members(*, debate: Debate) -> QuerySet[User]:
+    """Who may own an action on ``debate``: its team's members, by username."""
+    return User.objects.filter(memberships__team_id=debate.team_id,
+                               is_active=True).distinct().order_by("username")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Sequence
+from datetime import date
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
@@ -14,9 +15,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from collab import signals
-from collab.models import Comment, Mention, TargetKind
-from collab.selectors import synthesis_result, target_label
-from debates.engine.schemas import RecommendedPath
+from collab.models import (
+    ACTION_TARGETS,
+    Action,
+    ActionStatus,
+    ClaimCheck,
+    Comment,
+    Mention,
+    TargetKind,
+)
+from collab.selectors import item_text, synthesis_claims, synthesis_result, target_label
+from debates.engine.schemas import DebateResult, RecommendedPath
 from debates.forms import MAX_CONTEXT_CHARS
 from debates.models import Debate
 from debates.services import debate_rerun
@@ -25,6 +34,8 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
 
 MAX_BODY = 10_000
+MAX_TITLE = 300
+MAX_NOTE = 2_000
 MAX_QUOTE = 2_000
 # A position in the synthesis text; no rendered synthesis comes near a million characters,
 # and a bound keeps a hostile number from overflowing the integer column (OverflowError).
@@ -72,6 +83,9 @@ def _clean_target(
             known = ", ".join(map(str, ids)) or "none"
             raise CommentError(f"The synthesis has no {kind} {ref!r} (it has: {known}).")
         return kind, ref, "", None
+    if kind == TargetKind.CLAIM:
+        _check_claim(result, ref)
+        return kind, ref, "", None
     if kind == TargetKind.DISAGREEMENT:
         count = len(result.disagreements)
         if not ref.isdigit() or int(ref) >= count:
@@ -94,6 +108,13 @@ def _clean_target(
     if offset is not None and not 0 <= offset <= MAX_QUOTE_OFFSET:
         raise CommentError(f"The quote's offset must be between 0 and {MAX_QUOTE_OFFSET:,}.")
     return kind, ref, quote, offset
+
+
+def _check_claim(result: DebateResult, ref: str) -> None:
+    ids = [r for r, _ in synthesis_claims(result)]
+    if ref not in ids:
+        known = ", ".join(ids) or "none"
+        raise CommentError(f"The synthesis has no claim to verify {ref!r} (it has: {known}).")
 
 
 def _sync_mentions(comment: Comment) -> None:
@@ -225,3 +246,86 @@ def debate_rerun_with_objections(
             f"With these comments the context would be {len(context):,} characters; the "
             f"limit is {MAX_CONTEXT_CHARS:,}. Carry fewer or shorter comments.")
     return debate_rerun(debate=debate, user=user, context=context)
+
+
+# ------------------------------------------------------------------------ acting on it
+
+
+def _clean_action_target(debate: Debate, kind: str, ref: str) -> tuple[str, str, str]:
+    """(kind, ref, the item's text) of a risk or claim of the synthesis."""
+    ref = ref.strip()
+    if kind not in ACTION_TARGETS:
+        raise CommentError("An action is about a risk or a claim to verify.")
+    result = synthesis_result(debate)
+    if result is None:
+        raise CommentError("This debate has no synthesis to act on yet.")
+    if kind == TargetKind.CLAIM:
+        _check_claim(result, ref)
+    elif ref not in [r.id for r in result.pre_positional_risks]:
+        known = ", ".join(r.id for r in result.pre_positional_risks) or "none"
+        raise CommentError(f"The synthesis has no risk {ref!r} (it has: {known}).")
+    return kind, ref, item_text(result, kind, ref)
+
+
+@transaction.atomic
+def action_create(
+    *,
+    debate: Debate,
+    user: AbstractBaseUser,
+    target_kind: str,
+    target_ref: str,
+    owner: AbstractBaseUser,
+    due_date: date,
+    title: str = "",
+) -> Action:
+    """An action on a risk or claim of ``debate``'s synthesis, owned by a member of its
+    team and due on ``due_date`` (today or later). Without a title it is named after
+    the item. The owner hears of it (``signals.action_assigned``) unless they made it."""
+    kind, ref, text = _clean_action_target(debate, target_kind, target_ref)
+    title = " ".join((title or "").split())
+    if not title:
+        verb = "Verify" if kind == TargetKind.CLAIM else "Mitigate"
+        title = f"{verb} {ref}: {' '.join(text.split())}"[:MAX_TITLE]
+    if len(title) > MAX_TITLE:
+        raise CommentError(f"An action's title can be at most {MAX_TITLE} characters.")
+    if not User.objects.filter(pk=owner.pk, is_active=True,
+                               memberships__team_id=debate.team_id).exists():
+        raise CommentError("The owner must be a member of this debate's team.")
+    if due_date < timezone.localdate():
+        raise CommentError("The due date is in the past.")
+    action = Action.objects.create(debate=debate, target_kind=kind, target_ref=ref,
+                                   title=title, owner=owner, due_date=due_date,
+                                   created_by=user)
+    if owner.pk != user.pk:
+        signals.action_assigned.send(Action, action=action)
+    return action
+
+
+def action_set_done(*, action: Action, user: AbstractBaseUser, done: bool) -> Action:
+    """Marks the action done (by ``user``, now) or open again."""
+    action.status = ActionStatus.DONE if done else ActionStatus.OPEN
+    action.done_at = timezone.now() if done else None
+    action.done_by = user if done else None  # type: ignore[assignment]
+    action.save(update_fields=["status", "done_at", "done_by"])
+    return action
+
+
+@transaction.atomic
+def claim_set_checked(*, debate: Debate, user: AbstractBaseUser, claim_ref: str,
+                      checked: bool, note: str = "") -> ClaimCheck | None:
+    """Records that ``user`` checked claim ``claim_ref`` (V1 ...) and what they found;
+    ``checked=False`` takes the mark back. Checking again replaces the note."""
+    result = synthesis_result(debate)
+    if result is None:
+        raise CommentError("This debate has no synthesis yet.")
+    ref = claim_ref.strip()
+    _check_claim(result, ref)
+    note = note.strip()
+    if len(note) > MAX_NOTE:
+        raise CommentError(f"A note can be at most {MAX_NOTE:,} characters.")
+    if not checked:
+        ClaimCheck.objects.filter(debate=debate, claim_ref=ref).delete()
+        return None
+    check, _ = ClaimCheck.objects.update_or_create(
+        debate=debate, claim_ref=ref, defaults={"note": note, "checked_by": user})
+    return check

@@ -9,3 +9,5 @@ from django.dispatch import Signal
 comment_posted = Signal()
 # kwargs: comment, user_ids (users newly mentioned by this comment, on create or edit)
 mentions_added = Signal()
+# kwargs: action (a new Action whose owner is not the user who made it)
+action_assigned = Signal()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from collab import views
+from collab import action_views, views
 
 app_name = "collab"
 
@@ -14,5 +14,11 @@ urlpatterns = [
          name="resolve"),
     path("debates/<uuid:code>/comments/<uuid:comment>/reopen", views.comment_reopen,
          name="reopen"),
+    path("debates/<uuid:code>/actions/", action_views.actions, name="actions"),
+    path("debates/<uuid:code>/actions/<uuid:action>/done", action_views.action_done,
+         name="action_done"),
+    path("debates/<uuid:code>/actions/<uuid:action>/reopen", action_views.action_reopen,
+         name="action_reopen"),
+    path("debates/<uuid:code>/claims/check", action_views.claim_check, name="claim_check"),
     path("mentions/", views.mentions, name="mentions"),
 ]

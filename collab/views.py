@@ -43,6 +43,8 @@ def _target_choices(debate: Debate) -> list[tuple[str, str]]:
     choices += [(i.id, f"concern: {_short(i.text)}") for i in result.post_positional_concerns]
     choices += [(str(n), f"disagreement: {_short(d.topic)}")
                 for n, d in enumerate(result.disagreements)]
+    choices += [(ref, f"claim to verify: {_short(c.quote)}")
+                for ref, c in selectors.synthesis_claims(result)]
     if result.recommended_path is not None:
         choices += [(ref, f"recommendation: {label}") for ref, label in RECOMMENDATION_LABELS]
     return choices

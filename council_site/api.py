@@ -32,28 +32,20 @@ from ninja.errors import HttpError, ValidationError
 from ninja.parser import Parser
 
 from collab.api import router as collab_router
+from council_site.accounts.api import router as teams_router
+from council_site.api_errors import ApiError, error_body
 from debates.api import router as debates_router
 from debates.api_actions import router as debate_actions_router
+from debates.api_compare import router as debate_compare_router
 from debates.api_events import router as debate_events_router
 from debates.engine.inputs import InputError
 from personas.api import router as personas_router
 
 log = logging.getLogger(__name__)
 
-ERROR_CODES = {
-    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-    405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "validation_error",
-    429: "rate_limited", 500: "server_error",
-}
 # Locations ninja puts first in an error's ``loc``; the body's second element is the
 # name of the route's payload parameter, which means nothing to a client either.
 PARAM_KINDS = {"body", "query", "path", "form", "header", "cookie", "file"}
-
-
-def error_body(status: int, message: str, errors: dict[str, list[str]] | None = None,
-               code: str | None = None) -> dict[str, Any]:
-    code = code or ERROR_CODES.get(status, "client_error" if status < 500 else "server_error")
-    return {"code": code, "message": message, "errors": errors or {}, "detail": message}
 
 
 class NulCharacters(ValueError):
@@ -106,6 +98,58 @@ class CouncilAPI(NinjaAPI):
             data = error_body(code, str(data["detail"]), data.get("errors"))
         return super().create_response(request, data, status=status,
                                        temporal_response=temporal_response)
+
+    def get_openapi_schema(self, *, path_prefix: str | None = None,
+                           path_params: dict[str, Any] | None = None) -> Any:
+        """ninja's schema, plus the refusals every route can answer (the exception
+        handlers below give them), all with the ``ApiError`` body."""
+        schema = super().get_openapi_schema(path_prefix=path_prefix, path_params=path_params)
+        schema.setdefault("components", {}).setdefault("schemas", {}).setdefault(
+            "ApiError", ApiError.model_json_schema(ref_template="#/components/schemas/{model}"))
+        for path, operations in schema["paths"].items():
+            for operation in operations.values():
+                operation["responses"] = _with_common_errors(path, operation)
+        return schema
+
+
+ERROR_REF = {"application/json": {"schema": {"$ref": "#/components/schemas/ApiError"}}}
+COMMON_ERRORS = {
+    "401": "No valid API token or session.",
+    "403": "Your role in the team does not allow this (viewers only read), or you are "
+           "in no team.",
+    "404": "No such object in your teams.",
+    "422": "A parameter or body field is invalid (see `errors`).",
+    "400": "A body that is not JSON, or text with NUL characters.",
+    "500": "A server error (logged).",
+}
+
+
+def _with_common_errors(path: str, operation: dict[str, Any]) -> dict[str, Any]:
+    """The operation's responses keyed by string status (ninja mixes ints with the
+    strings of ``openapi_extra``, which gave duplicate keys in the JSON), each error
+    with the ApiError body, plus the refusals the route can meet on its way in."""
+    responses: dict[str, Any] = {}
+    for status, response in operation["responses"].items():
+        merged = {**responses.get(str(status), {}), **response}
+        if str(status) in responses and "content" in response:
+            merged["content"] = response["content"]  # openapi_extra's real content type
+        responses[str(status)] = merged
+    wanted = {"500"}
+    if operation.get("security"):
+        wanted |= {"401", "403"}
+    if "{" in path:
+        wanted.add("404")
+    # Path parameters are matched by URL converters (a malformed code is a 404);
+    # bodies and query parameters are validated (422) and parsed (400).
+    if operation.get("requestBody") or any(
+            p.get("in") != "path" for p in operation.get("parameters", [])):
+        wanted |= {"400", "422"}
+    for status in sorted(wanted):
+        responses.setdefault(status, {"description": COMMON_ERRORS[status]})
+    for status, response in responses.items():
+        if int(status) >= 400:
+            response.setdefault("content", ERROR_REF)
+    return dict(sorted(responses.items()))
 
 
 api = CouncilAPI(
@@ -228,8 +272,10 @@ def health(request: HttpRequest) -> HealthOut:
 
 # Routers of the apps, all on this one api so they share its error handlers, parser and
 # docs. Comments live under /api/debates/{code}/comments.
+api.add_router("/teams", teams_router)
 api.add_router("/personas", personas_router)
 api.add_router("/debates", collab_router)
+api.add_router("/debates", debate_compare_router)
 api.add_router("/debates", debates_router)
 api.add_router("/debates", debate_events_router)
 api.add_router("/debates", debate_actions_router)

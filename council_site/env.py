@@ -106,8 +106,15 @@ def database_config(
     *,
     default_sqlite_path: Path,
     conn_max_age: int = 0,
+    idle_transaction_timeout_s: int = 0,
 ) -> dict[str, Any]:
-    """The ``DATABASES["default"]`` entry for a ``DATABASE_URL`` (or the SQLite default)."""
+    """The ``DATABASES["default"]`` entry for a ``DATABASE_URL`` (or the SQLite default).
+
+    ``idle_transaction_timeout_s`` (PostgreSQL; 0: off) ends a session that sits in an
+    open transaction that long. A worker host cut off from the network mid-transaction
+    otherwise keeps its row locks for good (the server sees no reset), and every other
+    worker blocks on that debate.
+    """
     if url is None:
         return {
             "ENGINE": "django.db.backends.sqlite3",
@@ -133,6 +140,12 @@ def database_config(
             ) from None
         if not config.get("NAME"):
             raise ImproperlyConfigured("DATABASE_URL names no database (postgresql://host/NAME).")
+        options = dict(config.get("OPTIONS") or {})
+        given = str(options.get("options", ""))
+        if idle_transaction_timeout_s and "idle_in_transaction_session_timeout" not in given:
+            timeout = f"-c idle_in_transaction_session_timeout={idle_transaction_timeout_s * 1000}"
+            options["options"] = f"{given} {timeout}".strip()
+            config["OPTIONS"] = options
         return config
     supported = ", ".join(f"{s}://" for s in sorted(SQLITE_SCHEMES | POSTGRES_SCHEMES))
     raise ImproperlyConfigured(

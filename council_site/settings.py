@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "council_site.api_middleware.ApiErrorBodyMiddleware",
 ]
 
 ROOT_URLCONF = "council_site.urls"
@@ -122,6 +123,9 @@ DATABASES = {
         env_str("DATABASE_URL"),
         default_sqlite_path=VAR_DIR / "council.sqlite3",
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0, minimum=0),
+        # Council's transactions last milliseconds; one left open this long belongs to
+        # a worker that lost its network, and its locks would stall the debate.
+        idle_transaction_timeout_s=env_int("DATABASE_IDLE_TRANSACTION_TIMEOUT", 60, minimum=0),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -184,6 +188,9 @@ COUNCIL_BROKER = "redis" if REDIS_URL else "orm"
 # Together they bound a dead worker's delay: lease + sweep (docs/execution.md).
 COUNCIL_LEASE_SECONDS = env_int("COUNCIL_LEASE_SECONDS", 10, minimum=1)
 COUNCIL_SWEEP_SECONDS = env_int("COUNCIL_SWEEP_SECONDS", 5, minimum=1)
+# A step handed on (queued) but not claimed for this long was lost with its task (a
+# worker host cut off after taking it from the queue): the sweeper queues it again.
+COUNCIL_QUEUE_GRACE_SECONDS = env_int("COUNCIL_QUEUE_GRACE_SECONDS", 60, minimum=1)
 
 # --- models -----------------------------------------------------------------------
 

@@ -2,33 +2,42 @@
 council_site.api_auth); the same access helper and the same form validation as the
 HTML views."""
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: ninja's @paginate wraps the list view,
+# and the wrapper resolves string annotations in ninja's namespace, not this module's.
+import dataclasses
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from functools import partial
-from typing import Any, Union
+from typing import Any, Literal, Union
 
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from ninja import Query, Router, Schema, Status
+from ninja.errors import ValidationError
+from ninja.pagination import paginate
 from pydantic import ConfigDict, Field
 
 from council_site.api_auth import api_auth
+from council_site.api_errors import errors, refuse
+from council_site.api_pagination import PagePagination
 from debates import selectors
 from debates.access import current_team_access, debate_access
-from debates.engine.inputs import InputError
+from debates.engine.inputs import InputError, check_model
 from debates.engine.protocols import result_models
-from debates.engine.schemas import MAX_QUESTION_CHARS, Mode
+from debates.engine.schemas import MAX_AGENTS, MAX_QUESTION_CHARS, Mode, Persona
 from debates.forms import DebateForm
-from debates.models import Debate
-from debates.services import IllegalTransition, debate_cancel, debate_start, debate_stop
+from debates.list_filters import DebateFilterForm
+from debates.models import Debate, DebateStatus
+from debates.selectors import DebateFilters
+from debates.services import (
+    DebateSpec,
+    IllegalTransition,
+    debate_cancel,
+    debate_start,
+    debate_stop,
+)
 
 router = Router(tags=["debates"], auth=api_auth)
-
-
-class ErrorOut(Schema):
-    detail: str
-    errors: dict[str, list[str]] = Field(default_factory=dict)
 
 
 class DebateSummaryOut(Schema):
@@ -101,6 +110,19 @@ class DebateIn(Schema):
         "null = automatic (for/against/conditional, or the alternatives the question names).")
     personas: list[uuid.UUID] = Field(default_factory=list,
                                       description="Library persona codes, panel order.")
+    # The CLI's options the web form does not show.
+    inline_personas: list[Persona] = Field(
+        default_factory=list, max_length=MAX_AGENTS,
+        description="Personas given in full (the persona file's fields, like the CLI's "
+        "--personas); they sit first on the panel, before library personas.")
+    synthesis_model: str | None = Field(
+        default=None, max_length=200,
+        description="litellm model for the synthesis and verifier (CLI --synthesis-model).")
+    fallback_model: str | None = Field(
+        default=None, max_length=200,
+        description="Tried when the synthesis model fails; default COUNCIL_FALLBACK_MODEL.")
+    seed: int | None = Field(default=None, ge=0, le=2**31 - 1,
+                             description="Seed for the models and the simulator.")
 
 
 class CreatedOut(Schema):
@@ -125,6 +147,56 @@ class EventsQuery(Schema):
     after: int = Field(default=0, ge=0)
 
 
+class DebateListItemOut(DebateSummaryOut):
+    mode: str
+    protocol: str
+    author: str | None = Field(description="Username of who started it.")
+
+    @staticmethod
+    def resolve_parent(debate: Debate) -> uuid.UUID | None:
+        return debate.parent.code if debate.parent else None
+
+    @staticmethod
+    def resolve_author(debate: Debate) -> str | None:
+        return debate.created_by.get_username() if debate.created_by else None
+
+
+class DebateListQuery(Schema):
+    """The web list's filters (debates.list_filters), as query parameters."""
+
+    q: str = Field(default="", max_length=200, description="Words in the question or "
+                   "synthesis (PostgreSQL: web search syntax, stemmed).")
+    status: DebateStatus | None = None
+    stop_reason: str = Field(default="", max_length=30)
+    protocol: str = Field(default="", max_length=20)
+    author: str = Field(default="", max_length=150, description="Username of who started it.")
+    persona: str = Field(default="", max_length=200, description="An agent's name.")
+    library: uuid.UUID | None = Field(default=None,
+                                      description="Debates with a persona of this library.")
+    created_from: date | None = None
+    created_to: date | None = None
+    degraded: bool | None = None
+    simulated: bool | None = None
+    sort: Literal["newest", "oldest", "cost", "question", "relevance"] | None = Field(
+        default=None, description="Default: relevance with q, else newest.")
+
+
+def list_filters(query: DebateListQuery) -> DebateFilters:
+    """The query checked by the web list's own form, so API and page filter alike;
+    where the page would drop a bad value, the API says which field is wrong."""
+    data = {}
+    for key, value in query.model_dump(exclude_none=True).items():
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        data[key] = value.isoformat() if isinstance(value, date) else str(value)
+    form = DebateFilterForm(data)
+    if not form.is_valid():
+        raise ValidationError([{"loc": ("query", field), "msg": str(message)}
+                               for field, messages in form.errors.items()
+                               for message in messages])
+    return form.filters()
+
+
 def _summary(d: Debate) -> dict[str, Any]:
     return {"code": d.code, "question": d.question, "status": d.status,
             "stop_reason": d.stop_reason, "degraded": d.degraded, "simulated": d.simulated,
@@ -132,18 +204,37 @@ def _summary(d: Debate) -> dict[str, Any]:
             "created_at": d.created_at}
 
 
-@router.get("/", response=list[DebateSummaryOut], url_name="debate_list")
-def list_debates(request: HttpRequest) -> list[dict[str, Any]]:
-    """The current team's debates, newest first."""
+@router.get("/", response=list[DebateListItemOut], url_name="debate_list")
+@paginate(PagePagination)
+def list_debates(request: HttpRequest, filters: Query[DebateListQuery]) -> QuerySet[Debate]:
+    """The current team's debates, filtered and sorted like the web list (the same
+    form and search), a page at a time: follow ``next`` until it is null."""
     team, _ = current_team_access(request)
-    return [_summary(d) for d in selectors.debate_list(team=team)]
+    return selectors.debate_search(team=team, filters=list_filters(filters))
 
 
-@router.post("/", response={201: CreatedOut, 400: ErrorOut}, url_name="debate_create")
+CLI_ONLY = {"inline_personas", "synthesis_model", "fallback_model", "seed"}
+
+
+def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
+    """The form's spec plus what only the CLI offers, checked the way the CLI checks
+    it (an unknown model is an InputError: 400, nothing saved)."""
+    changes: dict[str, Any] = {"personas": list(payload.inline_personas)}
+    if payload.synthesis_model:
+        model = check_model(payload.synthesis_model)
+        changes["phase_models"] = {"synthesis": model, "verify": model}
+    if payload.fallback_model:
+        changes["fallback_model"] = check_model(payload.fallback_model)
+    if payload.seed is not None:
+        changes["seed"] = payload.seed
+    return dataclasses.replace(spec, **changes)
+
+
+@router.post("/", response={201: CreatedOut, **errors(400)}, url_name="debate_create")
 def create_debate(request: HttpRequest, payload: DebateIn) -> Status[Any]:
     """Starts a debate; the same checks as the web form, nothing saved on refusal."""
     team, _ = current_team_access(request, write=True)
-    data = payload.model_dump(exclude={"personas"}, exclude_none=True)
+    data = payload.model_dump(exclude=CLI_ONLY | {"personas"}, exclude_none=True)
     data["mode"] = payload.mode.value
     data.setdefault("model", DebateForm.default_config().model)
     data["library_personas"] = [str(c) for c in payload.personas]
@@ -151,13 +242,14 @@ def create_debate(request: HttpRequest, payload: DebateIn) -> Status[Any]:
         data["options"] = ", ".join(payload.options)
     form = DebateForm(data, team=team)
     if not form.is_valid():
-        errors = {k: [str(e) for e in v] for k, v in form.errors.items()}
-        first = next(iter(errors.values()), ["invalid input"])[0]
-        return Status(400, {"detail": first, "errors": errors})
+        problems = {k: [str(e) for e in v] for k, v in form.errors.items()}
+        first = next(iter(problems.values()), ["invalid input"])[0]
+        return refuse(400, first, problems)
     try:
-        debate = debate_start(team=team, user=request.user, spec=form.spec())
+        debate = debate_start(team=team, user=request.user,
+                              spec=_with_cli_options(form.spec(), payload))
     except InputError as exc:  # bad input or a limit: nothing was saved
-        return Status(400, {"detail": str(exc)})
+        return refuse(400, str(exc))
     return Status(201, {"code": debate.code, "status": debate.status})
 
 
@@ -184,7 +276,7 @@ def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
 ResultOut = Union[tuple(result_models())]  # type: ignore[valid-type]  # noqa: UP007
 
 
-@router.get("/{uuid:code}/synthesis", response={200: ResultOut, 404: ErrorOut},
+@router.get("/{uuid:code}/synthesis", response={200: ResultOut, **errors(404)},
             url_name="debate_synthesis")
 def get_synthesis(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     """The typed result of the debate's protocol (``DebateResult`` for the council),
@@ -192,7 +284,7 @@ def get_synthesis(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     debate, _ = debate_access(user=request.user, code=code)
     result = selectors.debate_result(debate=debate)
     if result is None:
-        return Status(404, {"detail": f"no synthesis yet (the debate is {debate.status})"})
+        return refuse(404, f"no synthesis yet (the debate is {debate.status})", code="no_result")
     return Status(200, result)
 
 
@@ -201,18 +293,18 @@ def _transition(request: HttpRequest, code: uuid.UUID, service: Any) -> Status[A
     try:
         debate = service(debate=debate)
     except IllegalTransition as exc:
-        return Status(409, {"detail": str(exc)})
+        return refuse(409, str(exc))
     return Status(200, {"code": debate.code, "status": debate.status,
                         "stop_requested": debate.stop_requested})
 
 
-@router.post("/{uuid:code}/cancel", response={200: StatusOut, 409: ErrorOut},
+@router.post("/{uuid:code}/cancel", response={200: StatusOut, **errors(409)},
              url_name="debate_cancel")
 def cancel_debate(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     return _transition(request, code, partial(debate_cancel, user=request.user))
 
 
-@router.post("/{uuid:code}/stop", response={200: StatusOut, 409: ErrorOut},
+@router.post("/{uuid:code}/stop", response={200: StatusOut, **errors(409)},
              url_name="debate_stop")
 def stop_debate(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     """Stop debating and synthesise what there is (stop reason "stopped_by_user")."""

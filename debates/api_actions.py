@@ -1,5 +1,5 @@
 """More of what the web app does with a debate, under /api/debates: one more round,
-re-run, the Markdown export and the result's JSON schema. Same services and access
+re-run, the Markdown and JSON exports and the result's JSON schema. Same services and access
 helper as the HTML views (debates.views)."""
 
 from __future__ import annotations
@@ -12,18 +12,16 @@ from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field
 
 from council_site.api_auth import api_auth
+from council_site.api_errors import errors, refuse
 from debates import selectors
 from debates.access import current_team_access, debate_access
+from debates.api import ResultOut
 from debates.engine.inputs import InputError
-from debates.engine.protocols import UnknownProtocol, get_protocol
+from debates.engine.protocols import UnknownProtocol, get_protocol, known_protocols
 from debates.engine.schemas import MAX_QUESTION_CHARS
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
 
 router = Router(tags=["debates"], auth=api_auth)
-
-
-class MessageOut(Schema):
-    detail: str
 
 
 class StartedOut(Schema):
@@ -39,7 +37,7 @@ class RerunIn(Schema):
     context: str | None = None
 
 
-@router.get("/schemas/result", response={200: dict[str, Any], 404: MessageOut},
+@router.get("/schemas/result", response={200: dict[str, Any], **errors(404)},
             url_name="debate_result_schema")
 def result_schema(request: HttpRequest, protocol: str = "council") -> Status[Any]:
     """JSON schema of a debate's result (``GET /{code}/synthesis``, export.json) under
@@ -48,10 +46,33 @@ def result_schema(request: HttpRequest, protocol: str = "council") -> Status[Any
     try:
         return Status(200, get_protocol(protocol).result_model.model_json_schema())
     except UnknownProtocol as exc:
-        return Status(404, {"detail": str(exc)})
+        return refuse(404, str(exc))
 
 
-@router.post("/{uuid:code}/more-round", response={200: StartedOut, 409: MessageOut},
+class ProtocolOut(Schema):
+    name: str = Field(description="Pass as `protocol` when starting a debate.")
+    label: str
+    description: str
+    result_type: str = Field(description="Title of the result's JSON schema.")
+    result_schema: dict[str, Any]
+
+
+@router.get("/protocols", response=list[ProtocolOut], url_name="debate_protocols")
+def protocols(request: HttpRequest) -> list[dict[str, Any]]:
+    """Every registered protocol (the first is the default) with the JSON schema of
+    its result type."""
+    current_team_access(request)
+    out = []
+    for name in known_protocols():
+        protocol = get_protocol(name)
+        schema = protocol.result_model.model_json_schema()
+        out.append({"name": name, "label": protocol.label, "description": protocol.description,
+                    "result_type": schema.get("title", protocol.result_model.__name__),
+                    "result_schema": schema})
+    return out
+
+
+@router.post("/{uuid:code}/more-round", response={200: StartedOut, **errors(409)},
              url_name="debate_more_round")
 def more_round(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     """One more cross-examination round on a finished debate, then a new synthesis."""
@@ -59,24 +80,26 @@ def more_round(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     try:
         debate = debate_more_round(debate=debate)
     except IllegalTransition as exc:
-        return Status(409, {"detail": str(exc)})
+        return refuse(409, str(exc))
     return Status(200, {"code": debate.code, "status": debate.status})
 
 
-@router.post("/{uuid:code}/rerun", response={201: StartedOut, 400: MessageOut},
+@router.post("/{uuid:code}/rerun", response={201: StartedOut, **errors(400)},
              url_name="debate_rerun")
-def rerun(request: HttpRequest, code: uuid.UUID, payload: RerunIn) -> Status[Any]:
-    """A new debate with the same settings (a fresh seed), linked to this one."""
+def rerun(request: HttpRequest, code: uuid.UUID, payload: RerunIn | None = None) -> Status[Any]:
+    """A new debate with the same settings (a fresh seed), linked to this one. The
+    body is optional."""
     debate, _ = debate_access(user=request.user, code=code, write=True)
+    payload = payload or RerunIn()
     try:
         child = debate_rerun(debate=debate, user=request.user, question=payload.question,
                              context=payload.context)
     except InputError as exc:  # limits (LimitExceeded) included
-        return Status(400, {"detail": str(exc)})
+        return refuse(400, str(exc))
     return Status(201, {"code": child.code, "status": child.status, "parent": debate.code})
 
 
-@router.get("/{uuid:code}/export.md", response={200: None, 404: MessageOut},
+@router.get("/{uuid:code}/export.md", response={200: None, **errors(404)},
             url_name="debate_export_md",
             openapi_extra={"responses": {"200": {
                 "description": "The result as Markdown.",
@@ -86,8 +109,23 @@ def export_markdown(request: HttpRequest, code: uuid.UUID) -> Any:
     debate, _ = debate_access(user=request.user, code=code)
     result = selectors.debate_result(debate=debate)
     if result is None:
-        return Status(404, {"detail": f"no result yet (the debate is {debate.status})"})
+        return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
     response = HttpResponse(get_protocol(debate.protocol).render_markdown(result),
                             content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.md"'
+    return response
+
+
+@router.get("/{uuid:code}/export.json", response={200: ResultOut, **errors(404)},
+            url_name="debate_export_json")
+def export_json(request: HttpRequest, code: uuid.UUID) -> Any:
+    """The result as the JSON file the web app exports (the same body as
+    ``GET /{code}/synthesis``, as a download)."""
+    debate, _ = debate_access(user=request.user, code=code)
+    result = selectors.debate_result(debate=debate)
+    if result is None:
+        return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
+    response = HttpResponse(result.model_dump_json(indent=2),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.json"'
     return response

@@ -32,7 +32,7 @@ from debates.engine.schemas import (
 from debates.engine.verdicts import options_from_question, parse_options
 from debates.models import Debate
 from debates.persona_sources import persona_source
-from debates.services import MAX_CONTEXT_CHARS, DebateSpec
+from debates.services import MAX_CONTEXT_CHARS, DebateSpec, RerunPanel
 
 # --------------------------------------------------------------------- persona libraries
 #
@@ -226,15 +226,27 @@ class RerunForm(SettingsForm):
     """Same or edited settings, prefilled from the parent debate."""
 
     question = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), strip=False)
+    context = forms.CharField(
+        label="Background", required=False, strip=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Kept from the original; edit it to tell the panel what changed.")
+    panel = forms.ChoiceField(
+        choices=RerunPanel.CHOICES, initial=RerunPanel.SAME, widget=forms.RadioSelect,
+        label="Panel", required=False,
+        help_text="The same panel compares like with like (did the new background or the "
+                  "objections change their minds?); a fresh one draws new composed members "
+                  "(personas your team chose stay either way).")
 
-    field_order = ["question", "options", "mode", "model", "agents", "max_rounds",
-                   "threshold", "anonymize_peers", "output_mode", "context_limit_tokens"]
+    field_order = ["question", "context", "panel", "options", "mode", "model", "agents",
+                   "max_rounds", "threshold", "anonymize_peers", "output_mode",
+                   "context_limit_tokens"]
 
     def __init__(self, *args: Any, debate: Debate, **kwargs: Any) -> None:
         self.debate = debate
         cfg = DebateConfig.model_validate(debate.settings)
         initial = {
-            "question": debate.question, "mode": cfg.mode.value, "model": cfg.model,
+            "question": debate.question, "context": debate.context,
+            "panel": RerunPanel.SAME, "mode": cfg.mode.value, "model": cfg.model,
             "agents": cfg.agents, "max_rounds": cfg.max_rounds, "threshold": cfg.threshold,
             "anonymize_peers": cfg.anonymize_peers,
             "output_mode": cfg.output_mode, "context_limit_tokens": cfg.context_limit_tokens,
@@ -249,6 +261,19 @@ class RerunForm(SettingsForm):
             return clean_question(self.cleaned_data.get("question"))
         except InputError as exc:
             raise forms.ValidationError(f"The question is not usable: {exc}.") from None
+
+    def clean_context(self) -> str:
+        if "context" not in self.data:  # a page from before the field: keep the original
+            return self.debate.context
+        text = (self.cleaned_data.get("context") or "").strip()
+        if len(text) > MAX_CONTEXT_CHARS:
+            raise forms.ValidationError(
+                f"The background is {len(text):,} characters long; the limit is "
+                f"{MAX_CONTEXT_CHARS:,}.")
+        return text
+
+    def clean_panel(self) -> str:
+        return self.cleaned_data.get("panel") or RerunPanel.SAME
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()

@@ -218,6 +218,26 @@ class Synthesis(models.Model):
         super().save(*args, **kwargs)
 
 
+class EarlierSynthesis(models.Model):
+    """A synthesis that "One more round" replaced: kept, so readers can see what the
+    debate concluded before the extra round and what the round changed."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE,
+                               related_name="earlier_syntheses")
+    rounds_completed = models.PositiveSmallIntegerField()
+    result = models.JSONField(help_text="The engine's DebateResult, as it was.")
+    created_at = models.DateTimeField(help_text="When this synthesis was written.")
+    replaced_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-replaced_at", "-id"]
+        verbose_name_plural = "earlier syntheses"
+
+    def __str__(self) -> str:
+        return f"synthesis of {self.debate_id} after {self.rounds_completed} round(s)"
+
+
 class DebateEvent(models.Model):
     """The durable event log: the source of truth for live pages."""
 

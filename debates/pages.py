@@ -18,7 +18,6 @@ from debates.engine.i18n import translator
 from debates.engine.protocols import DebateProtocol, Participant, get_protocol
 from debates.engine.schemas import (
     Diagnostic,
-    DiagnosticLabel,
     Phase,
     RoundMetrics,
     TurnStatus,
@@ -30,8 +29,6 @@ from debates.stored_state import load_state
 
 StepState = Literal["done", "running", "pending", "failed", "cancelled", "skipped"]
 
-# The engine's English wording, so the debate page and the report say the same.
-DIAGNOSTIC_WORDS = {label: translator("en")(f"meaning.{label.value}") for label in DiagnosticLabel}
 
 # Field order and labels of each turn kind, for a reader rather than a parser.
 TURN_FIELDS: dict[str, list[tuple[str, str]]] = {
@@ -208,6 +205,16 @@ def _agent_steps(state: DebateState, round_cap: int) -> list[Step]:
     return steps
 
 
+def rounds_shown(state: DebateState, debate: Debate) -> int:
+    """The rounds the page shows. After Stop the state plans no further round, but the
+    round a worker is still running finishes and counts: it stays visible meanwhile."""
+    rounds = state.planned_rounds
+    step = debate.current_step if debate.is_active else ""
+    if step.startswith("round ") and step[6:].isdigit():
+        rounds = max(rounds, int(step[6:]))
+    return rounds
+
+
 def _event_text(event: DebateEvent, names: dict[int, str]) -> str:
     p = event.payload or {}
     if event.kind == "turn":
@@ -240,7 +247,8 @@ def _stepper(protocol: DebateProtocol, state: DebateState, debate: Debate,
     steps: list[StepView] = []
     current_label = ""
     first_open = True
-    for planned in protocol.page_steps(state):
+    running = debate.current_step if active else ""
+    for planned in protocol.page_steps(state, running):
         key, label = planned.key, planned.label
         # A stored result means every step it lists has run.
         if planned.done or result is not None:
@@ -293,12 +301,12 @@ def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetric
 
 
 def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
-            metrics: list[RoundMetrics]) -> list[PanelView]:
+            metrics: list[RoundMetrics], rounds: int) -> list[PanelView]:
     """One panel per agent step begun (or due), with its turns and its round's metrics."""
     by_round = {m.round: m for m in metrics}
     panels: list[PanelView] = []
     state_of = {s.label: s.state for s in steps}
-    for step in _agent_steps(state, state.planned_rounds):
+    for step in _agent_steps(state, rounds):
         turns = []
         for (phase, rnd, agent), turn in sorted(state.turns.items(), key=lambda kv: kv[0][2]):
             if phase != step.phase.value or rnd != step.round or agent < 0:
@@ -325,13 +333,16 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
     return panels
 
 
-def _diagnostic(result: BaseModel | None,
+def _diagnostic(state: DebateState, result: BaseModel | None,
                 metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
-    """The result's diagnostic, or (while running) one from the first and last round."""
+    """The result's diagnostic, or (while running) one from the first and last round,
+    with its meaning in the engine's English words (the report's)."""
     diagnostic = getattr(result, "diagnostic", None)  # a council result's
     if diagnostic is None and len(metrics) >= 2:
-        diagnostic = convergence.diagnose(metrics[0], metrics[-1])
-    return diagnostic, DIAGNOSTIC_WORDS.get(diagnostic.label, "") if diagnostic else ""
+        diagnostic = state.diagnostic(metrics)
+    if diagnostic is None:
+        return None, ""
+    return diagnostic, convergence.diagnostic_meaning(diagnostic, translator("en"))
 
 
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
@@ -346,11 +357,12 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     steps, progress, current_label = _stepper(protocol, state, debate, result)
     cards = _agent_cards(protocol, state, debate, names)
     chart = _chart(state, cards, metrics)
-    diagnostic, words = _diagnostic(result, metrics)
+    diagnostic, words = _diagnostic(state, result, metrics)
     events = list(debate.events.all())
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
-        agents=cards, panels=_panels(state, steps, names, metrics), chart=chart,
+        agents=cards, panels=_panels(state, steps, names, metrics, rounds_shown(state, debate)),
+        chart=chart,
         metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
         events=[EventLine(e.seq, _event_text(e, names)) for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,

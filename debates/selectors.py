@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from council_site.accounts.models import Team
 from debates import events
 from debates.engine.protocols import get_protocol
-from debates.models import Agent, Debate, DebateEvent, Synthesis
+from debates.models import Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
 from debates.persona_sources import persona_source
 
 SORTS = {
@@ -177,6 +177,20 @@ def debate_result(*, debate: Debate) -> BaseModel | None:
     except Synthesis.DoesNotExist:
         return None
     return get_protocol(debate.protocol).parse_result(synthesis.result)
+
+
+def earlier_syntheses(*, debate: Debate) -> list[EarlierSynthesis]:
+    """The syntheses "One more round" replaced, newest first."""
+    return list(EarlierSynthesis.objects.filter(debate=debate).defer("result"))
+
+
+def earlier_result(*, debate: Debate, code: uuid.UUID | str) -> tuple[EarlierSynthesis,
+                                                                     BaseModel] | None:
+    """One replaced synthesis of ``debate`` with its typed result, or None."""
+    earlier = EarlierSynthesis.objects.filter(debate=debate, code=code).first()
+    if earlier is None:
+        return None
+    return earlier, get_protocol(debate.protocol).parse_result(earlier.result)
 
 
 def debate_events_after(*, debate: Debate, after: int) -> list[DebateEvent]:

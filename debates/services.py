@@ -27,6 +27,7 @@ from debates.models import (
     Agent,
     Debate,
     DebateStatus,
+    EarlierSynthesis,
     Synthesis,
 )
 from debates.models import Turn as TurnRow
@@ -275,8 +276,8 @@ def debate_stop(*, debate: Debate) -> Debate:
 
 @transaction.atomic
 def debate_more_round(*, debate: Debate) -> Debate:
-    """One more cross-examination round after a finished debate; the old synthesis
-    no longer describes it, so it goes."""
+    """Exactly one more cross-examination round after a finished debate, then a new
+    synthesis; the current one is kept as an earlier version."""
     debate = Debate.objects.select_for_update().get(pk=debate.pk)
     if debate.status != DebateStatus.SUCCEEDED:
         raise IllegalTransition("only a finished debate can have one more round")
@@ -288,7 +289,13 @@ def debate_more_round(*, debate: Debate) -> Debate:
     TurnRow.objects.filter(
         debate=debate, phase__in=[Phase.SYNTHESIS.value, Phase.VERIFY.value]
     ).delete()
-    Synthesis.objects.filter(debate=debate).delete()
+    # The synthesis no longer describes the debate, but it is what the team read (and
+    # commented on): it stays as an earlier version.
+    for old in Synthesis.objects.filter(debate=debate):
+        EarlierSynthesis.objects.create(
+            debate=debate, result=old.result, created_at=old.created_at,
+            rounds_completed=int(old.result.get("rounds_completed") or 0))
+        old.delete()
     debate.forced_rounds = state.forced_rounds
     debate.stop_requested = False
     debate.status = DebateStatus.QUEUED
@@ -301,25 +308,54 @@ def debate_more_round(*, debate: Debate) -> Debate:
     return debate
 
 
+class RerunPanel:
+    """Who sits on a re-run's panel."""
+
+    # Every member of the parent's panel again, composed ones included: the default, so
+    # "was the objection answered?" compares like with like.
+    SAME = "same"
+    # The personas the team chose stay; the composed members are drawn anew.
+    FRESH = "fresh"
+    CHOICES = ((SAME, "The same panel"), (FRESH, "A fresh panel"))
+
+
+def rerun_personas(debate: Debate, panel: str) -> tuple[list[Persona], list[str | None]]:
+    """The personas a re-run starts with, and the library persona each came from."""
+    if panel not in (RerunPanel.SAME, RerunPanel.FRESH):
+        raise InputError(f"unknown panel choice {panel!r}; expected same or fresh")
+    given = [Persona.model_validate(p) for p in debate.given_personas]
+    agents = list(debate.agents.order_by("index"))
+    sources = {a.index: str(a.source_persona_id) if a.source_persona_id else None
+               for a in agents}
+    # Only the council composes a panel; other protocols derive theirs from the question.
+    composed = debate.protocol == "council" and len(agents) > len(given)
+    if panel == RerunPanel.FRESH or not composed:
+        return given, [sources.get(i) for i in range(len(given))]
+    return ([Persona.model_validate(a.persona) for a in agents],
+            [sources.get(a.index) for a in agents])
+
+
 def debate_rerun(
     *, debate: Debate, user: AbstractBaseUser | None, overrides: dict[str, Any] | None = None,
-    question: str | None = None, context: str | None = None,
+    question: str | None = None, context: str | None = None, panel: str = RerunPanel.SAME,
 ) -> Debate:
-    """A new debate with the same (or edited) settings, linked to its parent. It gets
-    a fresh seed unless ``overrides`` pins one: a re-run is a new draw."""
+    """A new debate with the same (or edited) settings, question and background, linked
+    to its parent, with the same panel (``panel="same"``, the default) or the composed
+    members drawn anew (``"fresh"``). It gets a fresh seed unless ``overrides`` pins
+    one: a re-run is a new draw."""
     overrides = dict(overrides or {})
     seed = overrides.pop("seed", None)
+    personas, sources = rerun_personas(debate, panel)
     spec = DebateSpec(
         question=question if question is not None else debate.question,
         context=context if context is not None else debate.context,
-        personas=[Persona.model_validate(p) for p in debate.given_personas],
+        personas=personas,
         base={**debate.settings, **overrides}, seed=seed,
     )
     with transaction.atomic():
         rerun = debate_start(team=debate.team, user=user, spec=spec, parent=debate)
         # Library usage figures follow the personas into the re-run.
-        for agent in debate.agents.filter(source_persona_id__isnull=False,
-                                          index__lt=len(debate.given_personas)):
-            rerun.agents.filter(index=agent.index).update(
-                source_persona_id=agent.source_persona_id)
+        for index, source in enumerate(sources):
+            if source is not None:
+                rerun.agents.filter(index=index).update(source_persona_id=source)
     return rerun

@@ -34,6 +34,7 @@ from debates.forms import DebateForm, RerunForm, SettingsForm
 from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
 from debates.pages import debate_page
+from debates.report_extras import extra_sections
 from debates.services import (
     IllegalTransition,
     debate_cancel,
@@ -67,8 +68,11 @@ def _result_or_404(debate: Debate) -> BaseModel:
 
 
 def _markdown(debate: Debate) -> str:
-    """The debate's report, written by its protocol."""
-    return get_protocol(debate.protocol).render_markdown(_result_or_404(debate))
+    """The debate's report, written by its protocol, with what other apps add (the
+    team's actions and checked claims)."""
+    report = get_protocol(debate.protocol).render_markdown(_result_or_404(debate))
+    extra = extra_sections(debate)
+    return f"{report.rstrip()}\n\n{extra}\n" if extra else report
 
 
 # ------------------------------------------------------------------------ lists and forms
@@ -157,9 +161,22 @@ def debate_detail(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @login_required
 @require_GET
 def debate_synthesis(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+    """The synthesis; ``?version=<code>`` shows one that "One more round" replaced."""
     debate, role = debate_access(user=request.user, code=code)
     context = _page_context(debate, role)
-    context["result"] = _result_or_404(context["debate"])  # type: ignore[arg-type]
+    detailed: Debate = context["debate"]  # type: ignore[assignment]
+    context["earlier_versions"] = selectors.earlier_syntheses(debate=detailed)
+    version = request.GET.get("version")
+    if version:
+        try:
+            found = selectors.earlier_result(debate=detailed, code=uuid.UUID(version))
+        except ValueError:
+            found = None
+        if found is None:
+            raise Http404("no such earlier synthesis")
+        context["earlier"], context["result"] = found
+    else:
+        context["result"] = _result_or_404(detailed)
     return render(request, "debates/synthesis.html", context)
 
 
@@ -238,8 +255,9 @@ CONFIRM = {
     "cancel": ("Cancel this debate?", "It stops for good: no synthesis, nothing to resume. "
                "To end it early and still get a synthesis, use “Stop now & synthesise”.",
                "Yes, cancel it", "Keep it running"),
-    "more_round": ("Run one more round?", "The panel debates again and a new synthesis "
-                   "replaces the current one. This costs model calls.",
+    "more_round": ("Run one more round?", "The panel debates exactly one more round, then "
+                   "writes a new synthesis; the current one stays readable as an earlier "
+                   "version. This costs model calls.",
                    "Yes, one more round", "Keep the current synthesis"),
 }
 
@@ -291,7 +309,9 @@ def debate_rerun_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
         try:
             child = debate_rerun(debate=debate, user=request.user,
                                  overrides=form.settings_overrides(),
-                                 question=form.cleaned_data["question"])
+                                 question=form.cleaned_data["question"],
+                                 context=form.cleaned_data["context"],
+                                 panel=form.cleaned_data["panel"])
         except (InputError, ValidationError) as exc:
             form.add_error(None, str(exc))
         else:
@@ -299,6 +319,7 @@ def debate_rerun_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
             return redirect("debates:detail", code=child.code)
     return render(request, "debates/rerun.html", {
         "form": form, "debate": debate,
+        "panel_names": list(debate.agents.order_by("index").values_list("name", flat=True)),
         "estimate": estimate(form.config or DebateConfig.model_validate(debate.settings),
                              text_chars=len(debate.question) + len(debate.context)),
     }, status=400 if request.method == "POST" else 200)

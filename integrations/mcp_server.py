@@ -129,7 +129,9 @@ def start(identity: Identity, payload: dict[str, Any], team: str | None) -> dict
     except (Http404, PermissionDenied) as exc:
         raise _refusal(exc) from exc
     if answer.status_code != 201:
-        raise ToolError(f"Refused: {answer.value}")
+        refusal = answer.value  # the API's error body: message, errors by field
+        fields = "; ".join(f"{k}: {', '.join(v)}" for k, v in refusal.get("errors", {}).items())
+        raise ToolError(f"Refused: {refusal['message']}" + (f" ({fields})" if fields else ""))
     debate = Debate.objects.get(code=answer.value["code"])
     return _status(debate)
 
@@ -166,15 +168,21 @@ def build_server(secret: str) -> MCPServer:
     async def start_debate(question: str, context: str = "", mode: Mode = Mode.MEDIUM,
                            model: str | None = None, agents: int | None = None,
                            max_rounds: int | None = None, personas: list[str] | None = None,
-                           team: str | None = None) -> dict[str, Any]:
+                           team: str | None = None, protocol: str = "council",
+                           options: list[str] | None = None, threshold: float | None = None,
+                           anonymize_peers: bool = False) -> dict[str, Any]:
         """Start a council debate on a decision question; returns its code at once.
         mode: quick, medium or deep. model: a litellm model name (default: the
-        server's). personas: library persona codes, in panel order. Follow it with
-        wait_for_debate, then get_result."""
+        server's). personas: library persona codes, in panel order. protocol:
+        council, adversarial or workflow. options: the answers verdicts choose
+        between (default: automatic). The same options as POST /api/debates/.
+        Follow it with wait_for_debate, then get_result."""
         payload: dict[str, Any] = {"question": question, "context": context, "mode": mode,
-                                   "personas": personas or []}
+                                   "personas": personas or [], "protocol": protocol,
+                                   "anonymize_peers": anonymize_peers}
         payload.update({k: v for k, v in {"model": model, "agents": agents,
-                                          "max_rounds": max_rounds}.items() if v is not None})
+                                          "max_rounds": max_rounds, "options": options,
+                                          "threshold": threshold}.items() if v is not None})
         return await sync_to_async(start)(identity, payload, team)
 
     @server.tool()

@@ -16,6 +16,7 @@ class Kind(models.TextChoices):
     DEBATE_FINISHED = "debate_finished", "Your debate finished"
     DEBATE_FAILED = "debate_failed", "Your debate failed"
     INVITATION_ACCEPTED = "invitation_accepted", "Accepted your invitation"
+    ACTION_ASSIGNED = "action_assigned", "Gave you an action"
 
 
 class Notification(models.Model):
@@ -84,4 +85,6 @@ class NotificationSettings(models.Model):
 SETTING_OF_KIND = {
     Kind.MENTION: "mentions", Kind.REPLY: "replies", Kind.DEBATE_FINISHED: "debates",
     Kind.DEBATE_FAILED: "debates", Kind.INVITATION_ACCEPTED: "invitations",
+    # Being given an action is being named by a teammate, as a mention is.
+    Kind.ACTION_ASSIGNED: "mentions",
 }

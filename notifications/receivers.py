@@ -36,6 +36,10 @@ def _mentions_added(sender: Any, comment: Any, user_ids: list[int], **kwargs: An
         enqueue("notify_mentions", comment.pk, list(user_ids))
 
 
+def _action_assigned(sender: Any, action: Any, **kwargs: Any) -> None:
+    enqueue("notify_action_assigned", action.pk)
+
+
 def _invitation_accepted(sender: Any, invitation: Any, **kwargs: Any) -> None:
     enqueue("notify_invitation_accepted", invitation.pk)
 
@@ -46,5 +50,6 @@ def connect() -> None:
     debate_signals.debate_failed.connect(_debate_ended, dispatch_uid=uid + "failed")
     collab_signals.comment_posted.connect(_comment_posted, dispatch_uid=uid + "comment")
     collab_signals.mentions_added.connect(_mentions_added, dispatch_uid=uid + "mentions")
+    collab_signals.action_assigned.connect(_action_assigned, dispatch_uid=uid + "action")
     account_signals.invitation_accepted.connect(_invitation_accepted,
                                                 dispatch_uid=uid + "invitation")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from collab.models import Comment
+from collab.models import Action, ActionStatus, Comment
 from council_site.accounts.models import Invitation, Membership
 from debates.models import Debate, DebateStatus
 from notifications.models import Kind
@@ -109,4 +109,23 @@ def notify_invitation_accepted(invitation_id: int) -> int:
                   f"{invitation.get_role_display().lower()}",
             url=reverse("accounts:team_detail", args=[invitation.team.code]),
             team=invitation.team, actor=invitation.accepted_by) is not None
+    return sent
+
+
+def notify_action_assigned(action_id: int) -> int:
+    """The owner of a new action, if it is still open and theirs when the worker runs."""
+    action = (Action.objects.select_related("debate__team", "owner", "created_by")
+              .filter(pk=action_id, status=ActionStatus.OPEN).first())
+    if action is None or action.owner_id is None:
+        return 0
+    who = action.created_by.get_username() if action.created_by else "Someone"
+    url = reverse("debates:synthesis", args=[action.debate.code]) + f"#action-{action.code}"
+    sent = 0
+    for user in _members(action.debate.team_id, {action.owner_id}):
+        sent += notification_create(
+            user=user, kind=Kind.ACTION_ASSIGNED, key=f"action:{action.pk}",
+            title=f"{who} gave you an action, due {action.due_date:%Y-%m-%d}: "
+                  f"{_short(action.title)}",
+            body=f"On {action.target_ref} of: {_short(action.debate.question)}", url=url,
+            team=action.debate.team, actor=action.created_by) is not None
     return sent

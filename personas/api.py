@@ -8,12 +8,14 @@ from typing import Any
 
 from django.http import Http404, HttpRequest
 from ninja import Router, Schema, Status
+from ninja.errors import ValidationError
 from pydantic import ConfigDict, Field
 
 from council_site.accounts.access import Need, require_role
 from council_site.accounts.models import Team
 from council_site.accounts.selectors import current_team
 from council_site.api_auth import api_auth
+from council_site.api_errors import errors, refuse
 from debates.engine.persona_files import PersonaFileError
 from debates.engine.schemas import Persona
 from personas import selectors, services
@@ -21,10 +23,6 @@ from personas.access import library_access, persona_access
 from personas.models import LibraryPersona, PersonaLibrary
 
 router = Router(tags=["personas"], auth=api_auth)
-
-
-class ErrorOut(Schema):
-    detail: str
 
 
 class UsageOut(Schema):
@@ -150,7 +148,7 @@ def list_libraries(request: HttpRequest) -> list[dict[str, Any]]:
     return [_library_out(lib, lib.persona_count) for lib in libraries]
 
 
-@router.post("/libraries", response={201: LibraryOut, 400: ErrorOut},
+@router.post("/libraries", response={201: LibraryOut, **errors(400)},
              url_name="personas_library_create")
 def create_library(request: HttpRequest, payload: LibraryIn) -> Status[Any]:
     team = _current(request, Need.WRITE)
@@ -158,7 +156,7 @@ def create_library(request: HttpRequest, payload: LibraryIn) -> Status[Any]:
         library = services.library_create(team=team, user=request.user, name=payload.name,
                                           description=payload.description)
     except services.PersonaError as exc:
-        return Status(400, {"detail": str(exc)})
+        return refuse(400, str(exc))
     return Status(201, _library_out(library, 0))
 
 
@@ -170,7 +168,7 @@ def get_library(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
             "personas": _personas_out(library.team, personas)}
 
 
-@router.post("/libraries/{uuid:code}/personas", response={201: PersonaOut, 400: ErrorOut},
+@router.post("/libraries/{uuid:code}/personas", response={201: PersonaOut, **errors(400)},
              url_name="personas_persona_create")
 def create_persona(request: HttpRequest, code: uuid.UUID, payload: PersonaIn) -> Status[Any]:
     library, _ = library_access(request, code, need=Need.WRITE)
@@ -178,11 +176,11 @@ def create_persona(request: HttpRequest, code: uuid.UUID, payload: PersonaIn) ->
         persona = services.persona_create(library=library, user=request.user,
                                           data=_input(payload), note=payload.note)
     except services.PersonaError as exc:
-        return Status(400, {"detail": str(exc)})
+        return refuse(400, str(exc))
     return Status(201, _persona_out(persona, selectors.PersonaUsage()))
 
 
-@router.post("/libraries/{uuid:code}/import", response={201: ImportOut, 400: ErrorOut},
+@router.post("/libraries/{uuid:code}/import", response={201: ImportOut, **errors(400)},
              url_name="personas_import")
 def import_personas(request: HttpRequest, code: uuid.UUID, payload: ImportIn) -> Status[Any]:
     """All personas of the file or none; errors name the file, persona index and field."""
@@ -191,7 +189,7 @@ def import_personas(request: HttpRequest, code: uuid.UUID, payload: ImportIn) ->
         created = services.personas_import(library=library, user=request.user,
                                            text=payload.text, filename=payload.filename)
     except PersonaFileError as exc:
-        return Status(400, {"detail": str(exc)})
+        return refuse(400, str(exc))
     return Status(201, {"imported": _personas_out(library.team, created)})
 
 
@@ -203,21 +201,28 @@ def export_personas(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
     return {"personas": [p.as_persona() for p in library.personas.filter(archived=False)]}
 
 
-@router.get("/{uuid:code}", response=PersonaDetailOut, url_name="personas_persona")
-def get_persona(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
-    persona, _ = persona_access(request, code)
-    usage = selectors.persona_usage(team=persona.library.team, personas=[persona])
-    versions = [
+def _versions_out(persona: LibraryPersona) -> list[dict[str, Any]]:
+    return [
         {"number": item.version.number, "data": item.version.data,
          "changed_by": item.version.changed_by.get_username() if item.version.changed_by else None,
          "changed_at": item.version.changed_at, "note": item.version.note,
          "changes": [vars(c) for c in item.changes]}
         for item in selectors.persona_history(persona=persona)
     ]
-    return {**_persona_out(persona, usage[persona.code]), "versions": versions}
 
 
-@router.put("/{uuid:code}", response={200: PersonaOut, 400: ErrorOut},
+def _persona_now(persona: LibraryPersona) -> dict[str, Any]:
+    usage = selectors.persona_usage(team=persona.library.team, personas=[persona])
+    return _persona_out(persona, usage[persona.code])
+
+
+@router.get("/{uuid:code}", response=PersonaDetailOut, url_name="personas_persona")
+def get_persona(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
+    persona, _ = persona_access(request, code)
+    return {**_persona_now(persona), "versions": _versions_out(persona)}
+
+
+@router.put("/{uuid:code}", response={200: PersonaOut, **errors(400)},
             url_name="personas_persona_update")
 def update_persona(request: HttpRequest, code: uuid.UUID, payload: PersonaIn) -> Status[Any]:
     """Replaces the persona's fields; a change stores a new version."""
@@ -226,8 +231,154 @@ def update_persona(request: HttpRequest, code: uuid.UUID, payload: PersonaIn) ->
         services.persona_update(persona=persona, user=request.user, data=_input(payload),
                                 note=payload.note)
     except services.PersonaError as exc:
-        return Status(400, {"detail": str(exc)})
-    usage = selectors.persona_usage(team=persona.library.team, personas=[persona])
-    return Status(200, _persona_out(persona, usage[persona.code]))
+        return refuse(400, str(exc))
+    return Status(200, _persona_now(persona))
 
 
+@router.post("/{uuid:code}/archive", response=PersonaOut, url_name="personas_persona_archive")
+def archive_persona(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
+    """Takes the persona out of new debates and exports; its history and usage stay
+    (personas are archived, never deleted: past debates point at them)."""
+    persona, _ = persona_access(request, code, need=Need.WRITE)
+    services.persona_set_archived(persona=persona, archived=True)
+    return _persona_now(persona)
+
+
+@router.post("/{uuid:code}/unarchive", response=PersonaOut,
+             url_name="personas_persona_unarchive")
+def unarchive_persona(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
+    persona, _ = persona_access(request, code, need=Need.WRITE)
+    services.persona_set_archived(persona=persona, archived=False)
+    return _persona_now(persona)
+
+
+class PersonaForkIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+    library: uuid.UUID | None = Field(
+        default=None, description="A library of the same team; default the persona's own.")
+
+
+@router.post("/{uuid:code}/fork", response={201: PersonaOut, **errors(400)},
+             url_name="personas_persona_fork")
+def fork_persona(request: HttpRequest, code: uuid.UUID,
+                 payload: PersonaForkIn | None = None) -> Status[Any]:
+    """A copy (with its own history) in this or another library of the team; a name
+    taken there gets "(fork)" appended. The body is optional."""
+    persona, _ = persona_access(request, code, need=Need.WRITE)
+    payload = payload or PersonaForkIn()
+    target = persona.library
+    if payload.library is not None:
+        found = PersonaLibrary.objects.filter(code=payload.library,
+                                              team=persona.library.team).first()
+        if found is None:
+            raise ValidationError([{"loc": ("body", "payload", "library"),
+                                    "msg": "No such library in this team."}])
+        target = found
+    try:
+        fork = services.persona_fork(persona=persona, user=request.user, target=target)
+    except services.PersonaError as exc:
+        return refuse(400, str(exc))
+    return Status(201, _persona_out(fork, selectors.PersonaUsage()))
+
+
+@router.get("/{uuid:code}/versions", response=list[VersionOut],
+            url_name="personas_persona_versions")
+def list_versions(request: HttpRequest, code: uuid.UUID) -> list[dict[str, Any]]:
+    """Every version, newest first, each with the fields it changed from the one before."""
+    persona, _ = persona_access(request, code)
+    return _versions_out(persona)
+
+
+def _version(persona: LibraryPersona, number: int) -> dict[str, Any]:
+    for version in _versions_out(persona):
+        if version["number"] == number:
+            return version
+    raise Http404(f"{persona.name} has no version {number}.")
+
+
+@router.get("/{uuid:code}/versions/{int:number}", response=VersionOut,
+            url_name="personas_persona_version")
+def get_version(request: HttpRequest, code: uuid.UUID, number: int) -> dict[str, Any]:
+    persona, _ = persona_access(request, code)
+    return _version(persona, number)
+
+
+@router.post("/{uuid:code}/versions/{int:number}/restore",
+             response={200: PersonaOut, **errors(409)}, url_name="personas_persona_restore")
+def restore_version(request: HttpRequest, code: uuid.UUID, number: int) -> Status[Any]:
+    """Makes version ``number`` current again, stored as a new version (history only
+    grows); 409 when it already is the current content."""
+    persona, _ = persona_access(request, code, need=Need.WRITE)
+    _version(persona, number)
+    try:
+        services.persona_restore(persona=persona, user=request.user, number=number)
+    except services.PersonaError as exc:
+        return refuse(409, str(exc))
+    return Status(200, _persona_now(persona))
+
+
+# --------------------------------------------------------------------------- libraries
+
+
+class LibraryUpdateIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, min_length=1, max_length=200)
+    description: str | None = Field(default=None, max_length=10_000)
+
+
+@router.patch("/libraries/{uuid:code}", response={200: LibraryOut, **errors(400)},
+              url_name="personas_library_update")
+def update_library(request: HttpRequest, code: uuid.UUID,
+                   payload: LibraryUpdateIn) -> Status[Any]:
+    """Renames the library or changes its description (fields left out stay)."""
+    library, _ = library_access(request, code, need=Need.WRITE)
+    try:
+        services.library_update(
+            library=library,
+            name=library.name if payload.name is None else payload.name,
+            description=library.description if payload.description is None
+            else payload.description)
+    except services.PersonaError as exc:
+        return refuse(400, str(exc))
+    return Status(200, _library_out(library, library.personas.count()))
+
+
+def _set_library_archived(request: HttpRequest, code: uuid.UUID,
+                          archived: bool) -> dict[str, Any]:
+    library, _ = library_access(request, code, need=Need.WRITE)
+    services.library_set_archived(library=library, archived=archived)
+    return _library_out(library, library.personas.count())
+
+
+@router.post("/libraries/{uuid:code}/archive", response=LibraryOut,
+             url_name="personas_library_archive")
+def archive_library(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
+    """Hides the library's personas from new debates; nothing is deleted."""
+    return _set_library_archived(request, code, True)
+
+
+@router.post("/libraries/{uuid:code}/unarchive", response=LibraryOut,
+             url_name="personas_library_unarchive")
+def unarchive_library(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
+    return _set_library_archived(request, code, False)
+
+
+class LibraryForkIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+    name: str | None = Field(default=None, max_length=200,
+                             description='Default: "<name> (fork)".')
+
+
+@router.post("/libraries/{uuid:code}/fork", response={201: LibraryOut, **errors(400)},
+             url_name="personas_library_fork")
+def fork_library(request: HttpRequest, code: uuid.UUID,
+                 payload: LibraryForkIn | None = None) -> Status[Any]:
+    """A copy of the library and its current personas in the same team. The body is
+    optional."""
+    library, _ = library_access(request, code, need=Need.WRITE)
+    payload = payload or LibraryForkIn()
+    try:
+        fork = services.library_fork(library=library, user=request.user, name=payload.name)
+    except services.PersonaError as exc:
+        return refuse(400, str(exc))
+    return Status(201, _library_out(fork, fork.personas.count()))

@@ -112,7 +112,7 @@ def test_an_unexpected_error_in_production_is_json_without_a_traceback(
     def broken(**kwargs):
         raise RuntimeError("secret internals")
 
-    monkeypatch.setattr("debates.api.selectors.debate_list", broken)
+    monkeypatch.setattr("debates.api.selectors.debate_search", broken)
     response = member_client.get("/api/debates/")
     data = _assert_shape(response, 500, "server_error")
     assert "secret" not in response.content.decode()
@@ -140,3 +140,42 @@ async def test_the_asgi_app_serves_the_swagger_assets():
                   "ninja/swagger-ui-init.js"):
         status, body = await _asgi_get(f"/static/{asset}")
         assert status == 200 and len(body) > 100, asset
+
+
+@pytest.mark.parametrize("method, url, status", [
+    ("get", "/api/nope", 404),
+    ("get", "/api/debates/not-a-uuid", 404),
+    ("delete", "/api/debates/", 405),
+    ("put", "/api/teams/", 405),
+])
+def test_unrouted_paths_and_methods_answer_in_the_same_shape(member_client, method, url,
+                                                             status):
+    response = getattr(member_client, method)(url)
+    code = {404: "not_found", 405: "method_not_allowed"}[status]
+    data = _assert_shape(response, status, code)
+    if status == 405:
+        assert "GET" in response["Allow"] and "GET" in data["message"]
+
+
+def test_pages_outside_the_api_keep_their_html_404(member_client):
+    response = member_client.get("/no-such-page")
+    assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.django_db
+def test_the_error_body_middleware_also_runs_async(member):
+    """Under ASGI the middleware chain is async (so the event views stay on the loop);
+    the unrouted 404 comes back in the same shape there too."""
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    from council_site.api_middleware import ApiErrorBodyMiddleware
+
+    async def get_response(request):
+        raise AssertionError("not called")
+
+    assert ApiErrorBodyMiddleware(get_response).is_async
+    client = AsyncClient()
+    client.force_login(member)
+    response = async_to_sync(client.get)("/api/nope")
+    _assert_shape(response, 404, "not_found")

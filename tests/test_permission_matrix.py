@@ -21,6 +21,7 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 import pytest
@@ -34,7 +35,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django_q.models import OrmQ
 
-from collab.models import Comment
+from collab.models import Action, ClaimCheck, Comment
 from collab.services import comment_create
 from council_site.accounts.models import Invitation, Membership, Team
 from council_site.accounts.services import (
@@ -131,6 +132,8 @@ class World:
             sorted(Membership.objects.filter(team=self.team).values_list("user_id", "role")),
             Invitation.objects.get(pk=self.invitation.pk).status,
             sorted(Comment.objects.values_list("id", "body", "deleted_at", "resolved_at")),
+            sorted(Action.objects.values_list("id", "status", "done_by")),
+            sorted(ClaimCheck.objects.values_list("id", "note")),
         )
 
 
@@ -227,6 +230,21 @@ def own_token(w: World, r: str) -> dict[str, Any]:
     return {"code": token.code}
 
 
+def an_action(w: World, r: str) -> dict[str, Any]:
+    """A fresh open action per role (made directly: the point is who may change it)."""
+    from collab.models import Action
+
+    action = Action.objects.create(debate=w.debate, target_kind="risk", target_ref="R1",
+                                   title=f"for {r}", owner=w.users["owner"],
+                                   due_date=date(2100, 1, 1))
+    return {"code": w.debate.code, "action": action.code}
+
+
+def action_form(w: World, r: str) -> dict[str, Any]:
+    return {"target": "risk:R1", "owner": str(w.users["owner"].pk), "due_date": "2100-01-01",
+            "title": f"{r} checks it"}
+
+
 def own_notification(w: World, r: str) -> dict[str, Any]:
     from notifications.models import Kind, Notification
 
@@ -243,6 +261,16 @@ def persona_fields(w: World, r: str) -> dict[str, Any]:
 def persona_file(w: World, r: str) -> dict[str, Any]:
     text = f"- {{name: Imported by {r}, background: b, expertise: e, approach: a, bias: x}}\n"
     return {"filename": f"{r}.yaml", "text": text, "format": "yaml"}
+
+
+def edited_persona_version_1(w: World, r: str) -> dict[str, Any]:
+    """The persona edited (by the owner) so that restoring version 1 changes it."""
+    from personas.services import persona_update
+
+    current = LibraryPersona.objects.get(pk=w.persona.pk)
+    persona_update(persona=current, user=w.users["owner"],
+                   data=current.as_persona().model_copy(update={"bias": f"before {r}"}))
+    return {"code": w.persona.code, "number": 1}
 
 
 def debate_form(w: World, r: str) -> dict[str, Any]:
@@ -317,6 +345,13 @@ ROWS: list[R] = [
     R("debates/<uuid:code>/comments/<uuid:comment>/delete", "POST", WRITE, kw=own_comment),
     R("debates/<uuid:code>/comments/<uuid:comment>/resolve", "POST", WRITE, kw=thread),
     R("debates/<uuid:code>/comments/<uuid:comment>/reopen", "POST", WRITE, kw=thread),
+    # ---- acting on a synthesis
+    R("debates/<uuid:code>/actions/", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/actions/", "POST", WRITE, kw=debate, data=action_form),
+    R("debates/<uuid:code>/actions/<uuid:action>/done", "POST", WRITE, kw=an_action),
+    R("debates/<uuid:code>/actions/<uuid:action>/reopen", "POST", WRITE, kw=an_action),
+    R("debates/<uuid:code>/claims/check", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"claim": "V1", "note": f"{r} looked", "checked": "yes"}),
     # ---- debates (web)
     R("debates/", "GET", CURRENT_READ),
     R("debates/new", "GET", CURRENT_WRITE),
@@ -351,13 +386,41 @@ ROWS: list[R] = [
     R("api/personas/libraries/<uuidstr:code>/import", "POST", WRITE, kw=library,
       data=lambda w, r: {k: v for k, v in persona_file(w, r).items() if k != "format"}),
     R("api/personas/libraries/<uuidstr:code>/export", "GET", READ, kw=library),
+    R("api/personas/libraries/<uuidstr:code>", "PATCH", WRITE, kw=library,
+      data=lambda w, r: {"name": f"Renamed by {r}"}),
+    R("api/personas/libraries/<uuidstr:code>/archive", "POST", WRITE, kw=library),
+    R("api/personas/libraries/<uuidstr:code>/unarchive", "POST", WRITE, kw=library),
+    R("api/personas/libraries/<uuidstr:code>/fork", "POST", WRITE, kw=library),
+    R("api/personas/<uuidstr:code>/archive", "POST", WRITE, kw=persona),
+    R("api/personas/<uuidstr:code>/unarchive", "POST", WRITE, kw=persona),
+    R("api/personas/<uuidstr:code>/fork", "POST", WRITE, kw=persona),
+    R("api/personas/<uuidstr:code>/versions", "GET", READ, kw=persona),
+    R("api/personas/<uuidstr:code>/versions/<int:number>", "GET", READ,
+      kw=lambda w, r: {"code": w.persona.code, "number": 1}),
+    R("api/personas/<uuidstr:code>/versions/<int:number>/restore", "POST", WRITE,
+      kw=edited_persona_version_1),
     R("api/personas/<uuidstr:code>", "GET", READ, kw=persona),
     R("api/personas/<uuidstr:code>", "PUT", WRITE, kw=persona,
       data=lambda w, r: {**persona_fields(w, r), "name": "Dana"}),
     R("api/debates/<uuidstr:code>/comments", "GET", READ, kw=debate),
     R("api/debates/<uuidstr:code>/comments", "POST", WRITE, kw=debate,
       data=lambda w, r: {"body": f"{r} via the API"}),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>", "PATCH", WRITE, kw=own_comment,
+      data=lambda w, r: {"body": f"edited by {r}"}),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>", "DELETE", WRITE, kw=own_comment),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>/resolve", "POST", WRITE, kw=thread),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>/reopen", "POST", WRITE, kw=thread),
+    R("api/debates/<uuidstr:code>/comments/carry", "POST", WRITE, kw=debate,
+      data=lambda w, r: {"comments": [str(w.thread.code)]}),
     R("api/debates/", "GET", CURRENT_READ),
+    R("api/debates/", "GET", CURRENT_READ, data=lambda w, r: {
+        "q": "billing", "status": "succeeded", "sort": "cost", "page_size": 5}),
+    R("api/debates/compare", "GET", READ,
+      data=lambda w, r: {"a": str(w.debate.code), "b": str(w.active.code)}),
+    R("api/debates/<uuidstr:code>/export.json", "GET", READ, kw=debate),
+    R("api/teams/", "GET", PERSONAL),
+    R("api/teams/<uuidstr:code>", "GET", READ, kw=team_),
+    R("api/teams/<uuidstr:code>/members", "GET", READ, kw=team_),
     R("api/debates/", "POST", CURRENT_WRITE,
       data=lambda w, r: {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
                          "model": "sim/default"}),
@@ -370,6 +433,7 @@ ROWS: list[R] = [
       data=lambda w, r: {"timeout": 1}),
     R("api/debates/<uuidstr:code>/events/stream", "GET", READ, kw=debate),
     R("api/debates/schemas/result", "GET", CURRENT_READ),
+    R("api/debates/protocols", "GET", CURRENT_READ),
     R("api/debates/<uuidstr:code>/export.md", "GET", READ, kw=debate),
     # The world's finished debate has no stored rounds to add to: writers reach the
     # state check (409 on a queued debate), the others are refused before it.

@@ -193,6 +193,20 @@ def test_postgres_database_url_gets_health_checks_and_conn_max_age(tmp_path):
     assert config["CONN_HEALTH_CHECKS"] is True
 
 
+def test_postgres_sessions_idle_in_a_transaction_are_ended_so_a_cut_off_worker_frees_its_locks(
+        tmp_path):
+    url = "postgresql://postgres@127.0.0.1:5432/test"
+    config = env.database_config(url, default_sqlite_path=tmp_path / "x.sqlite3",
+                                 idle_transaction_timeout_s=60)
+    assert config["OPTIONS"]["options"] == "-c idle_in_transaction_session_timeout=60000"
+    off = env.database_config(url, default_sqlite_path=tmp_path / "x.sqlite3")
+    assert "options" not in off.get("OPTIONS", {})
+    given = env.database_config(
+        url + "?options=-c%20idle_in_transaction_session_timeout%3D5000",
+        default_sqlite_path=tmp_path / "x.sqlite3", idle_transaction_timeout_s=60)
+    assert given["OPTIONS"]["options"] == "-c idle_in_transaction_session_timeout=5000"
+
+
 def test_sqlite_database_url_keeps_wal_options(tmp_path):
     config = env.database_config(
         f"sqlite:///{tmp_path}/other.sqlite3", default_sqlite_path=tmp_path / "x.sqlite3"

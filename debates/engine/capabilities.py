@@ -54,6 +54,7 @@ class Capabilities:
     api_base: str | None = None
     api_key: str | None = None
     timeout_s: float | None = None
+    max_text_chars: int | None = None
 
 
 BUILTIN_PROVIDERS: dict[str, Capabilities] = {
@@ -82,6 +83,10 @@ class ModelSettings(BaseModel):
     api_key_env: str | None = None
     timeout_s: Annotated[float, Field(gt=0)] | None = None
     local: bool | None = None
+    # Bounds every text field (and list) of the schema sent to the server, not the
+    # validation: a server that constrains decoding then closes each string in time,
+    # so a small model that rambles still finishes its JSON within ``max_tokens``.
+    max_text_chars: Annotated[int, Field(ge=20)] | None = None
 
 
 def parse_model_settings(data: Mapping[str, Any]) -> dict[str, ModelSettings]:
@@ -190,6 +195,7 @@ def capabilities(model: str, api_base: str | None = None) -> Capabilities:
         api_base=base,
         api_key=key,
         timeout_s=settings.timeout_s,
+        max_text_chars=settings.max_text_chars,
     )
 
 

@@ -125,8 +125,17 @@ def _trend(before: float, after: float) -> int:
     return 1 if change > 0 else -1
 
 
-def diagnose(first: RoundMetrics, last: RoundMetrics) -> Diagnostic:
-    """Compares round 0 (positions) with the last round (protocols.md 1.8)."""
+def diagnose(first: RoundMetrics, last: RoundMetrics, *, moves: Sequence[float] = (),
+             dispersion_limit: float | None = None) -> Diagnostic:
+    """Compares round 0 (positions) with the last round (protocols.md 1.8).
+
+    ``moves`` are the agents' own confidence changes over the same span and
+    ``dispersion_limit`` the stopping rule's disagreement limit (1.5 x threshold): a
+    narrowing spread only reads as agreement ("genuine convergence", "false consensus
+    risk") when the panel's verdicts agree and the spread is within that limit; a
+    panel that drew together but still disagrees is "still apart", so the diagnostic
+    never calls "convergence" what the stop reason calls "genuine disagreement".
+    """
     mean_trend = _trend(first.mean_confidence, last.mean_confidence)
     disp_trend = _trend(first.dispersion, last.dispersion)
     labels = {
@@ -135,12 +144,37 @@ def diagnose(first: RoundMetrics, last: RoundMetrics) -> Diagnostic:
         (0, -1): DiagnosticLabel.FALSE_CONSENSUS_RISK,
         (1, 1): DiagnosticLabel.POLARIZATION,
     }
+    label = labels.get((mean_trend, disp_trend), DiagnosticLabel.MIXED)
+    split = last.agreement is not None and _below(last.agreement, AGREEMENT_NEEDED)
+    apart = dispersion_limit is not None and _above(last.dispersion, dispersion_limit)
+    if label in (DiagnosticLabel.GENUINE_CONVERGENCE, DiagnosticLabel.FALSE_CONSENSUS_RISK) \
+            and (split or apart):
+        label = DiagnosticLabel.STILL_APART
     return Diagnostic(
-        label=labels.get((mean_trend, disp_trend), DiagnosticLabel.MIXED),
+        label=label,
         mean_before=first.mean_confidence,
         mean_after=last.mean_confidence,
         dispersion_before=first.dispersion,
         dispersion_after=last.dispersion,
         mean_trend={-1: "fell", 0: "stable", 1: "rose"}[mean_trend],  # type: ignore[arg-type]
         dispersion_trend={-1: "narrowed", 0: "stable", 1: "widened"}[disp_trend],  # type: ignore[arg-type]
+        largest_move=max((abs(m) for m in moves), default=None),
+        agreement_after=last.agreement,
+        dispersion_limit=dispersion_limit,
     )
+
+
+def diagnostic_meaning(diagnostic: Diagnostic, t: Translator | None = None) -> str:
+    """What the label means, in words that the diagnostic's own numbers bear out."""
+    t = t or translator("en")
+    d = diagnostic
+    if d.label is DiagnosticLabel.STILL_APART:
+        if d.agreement_after is not None and _below(d.agreement_after, AGREEMENT_NEEDED):
+            return t("meaning.still_apart_split", agreement=d.agreement_after,
+                     needed=AGREEMENT_NEEDED)
+        return t("meaning.still_apart_spread", disp=d.dispersion_after,
+                 limit=d.dispersion_limit or 0.0)
+    if d.label is DiagnosticLabel.FALSE_CONSENSUS_RISK and d.largest_move is not None \
+            and _below(d.largest_move, STABLE_DELTA):
+        return t("meaning.false_consensus_risk_unmoved")
+    return t(f"meaning.{d.label.value}")

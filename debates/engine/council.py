@@ -19,7 +19,6 @@ from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from .schemas import (
     CallRecord,
     CallTag,
-    ComposedPanel,
     EngineEventKind,
     Phase,
     Premortem,
@@ -27,6 +26,7 @@ from .schemas import (
     Turn,
     TurnStatus,
     VerifierReport,
+    composed_panel_of,
 )
 from .state import DebateState, Step
 from .synthesis import synthesis_messages, verifier_messages
@@ -338,13 +338,13 @@ def _panel_request(
                 reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
                 if reserved else "",
             ),
-            schema=ComposedPanel,
+            schema=composed_panel_of(needed),
         )
         hints: dict[str, Any] = {
             "n": needed, "question": state.question, "language": state.language,
             "reserved_names": reserved,
         }
-        return ComposedPanel, messages, hints
+        return composed_panel_of(needed), messages, hints
     if step.phase is Phase.SYNTHESIS:
         messages, hints = synthesis_messages(state, compaction)
         return SynthesisNarrative, messages, hints

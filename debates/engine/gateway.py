@@ -265,7 +265,10 @@ def output_tokens(schema: type[BaseModel], items: int = 4) -> int:
             props = node.get("properties", {})
             return 8 + sum(6 + size(p, depth + 1) for p in props.values())
         if kind == "array":
-            return 4 + items * size(node.get("items", {}), depth + 1)
+            # As many items as the schema asks for (a panel of 12 is 12 personas),
+            # else ``items``; never more than it allows.
+            count = min(max(items, node.get("minItems", 0)), node.get("maxItems", 10**6))
+            return 4 + count * size(node.get("items", {}), depth + 1)
         if kind == "string" and "enum" not in node:
             return TOKENS_PER_TEXT_FIELD
         return 4
@@ -305,10 +308,43 @@ def is_format_rejection(exc: BaseException) -> bool:
     return bool(_FORMAT_REJECTION.search(str(exc)))
 
 
-def format_params(mode: OutputMode, schema: type[BaseModel]) -> dict[str, Any]:
+# Lists in a bounded request schema hold at most this many items (unless the schema
+# asks for more): the count ``output_tokens`` assumes.
+BOUNDED_LIST_ITEMS = 4
+
+
+@lru_cache(maxsize=64)
+def bounded_schema(schema: type[BaseModel], max_text_chars: int) -> dict[str, Any]:
+    """``schema``'s JSON schema with every free-text string at most ``max_text_chars``
+    long and every list at most ``BOUNDED_LIST_ITEMS`` long. Sent, not validated: a
+    server that constrains decoding to it ends each string and list in time, so a
+    small model that would repeat itself until ``max_tokens`` cut its JSON in half
+    (gemma-3-270m did) writes a complete answer."""
+
+    def bound(node: Any) -> Any:
+        if isinstance(node, list):
+            return [bound(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        out = {key: bound(value) for key, value in node.items()}
+        if out.get("type") == "string" and "enum" not in out and "const" not in out:
+            out["maxLength"] = min(int(out.get("maxLength", max_text_chars)), max_text_chars)
+        if out.get("type") == "array":
+            most = max(BOUNDED_LIST_ITEMS, int(out.get("minItems", 0)))
+            out["maxItems"] = min(int(out.get("maxItems", most)), most)
+        return out
+
+    return dict(bound(json_schema_of(schema)))
+
+
+def format_params(
+    mode: OutputMode, schema: type[BaseModel], max_text_chars: int | None = None
+) -> dict[str, Any]:
     if mode == "prompt":
         return {}
-    json_schema = json_schema_of(schema)
+    json_schema = (
+        bounded_schema(schema, max_text_chars) if max_text_chars else json_schema_of(schema)
+    )
     if mode == "json_schema":
         return {
             "response_format": {
@@ -695,7 +731,7 @@ class LLMGateway:
             # The gateway retries itself, so that every attempt reaches the ledger.
             "num_retries": 0,
             "max_retries": 0,
-            **format_params(mode, schema),
+            **format_params(mode, schema, caps.max_text_chars),
         }
         supported = caps.params
         # Temperature is near-universal, so it is kept when litellm does not know the

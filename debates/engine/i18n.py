@@ -103,6 +103,7 @@ _EN = {
     "comments_help": "Discuss the synthesis with your team; use comment next to a risk, "
                      "concern or disagreement to start a thread about it.",
     "open_comments": "Open the comments",
+    "follow_up": "Follow-up",
     # ---------------------------------------------------------------- enumerations
     "reason.converged": "converged",
     "reason.genuine_disagreement": "genuine disagreement",
@@ -114,11 +115,21 @@ _EN = {
     "label.false_consensus_risk": "false consensus risk",
     "label.polarization": "polarization",
     "label.mixed": "mixed",
-    "meaning.healthy_doubt": "the council surfaced genuine doubt",
-    "meaning.genuine_convergence": "agents convinced each other",
-    "meaning.false_consensus_risk": "they agreed without moving: a possible shared blind spot",
-    "meaning.polarization": "agents became more entrenched",
+    "label.still_apart": "still apart",
+    "meaning.healthy_doubt": "confidence fell and spread out: the council surfaced genuine doubt",
+    "meaning.genuine_convergence": "confidence rose and drew together on a shared verdict: agents "
+                                 "convinced each other",
+    "meaning.false_consensus_risk": "confidence drew together while the mean held: agents met in "
+                                  "the middle without growing surer, a possible shared blind "
+                                  "spot",
+    "meaning.false_consensus_risk_unmoved": "they agreed without any agent moving by 0.03 or "
+                                          "more: a possible shared blind spot",
+    "meaning.polarization": "confidence rose and spread out: agents became more entrenched",
     "meaning.mixed": "no clear pattern",
+    "meaning.still_apart_split": "confidence drew together, but verdicts stay split (agreement "
+                                 "{agreement:.2f} < {needed:.2f}): not a consensus",
+    "meaning.still_apart_spread": "confidence drew together, but the spread {disp:.3f} is still "
+                                  "above the disagreement limit {limit:.3f}: not a consensus",
     "trend.rose": "rose", "trend.fell": "fell", "trend.stable": "stable",
     "trend.widened": "widened", "trend.narrowed": "narrowed",
     "follow.mitigated": "mitigated", "follow.partially": "partially", "follow.open": "open",
@@ -145,6 +156,7 @@ _EN = {
     "explain.continue": "continue",
     "explain.forced": "the rule said {reason} ({explanation}); a user asked for one more round",
     "explain.stopped_by_user": "stopped by a user after {rounds} round(s)",
+    "explain.one_more_round": "stopped after round {round}, the one more round a user asked for",
     # ---------------------------------------------------------------- degraded notes
     "note.failed": "{name} failed in {step} ({error}); their last stance and confidence "
                    "still count, carried forward and marked not live.",
@@ -240,6 +252,7 @@ _ZH = {
     "nav.export_json": "导出 JSON", "nav.printable": "打印版", "nav.comment": "评论",
     "comments_help": "与团队讨论这份综合结论；点击风险、顾虑或分歧旁的“评论”即可发起讨论。",
     "open_comments": "打开评论",
+    "follow_up": "后续行动",
     "reason.converged": "已收敛",
     "reason.genuine_disagreement": "真正的分歧",
     "reason.diminishing_returns": "收益递减",
@@ -250,11 +263,19 @@ _ZH = {
     "label.false_consensus_risk": "虚假共识风险",
     "label.polarization": "两极分化",
     "label.mixed": "混合",
-    "meaning.healthy_doubt": "专家组揭示了真正的疑虑",
-    "meaning.genuine_convergence": "专家们说服了彼此",
-    "meaning.false_consensus_risk": "未经改变就达成一致：可能存在共同盲点",
-    "meaning.polarization": "专家们的立场更加固化",
+    "label.still_apart": "仍有分歧",
+    "meaning.healthy_doubt": "置信度下降且更分散：专家组揭示了真正的疑虑",
+    "meaning.genuine_convergence": "置信度上升并趋于一致，且结论相同：专家们说服了彼此",
+    "meaning.false_consensus_risk": "平均置信度不变而分散度收窄：专家们折中靠拢却没有更确定，"
+                                    "可能存在共同盲点",
+    "meaning.false_consensus_risk_unmoved": "没有任何专家的置信度变化达到 0.03 就达成一致："
+                                            "可能存在共同盲点",
+    "meaning.polarization": "置信度上升且更分散：专家们的立场更加固化",
     "meaning.mixed": "没有明显规律",
+    "meaning.still_apart_split": "置信度趋于一致，但结论仍然分裂（一致度 {agreement:.2f} < "
+                                "{needed:.2f}）：并非共识",
+    "meaning.still_apart_spread": "置信度趋于一致，但分散度 {disp:.3f} 仍高于分歧界限 "
+                                  "{limit:.3f}：并非共识",
     "trend.rose": "上升", "trend.fell": "下降", "trend.stable": "稳定",
     "trend.widened": "扩大", "trend.narrowed": "缩小",
     "follow.mitigated": "已缓解", "follow.partially": "部分缓解", "follow.open": "未解决",
@@ -277,6 +298,7 @@ _ZH = {
     "explain.continue": "继续",
     "explain.forced": "规则判定为{reason}（{explanation}）；用户要求再进行一轮",
     "explain.stopped_by_user": "用户在第 {rounds} 轮后停止",
+    "explain.one_more_round": "在第 {round} 轮后停止，即用户要求的再一轮",
     "note.failed": "{name} 在{step}失败（{error}）；"
                    "其最后的立场和置信度仍计入，沿用并标记为不在线。",
     "note.failed_early": "{name} 在{step}失败（{error}）；后续步骤在没有其参与的情况下进行。",
@@ -376,6 +398,7 @@ _JA = {
     "comments_help": "この総括についてチームで話し合えます。リスク、懸念、相違点の横にある"
                      "「コメント」からスレッドを始めてください。",
     "open_comments": "コメントを開く",
+    "follow_up": "フォローアップ",
     "reason.converged": "収束",
     "reason.genuine_disagreement": "本質的な意見の相違",
     "reason.diminishing_returns": "収穫逓減",
@@ -386,11 +409,21 @@ _JA = {
     "label.false_consensus_risk": "見せかけの合意のリスク",
     "label.polarization": "二極化",
     "label.mixed": "混在",
-    "meaning.healthy_doubt": "評議会が本当の疑念を浮かび上がらせた",
-    "meaning.genuine_convergence": "エージェント同士が互いを納得させた",
-    "meaning.false_consensus_risk": "見解を動かさないまま合意した：共通の盲点の可能性",
-    "meaning.polarization": "エージェントの立場がより固まった",
+    "label.still_apart": "なお隔たりあり",
+    "meaning.healthy_doubt": "確信度が下がり、ばらつきが広がった：評議会が本当の疑念を"
+                             "浮かび上がらせた",
+    "meaning.genuine_convergence": "確信度が上がって近づき、判断も一致した：エージェント同士が"
+                                   "互いを納得させた",
+    "meaning.false_consensus_risk": "平均は変わらずばらつきが縮んだ：確信を強めないまま歩み寄った、"
+                                    "共通の盲点の可能性",
+    "meaning.false_consensus_risk_unmoved": "どのエージェントも 0.03 以上動かないまま合意した："
+                                            "共通の盲点の可能性",
+    "meaning.polarization": "確信度が上がり、ばらつきが広がった：エージェントの立場がより固まった",
     "meaning.mixed": "明確な傾向なし",
+    "meaning.still_apart_split": "確信度は近づいたが、判断は割れたまま（一致度 {agreement:.2f} < "
+                                 "{needed:.2f}）：合意ではない",
+    "meaning.still_apart_spread": "確信度は近づいたが、ばらつき {disp:.3f} はなお不一致の基準 "
+                                  "{limit:.3f} を上回る：合意ではない",
     "trend.rose": "上昇", "trend.fell": "低下", "trend.stable": "横ばい",
     "trend.widened": "拡大", "trend.narrowed": "縮小",
     "follow.mitigated": "緩和済み", "follow.partially": "一部対応", "follow.open": "未解決",
@@ -414,6 +447,7 @@ _JA = {
     "explain.continue": "継続",
     "explain.forced": "ルールの判定は{reason}（{explanation}）。ユーザーがもう 1 ラウンドを要求",
     "explain.stopped_by_user": "{rounds} ラウンドの後にユーザーが停止",
+    "explain.one_more_round": "ユーザーが要求したもう 1 ラウンド（第 {round} ラウンド）の後に停止",
     "note.failed": "{name} は{step}で失敗しました（{error}）。最後の見解と確信度は"
                    "引き継がれて集計に残り、応答なしとして示されます。",
     "note.failed_early": "{name} は{step}で失敗しました（{error}）。以降の手順は {name} なしで"

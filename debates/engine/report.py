@@ -212,8 +212,9 @@ def render_markdown(result: DebateResult) -> str:
     if not result.verifier_ok:
         out.append(t("verifier_failed"))
     elif result.unverified_claims:
-        out += [f"- \"{_line(c.quote)}\" ({t(f'claim.{c.type.value}')}; {_line(c.why)})"
-                for c in result.unverified_claims]
+        # V1, V2 ...: the ids the team's comments, checks and actions refer to.
+        out += [f"- **V{n}** \"{_line(c.quote)}\" ({t(f'claim.{c.type.value}')}; "
+                f"{_line(c.why)})" for n, c in enumerate(result.unverified_claims, 1)]
     else:
         out.append(t("no_claims"))
     out.append("")

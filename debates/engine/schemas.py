@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from enum import StrEnum
+from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -18,6 +19,7 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     WithJsonSchema,
+    create_model,
     field_validator,
     model_serializer,
     model_validator,
@@ -99,6 +101,26 @@ class ComposedPanel(Strict):
     # The options the debate decides between (protocols.md 1.4), extracted in the same
     # call; empty in panels composed before options existed.
     options: list[NonEmpty] = Field(default_factory=list)
+
+
+@cache
+def composed_panel_of(n: int) -> type[ComposedPanel]:
+    """The compose answer for a panel of ``n``: the count is in the schema the server is
+    sent, so a server that constrains decoding writes ``n`` personas (a small model
+    left free wrote none), and an answer without any persona is invalid (repaired,
+    else the compose step fails naming it) rather than a panel of nobody. Fewer than
+    ``n`` still passes: the report notes the short panel."""
+    personas = ComposedPanel.model_fields["personas"]
+    assert personas.annotation is not None
+    return create_model(
+        # The same name: prompts, the simulator and the ledger know the schema by it.
+        "ComposedPanel",
+        __base__=ComposedPanel,
+        personas=(
+            personas.annotation,
+            Field(min_length=1, json_schema_extra={"minItems": n, "maxItems": n}),
+        ),
+    )
 
 
 class Premortem(Strict):
@@ -457,6 +479,9 @@ class DiagnosticLabel(StrEnum):
     FALSE_CONSENSUS_RISK = "false_consensus_risk"
     POLARIZATION = "polarization"
     MIXED = "mixed"
+    # Drew together, yet verdicts stay split or the spread stays wide (not in 1.8's
+    # table: there it read as convergence next to a "genuine disagreement" stop).
+    STILL_APART = "still_apart"
 
 
 class Diagnostic(BaseModel):
@@ -467,6 +492,10 @@ class Diagnostic(BaseModel):
     dispersion_after: float
     mean_trend: Literal["rose", "fell", "stable"]
     dispersion_trend: Literal["widened", "narrowed", "stable"]
+    # What the wording rests on besides the trends; None in results stored before.
+    largest_move: float | None = None  # the largest change of one agent's confidence
+    agreement_after: float | None = None  # verdict agreement in the last round
+    dispersion_limit: float | None = None  # the stopping rule's disagreement limit
 
 
 # --------------------------------------------------------------------------- result

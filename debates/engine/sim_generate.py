@@ -16,13 +16,42 @@ from typing import Any
 from debates.engine.language import detect_language
 from debates.engine.schemas import SimulatorOptions
 from debates.engine.sim_config import SimScript, seeded_rng
-from debates.engine.sim_data import persona_banks
+from debates.engine.sim_data import LANGUAGES, persona_banks
 from debates.engine.sim_data import text_banks as banks
 from debates.engine.verdicts import CONDITIONAL, YES_NO, options_from_question
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:] if text else text
+
+
+# Languages whose sentences start with a capital letter.
+_CASED = frozenset({"en", "fr", "de"})
+# Sentences are joined without a space in these languages.
+_UNSPACED = frozenset({"zh", "ja"})
+_LIST_JOINER = {"zh": "、", "ja": "、"}
+_PLACEHOLDER_NAMES = {
+    "en": ["Panelist A", "Panelist B"],
+    "zh": ["专家甲", "专家乙"],
+    "ja": ["委員A", "委員B"],
+    "ko": ["패널 A", "패널 B"],
+    "fr": ["Panéliste A", "Panéliste B"],
+    "de": ["Diskutant A", "Diskutant B"],
+}
+
+
+# French articles contract after "de" and "à" ("de le coût" -> "du coût"): an aspect
+# ("le coût de migration") is written with its article and may follow either.
+_FRENCH_CONTRACTIONS = re.compile(r"\b(de|à) (le|les) ")
+_FRENCH_CONTRACTED = {("de", "le"): "du ", ("de", "les"): "des ", ("à", "le"): "au ",
+                      ("à", "les"): "aux "}
+
+
+def _styled(text: str, language: str) -> str:
+    if language == "fr":
+        text = _FRENCH_CONTRACTIONS.sub(
+            lambda m: _FRENCH_CONTRACTED[(m.group(1), m.group(2))], text)
+    return _cap(text) if language in _CASED else text
 
 
 def _clamp(value: float, low: float, high: float) -> float:
@@ -90,7 +119,7 @@ class _Writer:
 
     def fill(self, template: str, slots: dict[str, str] | None = None) -> str:
         text = template.format(**(slots or self.slots()))
-        return _cap(text) if self.lang == "en" else text
+        return _styled(text, self.lang)
 
     def one(self, bank: Mapping[str, list[str]]) -> str:
         return self.fill(self.rng.choice(bank[self.lang]))
@@ -116,8 +145,11 @@ def _compose(ctx: CallContext) -> dict[str, Any]:
     while len(names) < n:
         if ctx.language == "zh":
             name = rng.choice(people.zh_surname) + rng.choice(people.zh_given)
-        else:
+        elif ctx.language == "en":
             name = f"{rng.choice(people.en_first)} {rng.choice(people.en_last)}"
+        else:
+            parts = people.names[ctx.language]
+            name = parts.compose(rng.choice(parts.first), rng.choice(parts.last))
         if name.lower() not in taken:
             taken.add(name.lower())
             names.append(name)
@@ -181,7 +213,7 @@ def _premortem(ctx: CallContext) -> dict[str, Any]:
         writer.fill(writer.rng.choice(banks().premortem_middle[ctx.language]), slots),
         writer.fill(writer.rng.choice(banks().premortem_close[ctx.language]), slots),
     ]
-    joiner = "" if ctx.language == "zh" else " "
+    joiner = "" if ctx.language in _UNSPACED else " "
     return {
         "failure_scenario": joiner.join(scenario_parts),
         "root_causes": writer.many(banks().root_causes, 2, 4),
@@ -266,7 +298,7 @@ def _render_one(
     variants = bank[ctx.language][index]
     # A different phrasing each round: the claim is old, the words are not.
     text = variants[(round_ - 1 + index) % len(variants)].format(**slots)
-    return _cap(text) if ctx.language == "en" else text
+    return _styled(text, ctx.language)
 
 
 def _render_items(
@@ -363,7 +395,7 @@ def _synthesis(ctx: CallContext) -> dict[str, Any]:
     lang = ctx.language
     names = [str(n) for n in ctx.hints.get("agent_names") or [] if str(n).strip()]
     if not names:
-        names = ["专家甲", "专家乙"] if lang == "zh" else ["Panelist A", "Panelist B"]
+        names = list(_PLACEHOLDER_NAMES[lang])
     risk_ids = [str(r) for r in ctx.hints.get("risk_ids") or []]
 
     disagreements = []
@@ -392,7 +424,7 @@ def _synthesis(ctx: CallContext) -> dict[str, Any]:
     divergence_report = None
     if ctx.hints.get("stop_reason") == "genuine_disagreement":
         div = banks().divergence[lang]
-        joiner = "、" if lang == "zh" else ", "
+        joiner = _LIST_JOINER.get(lang, ", ")
         half = max(1, len(names) // 2)
         camps = [{"agent": joiner.join(names[:half]), "view": writer.fill(div["camp"][0])}]
         if names[half:]:
@@ -429,6 +461,8 @@ def _verify(ctx: CallContext) -> dict[str, Any]:
     rng = ctx.rng()
     text = str(ctx.hints.get("text") or "")
     language = detect_language(text) if text else ctx.language
+    if language not in LANGUAGES:
+        language = ctx.language
     candidates: list[str] = []
     for match in _SENTENCE.finditer(text):
         sentence = match.group(0).strip()

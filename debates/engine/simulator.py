@@ -48,7 +48,7 @@ from debates.engine.sim_config import (  # noqa: F401 - re-exported for callers 
     simulator_options_from_env,
     stable_hash,
 )
-from debates.engine.sim_data import text_banks
+from debates.engine.sim_data import LANGUAGES, text_banks
 from debates.engine.sim_faults import break_schema, cut_off, draw_fault
 from debates.engine.sim_generate import CallContext, generate
 from debates.engine.sim_phrases import salient_phrases
@@ -155,8 +155,9 @@ class SimHandler(litellm.CustomLLM):  # type: ignore[misc]
 
         question = str(hints.get("question") or last_user)
         language = str(hints.get("language") or detect_language(question))
-        if language not in ("en", "zh"):
-            language = "zh" if detect_language(question) == "zh" else "en"
+        if language not in LANGUAGES:
+            language = detect_language(question)
+            language = language if language in LANGUAGES else "en"
         ctx = CallContext(
             model=full_model,
             schema=schema,

@@ -19,6 +19,7 @@ from .schemas import (
     ComposedPanel,
     CrossExamination,
     DebateConfig,
+    Diagnostic,
     Persona,
     Phase,
     Position,
@@ -337,6 +338,11 @@ class DebateState:
         if reason is not None and metrics.round < self.forced_rounds:
             return None, t("explain.forced", reason=t(f"reason.{reason.value}"),
                            explanation=explanation)
+        if reason is None and self.forced_rounds and metrics.round >= self.forced_rounds:
+            # "One more round" means one: the rule may want more, the user asked for one.
+            return StopReason.STOPPED_BY_USER, t(
+                "explain.one_more_round", round=metrics.round) + convergence.split_words(
+                    metrics, t)
         return reason, explanation
 
     def all_metrics(self) -> list[RoundMetrics]:
@@ -344,6 +350,19 @@ class DebateState:
         if not self.ok_agents(Step(Phase.POSITION)):
             return []
         return [self.metrics(r) for r in range(self.completed_rounds + 1)]
+
+    def diagnostic(self, metrics: list[RoundMetrics]) -> Diagnostic:
+        """The diagnostic of round ``metrics[0]`` against ``metrics[-1]``, with each
+        agent's own move and the rule's disagreement limit, so its words fit the
+        numbers and the stop reason (``convergence.diagnose``)."""
+        first, last = metrics[0], metrics[-1]
+        moves = []
+        for i in self.counted_agents(last.round):
+            before, after = self.confidence(i, first.round), self.confidence(i, last.round)
+            if before is not None and after is not None:
+                moves.append(after - before)
+        limit = convergence.DISAGREEMENT_FACTOR * self.config.convergence_threshold
+        return convergence.diagnose(first, last, moves=moves, dispersion_limit=limit)
 
     def stop(self) -> tuple[StopReason, str] | None:
         """Why debating stopped, or None while rounds remain to run."""

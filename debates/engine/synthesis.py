@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import convergence, novelty, prompts
+from . import novelty, prompts
 from .i18n import step_words, translator
 from .schemas import (
     AgentResult,
@@ -248,6 +248,11 @@ def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
                 camps=[AgentView(agent=state.personas[i].name, view=state.stance(i, last) or "")
                        for i in counted_agents(state)],
             )
+    elif narrative.recommended_path is not None:
+        # The prompt asked for a recommendation and a null divergence report; a server
+        # that fills every field (a small model under a grammar) writes both, and a
+        # report with two conclusions has none.
+        narrative.divergence_report = None
     return narrative
 
 
@@ -322,7 +327,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         stop_reason=reason,
         stop_explanation=explanation,
         metrics=metrics,
-        diagnostic=convergence.diagnose(metrics[0], metrics[-1]),
+        diagnostic=state.diagnostic(metrics),
         options=state.options,
         verdicts_before=before,
         verdicts_after=after,

@@ -9,8 +9,9 @@ from django import template
 from django.utils.safestring import SafeString
 
 from council_site.rendering import render_untrusted
+from debates.engine.convergence import diagnostic_meaning
 from debates.engine.i18n import step_words, translator
-from debates.engine.schemas import VerdictSplit
+from debates.engine.schemas import Diagnostic, VerdictSplit
 from debates.engine.verdicts import describe, option_label
 
 register = template.Library()
@@ -125,6 +126,13 @@ def tr_split(context: template.Context, split: object) -> str:
     if split is None:
         return "–"
     return describe(VerdictSplit.model_validate(split), translator(_language(context)))
+
+
+@register.simple_tag(takes_context=True)
+def tr_meaning(context: template.Context, diagnostic: Diagnostic) -> str:
+    """What a diagnostic's label means, in words its numbers bear out, in the page's
+    language."""
+    return diagnostic_meaning(diagnostic, translator(_language(context)))
 
 
 @register.simple_tag(takes_context=True)

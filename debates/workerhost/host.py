@@ -25,6 +25,10 @@ def sweep_seconds() -> float:
     return float(getattr(settings, "COUNCIL_SWEEP_SECONDS", 5))
 
 
+def queue_grace_seconds() -> int:
+    return int(getattr(settings, "COUNCIL_QUEUE_GRACE_SECONDS", 60))
+
+
 class Sweeper(threading.Thread):
     """Runs ``resume_stalled`` every few seconds. django-q2 schedules have a minute's
     granularity (and its scheduler runs every 30 s), far too coarse for noticing a
@@ -42,7 +46,7 @@ class Sweeper(threading.Thread):
             while not self._stop_event.wait(self.interval):
                 close_old_connections()
                 try:
-                    count = resume_stalled()
+                    count = resume_stalled(queued_grace_s=queue_grace_seconds())
                 except Exception:  # a database hiccup must not end the sweeping
                     log.exception("sweeper: resume_stalled failed")
                     continue

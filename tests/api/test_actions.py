@@ -63,3 +63,22 @@ def test_result_schema_is_the_debate_results(owner, team):
     schema = bearer(owner).get("/api/debates/schemas/result").json()
     assert schema == DebateResult.model_json_schema()
     assert {"stop_reason", "degraded", "unverified_claims"} <= set(schema["properties"])
+
+
+def test_rerun_needs_no_body(owner, team):
+    debate = debate_create(team=team, user=owner, question="Should we adopt a four-day week?",
+                           config=DebateConfig(mode="quick"), start=False)
+    response = bearer(owner).generic("POST", f"/api/debates/{debate.code}/rerun", b"")
+    assert response.status_code == 201, response.content
+    assert Debate.objects.get(code=response.json()["code"]).question == debate.question
+
+
+def test_protocols_list_each_result_types_schema(owner, team):
+    from debates.engine.protocols import get_protocol, known_protocols
+
+    data = bearer(owner).get("/api/debates/protocols").json()
+    assert [p["name"] for p in data] == known_protocols() and data[0]["name"] == "council"
+    for item in data:
+        model = get_protocol(item["name"]).result_model
+        assert item["result_schema"] == model.model_json_schema()
+    assert data[0]["result_type"] == DebateResult.__name__

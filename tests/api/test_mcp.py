@@ -115,3 +115,17 @@ def test_mcp_acts_with_the_tokens_role_and_stops_when_revoked(viewer, team, owne
     assert not Debate.objects.exists()
     assert not personas.is_error
     assert after_revoke.is_error and "revoked" in after_revoke.content[0].text
+
+
+@pytest.mark.django_db
+def test_a_refused_start_names_the_field_and_saves_nothing(owner, team):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from integrations.mcp_server import Identity, start
+
+    _, secret = api_token_create(user=owner, name="agent")
+    with pytest.raises(ToolError) as refused:
+        start(Identity(secret), {"question": "Should we adopt a four-day week?", "agents": 30,
+                                 "protocol": "council", "options": ["Yes", "No"]}, None)
+    assert str(refused.value).startswith("Refused: ") and "agents:" in str(refused.value)
+    assert not Debate.objects.exists()

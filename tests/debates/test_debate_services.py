@@ -5,7 +5,7 @@ import pytest
 from debates.engine.inputs import InputError
 from debates.engine.schemas import DebateConfig, Persona
 from debates.limits import LimitExceeded
-from debates.models import Agent, Debate, DebateStatus
+from debates.models import Agent, Debate, DebateStatus, Synthesis
 from debates.services import (
     IllegalTransition,
     debate_cancel,
@@ -85,6 +85,28 @@ def test_one_more_round_runs_a_round_past_the_stop(team):
     debate.refresh_from_db()
     assert debate.status == DebateStatus.SUCCEEDED
     assert debate.synthesis.result["rounds_completed"] == rounds + 1
+
+
+def test_one_more_round_keeps_the_replaced_synthesis_as_an_earlier_version(team):
+    from debates.execution import run_to_completion
+
+    debate = create(team)
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    before = debate.synthesis.result
+    debate_more_round(debate=debate)
+    assert not Synthesis.objects.filter(debate=debate).exists()
+    earlier = debate.earlier_syntheses.get()
+    assert earlier.result == before
+    assert earlier.rounds_completed == before["rounds_completed"]
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    assert debate.synthesis.result["rounds_completed"] == before["rounds_completed"] + 1
+    # A second "one more round" keeps both earlier versions, newest first.
+    debate_more_round(debate=debate)
+    run_to_completion(debate.code)
+    versions = list(debate.earlier_syntheses.values_list("rounds_completed", flat=True))
+    assert versions == [before["rounds_completed"] + 1, before["rounds_completed"]]
 
 
 def _cached_and_derived(debate):

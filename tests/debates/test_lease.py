@@ -42,7 +42,19 @@ def test_a_call_slower_than_the_lease_never_lets_a_second_worker_in(team, settin
         finally:
             connection.close()
 
-    thread = threading.Thread(target=rival)
+    def rival_once_first_holds_the_lease() -> None:
+        # Starting the rival before "first" has claimed would let it win the claim
+        # fairly, which is not what this test is about.
+        try:
+            deadline = time.monotonic() + 30
+            while (time.monotonic() < deadline and not done.is_set() and not Debate.objects
+                   .filter(pk=debate.pk, lease_owner__startswith="first").exists()):
+                time.sleep(0.02)
+        finally:
+            connection.close()
+        rival()
+
+    thread = threading.Thread(target=rival_once_first_holds_the_lease)
     thread.start()
     try:
         # The first step (compose) is one call of 7 s, outlasting the 3 s lease twice.

@@ -10,7 +10,11 @@ Behaviours (``StubServer(behaviour=...)``):
 - ``prose_unless_constrained``: answers prose unless a schema constrains decoding
   (json_schema, json_object with schema, or a forced tool call);
 - ``slow_single_slot``: serves one request at a time, ``delay_s`` each, and notes a
-  request whose client went away before the answer (as llama.cpp's slot does).
+  request whose client went away before the answer (as llama.cpp's slot does);
+- ``small_model``: a small base model under llama.cpp's schema grammar (gemma-3-270m
+  behind a constraining server, docs/models.md): it writes the fewest list items the
+  schema allows, every string as long as the schema lets it (repeating itself), and is
+  cut off at ``max_tokens`` (about four characters a token) mid-JSON.
 """
 
 from __future__ import annotations
@@ -63,8 +67,16 @@ def error_body(message: str, kind: str, code: int | None = None) -> dict[str, An
     return {"error": {"message": message, "type": kind, "param": None, "code": code}}
 
 
-def instance_of(schema: dict[str, Any], *, fill_optional: bool, prose: bool = False) -> Any:
-    """A value valid for ``schema`` (the subset pydantic emits)."""
+RAMBLE = "We are not sure about the billing database and we are not sure about it. "
+UNBOUNDED_RAMBLE_CHARS = 6000
+CHARS_PER_TOKEN = 4
+
+
+def instance_of(
+    schema: dict[str, Any], *, fill_optional: bool, prose: bool = False, small: bool = False
+) -> Any:
+    """A value valid for ``schema`` (the subset pydantic emits); ``small``: as the
+    ``small_model`` behaviour writes it."""
     defs = schema.get("$defs", {})
     counter = iter(range(1, 10_000))
 
@@ -88,7 +100,8 @@ def instance_of(schema: dict[str, Any], *, fill_optional: bool, prose: bool = Fa
                 value |= {"model": "A model that weighs cost against risk", "temperature": 1.9}
             return value
         if kind == "array":
-            return [build(node.get("items", {})) for _ in range(3)]
+            count = int(node.get("minItems", 0)) if small else 3
+            return [build(node.get("items", {})) for _ in range(count)]
         if kind == "number":
             low, high = node.get("minimum", 0.0), node.get("maximum", 1.0)
             return (low + high) / 2
@@ -96,6 +109,9 @@ def instance_of(schema: dict[str, Any], *, fill_optional: bool, prose: bool = Fa
             return int(node.get("minimum", 1))
         if kind == "boolean":
             return True
+        if small:
+            length = int(node.get("maxLength", UNBOUNDED_RAMBLE_CHARS))
+            return (RAMBLE * (length // len(RAMBLE) + 1))[:length].strip() or "We"
         return f"A considered answer from the stub, part {next(counter)}."
 
     return build(schema)
@@ -195,6 +211,13 @@ class StubServer:
         if self.behaviour == "fills_optional":
             value = instance_of(schema or {}, fill_optional=True, prose=True)
             return 200, completion_body(json.dumps(value))
+        if self.behaviour == "small_model":
+            if schema is None:
+                return 200, completion_body(PROSE)
+            text = json.dumps(instance_of(schema, fill_optional=True, small=True))
+            # Cut at max_tokens like a real server: a JSON answer cut in half.
+            limit = CHARS_PER_TOKEN * int(body.get("max_tokens") or 10**6)
+            return 200, completion_body(text[:limit])
         if self.behaviour in ("llamacpp", "prose_unless_constrained"):
             if schema is None:
                 return 200, completion_body(PROSE)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +21,7 @@ from debates.engine.schemas import (
     DebateConfig,
     Phase,
     Position,
+    Premortem,
     SynthesisNarrative,
     TurnStatus,
     Usage,
@@ -27,7 +29,7 @@ from debates.engine.schemas import (
 from debates.engine.state import DebateState, Step
 from debates.engine.synthesis import build_result, synthesis_messages
 
-from .openai_stub import LLAMACPP_REJECTION, StubServer
+from .openai_stub import LLAMACPP_REJECTION, StubServer, completion_body
 
 MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
 TAG = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
@@ -62,6 +64,11 @@ def llamacpp() -> Iterator[StubServer]:
 @pytest.fixture
 def prose() -> Iterator[StubServer]:
     yield from serve("prose_unless_constrained")
+
+
+@pytest.fixture
+def small() -> Iterator[StubServer]:
+    yield from serve("small_model")
 
 
 @pytest.fixture
@@ -216,6 +223,79 @@ async def test_every_call_sets_max_tokens_from_its_schema_within_the_context(
     assert narrow["max_tokens"] <= 600
 
 
+# ------------------------------------------------------------------ a small real model
+
+
+async def test_a_small_model_under_a_grammar_composes_the_panel_size_asked_for(
+    small: StubServer,
+) -> None:
+    # gemma-3-270m under llama.cpp's grammar answered {"personas": []}: nothing in the
+    # schema asked for three, and the debate then failed at premortem naming nobody.
+    from debates.engine import capabilities as caps_module
+    from debates.engine.capabilities import ModelSettings
+
+    config = DebateConfig(mode="quick", model="openai/small", output_mode="json_object")
+    state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
+    hooks = Ledger()
+    gw = make_gateway(state, hooks, api_base=small.api_base, api_key="test")
+    caps_module.configure({"openai/small": ModelSettings(max_text_chars=300)})
+    try:
+        await run_step(state, Step(Phase.COMPOSE), hooks, gw)
+    finally:
+        caps_module.configure(None)
+
+    sent = bodies(small)[0]["response_format"]["schema"]["properties"]["personas"]
+    assert (sent["minItems"], sent["maxItems"]) == (3, 3)
+    assert len(state.personas) == 3
+
+
+async def test_an_empty_panel_fails_compose_with_the_reason_instead_of_a_nameless_quorum(
+    small: StubServer,
+) -> None:
+    empty = (200, completion_body(json.dumps({"personas": [], "options": []})))
+    small.answers = [empty, empty]
+    config = DebateConfig(mode="quick", model="openai/small", output_mode="json_object")
+    state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
+    hooks = Ledger()
+    gw = make_gateway(state, hooks, api_base=small.api_base, api_key="test")
+    await run_step(state, Step(Phase.COMPOSE), hooks, gw)
+
+    turn = state.turn(Phase.COMPOSE)
+    assert turn is not None and turn.status is TurnStatus.FAILED
+    assert "personas" in (turn.error or "") and "at least 1 item" in (turn.error or "")
+    assert [r.purpose for r in hooks.records] == ["call", "repair"]
+
+
+async def test_max_text_chars_lets_a_rambling_model_finish_its_json(
+    small: StubServer,
+) -> None:
+    from debates.engine import capabilities as caps_module
+    from debates.engine.capabilities import ModelSettings
+
+    # Unbounded, the model repeats itself until max_tokens cuts the JSON in half.
+    with pytest.raises(CallFailed) as caught:
+        await gateway(small, output_mode="json_object").structured(
+            Premortem, messages=MESSAGES, model="openai/small", tag=TAG
+        )
+    assert caught.value.error_class == "ValidationError"
+
+    caps_module.configure({"openai/small": ModelSettings(max_text_chars=200)})
+    try:
+        outcome = await gateway(small, output_mode="json_object").structured(
+            Premortem, messages=MESSAGES, model="openai/small", tag=TAG
+        )
+    finally:
+        caps_module.configure(None)
+    assert 0 < len(outcome.value.failure_scenario) <= 200
+    sent = bodies(small)[-1]["response_format"]["schema"]
+    assert sent["properties"]["failure_scenario"]["maxLength"] == 200
+    assert sent["properties"]["root_causes"]["maxItems"] == 4
+    assert sent["properties"]["root_causes"]["items"]["maxLength"] == 200
+    # Only the request is bounded: validation still takes the full answer of a model
+    # that is not constrained.
+    assert "maxLength" not in Premortem.model_json_schema()["properties"]["failure_scenario"]
+
+
 async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(
     slow: StubServer,
 ) -> None:
@@ -317,3 +397,24 @@ def test_a_context_limit_setting_reaches_the_gateway(monkeypatch: pytest.MonkeyP
         assert LLMGateway().context_limit("sim/default") == 32768
     finally:
         caps_module.configure(None)
+
+
+async def test_a_server_filling_every_field_gets_one_conclusion_not_two(
+    filler: StubServer,
+) -> None:
+    # gemma-3-270m under a grammar (and any server filling every optional field) wrote
+    # both a recommended path and a divergence report; the report showed both.
+    config = DebateConfig(mode="quick", model="openai/gpt-4o-mini")
+    state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
+    hooks = Ledger()
+    gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")
+    while (step := state.next_step()) is not None:
+        await run_step(state, step, hooks, gw)
+    synthesis = state.turn(Phase.SYNTHESIS)
+    assert synthesis is not None and synthesis.payload is not None
+    assert synthesis.payload["recommended_path"] and synthesis.payload["divergence_report"]
+
+    result = build_result(state, Usage())
+    assert result.stop_reason.value != "genuine_disagreement"
+    assert result.recommended_path is not None
+    assert result.divergence_report is None

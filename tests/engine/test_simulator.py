@@ -36,6 +36,13 @@ from debates.engine.simulator import (
 
 QUESTION = "Should we migrate our billing service from MySQL to PostgreSQL next quarter?"
 QUESTION_ZH = "我们是否应该在下个季度把计费服务从MySQL迁移到PostgreSQL？"
+# The languages with their own (smaller) banks: sim_data/lang_<code>.yaml.
+QUESTIONS_EXTRA = [
+    ("請求サービスを来四半期にMySQLからPostgreSQLへ移行すべきですか？", "ja"),
+    ("다음 분기에 결제 서비스를 MySQL에서 PostgreSQL로 옮겨야 할까요?", "ko"),
+    ("Devrions-nous migrer notre service de facturation de MySQL vers PostgreSQL ?", "fr"),
+    ("Sollten wir unseren Abrechnungsdienst von MySQL auf PostgreSQL umstellen?", "de"),
+]
 AGENTS = ["Dana Reyes", "Miguel Okafor", "Priya Lindqvist"]
 
 SCRIPT: dict[str, Any] = {
@@ -201,7 +208,9 @@ def test_the_call_seed_also_varies_the_output() -> None:
 
 
 @pytest.mark.parametrize("schema", list(SCHEMAS))
-@pytest.mark.parametrize(("question", "language"), [(QUESTION, "en"), (QUESTION_ZH, "zh")])
+@pytest.mark.parametrize(
+    ("question", "language"), [(QUESTION, "en"), (QUESTION_ZH, "zh"), *QUESTIONS_EXTRA]
+)
 def test_every_schema_is_valid_across_many_seeds(schema: str, question: str, language: str) -> None:
     for seed in range(30):
         hints = hints_for(schema, question, language)

@@ -129,6 +129,22 @@ def test_more_rounds_after_a_stop():
     assert state.next_step() == Step(Phase.CROSS_EXAM, 2)
 
 
+def test_one_more_round_runs_exactly_one_round_even_when_the_rule_wants_more():
+    state = state_with_positions([0.6, 0.62, 0.61], max_rounds=5)
+    add_round(state, 1, [exam(), exam(), exam()])
+    assert state.stop()[0] is StopReason.CONVERGED
+    state.add(Turn(phase=Phase.SYNTHESIS, payload={}))
+    state.request_more_round()
+    # Round 2 brings new points and a concession: the rule alone would go on to round 3.
+    add_round(state, 2, [exam(confidence=0.3, disagreements=["cost is unknown"]),
+                         exam(concessions=["fair point"]), exam(confidence=0.9)])
+    reason, explanation = state.stop()
+    assert reason is StopReason.STOPPED_BY_USER
+    assert "stopped after round 2, the one more round a user asked for" in explanation
+    assert state.next_step() == Step(Phase.SYNTHESIS)
+    assert state.planned_rounds == 2
+
+
 def test_language_detection():
     assert detect_language("我们的团队应该迁移吗？") == "zh"
     assert detect_language("Should we migrate?") == "en"

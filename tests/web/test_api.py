@@ -15,7 +15,7 @@ def _post(client, url, payload=None):
 def test_list_is_team_scoped(member_client, make_debate, other_team):
     mine = make_debate(run=False)
     make_debate(run=False, team_=other_team)
-    data = member_client.get("/api/debates/").json()
+    data = member_client.get("/api/debates/").json()["items"]
     assert [d["code"] for d in data] == [str(mine.code)]
     assert data[0]["status"] == "queued"
 

@@ -365,11 +365,15 @@ class AdversarialProtocol(DebateProtocol):
                             for i in ledger.open_issues()],
         }
 
-    def page_steps(self, state: DebateState) -> list[PageStep]:
+    def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         """A step per round (proposal and critique), up to the cap while the debate goes
-        on and up to the round it stopped in once it has, then the synthesis."""
+        on and up to the round it stopped in once it has (or the one still running
+        after Stop), then the synthesis."""
         done = self.rounds_done(state)
         last = done if self.stop(state) is not None else max(state.config.round_cap, done)
+        kind, _, number = running.partition(" ")
+        if kind in (Phase.PROPOSE.value, Phase.CRITIQUE.value) and number.isdigit():
+            last = max(last, int(number))
         steps = [PageStep(f"round-{r}", f"round {r}", r <= done) for r in range(1, last + 1)]
         steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
         return steps

@@ -172,9 +172,10 @@ class DebateProtocol:
     def page_partials(self) -> dict[str, str]:
         return {**DEFAULT_PARTIALS, **self.partials}
 
-    def page_steps(self, state: DebateState) -> list[PageStep]:
+    def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         """The stepper: every step the debate has run or will run, in order. Steps a
-        debate will not reach (rounds after it stopped) are left out."""
+        debate will not reach (rounds after it stopped) are left out, except the one a
+        worker is running now (``running``, its step label), which still finishes."""
         raise NotImplementedError
 
     def participants(self, state: DebateState, running: Step | None) -> list[Participant]:

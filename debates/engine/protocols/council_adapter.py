@@ -93,14 +93,19 @@ class CouncilProtocol(DebateProtocol):
 
     # ------------------------------------------------------------------ the debate page
 
-    def page_steps(self, state: DebateState) -> list[PageStep]:
+    def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
+        # After Stop the state plans no further round, but a round a worker is still
+        # running finishes and counts: it stays on the stepper meanwhile.
+        rounds = state.planned_rounds
+        if running.startswith("round ") and running[6:].isdigit():
+            rounds = max(rounds, int(running[6:]))
         steps = []
         if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
             compose = state.turn(Phase.COMPOSE)
             steps.append(PageStep("compose", "compose",
                                   compose is not None and compose.status is TurnStatus.OK))
         agent_steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
-        agent_steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, state.planned_rounds + 1)]
+        agent_steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, rounds + 1)]
         for step in agent_steps:
             if not state.personas:
                 done = False

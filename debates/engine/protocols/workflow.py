@@ -527,7 +527,7 @@ class WorkflowProtocol(DebateProtocol):
                           if synthesis else None),
         }
 
-    def page_steps(self, state: DebateState) -> list[PageStep]:
+    def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         """Phase 1, phase 2, the convergence check, phase 2b (deep mode, unless the first
         check converged), then the synthesis."""
         steps = [

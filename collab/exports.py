@@ -1,0 +1,39 @@
+"""The team's follow-up on a synthesis (actions, checked claims) as a Markdown
+section of the debate's export (registered in collab/apps.py)."""
+
+from __future__ import annotations
+
+from collab.models import TargetKind
+from collab.selectors import synthesis_follow_up, synthesis_result
+from debates.models import Debate
+
+
+def _line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def follow_up_markdown(debate: Debate) -> str:
+    """"## Follow-up" with each action (done or not, owner, due date, the R/V id it is
+    about) and each checked claim with its note; "" when the team has done neither."""
+    if synthesis_result(debate) is None:
+        return ""
+    follow = synthesis_follow_up(debate=debate)
+    if not follow.actions and not follow.checks:
+        return ""
+    out = ["## Follow-up", ""]
+    if follow.actions:
+        out += ["### Actions", ""]
+        for a in follow.actions:
+            owner = a.owner.get_username() if a.owner else "no owner"
+            kind = "claim" if a.target_kind == TargetKind.CLAIM else "risk"
+            out.append(f"- [{'x' if a.is_done else ' '}] **{a.target_ref}** ({kind}) "
+                       f"{_line(a.title)} — {owner}, due {a.due_date:%Y-%m-%d}")
+        out.append("")
+    if follow.checks:
+        out += ["### Claims checked", ""]
+        for ref, check in sorted(follow.checks.items(), key=lambda kv: int(kv[0][1:] or 0)):
+            who = check.checked_by.get_username() if check.checked_by else "someone"
+            note = f": {_line(check.note)}" if check.note else ""
+            out.append(f"- **{ref}** checked by {who} on {check.checked_at:%Y-%m-%d}{note}")
+        out.append("")
+    return "\n".join(out)

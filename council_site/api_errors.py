@@ -1,0 +1,47 @@
+"""The one error body of the JSON API, for routers to declare and return.
+
+``council_site.api`` turns every exception into this shape; routes that refuse a
+request themselves return ``refuse(...)`` so their declared responses (and the OpenAPI
+docs) name the same schema. Kept apart from ``council_site.api``, which imports every
+router, so that routers can import it without a cycle.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ninja import Schema, Status
+from pydantic import Field
+
+ERROR_CODES = {
+    400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+    405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "validation_error",
+    429: "rate_limited", 500: "server_error",
+}
+
+
+class ApiError(Schema):
+    """Every 4xx/5xx answer of the API."""
+
+    code: str = Field(description="Stable, machine-readable: not_found, validation_error, ...")
+    message: str = Field(description="For people.")
+    errors: dict[str, list[str]] = Field(
+        description="Problems by field (dotted path in the body or query); may be empty.")
+    detail: str = Field(description="Repeats message (for clients older than this shape).")
+
+
+def error_body(status: int, message: str, errors: dict[str, list[str]] | None = None,
+               code: str | None = None) -> dict[str, Any]:
+    code = code or ERROR_CODES.get(status, "client_error" if status < 500 else "server_error")
+    return {"code": code, "message": message, "errors": errors or {}, "detail": message}
+
+
+def refuse(status: int, message: str, errors: dict[str, list[str]] | None = None,
+           code: str | None = None) -> Status[Any]:
+    """A route's own refusal, in the one shape."""
+    return Status(status, error_body(status, message, errors, code))
+
+
+def errors(*statuses: int) -> dict[int, type[ApiError]]:
+    """Declared error responses of a route: ``response={200: Out, **errors(400, 409)}``."""
+    return dict.fromkeys(statuses, ApiError)

@@ -1,0 +1,37 @@
+"""POST /api/debates/ takes the CLI's options the web form does not show: personas in
+full, a synthesis model, a fallback model and a seed."""
+
+from __future__ import annotations
+
+from debates.models import Debate
+
+DANA = {"name": "Dana", "background": "CFO", "expertise": "Pricing",
+        "approach": "Downside first", "bias": "Cautious"}
+
+
+def _create(client, **extra):
+    return client.post("/api/debates/", {"question": "Should we adopt a four-day week?",
+                                         "mode": "quick", "model": "sim/default", **extra},
+                       content_type="application/json")
+
+
+def test_cli_options_reach_the_stored_debate(member_client):
+    response = _create(member_client, inline_personas=[DANA], synthesis_model="sim/judge",
+                       fallback_model="sim/backup", seed=42)
+    assert response.status_code == 201, response.content
+    debate = Debate.objects.get(code=response.json()["code"])
+    assert debate.settings["seed"] == 42
+    assert debate.settings["phase_models"] == {"synthesis": "sim/judge", "verify": "sim/judge"}
+    assert debate.settings["fallback_model"] == "sim/backup"
+    assert [p["name"] for p in debate.given_personas] == ["Dana"]
+
+
+def test_a_bad_cli_option_is_refused_and_saves_nothing(member_client):
+    bad_model = _create(member_client, synthesis_model="nosuchprovider/x")
+    assert bad_model.status_code == 400, bad_model.content
+    assert bad_model.json()["code"] == "bad_request"
+    half_persona = _create(member_client, inline_personas=[{"name": "Dana"}])
+    assert half_persona.status_code == 422
+    assert any(k.startswith("inline_personas.0") for k in half_persona.json()["errors"])
+    assert _create(member_client, seed=-1).status_code == 422
+    assert not Debate.objects.exists()
