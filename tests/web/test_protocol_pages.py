@@ -179,7 +179,10 @@ def test_exports_print_and_api_use_the_protocols_report_and_result(
     assert md.status_code == 200 and md.content.decode() == expected
     data = json.loads(member_client.get(f"/debates/{debate.code}/export.json").content)
     assert protocol.parse_result(data) == result
-    assert member_client.get(f"/debates/{debate.code}/print").status_code == 200
+    printed = member_client.get(f"/debates/{debate.code}/print")
+    assert printed.status_code == 200
+    # No empty confidence chart under a protocol that has none.
+    assert 'class="print-chart"' not in printed.content.decode()
     assert member_client.get(f"/debates/{debate.code}/transcript").status_code == 200
     api = member_client.get(f"/api/debates/{debate.code}/synthesis")
     assert api.status_code == 200 and protocol.parse_result(api.json()) == result
