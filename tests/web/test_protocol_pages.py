@@ -75,6 +75,8 @@ def test_adversarial_page_top_shows_rounds_proposer_critic_and_the_issue_tally(
             in rows
     head = page.split('class="question"')[1].split("· started")[0]
     assert f"domain {result.domain.domain.name}" in head
+    card = outer_html(page, "debate-synthesis")
+    assert "<h3>Final solution</h3>" in card and "Read the full synthesis" in card
     assert f"up to {result.max_rounds} rounds" in head and "threshold" not in head
 
 
@@ -96,6 +98,8 @@ def test_workflow_page_top_shows_its_phases_and_roles_without_a_chart(member_cli
     assert 'id="debate-chart"' not in page and "confidence" not in agents
     head = page.split('class="question"')[1].split("· started")[0]
     assert "researcher, critic, synthesizer" in head and "threshold" not in head
+    card = outer_html(page, "debate-synthesis")
+    assert "<h3>Synthesis" in card and result.synthesis.summary.split()[0] in card
 
 
 @pytest.mark.parametrize("protocol, question, steps_first", [

@@ -117,7 +117,8 @@ class AdversarialProtocol(DebateProtocol):
     result_model = AdversarialResult
     partials = {"chart": "debates/protocols/_adversarial_tally.html",
                 "live": "debates/protocols/_adversarial_live.html",
-                "result": "debates/protocols/_adversarial_result.html"}
+                "result": "debates/protocols/_adversarial_result.html",
+                "summary": "debates/protocols/_adversarial_summary.html"}
     participants_title = "Proposer and critic"
     default_max_rounds = DEFAULT_MAX_ROUNDS
 

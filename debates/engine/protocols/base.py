@@ -97,6 +97,7 @@ DEFAULT_PARTIALS = {
     "head": "debates/protocols/_summary_head.html",
     "agents": "debates/_agents.html",
     "chart": "",
+    "summary": "",
 }
 
 
@@ -118,7 +119,8 @@ class DebateProtocol:
     result_model: ClassVar[type[ProtocolResult]]
     # Templates the pages include for this protocol, over DEFAULT_PARTIALS: "head" (the
     # settings line), "agents", "chart" (beside the agents), "live" (progress and
-    # turns) and "result" (the synthesis page's body).
+    # turns), "summary" (the debate page's synthesis card, once there is a result) and
+    # "result" (the synthesis page's body).
     partials: ClassVar[dict[str, str]] = {}
     # The heading over the agent cards.
     participants_title: ClassVar[str] = "Agents"

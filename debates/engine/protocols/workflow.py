@@ -262,7 +262,8 @@ class WorkflowProtocol(DebateProtocol):
     description = "researcher, critic, synthesizer: analysis → discussion → synthesis"
     result_model = WorkflowResult
     partials = {"live": "debates/protocols/_workflow_live.html",
-                "result": "debates/protocols/_workflow_result.html"}
+                "result": "debates/protocols/_workflow_result.html",
+                "summary": "debates/protocols/_workflow_summary.html"}
     participants_title = "Roles"
 
     def check_options(self, options: dict[str, Any]) -> None:
