@@ -12,7 +12,7 @@ import secrets
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 from urllib.parse import urlsplit
 
 import dj_database_url
@@ -48,6 +48,14 @@ def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
     return value or None
 
 
+# With a string default the result is never None; the overloads let settings like
+# COUNCIL_MODEL be typed ``str`` for every reader.
+@overload
+def env_str(name: str, default: str, *, environ: Mapping[str, str] | None = None) -> str: ...
+@overload
+def env_str(
+    name: str, default: None = None, *, environ: Mapping[str, str] | None = None
+) -> str | None: ...
 def env_str(
     name: str, default: str | None = None, *, environ: Mapping[str, str] | None = None
 ) -> str | None:

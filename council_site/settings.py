@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import Literal
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -180,7 +181,7 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-COUNCIL_BROKER = "redis" if REDIS_URL else "orm"
+COUNCIL_BROKER: Literal["orm", "redis"] = "redis" if REDIS_URL else "orm"
 
 # A worker holds a debate this long per step, renewed by a heartbeat every third of it
 # (however slow a call) and on every stored turn; a debate whose lease expired belongs

@@ -18,7 +18,7 @@ from council_site.accounts.models import ApiToken, Membership, Team
 from council_site.accounts.selectors import membership_role
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
     from django.http import HttpRequest
 
 WRITE_ROLES = frozenset({Membership.Role.OWNER.value, Membership.Role.EDITOR.value})
@@ -33,7 +33,7 @@ class Need:
 
 
 def require_role(
-    *, team: Team, user: AbstractBaseUser | AnonymousUser, need: str = Need.READ
+    *, team: Team, user: User | AnonymousUser, need: str = Need.READ
 ) -> str:
     """The caller's role in ``team``; Http404 for outsiders, PermissionDenied when the
     role is below ``need``."""

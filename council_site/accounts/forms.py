@@ -13,7 +13,9 @@ class SignupForm(UserCreationForm):
         max_length=200, label="Team name", help_text="Your first team; you will be its owner."
     )
 
-    class Meta(UserCreationForm.Meta):
+    # django-stubs declares no UserCreationForm.Meta; Django has one (its field_classes
+    # normalise the username), so extend it rather than restate it.
+    class Meta(UserCreationForm.Meta):  # type: ignore[name-defined]
         model = User
         fields = ("username", "email")
 

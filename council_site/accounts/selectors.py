@@ -10,7 +10,7 @@ from django.db.models import F, QuerySet
 from council_site.accounts.models import ApiToken, Invitation, Membership, Team
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
     from django.http import HttpRequest
 
 # The session key holding the code of the team the user switched to.
@@ -19,7 +19,7 @@ SESSION_TEAM_KEY = "team_code"
 TEAM_HEADER = "X-Council-Team"
 
 
-def team_for_user(*, user: AbstractBaseUser | AnonymousUser) -> Team | None:
+def team_for_user(*, user: User | AnonymousUser) -> Team | None:
     """The user's default team: the one they joined first, or None."""
     if not user.is_authenticated:
         return None
@@ -57,14 +57,14 @@ def current_team(request: HttpRequest) -> Team | None:
     return team_for_user(user=user)
 
 
-def membership_role(*, team: Team, user: AbstractBaseUser | AnonymousUser) -> str | None:
+def membership_role(*, team: Team, user: User | AnonymousUser) -> str | None:
     """The user's role in ``team`` (a ``Membership.Role`` value), or None for outsiders."""
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(team=team, user=user).values_list("role", flat=True).first()
 
 
-def memberships_of_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[Membership]:
+def memberships_of_user(*, user: User | AnonymousUser) -> QuerySet[Membership]:
     """Every team the user belongs to, with their role, oldest first."""
     if not user.is_authenticated:
         return Membership.objects.none()
@@ -79,7 +79,7 @@ def team_members(*, team: Team) -> QuerySet[Membership]:
     return team.memberships.select_related("user").order_by("user__username")
 
 
-def team_membership(*, team: Team, code: object) -> Membership | None:
+def team_membership(*, team: Team, code: uuid.UUID) -> Membership | None:
     return team.memberships.select_related("user").filter(code=code).first()
 
 
@@ -91,7 +91,7 @@ def invitation_by_token(*, token: str) -> Invitation | None:
     return Invitation.objects.select_related("team").filter(token=token).first()
 
 
-def api_tokens_of_user(*, user: AbstractBaseUser | AnonymousUser) -> QuerySet[ApiToken]:
+def api_tokens_of_user(*, user: User | AnonymousUser) -> QuerySet[ApiToken]:
     """The user's tokens, live ones first, newest first."""
     if not user.is_authenticated:
         return ApiToken.objects.none()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
 from django.core.mail import send_mail
@@ -14,9 +13,6 @@ from django.utils import timezone
 
 from council_site.accounts import signals
 from council_site.accounts.models import ApiToken, Invitation, Membership, Team
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
 INVITATION_DAYS = 7
 
@@ -113,7 +109,7 @@ def team_limits_update(
 def invitation_create(
     *,
     team: Team,
-    created_by: AbstractBaseUser | None,
+    created_by: User | None,
     role: str,
     email: str = "",
     valid_days: int = INVITATION_DAYS,
@@ -156,7 +152,7 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
     return invitation
 
 
-def invitation_check(*, invitation: Invitation, user: AbstractBaseUser) -> None:
+def invitation_check(*, invitation: Invitation, user: User) -> None:
     """Why ``user`` cannot accept ``invitation`` (InvitationError), or nothing."""
     status = invitation.status
     if status == Invitation.Status.ACCEPTED:
@@ -204,7 +200,7 @@ def api_token_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """A new token and its secret. The secret is returned here only: the database
     keeps its digest, so nobody can show it again."""
     name = name.strip()

@@ -23,6 +23,7 @@ from council_site.accounts.forms import (
     TeamForm,
 )
 from council_site.accounts.models import Membership
+from council_site.http import AuthenticatedHttpRequest
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -64,7 +65,7 @@ def team_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def team_new(request: HttpRequest) -> HttpResponse:
+def team_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = TeamForm(request.POST)
     if not form.is_valid():
         messages.error(request, "A team needs a name.")
@@ -148,7 +149,8 @@ def team_limits(request: HttpRequest, code: str) -> HttpResponse:
     form = LimitsForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Limits not saved: " + "; ".join(
-            f"{form.fields[f].label or f}: {' '.join(e)}" for f, e in form.errors.items()))
+            f"{form.fields[f].label or f}: {' '.join(map(str, e))}"
+            for f, e in form.errors.items()))
         return redirect("accounts:team_detail", code=team.code)
     services.team_limits_update(team=team, **form.cleaned_data)
     messages.success(request, "Limits saved.")
@@ -157,7 +159,7 @@ def team_limits(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def invitation_new(request: HttpRequest, code: str) -> HttpResponse:
+def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     team, _ = team_access(request, code, need=Need.OWNER)
     form = InvitationForm(request.POST)
     if not form.is_valid():
@@ -192,7 +194,7 @@ def invitation_revoke(request: HttpRequest, code: str, invitation: str) -> HttpR
 
 
 @login_required
-def invitation(request: HttpRequest, token: str) -> HttpResponse:
+def invitation(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     """The link in an invitation: shows what it offers, and a POST accepts it."""
     found = selectors.invitation_by_token(token=token)
     if found is None:
@@ -218,7 +220,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @login_required
-def api_tokens(request: HttpRequest) -> HttpResponse:
+def api_tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The user's API tokens; a POST makes one and shows its secret on this one page."""
     form = ApiTokenForm(request.POST or None)
     secret = None
