@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
@@ -25,7 +25,7 @@ def can_write(role: str | None) -> bool:
 
 
 def debate_access(
-    *, user: AbstractBaseUser | AnonymousUser, code: uuid.UUID | str, write: bool = False
+    *, user: User | AnonymousUser, code: uuid.UUID | str, write: bool = False
 ) -> tuple[Debate, str]:
     """The debate with public ``code`` and the caller's role in its team."""
     if not user.is_authenticated:

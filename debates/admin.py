@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
+from council_site.http import AuthenticatedHttpRequest
 from debates import services
 from debates.limits import LimitExceeded
 from debates.models import Agent, Debate, LLMCall
@@ -36,7 +37,9 @@ class ReadOnlyInline(admin.TabularInline):
 
 class AgentInline(ReadOnlyInline):
     model = Agent
-    fields = ["index", "name", "model", "source_persona_id"]
+    # A tuple: django-stubs types ``fields`` and ``readonly_fields`` differently, and
+    # only an immutable sequence fits both.
+    fields = ("index", "name", "model", "source_persona_id")
     readonly_fields = fields
 
 
@@ -44,8 +47,8 @@ class LLMCallInline(ReadOnlyInline):
     model = LLMCall
     verbose_name_plural = "LLM call ledger"
     classes = ["collapse"]
-    fields = ["phase", "round", "agent_index", "attempt", "purpose", "model", "prompt_tokens",
-              "completion_tokens", "cost_usd", "latency_ms", "ok", "error_class"]
+    fields = ("phase", "round", "agent_index", "attempt", "purpose", "model", "prompt_tokens",
+              "completion_tokens", "cost_usd", "latency_ms", "ok", "error_class")
     readonly_fields = fields
 
 
@@ -209,7 +212,7 @@ class DebateAdmin(admin.ModelAdmin):
                            json.dumps(synthesis.result, indent=2, ensure_ascii=False))
 
     @admin.action(description="Re-run selected debates")
-    def rerun_debates(self, request: HttpRequest, queryset: QuerySet[Debate]) -> None:
+    def rerun_debates(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Debate]) -> None:
         started, refused = [], []
         for debate in queryset.select_related("team"):
             try:
@@ -221,7 +224,7 @@ class DebateAdmin(admin.ModelAdmin):
         self._report(request, "Re-ran", started, refused)
 
     @admin.action(description="Cancel selected debates")
-    def cancel_debates(self, request: HttpRequest, queryset: QuerySet[Debate]) -> None:
+    def cancel_debates(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Debate]) -> None:
         cancelled, refused = [], []
         for debate in queryset:
             try:

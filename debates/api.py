@@ -20,6 +20,7 @@ from pydantic import ConfigDict, Field
 from council_site.api_auth import api_auth
 from council_site.api_errors import errors, refuse
 from council_site.api_pagination import PagePagination
+from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.engine.inputs import InputError, check_model
@@ -231,7 +232,7 @@ def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
 
 
 @router.post("/", response={201: CreatedOut, **errors(400)}, url_name="debate_create")
-def create_debate(request: HttpRequest, payload: DebateIn) -> Status[Any]:
+def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Status[Any]:
     """Starts a debate; the same checks as the web form, nothing saved on refusal."""
     team, _ = current_team_access(request, write=True)
     data = payload.model_dump(exclude=CLI_ONLY | {"personas"}, exclude_none=True)
@@ -300,7 +301,7 @@ def _transition(request: HttpRequest, code: uuid.UUID, service: Any) -> Status[A
 
 @router.post("/{uuid:code}/cancel", response={200: StatusOut, **errors(409)},
              url_name="debate_cancel")
-def cancel_debate(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
+def cancel_debate(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Status[Any]:
     return _transition(request, code, partial(debate_cancel, user=request.user))
 
 

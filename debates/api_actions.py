@@ -13,6 +13,7 @@ from pydantic import ConfigDict, Field
 
 from council_site.api_auth import api_auth
 from council_site.api_errors import errors, refuse
+from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.api import ResultOut
@@ -86,7 +87,8 @@ def more_round(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
 
 @router.post("/{uuid:code}/rerun", response={201: StartedOut, **errors(400)},
              url_name="debate_rerun")
-def rerun(request: HttpRequest, code: uuid.UUID, payload: RerunIn | None = None) -> Status[Any]:
+def rerun(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: RerunIn | None = None
+          ) -> Status[Any]:
     """A new debate with the same settings (a fresh seed), linked to this one. The
     body is optional."""
     debate, _ = debate_access(user=request.user, code=code, write=True)

@@ -96,6 +96,7 @@ def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol) -> Non
         "finished_at": timezone.now(), "lease_owner": "", "lease_expires_at": None,
         **_usage_fields(usage), "current_step": "",
     }
+    payload: dict[str, Any]
     with transaction.atomic():
         if failure is not None:
             fields.update(status=DebateStatus.FAILED, error=failure)

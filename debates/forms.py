@@ -181,11 +181,18 @@ class DebateForm(SettingsForm):
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.team = team
-        self.fields["library_personas"].choices = library_persona_choices(team)
+        self.library_field.choices = library_persona_choices(team)
+
+    @property
+    def library_field(self) -> forms.MultipleChoiceField:
+        """This form's copy of ``library_personas`` (``self.fields`` types it as a Field)."""
+        field = self.fields["library_personas"]
+        assert isinstance(field, forms.MultipleChoiceField)
+        return field
 
     @property
     def has_library(self) -> bool:
-        return bool(self.fields["library_personas"].choices)
+        return bool(self.library_field.choices)
 
     @property
     def protocol_radios(self) -> list[tuple[Any, str]]:
@@ -275,7 +282,7 @@ class RerunForm(SettingsForm):
     def clean_panel(self) -> str:
         return self.cleaned_data.get("panel") or RerunPanel.SAME
 
-    def clean(self) -> dict[str, Any]:
+    def clean(self) -> dict[str, Any] | None:
         data = super().clean()
         if not self.errors:
             self.build_config(self.debate.settings)

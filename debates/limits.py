@@ -26,7 +26,7 @@ from debates.engine.inputs import InputError
 from debates.models import ACTIVE_STATUSES, Debate
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+    from django.contrib.auth.models import AnonymousUser, User
 
 
 class LimitExceeded(InputError):
@@ -68,7 +68,7 @@ def team_month_spend(*, team: Team, now: datetime.datetime | None = None) -> flo
 def check_can_start(
     *,
     team: Team,
-    user: AbstractBaseUser | AnonymousUser | None,
+    user: User | AnonymousUser | None,
     estimated_cost_usd: float | None,
 ) -> Team:
     """Refuses (``LimitExceeded``) a debate that would break one of the team's limits,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from pydantic import ValidationError
@@ -187,7 +187,7 @@ def plan_debate(*, team: Team, spec: DebateSpec) -> DebatePlan:
 def debate_start(
     *,
     team: Team,
-    user: AbstractBaseUser | None,
+    user: User | None,
     spec: DebateSpec,
     parent: Debate | None = None,
     start: bool = True,
@@ -230,7 +230,7 @@ def debate_start(
 def debate_create(
     *,
     team: Team,
-    user: AbstractBaseUser | None,
+    user: User | None,
     question: str,
     config: DebateConfig,
     context: str = "",
@@ -247,7 +247,7 @@ def debate_create(
 
 
 @transaction.atomic
-def debate_cancel(*, debate: Debate, user: AbstractBaseUser | None = None) -> Debate:
+def debate_cancel(*, debate: Debate, user: User | None = None) -> Debate:
     """Cancels a queued or running debate; the event names who did (the page says so)."""
     updated = Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(
         status=DebateStatus.CANCELLED, finished_at=timezone.now(), current_step=""
@@ -336,7 +336,7 @@ def rerun_personas(debate: Debate, panel: str) -> tuple[list[Persona], list[str 
 
 
 def debate_rerun(
-    *, debate: Debate, user: AbstractBaseUser | None, overrides: dict[str, Any] | None = None,
+    *, debate: Debate, user: User | None, overrides: dict[str, Any] | None = None,
     question: str | None = None, context: str | None = None, panel: str = RerunPanel.SAME,
 ) -> Debate:
     """A new debate with the same (or edited) settings, question and background, linked

@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from pydantic import BaseModel, ValidationError
 
+from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
 from debates.compare import compare_results
@@ -100,7 +101,7 @@ def debate_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def debate_new(request: HttpRequest) -> HttpResponse:
+def debate_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     team, _ = current_team_access(request, write=True)
     form = DebateForm(request.POST or None, team=team)
     plan = None
@@ -236,8 +237,10 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
     results = [selectors.debate_result(debate=d) for d in debates]
     # The item-by-item comparison reads council results; other protocols show side by
     # side with what every result has (stop, cost), and a note saying so.
-    council = all(isinstance(r, DebateResult) for r in results)
-    comparison = compare_results(results[0], results[1]) if council and all(results) else None
+    first, second = results
+    comparison = (compare_results(first, second) if isinstance(first, DebateResult)
+                  and isinstance(second, DebateResult) else None)
+    council = comparison is not None
     return render(request, "debates/compare.html", {
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
@@ -281,7 +284,7 @@ def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate
 
 @login_required
 @require_POST
-def debate_cancel_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+def debate_cancel_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpResponse:
     return _action(request, code, partial(debate_cancel, user=request.user),
                    "Debate cancelled.", confirm="cancel")
 
@@ -302,7 +305,7 @@ def debate_more_round_view(request: HttpRequest, code: uuid.UUID) -> HttpRespons
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def debate_rerun_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+def debate_rerun_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code, write=True)
     form = RerunForm(request.POST or None, debate=debate)
     if request.method == "POST" and form.is_valid() and form.config is not None:

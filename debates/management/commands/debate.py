@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from argparse import ArgumentParser, RawDescriptionHelpFormatter
-from typing import Any
+from typing import Any, TextIO, cast
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, DjangoHelpFormatter
@@ -27,6 +27,7 @@ from debates.engine.schemas import (
     MIN_ROUNDS,
     MODE_DEFAULTS,
     DebateConfig,
+    Mode,
     usage_from_calls,
 )
 from debates.engine.sim_config import load_sim_script, simulator_options_from_env
@@ -143,7 +144,8 @@ class Command(BaseCommand):
         protocol = get_protocol(state.config.protocol)
         protocol.prepare(state)
         # The raw stream: OutputWrapper would add a newline to the live status line.
-        progress = ConsoleProgress(state, self.stderr._out)
+        # It keeps that stream as ``_out``, which django-stubs does not declare.
+        progress = ConsoleProgress(state, cast(TextIO, self.stderr._out))
         progress.header()
         try:
             if opts["save"]:
@@ -215,7 +217,7 @@ class Command(BaseCommand):
             raise InputError(f"--options: {exc}") from None
         try:
             config = DebateConfig(
-                protocol=opts["protocol"], mode="deep" if opts["deep"] else opts["mode"],
+                protocol=opts["protocol"], mode=Mode.DEEP if opts["deep"] else opts["mode"],
                 agents=opts["agents"], max_rounds=opts["rounds"],
                 threshold=opts["threshold"], options=options, model=model,
                 phase_models=phase_models,
