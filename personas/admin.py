@@ -7,7 +7,9 @@ class PersonaVersionInline(admin.TabularInline):
     model = PersonaVersion
     extra = 0
     can_delete = False
-    fields = ["number", "changed_by", "changed_at", "note", "data"]
+    # A tuple: django-stubs types ``fields`` and ``readonly_fields`` differently, and
+    # only an immutable sequence fits both.
+    fields = ("number", "changed_by", "changed_at", "note", "data")
     readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]

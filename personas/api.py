@@ -16,6 +16,7 @@ from council_site.accounts.models import Team
 from council_site.accounts.selectors import current_team
 from council_site.api_auth import api_auth
 from council_site.api_errors import errors, refuse
+from council_site.http import AuthenticatedHttpRequest
 from debates.engine.persona_files import PersonaFileError
 from debates.engine.schemas import Persona
 from personas import selectors, services
@@ -150,7 +151,7 @@ def list_libraries(request: HttpRequest) -> list[dict[str, Any]]:
 
 @router.post("/libraries", response={201: LibraryOut, **errors(400)},
              url_name="personas_library_create")
-def create_library(request: HttpRequest, payload: LibraryIn) -> Status[Any]:
+def create_library(request: AuthenticatedHttpRequest, payload: LibraryIn) -> Status[Any]:
     team = _current(request, Need.WRITE)
     try:
         library = services.library_create(team=team, user=request.user, name=payload.name,
@@ -170,7 +171,8 @@ def get_library(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
 
 @router.post("/libraries/{uuid:code}/personas", response={201: PersonaOut, **errors(400)},
              url_name="personas_persona_create")
-def create_persona(request: HttpRequest, code: uuid.UUID, payload: PersonaIn) -> Status[Any]:
+def create_persona(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: PersonaIn
+                   ) -> Status[Any]:
     library, _ = library_access(request, code, need=Need.WRITE)
     try:
         persona = services.persona_create(library=library, user=request.user,
@@ -182,7 +184,8 @@ def create_persona(request: HttpRequest, code: uuid.UUID, payload: PersonaIn) ->
 
 @router.post("/libraries/{uuid:code}/import", response={201: ImportOut, **errors(400)},
              url_name="personas_import")
-def import_personas(request: HttpRequest, code: uuid.UUID, payload: ImportIn) -> Status[Any]:
+def import_personas(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: ImportIn
+                    ) -> Status[Any]:
     """All personas of the file or none; errors name the file, persona index and field."""
     library, _ = library_access(request, code, need=Need.WRITE)
     try:
@@ -224,7 +227,8 @@ def get_persona(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
 
 @router.put("/{uuid:code}", response={200: PersonaOut, **errors(400)},
             url_name="personas_persona_update")
-def update_persona(request: HttpRequest, code: uuid.UUID, payload: PersonaIn) -> Status[Any]:
+def update_persona(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: PersonaIn
+                   ) -> Status[Any]:
     """Replaces the persona's fields; a change stores a new version."""
     persona, _ = persona_access(request, code, need=Need.WRITE)
     try:
@@ -260,7 +264,7 @@ class PersonaForkIn(Schema):
 
 @router.post("/{uuid:code}/fork", response={201: PersonaOut, **errors(400)},
              url_name="personas_persona_fork")
-def fork_persona(request: HttpRequest, code: uuid.UUID,
+def fork_persona(request: AuthenticatedHttpRequest, code: uuid.UUID,
                  payload: PersonaForkIn | None = None) -> Status[Any]:
     """A copy (with its own history) in this or another library of the team; a name
     taken there gets "(fork)" appended. The body is optional."""
@@ -305,7 +309,7 @@ def get_version(request: HttpRequest, code: uuid.UUID, number: int) -> dict[str,
 
 @router.post("/{uuid:code}/versions/{int:number}/restore",
              response={200: PersonaOut, **errors(409)}, url_name="personas_persona_restore")
-def restore_version(request: HttpRequest, code: uuid.UUID, number: int) -> Status[Any]:
+def restore_version(request: AuthenticatedHttpRequest, code: uuid.UUID, number: int) -> Status[Any]:
     """Makes version ``number`` current again, stored as a new version (history only
     grows); 409 when it already is the current content."""
     persona, _ = persona_access(request, code, need=Need.WRITE)
@@ -371,7 +375,7 @@ class LibraryForkIn(Schema):
 
 @router.post("/libraries/{uuid:code}/fork", response={201: LibraryOut, **errors(400)},
              url_name="personas_library_fork")
-def fork_library(request: HttpRequest, code: uuid.UUID,
+def fork_library(request: AuthenticatedHttpRequest, code: uuid.UUID,
                  payload: LibraryForkIn | None = None) -> Status[Any]:
     """A copy of the library and its current personas in the same team. The body is
     optional."""

@@ -6,6 +6,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, QuerySet
 
@@ -13,6 +14,13 @@ from council_site.accounts.models import Team
 from debates.engine.schemas import Persona
 from debates.models import Agent, Synthesis
 from personas.models import PERSONA_FIELDS, LibraryPersona, PersonaLibrary, PersonaVersion
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class PersonaCount(TypedDict):
+    persona_count: int
 
 
 class UnknownPersonas(LookupError):
@@ -23,7 +31,9 @@ class UnknownPersonas(LookupError):
         self.codes = codes
 
 
-def libraries_for_team(*, team: Team, include_archived: bool = True) -> QuerySet[PersonaLibrary]:
+def libraries_for_team(
+    *, team: Team, include_archived: bool = True
+) -> QuerySet[WithAnnotations[PersonaLibrary, PersonaCount]]:
     libraries = PersonaLibrary.objects.filter(team=team).annotate(persona_count=Count("personas"))
     return libraries if include_archived else libraries.filter(archived=False)
 
@@ -127,9 +137,10 @@ def persona_usage(
         Synthesis.objects.filter(debate_id__in={d for _, d, _ in agents})
         .values_list("debate_id", "result")
     )
-    debates: dict[uuid.UUID, set[int]] = defaultdict(set)
-    dissents: dict[uuid.UUID, set[int]] = defaultdict(set)
-    judged: dict[uuid.UUID, set[int]] = defaultdict(set)
+    # Keyed like Agent.source_persona_id, which is nullable (the filter leaves no None).
+    debates: dict[uuid.UUID | None, set[int]] = defaultdict(set)
+    dissents: dict[uuid.UUID | None, set[int]] = defaultdict(set)
+    judged: dict[uuid.UUID | None, set[int]] = defaultdict(set)
     for code, debate_id, index in agents:
         debates[code].add(debate_id)
         verdict = _in_final_majority(results.get(debate_id), index)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import yaml
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
@@ -17,9 +18,6 @@ from debates.engine.persona_files import PersonaFileError, load_persona_text
 from debates.engine.schemas import Persona
 from debates.models import Agent, Debate
 from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
 ExportFormat = Literal["yaml", "json"]
 
@@ -49,7 +47,8 @@ def _check(persona: Persona) -> None:
 
 
 def _name_taken(library: PersonaLibrary, name: str, *, exclude: int | None = None) -> bool:
-    return library.personas.filter(name__iexact=name).exclude(pk=exclude).exists()
+    named = library.personas.filter(name__iexact=name)
+    return (named.exclude(pk=exclude) if exclude is not None else named).exists()
 
 
 def _free_name(library: PersonaLibrary, name: str) -> str:
@@ -61,7 +60,7 @@ def _free_name(library: PersonaLibrary, name: str) -> str:
     return candidate
 
 
-def _version(persona: LibraryPersona, user: AbstractBaseUser | None, note: str) -> PersonaVersion:
+def _version(persona: LibraryPersona, user: User | None, note: str) -> PersonaVersion:
     last = persona.versions.order_by("-number").values_list("number", flat=True).first() or 0
     return PersonaVersion.objects.create(
         persona=persona, number=last + 1, data=persona_data(persona.as_persona()),
@@ -78,7 +77,8 @@ def _library_name(team: Team, name: str, *, exclude: int | None = None) -> str:
     name = name.strip()
     if not name:
         raise PersonaError("A library needs a name.")
-    if PersonaLibrary.objects.filter(team=team, name__iexact=name).exclude(pk=exclude).exists():
+    named = PersonaLibrary.objects.filter(team=team, name__iexact=name)
+    if (named.exclude(pk=exclude) if exclude is not None else named).exists():
         raise PersonaError(f"Your team already has a library called '{name}'.")
     return name
 
@@ -94,7 +94,7 @@ def _free_library_name(team: Team, name: str) -> str:
 
 
 def library_create(
-    *, team: Team, user: AbstractBaseUser | None, name: str, description: str = ""
+    *, team: Team, user: User | None, name: str, description: str = ""
 ) -> PersonaLibrary:
     name = _library_name(team, name)
     try:
@@ -121,12 +121,12 @@ def library_set_archived(*, library: PersonaLibrary, archived: bool) -> PersonaL
 
 @transaction.atomic
 def library_fork(
-    *, library: PersonaLibrary, user: AbstractBaseUser | None, name: str | None = None
+    *, library: PersonaLibrary, user: User | None, name: str | None = None
 ) -> PersonaLibrary:
     """A copy of the library and its current (not archived) personas, in the same team."""
     fork = PersonaLibrary.objects.create(
         team=library.team,
-        name=_library_name(library.team, name) if (name or "").strip()
+        name=_library_name(library.team, name) if name and name.strip()
         else _free_library_name(library.team, library.name),
         description=library.description, forked_from=library, created_by=user,
     )
@@ -140,7 +140,7 @@ def library_fork(
 
 @transaction.atomic
 def persona_create(
-    *, library: PersonaLibrary, user: AbstractBaseUser | None, data: Persona, note: str = ""
+    *, library: PersonaLibrary, user: User | None, data: Persona, note: str = ""
 ) -> LibraryPersona:
     _check(data)
     if _name_taken(library, data.name):
@@ -152,7 +152,7 @@ def persona_create(
 
 @transaction.atomic
 def persona_update(
-    *, persona: LibraryPersona, user: AbstractBaseUser | None, data: Persona, note: str = ""
+    *, persona: LibraryPersona, user: User | None, data: Persona, note: str = ""
 ) -> LibraryPersona:
     """Saves new fields and a version; an unchanged persona stores nothing."""
     _check(data)
@@ -169,7 +169,7 @@ def persona_update(
 
 @transaction.atomic
 def persona_restore(
-    *, persona: LibraryPersona, user: AbstractBaseUser | None, number: int
+    *, persona: LibraryPersona, user: User | None, number: int
 ) -> LibraryPersona:
     """Makes an old version current again, as a new version (history only grows)."""
     version = persona.versions.filter(number=number).first()
@@ -189,7 +189,7 @@ def persona_set_archived(*, persona: LibraryPersona, archived: bool) -> LibraryP
 
 
 def _copy(persona: LibraryPersona, target: PersonaLibrary,
-          user: AbstractBaseUser | None) -> LibraryPersona:
+          user: User | None) -> LibraryPersona:
     data = persona.as_persona().model_copy(update={"name": _free_name(target, persona.name)})
     copy = LibraryPersona.objects.create(library=target, forked_from=persona, **_fields(data))
     _version(copy, user, f"Forked from {persona.library.name} / {persona.name}")
@@ -198,7 +198,7 @@ def _copy(persona: LibraryPersona, target: PersonaLibrary,
 
 @transaction.atomic
 def persona_fork(
-    *, persona: LibraryPersona, user: AbstractBaseUser | None, target: PersonaLibrary
+    *, persona: LibraryPersona, user: User | None, target: PersonaLibrary
 ) -> LibraryPersona:
     """A copy in ``target`` (the same or another library of the same team); a name
     already taken there gets "(fork)" appended."""
@@ -212,7 +212,7 @@ def persona_fork(
 
 @transaction.atomic
 def personas_import(
-    *, library: PersonaLibrary, user: AbstractBaseUser | None, text: str, filename: str
+    *, library: PersonaLibrary, user: User | None, text: str, filename: str
 ) -> list[LibraryPersona]:
     """All personas of a file, or none: the first invalid persona (named by file,
     index and field) or any name already in the library refuses the whole file."""

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from council_site.accounts.access import WRITE_ROLES, Need, require_role
 from council_site.accounts.models import Team
 from council_site.accounts.selectors import current_team
+from council_site.http import AuthenticatedHttpRequest
 from debates.engine.persona_files import PersonaFileError
 from personas import selectors, services
 from personas.access import library_access, persona_access
@@ -38,7 +39,7 @@ def library_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def library_new(request: HttpRequest) -> HttpResponse:
+def library_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     team, _ = _current(request, Need.WRITE)
     form = LibraryForm(request.POST)
     if not form.is_valid():
@@ -104,7 +105,7 @@ def library_unarchive(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def library_fork(request: HttpRequest, code: str) -> HttpResponse:
+def library_fork(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     library, _ = library_access(request, code, need=Need.WRITE)
     try:
         fork = services.library_fork(library=library, user=request.user,
@@ -123,7 +124,8 @@ def library_export(request: HttpRequest, code: str) -> HttpResponse:
     fmt = request.GET.get("format", "yaml")
     if fmt not in ("yaml", "json"):
         return HttpResponse("format must be yaml or json\n", status=400, content_type="text/plain")
-    text, filename = services.personas_export(library=library, fmt=fmt)
+    text, filename = services.personas_export(library=library,
+                                              fmt="json" if fmt == "json" else "yaml")
     kind = "application/json" if fmt == "json" else "application/yaml"
     response = HttpResponse(text, content_type=f"{kind}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -132,7 +134,7 @@ def library_export(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def library_import(request: HttpRequest, code: str) -> HttpResponse:
+def library_import(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     library, _ = library_access(request, code, need=Need.WRITE)
     form = ImportForm(request.POST, request.FILES)
     source = form.source() if form.is_valid() else None
@@ -152,7 +154,7 @@ def library_import(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @login_required
-def persona_new(request: HttpRequest, code: str) -> HttpResponse:
+def persona_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     library, _ = library_access(request, code, need=Need.WRITE)
     form = PersonaForm(request.POST or None)
     if request.method == "POST" and form.is_valid() and (data := form.persona()):
@@ -180,7 +182,7 @@ def persona_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @login_required
-def persona_edit(request: HttpRequest, code: str) -> HttpResponse:
+def persona_edit(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     persona, _ = persona_access(request, code, need=Need.WRITE)
     initial = {**services.persona_data(persona.as_persona())}
     form = PersonaForm(request.POST or None, initial=initial)
@@ -217,16 +219,17 @@ def persona_unarchive(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def persona_fork(request: HttpRequest, code: str) -> HttpResponse:
+def persona_fork(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     persona, _ = persona_access(request, code, need=Need.WRITE)
     form = ForkForm(request.POST)
     target = persona.library
     if form.is_valid() and form.cleaned_data["target"]:
-        target = PersonaLibrary.objects.filter(
+        chosen = PersonaLibrary.objects.filter(
             code=form.cleaned_data["target"], team=persona.library.team
         ).first()
-        if target is None:
+        if chosen is None:
             raise Http404("No such library in this team.")
+        target = chosen
     fork = services.persona_fork(persona=persona, user=request.user, target=target)
     messages.success(request, f"Forked into {target.name} as {fork.name}.")
     return redirect("personas:persona_detail", code=fork.code)
@@ -234,7 +237,7 @@ def persona_fork(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def persona_restore(request: HttpRequest, code: str) -> HttpResponse:
+def persona_restore(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     persona, _ = persona_access(request, code, need=Need.WRITE)
     form = RestoreForm(request.POST)
     if not form.is_valid():
