@@ -5,8 +5,8 @@ to the synthesis page, where the follow-up shows."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -37,7 +37,7 @@ def _targets(debate: Debate) -> list[tuple[str, str]]:
     return targets
 
 
-def _user(request: HttpRequest) -> AbstractBaseUser:
+def _user(request: HttpRequest) -> User:
     """The signed-in user (every view here requires one)."""
     assert request.user.is_authenticated
     return request.user

@@ -18,6 +18,7 @@ from collab.models import Comment, TargetKind
 from council_site.accounts.access import Need
 from council_site.api_auth import api_auth
 from council_site.api_errors import errors, refuse
+from council_site.http import AuthenticatedHttpRequest
 
 router = Router(tags=["comments"], auth=api_auth)
 
@@ -80,7 +81,8 @@ def list_comments(request: HttpRequest, code: uuid.UUID) -> list[dict[str, Any]]
 
 @router.post("/{uuid:code}/comments", response={201: CommentOut, **errors(400)},
              url_name="collab_comment_create")
-def create_comment(request: HttpRequest, code: uuid.UUID, payload: CommentIn) -> Status[Any]:
+def create_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: CommentIn
+                   ) -> Status[Any]:
     """A new thread on (a part of) the synthesis, or a reply when ``parent`` is set."""
     debate, _ = debate_comments_access(request, code, need=Need.WRITE)
     parent = None
@@ -107,7 +109,7 @@ class CommentEditIn(Schema):
 
 @router.patch("/{uuid:code}/comments/{uuid:comment}", response={200: CommentOut, **errors(400)},
               url_name="collab_comment_edit")
-def edit_comment(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID,
+def edit_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID,
                  payload: CommentEditIn) -> Status[Any]:
     """Replaces the body of your own comment (403 on anybody else's)."""
     found, _ = comment_access(request, code, comment, need=Need.WRITE)
@@ -120,7 +122,8 @@ def edit_comment(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID,
 
 @router.delete("/{uuid:code}/comments/{uuid:comment}", response={200: CommentOut, **errors(400)},
                url_name="collab_comment_delete")
-def delete_comment(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID) -> Status[Any]:
+def delete_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID
+                   ) -> Status[Any]:
     """Deletes your own comment softly: it stays in its thread as deleted, its text goes."""
     found, _ = comment_access(request, code, comment, need=Need.WRITE)
     try:
@@ -130,7 +133,7 @@ def delete_comment(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID) ->
     return Status(200, _comment_out(found))
 
 
-def _set_resolved(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID,
+def _set_resolved(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID,
                   resolved: bool) -> dict[str, Any]:
     found, _ = comment_access(request, code, comment, need=Need.WRITE)
     root = services.thread_set_resolved(comment=found, user=request.user, resolved=resolved)
@@ -141,14 +144,16 @@ def _set_resolved(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID,
 
 @router.post("/{uuid:code}/comments/{uuid:comment}/resolve", response=ThreadOut,
              url_name="collab_comment_resolve")
-def resolve_thread(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID) -> dict[str, Any]:
+def resolve_thread(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID
+                   ) -> dict[str, Any]:
     """Resolves the whole thread the comment belongs to."""
     return _set_resolved(request, code, comment, True)
 
 
 @router.post("/{uuid:code}/comments/{uuid:comment}/reopen", response=ThreadOut,
              url_name="collab_comment_reopen")
-def reopen_thread(request: HttpRequest, code: uuid.UUID, comment: uuid.UUID) -> dict[str, Any]:
+def reopen_thread(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID
+                  ) -> dict[str, Any]:
     return _set_resolved(request, code, comment, False)
 
 
@@ -166,7 +171,8 @@ class RerunOut(Schema):
 
 @router.post("/{uuid:code}/comments/carry", response={201: RerunOut, **errors(400)},
              url_name="collab_comments_carry")
-def carry_comments(request: HttpRequest, code: uuid.UUID, payload: CarryIn) -> Status[Any]:
+def carry_comments(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: CarryIn
+                   ) -> Status[Any]:
     """Re-runs the debate with these comments added to its context as objections the
     new council must address; on refusal (a limit, too long a context) nothing starts."""
     debate, _ = debate_comments_access(request, code, need=Need.WRITE)

@@ -3,8 +3,8 @@ or to the calling user's own mentions."""
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
@@ -14,16 +14,14 @@ from debates.engine.schemas import DebateResult, UnverifiedClaim
 from debates.models import Debate
 from debates.selectors import debate_result
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
-
 
 def synthesis_result(debate: Debate) -> DebateResult | None:
     """The council's typed synthesis, the one whose parts comments point at; None
     while there is none and for other protocols (their results have no such parts)."""
     if debate.protocol != "council":
         return None
-    return debate_result(debate=debate)
+    result = debate_result(debate=debate)
+    return result if isinstance(result, DebateResult) else None
 
 
 def synthesis_claims(result: DebateResult | None) -> list[tuple[str, UnverifiedClaim]]:
@@ -87,13 +85,13 @@ def debate_threads(*, debate: Debate) -> list[Thread]:
     return sorted(threads, key=lambda t: t.root.is_resolved)
 
 
-def debate_comment(*, debate: Debate, code: object) -> Comment | None:
+def debate_comment(*, debate: Debate, code: uuid.UUID) -> Comment | None:
     return Comment.objects.select_related("author", "debate__team").filter(
         debate=debate, code=code
     ).first()
 
 
-def user_mentions(*, user: AbstractBaseUser) -> QuerySet[Mention]:
+def user_mentions(*, user: User) -> QuerySet[Mention]:
     """Mentions of ``user`` in live comments of debates of teams they still belong to."""
     return (
         Mention.objects.filter(
@@ -134,7 +132,7 @@ def synthesis_follow_up(*, debate: Debate) -> FollowUp:
     )
 
 
-def debate_action(*, debate: Debate, code: object) -> Action | None:
+def debate_action(*, debate: Debate, code: uuid.UUID) -> Action | None:
     return Action.objects.select_related("owner", "debate__team").filter(
         debate=debate, code=code).first()
 

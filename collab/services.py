@@ -7,7 +7,6 @@ import re
 import uuid
 from collections.abc import Sequence
 from datetime import date
-from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
@@ -29,9 +28,6 @@ from debates.engine.schemas import DebateResult, RecommendedPath
 from debates.forms import MAX_CONTEXT_CHARS
 from debates.models import Debate
 from debates.services import debate_rerun
-
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
 MAX_BODY = 10_000
 MAX_TITLE = 300
@@ -125,7 +121,7 @@ def _sync_mentions(comment: Comment) -> None:
         names.update({raw, raw.rstrip(".,;:!?")})
     users = (
         User.objects.filter(username__in=names, memberships__team_id=comment.debate.team_id)
-        .exclude(pk=comment.author_id).distinct()
+        .exclude(pk__in=[comment.author_id]).distinct()
         if names and not comment.is_deleted else User.objects.none()
     )
     Mention.objects.filter(comment=comment).exclude(user__in=users).delete()
@@ -140,7 +136,7 @@ def _sync_mentions(comment: Comment) -> None:
 def comment_create(
     *,
     debate: Debate,
-    author: AbstractBaseUser,
+    author: User,
     body: str,
     target_kind: str = TargetKind.SYNTHESIS,
     target_ref: str = "",
@@ -169,7 +165,7 @@ def comment_create(
     return comment
 
 
-def _own(comment: Comment, user: AbstractBaseUser) -> None:
+def _own(comment: Comment, user: User) -> None:
     if comment.author_id != user.pk:
         raise NotYourComment("You can only change your own comments.")
     if comment.is_deleted:
@@ -177,7 +173,7 @@ def _own(comment: Comment, user: AbstractBaseUser) -> None:
 
 
 @transaction.atomic
-def comment_edit(*, comment: Comment, user: AbstractBaseUser, body: str) -> Comment:
+def comment_edit(*, comment: Comment, user: User, body: str) -> Comment:
     _own(comment, user)
     comment.body = _clean_body(body)
     comment.edited_at = timezone.now()
@@ -187,7 +183,7 @@ def comment_edit(*, comment: Comment, user: AbstractBaseUser, body: str) -> Comm
 
 
 @transaction.atomic
-def comment_delete(*, comment: Comment, user: AbstractBaseUser) -> Comment:
+def comment_delete(*, comment: Comment, user: User) -> Comment:
     """A soft delete: the comment stays in its thread as "deleted", its text goes."""
     _own(comment, user)
     comment.body = ""
@@ -197,11 +193,11 @@ def comment_delete(*, comment: Comment, user: AbstractBaseUser) -> Comment:
     return comment
 
 
-def thread_set_resolved(*, comment: Comment, user: AbstractBaseUser, resolved: bool) -> Comment:
+def thread_set_resolved(*, comment: Comment, user: User, resolved: bool) -> Comment:
     """Resolves or reopens the whole thread ``comment`` belongs to."""
     thread = comment.parent or comment
     thread.resolved_at = timezone.now() if resolved else None
-    thread.resolved_by = user if resolved else None  # type: ignore[assignment]
+    thread.resolved_by = user if resolved else None
     thread.save(update_fields=["resolved_at", "resolved_by"])
     return thread
 
@@ -234,7 +230,7 @@ def objections_for_rerun(*, debate: Debate, comment_codes: Sequence[object]) -> 
 
 
 def debate_rerun_with_objections(
-    *, debate: Debate, user: AbstractBaseUser, comment_codes: Sequence[object]
+    *, debate: Debate, user: User, comment_codes: Sequence[object]
 ) -> Debate:
     """A re-run of ``debate`` whose context carries the chosen comments as objections.
     debate_create checks the limits first, so a refused re-run saves and queues nothing."""
@@ -271,10 +267,10 @@ def _clean_action_target(debate: Debate, kind: str, ref: str) -> tuple[str, str,
 def action_create(
     *,
     debate: Debate,
-    user: AbstractBaseUser,
+    user: User,
     target_kind: str,
     target_ref: str,
-    owner: AbstractBaseUser,
+    owner: User,
     due_date: date,
     title: str = "",
 ) -> Action:
@@ -301,7 +297,7 @@ def action_create(
     return action
 
 
-def action_set_done(*, action: Action, user: AbstractBaseUser, done: bool) -> Action:
+def action_set_done(*, action: Action, user: User, done: bool) -> Action:
     """Marks the action done (by ``user``, now) or open again."""
     action.status = ActionStatus.DONE if done else ActionStatus.OPEN
     action.done_at = timezone.now() if done else None
@@ -311,7 +307,7 @@ def action_set_done(*, action: Action, user: AbstractBaseUser, done: bool) -> Ac
 
 
 @transaction.atomic
-def claim_set_checked(*, debate: Debate, user: AbstractBaseUser, claim_ref: str,
+def claim_set_checked(*, debate: Debate, user: User, claim_ref: str,
                       checked: bool, note: str = "") -> ClaimCheck | None:
     """Records that ``user`` checked claim ``claim_ref`` (V1 ...) and what they found;
     ``checked=False`` takes the mark back. Checking again replaces the note."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -15,6 +15,7 @@ from collab.access import comment_access, debate_comments_access
 from collab.forms import CommentForm, EditForm
 from collab.models import TargetKind
 from council_site.accounts.access import WRITE_ROLES, Need
+from council_site.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from debates.limits import LimitExceeded
 from debates.models import Debate
 
@@ -50,8 +51,8 @@ def _target_choices(debate: Debate) -> list[tuple[str, str]]:
     return choices
 
 
-def _panel(request: HttpRequest, debate: Debate, role: str, *, form: CommentForm | None = None,
-           error: str = "", status: int = 200) -> HttpResponse:
+def _panel(request: HtmxHttpRequest, debate: Debate, role: str, *,
+           form: CommentForm | None = None, error: str = "", status: int = 200) -> HttpResponse:
     """The panel: a fragment for HTMX requests, otherwise a full page."""
     context = {
         "debate": debate,
@@ -66,7 +67,7 @@ def _panel(request: HttpRequest, debate: Debate, role: str, *, form: CommentForm
     return render(request, template, context, status=status)
 
 
-def _after_write(request: HttpRequest, debate: Debate, role: str, error: str = "",
+def _after_write(request: HtmxHttpRequest, debate: Debate, role: str, error: str = "",
                  form: CommentForm | None = None) -> HttpResponse:
     if request.htmx:
         # htmx swaps only 2xx responses, so a refusal is shown inside the panel, with
@@ -79,7 +80,7 @@ def _after_write(request: HttpRequest, debate: Debate, role: str, error: str = "
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def comments(request: HttpRequest, code: str) -> HttpResponse:
+def comments(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     """GET lists the threads; POST starts a thread, or replies when ``parent`` is set."""
     need = Need.WRITE if request.method == "POST" else Need.READ
     debate, role = debate_comments_access(request, code, need=need)
@@ -92,7 +93,7 @@ def comments(request: HttpRequest, code: str) -> HttpResponse:
     if not form.is_valid():
         return _after_write(request, debate, role, form=form, error=(
             "The comment was not saved: " + "; ".join(
-                f"{_FIELD_NAMES.get(name, name)}: {' '.join(errors)}"
+                f"{_FIELD_NAMES.get(name, name)}: {' '.join(map(str, errors))}"
                 for name, errors in form.errors.items())))
     data = form.cleaned_data
     parent = None
@@ -117,7 +118,7 @@ def comments(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def comment_edit(request: HttpRequest, code: str, comment: str) -> HttpResponse:
+def comment_edit(request: AuthenticatedHttpRequest, code: str, comment: str) -> HttpResponse:
     found, role = comment_access(request, code, comment, need=Need.WRITE)
     if found.author_id != request.user.pk:
         raise services.NotYourComment("You can only edit your own comments.")
@@ -137,7 +138,7 @@ def comment_edit(request: HttpRequest, code: str, comment: str) -> HttpResponse:
     return _after_write(request, found.debate, role, error=error)
 
 
-def _act(request: HttpRequest, code: str, comment: str, action: str) -> HttpResponse:
+def _act(request: AuthenticatedHttpRequest, code: str, comment: str, action: str) -> HttpResponse:
     found, role = comment_access(request, code, comment, need=Need.WRITE)
     error = ""
     try:
@@ -153,25 +154,25 @@ def _act(request: HttpRequest, code: str, comment: str, action: str) -> HttpResp
 
 @login_required
 @require_POST
-def comment_delete(request: HttpRequest, code: str, comment: str) -> HttpResponse:
+def comment_delete(request: AuthenticatedHttpRequest, code: str, comment: str) -> HttpResponse:
     return _act(request, code, comment, "delete")
 
 
 @login_required
 @require_POST
-def comment_resolve(request: HttpRequest, code: str, comment: str) -> HttpResponse:
+def comment_resolve(request: AuthenticatedHttpRequest, code: str, comment: str) -> HttpResponse:
     return _act(request, code, comment, "resolve")
 
 
 @login_required
 @require_POST
-def comment_reopen(request: HttpRequest, code: str, comment: str) -> HttpResponse:
+def comment_reopen(request: AuthenticatedHttpRequest, code: str, comment: str) -> HttpResponse:
     return _act(request, code, comment, "reopen")
 
 
 @login_required
 @require_POST
-def comments_carry(request: HttpRequest, code: str) -> HttpResponse:
+def comments_carry(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     """Re-runs the debate with the chosen comments added to its context as objections."""
     debate, role = debate_comments_access(request, code, need=Need.WRITE)
     try:
@@ -191,7 +192,7 @@ def comments_carry(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_GET
-def mentions(request: HttpRequest) -> HttpResponse:
+def mentions(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "collab/mentions.html",
                   {"mentions": selectors.user_mentions(user=request.user)
                    .select_related("comment__debate__team")[:200]})
