@@ -58,10 +58,10 @@ test: install
 	fi
 	$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal $(PYTEST_ARGS)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy debates collab council_site personas
+	$(VENV)/bin/mypy debates collab council_site personas notifications integrations
 	$(VENV)/bin/lint-imports
 
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy debates collab council_site personas
+	$(VENV)/bin/mypy debates collab council_site personas notifications integrations
 	$(VENV)/bin/lint-imports

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import sync_to_async
 from django.core.exceptions import PermissionDenied
@@ -23,6 +23,7 @@ from council_site.accounts.access import Need, require_role
 from council_site.accounts.models import ApiToken
 from council_site.accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
 from council_site.accounts.services import api_token_use
+from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import debate_access
 from debates.engine.schemas import Mode
@@ -51,7 +52,7 @@ class Identity:
             raise ToolError("The API token is unknown or revoked; make a new one.")
         return token
 
-    def request(self, team: str | None = None) -> HttpRequest:
+    def request(self, team: str | None = None) -> AuthenticatedHttpRequest:
         """A request as the token's user, for the code the JSON API runs."""
         token = self.token()
         request = HttpRequest()
@@ -61,7 +62,8 @@ class Identity:
         request.session = {}  # type: ignore[assignment]  # no session: like a Bearer call
         if team:
             request.META["HTTP_" + TEAM_HEADER.upper().replace("-", "_")] = team
-        return request
+        # Authenticated: its user is the token's, set above.
+        return cast(AuthenticatedHttpRequest, request)
 
 
 def _refusal(exc: Exception) -> ToolError:

@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 import uuid
-from typing import TYPE_CHECKING
 
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from notifications.models import Notification, NotificationSettings
 
-if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
 
-
-def _visible(user: AbstractBaseUser) -> QuerySet[Notification]:
+def _visible(user: User) -> QuerySet[Notification]:
     # News about a team the user has left is hidden with the team's other data.
     return Notification.objects.filter(user=user).filter(
         Q(team__isnull=True) | Q(team__memberships__user=user)).distinct()
 
 
-def notification_list(*, user: AbstractBaseUser, limit: int = 100) -> QuerySet[Notification]:
+def notification_list(*, user: User, limit: int = 100) -> QuerySet[Notification]:
     return _visible(user).select_related("actor").order_by("-created_at", "-id")[:limit]
 
 
-def unread_count(*, user: AbstractBaseUser) -> int:
+def unread_count(*, user: User) -> int:
     return _visible(user).filter(read_at__isnull=True).count()
 
 
-def notification_of_user(*, user: AbstractBaseUser, code: uuid.UUID) -> Notification:
+def notification_of_user(*, user: User, code: uuid.UUID) -> Notification:
     """The user's own notification, or 404 (someone else's does not exist for them)."""
     notification = _visible(user).filter(code=code).first()
     if notification is None:
@@ -36,7 +33,7 @@ def notification_of_user(*, user: AbstractBaseUser, code: uuid.UUID) -> Notifica
     return notification
 
 
-def settings_for(*, user: AbstractBaseUser) -> NotificationSettings:
+def settings_for(*, user: User) -> NotificationSettings:
     """The user's settings; an unsaved row with the defaults when they changed nothing."""
     return (NotificationSettings.objects.filter(user=user).first()
-            or NotificationSettings(user=user))  # type: ignore[misc]
+            or NotificationSettings(user=user))

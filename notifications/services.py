@@ -14,7 +14,7 @@ from notifications.models import Channel, Notification, NotificationSettings
 from notifications.selectors import settings_for
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
     from council_site.accounts.models import Team
 
@@ -23,13 +23,13 @@ logger = logging.getLogger(__name__)
 
 def notification_create(
     *,
-    user: AbstractBaseUser,
+    user: User,
     kind: str,
     key: str,
     title: str,
     url: str,
     team: Team | None = None,
-    actor: AbstractBaseUser | None = None,
+    actor: User | None = None,
     body: str = "",
 ) -> Notification | None:
     """Records the news for ``user`` and mails it if they asked for mail. Called from
@@ -65,13 +65,13 @@ def notification_mark_read(*, notification: Notification) -> Notification:
     return notification
 
 
-def notifications_mark_all_read(*, user: AbstractBaseUser) -> int:
+def notifications_mark_all_read(*, user: User) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).update(
         read_at=timezone.now())
 
 
 @transaction.atomic
-def notification_settings_update(*, user: AbstractBaseUser, **channels: str) -> \
+def notification_settings_update(*, user: User, **channels: str) -> \
         NotificationSettings:
     """Sets the channel (off, app, email) of the given kinds: mentions, replies,
     debates, invitations."""

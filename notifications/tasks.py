@@ -98,9 +98,9 @@ def _notify_about(comment: Comment, user_ids: set[int], kind: Kind, verb: str) -
 def notify_invitation_accepted(invitation_id: int) -> int:
     invitation = (Invitation.objects.select_related("team", "created_by", "accepted_by")
                   .filter(pk=invitation_id, accepted_by__isnull=False).first())
-    if invitation is None or invitation.created_by_id is None:
+    if invitation is None or invitation.created_by_id is None or invitation.accepted_by is None:
         return 0
-    who = invitation.accepted_by.get_username()  # type: ignore[union-attr]
+    who = invitation.accepted_by.get_username()
     sent = 0
     for user in _members(invitation.team_id, {invitation.created_by_id}):
         sent += notification_create(

@@ -8,18 +8,19 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from council_site.http import AuthenticatedHttpRequest
 from notifications import selectors, services
 from notifications.forms import NotificationSettingsForm
 
 
 @login_required
 @require_GET
-def notification_list(request: HttpRequest) -> HttpResponse:
+def notification_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "notifications/list.html", {
         "notifications": selectors.notification_list(user=request.user),
         "unread": selectors.unread_count(user=request.user),
@@ -28,7 +29,7 @@ def notification_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def unread_badge(request: HttpRequest) -> HttpResponse:
+def unread_badge(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The navigation link with its count; htmx polls it so news shows up unasked."""
     return render(request, "notifications/_nav_link.html",
                   {"unread": selectors.unread_count(user=request.user)})
@@ -36,7 +37,7 @@ def unread_badge(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def notification_open(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
+def notification_open(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpResponse:
     notification = selectors.notification_of_user(user=request.user, code=code)
     services.notification_mark_read(notification=notification)
     target = notification.url
@@ -47,7 +48,7 @@ def notification_open(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 
 @login_required
 @require_POST
-def notifications_read_all(request: HttpRequest) -> HttpResponse:
+def notifications_read_all(request: AuthenticatedHttpRequest) -> HttpResponse:
     count = services.notifications_mark_all_read(user=request.user)
     messages.success(request, f"Marked {count} notification{'s' if count != 1 else ''} read.")
     return redirect("notifications:list")
@@ -55,7 +56,7 @@ def notifications_read_all(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def notification_settings(request: HttpRequest) -> HttpResponse:
+def notification_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     current = selectors.settings_for(user=request.user)
     form = NotificationSettingsForm(request.POST or None, instance=current)
     if request.method == "POST" and form.is_valid():
