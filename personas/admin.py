@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
 
@@ -12,7 +15,7 @@ class PersonaVersionInline(admin.TabularInline):
     fields = ("number", "changed_by", "changed_at", "note", "data")
     readonly_fields = fields
 
-    def has_add_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 

@@ -20,7 +20,7 @@ class SignupForm(UserCreationForm):
         fields = ("username", "email")
 
     def __init__(self, *args: object, invited: bool = False, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        super().__init__(*args, **kwargs)
         if invited:
             # Someone joining a team by invitation needs no team of their own.
             del self.fields["team_name"]

@@ -66,7 +66,7 @@ class _Plan:
     prompt_chars: int = 0
 
 
-class SimHandler(litellm.CustomLLM):  # type: ignore[misc]
+class SimHandler(litellm.CustomLLM):
     """litellm custom provider for ``sim/<name>`` models."""
 
     _MAX_TRACKED = 50_000
@@ -226,7 +226,7 @@ class SimHandler(litellm.CustomLLM):  # type: ignore[misc]
             },
         )
 
-    def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    def completion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
         plan = self.plan(
             model, messages, kwargs.get("litellm_params"), kwargs.get("optional_params")
         )
@@ -236,7 +236,7 @@ class SimHandler(litellm.CustomLLM):  # type: ignore[misc]
             raise plan.error
         return self._response(model, plan)
 
-    async def acompletion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:  # type: ignore[override]
+    async def acompletion(self, model: str, messages: list, *args: Any, **kwargs: Any) -> Any:
         plan = self.plan(
             model, messages, kwargs.get("litellm_params"), kwargs.get("optional_params")
         )

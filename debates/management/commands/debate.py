@@ -13,7 +13,12 @@ from argparse import ArgumentParser, RawDescriptionHelpFormatter
 from typing import Any, TextIO, cast
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, DjangoHelpFormatter
+from django.core.management.base import (
+    BaseCommand,
+    CommandError,
+    CommandParser,
+    DjangoHelpFormatter,
+)
 from pydantic import BaseModel, ValidationError
 
 from debates.engine.inputs import InputError, check_model, clean_question
@@ -84,7 +89,7 @@ class Command(BaseCommand):
     help = ("Run a council debate on QUESTION and print the synthesis (Markdown or JSON) "
             "on stdout; progress goes to stderr.")
 
-    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any):  # type: ignore[no-untyped-def]
+    def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
         kwargs.setdefault("epilog", EPILOG)
         kwargs.setdefault("formatter_class", _HelpFormatter)
         return super().create_parser(prog_name, subcommand, **kwargs)
