@@ -10,17 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from debates.charts import Chart, convergence_chart
 from debates.engine import convergence
 from debates.engine.i18n import translator
 from debates.engine.protocols import DebateProtocol, Participant, get_protocol
 from debates.engine.schemas import (
+    AgentView,
     Diagnostic,
     Phase,
+    RiskFollowUp,
     RoundMetrics,
+    TopicDisagreement,
     TurnStatus,
+    UnverifiedClaim,
 )
 from debates.engine.state import DebateState, Step
 from debates.models import Debate, DebateEvent, DebateStatus
@@ -128,22 +132,42 @@ def _words(key: str) -> str:
     return key.replace("_", " ")
 
 
-def readable(value: Any) -> str:
+# The objects turn payloads nest (synthesis and verifier turns), as the engine's models.
+PayloadItem = TopicDisagreement | AgentView | RiskFollowUp | UnverifiedClaim
+PAYLOAD_ITEM_MODELS: tuple[type[PayloadItem], ...] = (
+    TopicDisagreement, AgentView, RiskFollowUp, UnverifiedClaim)
+
+
+def payload_item(value: dict[str, Any]) -> PayloadItem | None:
+    """A nested payload object as the engine model it was stored from (they forbid
+    unknown fields, so at most one fits), or None for any other object."""
+    for model in PAYLOAD_ITEM_MODELS:
+        try:
+            return model.model_validate(value)
+        except ValidationError:
+            continue
+    return None
+
+
+def item_text(item: PayloadItem) -> str:
+    if isinstance(item, TopicDisagreement):
+        return f"{item.topic}: {'; '.join(item_text(v) for v in item.views)}"
+    if isinstance(item, AgentView):
+        return f"{item.agent}: {item.view}"
+    if isinstance(item, RiskFollowUp):
+        note = f": {item.note}" if item.note else ""
+        return f"{item.risk_id} {item.status.value}{note}"
+    return f"“{item.quote}” ({_words(item.type.value)}): {item.why}"
+
+
+def readable(value: object) -> str:
     """Plain text for a nested payload value (the synthesis and verifier turns hold
-    lists of objects), so no Python or JSON notation reaches a reader."""
+    lists of objects), so no Python or JSON notation reaches a reader. Objects the
+    engine's models describe are read through them; any other object lists its keys."""
     if isinstance(value, dict):
-        if "topic" in value and "views" in value:  # a disagreement
-            views = "; ".join(readable(v) for v in value.get("views") or [])
-            return f"{value.get('topic', '')}: {views}" if views else str(value.get("topic", ""))
-        if "agent" in value and "view" in value:
-            return f"{value.get('agent', '')}: {value.get('view', '')}"
-        if "risk_id" in value:  # a risk follow-up
-            note = f": {value['note']}" if value.get("note") else ""
-            return f"{value['risk_id']} {value.get('status', '')}{note}"
-        if "quote" in value:  # a claim to verify
-            kind = f" ({_words(str(value['type']))})" if value.get("type") else ""
-            why = f": {value['why']}" if value.get("why") else ""
-            return f"“{value['quote']}”{kind}{why}"
+        item = payload_item(value)
+        if item is not None:
+            return item_text(item)
         return "; ".join(f"{_words(str(k)).capitalize()}: {readable(v)}"
                          for k, v in value.items() if v not in (None, "", []))
     if isinstance(value, list):
