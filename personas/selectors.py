@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Count, QuerySet
+from pydantic import BaseModel, StrictBool, ValidationError
 
 from council_site.accounts.models import Team
 from debates.engine.schemas import Persona
@@ -154,11 +155,26 @@ def persona_usage(
     }
 
 
+class _AgentVerdict(BaseModel):
+    """The part of a stored result's agent (``AgentResult``) that usage reads."""
+
+    index: int | None = None
+    in_final_majority: StrictBool | None = None
+
+
+class _ResultAgents(BaseModel):
+    """The agents of a stored result, of any protocol that lists them; the rest of the
+    result is ignored, so usage over many debates does not parse whole results."""
+
+    agents: list[_AgentVerdict] | None = None
+
+
 def _in_final_majority(result: object, index: int) -> bool | None:
-    if not isinstance(result, dict):
+    try:
+        agents = _ResultAgents.model_validate(result).agents or []
+    except ValidationError:
         return None
-    for i, agent in enumerate(result.get("agents") or []):
-        if isinstance(agent, dict) and agent.get("index", i) == index:
-            value = agent.get("in_final_majority")
-            return value if isinstance(value, bool) else None
+    for i, agent in enumerate(agents):
+        if (i if agent.index is None else agent.index) == index:
+            return agent.in_final_majority
     return None
