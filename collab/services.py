@@ -301,7 +301,7 @@ def action_set_done(*, action: Action, user: User, done: bool) -> Action:
     """Marks the action done (by ``user``, now) or open again."""
     action.status = ActionStatus.DONE if done else ActionStatus.OPEN
     action.done_at = timezone.now() if done else None
-    action.done_by = user if done else None  # type: ignore[assignment]
+    action.done_by = user if done else None
     action.save(update_fields=["status", "done_at", "done_by"])
     return action
 
