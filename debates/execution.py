@@ -126,6 +126,21 @@ async def advance(code: uuid.UUID | str, *, worker: str = WORKER_ID,
     code = uuid.UUID(str(code))
     if not await sync_to_async(claim)(code, worker, already_mine=keep_lease):
         return False
+    return await _run_claimed(code, worker, also, keep_lease)
+
+
+def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
+                  also: EngineHooks | None = None) -> bool:
+    """``advance`` from synchronous code: one step, its lease handed on after it. The
+    claim comes first, in the caller's thread, before an event loop is set up."""
+    code = uuid.UUID(str(code))
+    if not claim(code, worker):
+        return False
+    return async_to_sync(_run_claimed)(code, worker, also, False)
+
+
+async def _run_claimed(code: uuid.UUID, worker: str, also: EngineHooks | None,
+                       keep_lease: bool) -> bool:
     debate, state = await sync_to_async(_load)(code)
     protocol = get_protocol(state.config.protocol)
     step = protocol.next_step(state)
@@ -157,12 +172,6 @@ async def advance(code: uuid.UUID | str, *, worker: str = WORKER_ID,
         return True  # the next claim refuses the cancelled debate
     await sync_to_async(_after_step)(debate.pk, worker, keep_lease)
     return True
-
-
-def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
-                  also: EngineHooks | None = None) -> bool:
-    """``advance`` from synchronous code: one step, its lease handed on after it."""
-    return async_to_sync(advance)(code, worker=worker, also=also)
 
 
 def _load(code: uuid.UUID) -> tuple[Debate, DebateState]:

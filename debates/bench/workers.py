@@ -188,17 +188,24 @@ def _child(configuration: str) -> dict[str, Any]:
 
 def _run_debates(team: Any, count: int, *, latency_ms: int = LATENCY_MS,
                  mode: str = "medium") -> tuple[float, list[str]]:
-    """Starts ``count`` identical debates back to back; the wall time from the first
-    start to the last finish, and the errors of those that did not succeed."""
-    from debates.engine.schemas import DebateConfig, SimulatorOptions
-    from debates.models import ACTIVE_STATUSES, Debate, DebateStatus
-    from debates.services import debate_create
+    """Creates ``count`` identical debates, then queues them in one transaction; the
+    wall time from queueing to the last finish, and the errors of those that did not
+    succeed."""
+    from django.db import transaction
 
-    config = DebateConfig(mode=mode, max_rounds=ROUNDS, seed=7,
+    from debates.engine.schemas import DebateConfig, Mode, SimulatorOptions
+    from debates.models import ACTIVE_STATUSES, Debate, DebateStatus
+    from debates.services import debate_create, enqueue_step
+
+    config = DebateConfig(mode=Mode(mode), max_rounds=ROUNDS, seed=7,
                           simulator=SimulatorOptions(latency_ms=latency_ms, seed=7))
+    debates = [debate_create(team=team, user=None, question=f"Bench question {i}?",
+                             config=config, start=False) for i in range(count)]
+    codes = [d.code for d in debates]
     started = time.monotonic()
-    codes = [debate_create(team=team, user=None, question=f"Bench question {i}?",
-                           config=config).code for i in range(count)]
+    with transaction.atomic():
+        for debate in debates:
+            enqueue_step(debate)
     _wait(lambda: not Debate.objects.filter(code__in=codes,
                                             status__in=ACTIVE_STATUSES).exists(),
           180, f"{count} debate(s) to finish")
