@@ -12,10 +12,12 @@ still one idempotent, lease-held unit.
   through the queue. A crash between steps is noticed like one mid-step: the lease
   runs out and the sweeper hands the debate on.
 - **Database.** Engine code runs on the loop; every ORM call goes through
-  ``sync_to_async``, which (outside any ``async_to_sync``) runs them one at a time on
-  asgiref's single shared thread: one database connection per worker process however
-  many debates are in flight, and SQLite's single writer is never fought over inside
-  the process. That connection is checked (``close_old_connections``) before each step.
+  ``sync_to_async``, which runs it on the debate's database thread
+  (``ThreadSensitiveContext``): one thread, so one connection, per worker process on
+  SQLite (its single writer is never fought over inside the process), four on
+  PostgreSQL, however many debates are in flight. Connections are kept from step to
+  step (a reconnect per step would queue the process's debates behind it) and
+  replaced when broken.
 - **Full.** A task that finds every slot taken waits (the django-q2 worker takes no
   other task meanwhile, so the other worker processes do) and, after
   ``SLOT_WAIT_S``, puts the step back on the queue for any worker.
@@ -34,11 +36,11 @@ import itertools
 import logging
 import threading
 import uuid
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
-from django.db import close_old_connections
+from django.db import connections
 
 from debates import events, execution, shutdown
 
@@ -53,6 +55,17 @@ def capacity() -> int:
     return int(getattr(settings, "COUNCIL_DEBATES_PER_WORKER", 20))
 
 
+def database_threads() -> int:
+    """SQLite has one writer: one thread. A server database answers several queries at
+    once, and one thread would queue every debate of the process behind each round trip."""
+    engine = settings.DATABASES["default"]["ENGINE"]
+    return 1 if engine.endswith("sqlite3") else DATABASE_THREADS_SERVER
+
+
+# Connections one worker process opens for its debates on PostgreSQL.
+DATABASE_THREADS_SERVER = 4
+
+
 class DebateLoop:
     """This process's event loop and the debates in flight on it."""
 
@@ -63,6 +76,9 @@ class DebateLoop:
         self._lock = threading.Lock()
         self._in_flight: dict[uuid.UUID, Future[None]] = {}
         self._driver_ids = itertools.count(1)
+        # Each debate's ORM calls run on one of these threads (one connection each).
+        self._db_threads = [ThreadPoolExecutor(1, thread_name_prefix="council-db")
+                            for _ in range(database_threads())]
         self.loop = asyncio.new_event_loop()
         # Not a daemon: a worker process that django-q2 ends waits (in the interpreter's
         # thread shutdown) for this thread, which ends once no debate is in flight.
@@ -83,6 +99,12 @@ class DebateLoop:
         for code in dropped:
             self._done(code)
         events.ring_from(None)
+        for db_thread in self._db_threads:
+            try:
+                db_thread.submit(connections.close_all).result(timeout)
+            except RuntimeError:  # stopped before
+                continue
+            db_thread.shutdown(wait=False)
 
     def in_flight(self) -> list[uuid.UUID]:
         with self._lock:
@@ -108,8 +130,11 @@ class DebateLoop:
                 self._free.release()
                 return True
             shutdown.begin_busy()
-            driver = f"{execution.WORKER_ID}:{next(self._driver_ids)}"
-            future = asyncio.run_coroutine_threadsafe(self._drive(code, driver), self.loop)
+            number = next(self._driver_ids)
+            driver = f"{execution.WORKER_ID}:{number}"
+            db_thread = self._db_threads[number % len(self._db_threads)]
+            future = asyncio.run_coroutine_threadsafe(self._drive(code, driver, db_thread),
+                                                      self.loop)
             self._in_flight[code] = future
         future.add_done_callback(lambda _: self._done(code))
         return True
@@ -121,10 +146,16 @@ class DebateLoop:
         self._free.release()
         shutdown.end_busy()
 
-    async def _drive(self, code: uuid.UUID, driver: str) -> None:
+    async def _drive(self, code: uuid.UUID, driver: str, db_thread: ThreadPoolExecutor) -> None:
+        # Every sync_to_async call of this debate (and of the tasks it starts) runs on
+        # its database thread.
+        async with ThreadSensitiveContext(executor=db_thread):
+            await self._steps(code, driver)
+
+    async def _steps(self, code: uuid.UUID, driver: str) -> None:
         try:
             while True:
-                await sync_to_async(close_old_connections)()
+                await sync_to_async(_replace_broken_connections)()
                 more = await execution.advance(code, worker=driver, keep_lease=True)
                 if not more:
                     return
@@ -161,6 +192,19 @@ class DebateLoop:
         while threading.main_thread().is_alive() or self.in_flight():
             await asyncio.sleep(_POLL_S)
         self.loop.stop()
+
+
+def _replace_broken_connections() -> None:
+    """``close_old_connections`` without the age limit (``CONN_MAX_AGE`` 0 would mean a
+    new connection per step): a connection that failed and no longer answers (a
+    database restart, a cut link) is closed, so the next query opens a fresh one."""
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None or not conn.errors_occurred:
+            continue
+        if conn.is_usable():
+            conn.errors_occurred = False
+        else:
+            conn.close()
 
 
 async def _warm_up() -> None:

@@ -8,8 +8,6 @@ import time
 from collections import Counter
 
 import pytest
-from asgiref.sync import SyncToAsync
-from django.db import connections
 from django.db.models import Count
 
 from debates import execution
@@ -38,9 +36,7 @@ def loops():
 
     yield start
     for loop in started:
-        loop.stop()
-    # The loop's database calls ran on asgiref's shared thread: close its connection.
-    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+        loop.stop()  # closes its database threads' connections too
 
 
 @pytest.fixture
