@@ -24,9 +24,9 @@ still one idempotent, lease-held unit.
 - **Stop.** A debate in flight keeps its process busy (``debates.shutdown``): a
   SIGINT makes every step in flight give its lease back and re-queue itself within a
   heartbeat poll, and the worker exits on the next signal. When django-q2 ends the
-  worker for another reason (it recycles workers after many tasks) the loop's thread
-  keeps the process alive until each debate has finished its current step and queued
-  the next one.
+  worker for another reason (it recycles workers after 500 tasks) the interpreter's
+  shutdown stops the database threads: the loop's steps fail to store anything more and
+  end, and the sweeper resumes those debates as after a crash.
 """
 
 from __future__ import annotations
@@ -80,8 +80,8 @@ class DebateLoop:
         self._db_threads = [ThreadPoolExecutor(1, thread_name_prefix="council-db")
                             for _ in range(database_threads())]
         self.loop = asyncio.new_event_loop()
-        # Not a daemon: a worker process that django-q2 ends waits (in the interpreter's
-        # thread shutdown) for this thread, which ends once no debate is in flight.
+        # Not a daemon: the interpreter's shutdown waits for this thread, which ends
+        # once no debate is in flight, rather than cutting a step off mid-write.
         self._thread = threading.Thread(target=self._run, name="council-debates")
 
     def start(self) -> None:
@@ -110,17 +110,18 @@ class DebateLoop:
         with self._lock:
             return list(self._in_flight)
 
-    def take(self, code: uuid.UUID, *, wait_s: float = SLOT_WAIT_S) -> bool:
+    def take(self, code: uuid.UUID, *, wait_s: float | None = None) -> bool:
         """Starts driving the debate; False when it must go back to the queue (no slot
         freed within ``wait_s``, or the worker is stopping). A debate already in
         flight here is not started twice (a duplicate task just ends)."""
         with self._lock:
             if code in self._in_flight:
                 return True
+        limit = SLOT_WAIT_S if wait_s is None else wait_s
         waited = 0.0
         while not self._free.acquire(timeout=_POLL_S):
             waited += _POLL_S
-            if shutdown.requested() or waited >= wait_s:
+            if shutdown.requested() or waited >= limit:
                 return False
         if shutdown.requested():
             self._free.release()

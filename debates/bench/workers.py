@@ -6,7 +6,8 @@ debates.bench.workers``) with its own fresh database, so the bench never touches
 site's data: embedded (a scratch SQLite file, the ORM broker) and, when both are
 reachable, scale-out (a scratch PostgreSQL database, Redis under a queue name of its
 own). The child migrates, starts the cluster, runs a warm-up debate, then one medium
-debate alone, then 20 created back to back, and reports wall times and the peak RSS
+debate alone, then 20 queued in one transaction (each set of debates is created first,
+and the clock starts when they are queued), and reports wall times and the peak RSS
 (VmHWM) of the cluster's processes as one JSON line.
 """
 

@@ -152,3 +152,23 @@ def test_a_full_loop_hands_the_debate_back_and_a_duplicate_is_not_run_twice(team
     wait_until(lambda: not loop.in_flight(), 20)
     assert Debate.objects.get(pk=first.pk).status == DebateStatus.SUCCEEDED
     assert_each_turn_once_and_no_repeated_paid_call(first)
+
+
+def test_in_a_worker_the_task_hands_the_debate_to_the_loop_or_back_to_the_queue(
+        team, loops, monkeypatch):
+    from debates import tasks, worker_loop
+
+    loop = loops(slots=1)
+    monkeypatch.setattr(worker_loop, "_current", loop)
+    monkeypatch.setattr(worker_loop, "SLOT_WAIT_S", 0.3)
+    queued: list[tuple] = []
+    monkeypatch.setattr("django_q.tasks.async_task", lambda *a, **k: queued.append(a))
+    first, second = create(team, 2, latency_ms=300)
+    started = time.monotonic()
+    tasks.run_step(str(first.code))
+    assert time.monotonic() - started < 1, "the task waited for the debate"
+    assert loop.in_flight() == [first.code] and queued == []
+    tasks.run_step(str(second.code))  # no slot frees within the wait: back to the queue
+    assert queued == [("debates.tasks.run_step", str(second.code))]
+    wait_until(lambda: not loop.in_flight(), 20)
+    assert Debate.objects.get(pk=first.pk).status == DebateStatus.SUCCEEDED
