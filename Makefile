@@ -19,13 +19,14 @@ TEST_JOBS ?= 2
 RUN_ENV := DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]} \
 	DJANGO_SECURE=$${DJANGO_SECURE:-0}
 
-.PHONY: help install run worker test lint migrate
+.PHONY: help install run worker test lint migrate bench
 
 help:
 	@echo "make run     install if needed, migrate, serve http://$(HOST):$(PORT)/"
 	@echo "make test    install if needed, run the whole test suite and the linter"
 	@echo "make worker  run only the django-q2 task workers (make run starts them too)"
 	@echo "make lint    ruff, mypy (django-stubs), import contracts (lint-imports)"
+	@echo "make bench   measure workers, engine, CLI, pages, events (docs/performance.md)"
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +61,11 @@ test: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy debates collab council_site personas notifications integrations
 	$(VENV)/bin/lint-imports
+
+# Under 5 minutes; non-zero if a debate fails. BENCH_ARGS="--only workers" for one area.
+BENCH_ARGS ?=
+bench: install
+	$(RUN_ENV) $(PY) manage.py bench $(BENCH_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -192,6 +192,9 @@ COUNCIL_SWEEP_SECONDS = env_int("COUNCIL_SWEEP_SECONDS", 5, minimum=1)
 # A step handed on (queued) but not claimed for this long was lost with its task (a
 # worker host cut off after taking it from the queue): the sweeper queues it again.
 COUNCIL_QUEUE_GRACE_SECONDS = env_int("COUNCIL_QUEUE_GRACE_SECONDS", 60, minimum=1)
+# Debates one worker process drives at once on its event loop (debates/worker_loop.py):
+# a step waits on model calls nearly all the time, so one process serves many.
+COUNCIL_DEBATES_PER_WORKER = env_int("COUNCIL_DEBATES_PER_WORKER", 20, minimum=1)
 
 # --- models -----------------------------------------------------------------------
 

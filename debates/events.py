@@ -7,6 +7,7 @@ rows after the last sequence number it has.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -33,12 +34,28 @@ def append(debate: Debate, kind: str, payload: dict[str, Any] | None = None) -> 
     return event
 
 
+# A worker process's debate loop (``debates.worker_loop``): rings are sent from it.
+_ring_loop: asyncio.AbstractEventLoop | None = None
+
+
+def ring_from(loop: asyncio.AbstractEventLoop | None) -> None:
+    """Rings of this process are sent from ``loop`` without waiting for them: the
+    thread that writes every debate's events must not stall on a busy loop."""
+    global _ring_loop
+    _ring_loop = loop
+
+
 def ring(debate: Debate, seq: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    message = {"type": "debate.event", "seq": seq}
     try:
-        async_to_sync(layer.group_send)(group_name(debate), {"type": "debate.event", "seq": seq})
+        if _ring_loop is not None and _ring_loop.is_running():
+            asyncio.run_coroutine_threadsafe(layer.group_send(group_name(debate), message),
+                                             _ring_loop)
+        else:
+            async_to_sync(layer.group_send)(group_name(debate), message)
     except Exception:  # noqa: BLE001 - the doorbell is best effort; the log is the truth
         pass
 

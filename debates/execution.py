@@ -23,7 +23,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -39,6 +39,7 @@ from debates.lease import (  # noqa: F401 - claim/release/lease_seconds are this
     claim,
     lease_seconds,
     release,
+    renew,
     run_holding,
     take_stalled,
 )
@@ -114,46 +115,81 @@ def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol) -> Non
         events.append(debate, kind, payload)
 
 
+async def advance(code: uuid.UUID | str, *, worker: str = WORKER_ID,
+                  also: EngineHooks | None = None, keep_lease: bool = False) -> bool:
+    """Runs one step of the debate. Returns True when more steps remain, False when the
+    debate is finished or not ours. Every database call goes through ``sync_to_async``,
+    so many debates' steps can share one event loop (``debates.worker_loop``).
+
+    With ``keep_lease`` the lease stays held after the step (renewed, not handed on):
+    the caller runs the next step itself, and a crash in between is noticed like a
+    crash mid-step, by the lease running out. Without it the step is handed on."""
+    code = uuid.UUID(str(code))
+    if not await sync_to_async(claim)(code, worker, already_mine=keep_lease):
+        return False
+    return await _run_claimed(code, worker, also, keep_lease)
+
+
 def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
                   also: EngineHooks | None = None) -> bool:
-    """Runs one step of the debate. Returns True when more steps remain (and the
-    next has been handed on), False when the debate is finished or not ours."""
+    """``advance`` from synchronous code: one step, its lease handed on after it. The
+    claim comes first, in the caller's thread, before an event loop is set up."""
     code = uuid.UUID(str(code))
     if not claim(code, worker):
         return False
-    debate = Debate.objects.get(code=code)
-    state = load_state(debate)
+    return async_to_sync(_run_claimed)(code, worker, also, False)
+
+
+async def _run_claimed(code: uuid.UUID, worker: str, also: EngineHooks | None,
+                       keep_lease: bool) -> bool:
+    debate, state = await sync_to_async(_load)(code)
     protocol = get_protocol(state.config.protocol)
     step = protocol.next_step(state)
     if step is None:
-        _finish(debate, state, protocol)
+        await sync_to_async(_finish)(debate, state, protocol)
         return False
     label = protocol.step_label(step)
     hooks = PersistingHooks(debate, state, worker, also)
     started = time.monotonic()
     try:
-        async_to_sync(run_holding)(debate.pk, worker,
-                                   protocol.run_step(state, step, hooks),
-                                   stopping=shutdown.requested)
+        await run_holding(debate.pk, worker, protocol.run_step(state, step, hooks),
+                          stopping=shutdown.requested)
     except Abandoned:
-        _abandon(debate, worker, label)
+        await sync_to_async(_abandon)(debate, worker, label)
         return False
     except Cancelled:
-        # Calls stored after the cancel was saved are paid for too.
-        store_usage(debate)
-        release(debate.pk, worker)
+        await sync_to_async(_stop_cancelled)(debate, worker)
         return False
     except Exception as exc:
         # A bug, not a provider fault (those become failed turns): retrying would fail
         # the same way every minute, so the debate fails now, saying where and why.
         log.exception("debate %s: %s crashed", code, label)
-        _fail(debate, f"internal error in {label}: {type(exc).__name__}: {exc}")
+        await sync_to_async(_fail)(debate, f"internal error in {label}: "
+                                          f"{type(exc).__name__}: {exc}")
         return False
     log.info("debate %s: %s in %.1f s", code, label, time.monotonic() - started)
     if hooks.should_cancel():  # cancelled as the step's last turns were stored
-        store_usage(debate)
-    release(debate.pk, worker)
+        await sync_to_async(_stop_cancelled)(debate, worker)
+        return True  # the next claim refuses the cancelled debate
+    await sync_to_async(_after_step)(debate.pk, worker, keep_lease)
     return True
+
+
+def _load(code: uuid.UUID) -> tuple[Debate, DebateState]:
+    debate = Debate.objects.get(code=code)
+    return debate, load_state(debate)
+
+
+def _after_step(debate_id: int, worker: str, keep_lease: bool) -> None:
+    # A lease that cannot be renewed (the debate was cancelled) is handed back too.
+    if not (keep_lease and renew(debate_id, worker)):
+        release(debate_id, worker)
+
+
+def _stop_cancelled(debate: Debate, worker: str) -> None:
+    # Calls stored after the cancel was saved are paid for too.
+    store_usage(debate)
+    release(debate.pk, worker)
 
 
 def _abandon(debate: Debate, worker: str, label: str) -> None:

@@ -49,11 +49,15 @@ def heartbeat_seconds() -> float:
     return max(lease_seconds() / 3, 0.2)
 
 
-def claim(code: uuid.UUID, worker: str) -> bool:
+def claim(code: uuid.UUID, worker: str, *, already_mine: bool = False) -> bool:
+    """Takes a free or expired lease. With ``already_mine`` a lease this worker still
+    holds counts as free too: a worker that kept it to run the next step itself."""
     now = timezone.now()
+    free = Q(lease_owner="") | Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)
+    if already_mine:
+        free |= Q(lease_owner=worker)
     claimed = Debate.objects.filter(
-        Q(lease_owner="") | Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now),
-        code=code, status__in=ACTIVE_STATUSES,
+        free, code=code, status__in=ACTIVE_STATUSES,
     ).update(
         lease_owner=worker,
         lease_expires_at=now + timedelta(seconds=lease_seconds()),

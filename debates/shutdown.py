@@ -4,7 +4,9 @@ django-q2 waits for a worker's current task before it stops, and a debate step m
 wait minutes on model calls. So each worker process handles the signals itself: an
 idle worker exits at once; a busy one sets the flag, the step (``lease.run_holding``)
 cancels its calls within a fraction of a second, hands its lease on and re-queues
-itself, and the worker exits on the next signal its host sends.
+itself, and the worker exits on the next signal its host sends. A worker is busy while
+a task runs and while any debate is in flight on its event loop
+(``debates.worker_loop``), so the count is shared by threads.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _stopping = threading.Event()
-_busy = threading.Event()
+_busy_lock = threading.Lock()
+_busy_count = 0
 
 
 def requested() -> bool:
@@ -24,7 +27,8 @@ def requested() -> bool:
 
 def _on_signal(signum: int, frame: object) -> None:
     _stopping.set()
-    if not _busy.is_set():
+    # Read without the lock: the handler runs in the main thread, which may hold it.
+    if _busy_count == 0:
         raise SystemExit(0)
 
 
@@ -40,11 +44,24 @@ def install() -> None:
     signal.signal(signal.SIGINT, _on_signal)
 
 
+def begin_busy() -> None:
+    """One more piece of work in progress: a signal now stops it instead of the process."""
+    global _busy_count
+    with _busy_lock:
+        _busy_count += 1
+
+
+def end_busy() -> None:
+    global _busy_count
+    with _busy_lock:
+        _busy_count -= 1
+
+
 @contextmanager
 def busy() -> Iterator[None]:
     """Marks a task in progress: a signal now stops the step instead of the process."""
-    _busy.set()
+    begin_busy()
     try:
         yield
     finally:
-        _busy.clear()
+        end_busy()

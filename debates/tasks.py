@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-from debates import execution, shutdown
+import uuid
+
+from debates import execution, shutdown, worker_loop
 from debates.models import Debate
 from debates.services import enqueue_step
 
 
 def run_step(code: str) -> None:
-    """Runs one step, then queues the next (on commit) if more remain."""
+    """In a worker process: hands the debate to the process's event loop, which runs
+    its steps alongside other debates (``debates.worker_loop``). Elsewhere (django-q2's
+    synchronous mode): runs one step, then queues the next (on commit) if more remain."""
     with shutdown.busy():
+        loop = worker_loop.current()
+        if loop is not None:
+            if not loop.take(uuid.UUID(str(code))):
+                # Stopping, or every slot stayed taken: any worker may take it.
+                enqueue_step(Debate.objects.get(code=code))
+            return
         debate = Debate.objects.get(code=code)
         if shutdown.requested():
             # Taken from the queue just before the stop: back to it for a live worker.

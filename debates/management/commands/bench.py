@@ -1,76 +1,85 @@
-"""``manage.py bench``: wall time against the critical path, and memory, per mode.
+"""``manage.py bench``: measures every area and prints one Markdown table.
 
-With a simulated latency L per call, a debate can finish no faster than one L per
-sequential step (compose, premortem, position, each round, synthesis, verifier);
-running the agents of a step one after another would cost agents x that. The
-ratio wall / critical path shows how close the engine gets. Results are recorded
-in docs/benchmarks.md.
+Each area is a module ``debates.bench.<area>`` with ``measure() -> list[Figure]``. An
+area whose module is not there (yet) is skipped with a note. The command exits
+non-zero when an area fails (a debate it ran did not succeed, or it crashed), after
+printing whatever was measured. Results are recorded in docs/performance.md.
 """
 
 from __future__ import annotations
 
-import asyncio
-import resource
+import importlib
+import os
+import platform
 import time
-import tracemalloc
+import traceback
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from debates.engine.council import EngineHooks, run_debate
-from debates.engine.schemas import CallRecord, DebateConfig, Mode, SimulatorOptions
-from debates.engine.state import DebateState
+from debates.bench.failure import DebatesFailed
+from debates.bench.figures import Figure
 
-QUESTION = ("Our 40-person B2B SaaS company runs a 6-year-old Django monolith. Should we "
-            "split it into microservices during the next 12 months?")
-
-
-class _Counter(EngineHooks):
-    def __init__(self) -> None:
-        self.calls: list[CallRecord] = []
-
-    async def on_call(self, record: CallRecord) -> None:
-        self.calls.append(record)
+# What a plain ``manage.py bench`` measures, within 5 minutes.
+AREAS = ("engine", "workers", "cli", "pages", "events")
+# Measured only when asked for (--only): needs root and network namespaces, and takes
+# minutes of its own.
+EXTRA_AREAS = ("hosts",)
+HEADER = ("| area | figure | value | target | met | detail |\n"
+          "|---|---|---|---|---|---|")
 
 
-def measure(mode: Mode, latency_ms: int, seed: int = 7) -> dict[str, Any]:
-    config = DebateConfig(mode=mode, seed=seed,
-                          simulator=SimulatorOptions(latency_ms=latency_ms, seed=seed))
-    state = DebateState(question=QUESTION, config=config)
-    hooks = _Counter()
-    tracemalloc.start()
-    started = time.perf_counter()
-    asyncio.run(run_debate(state, hooks))
-    wall = time.perf_counter() - started
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    steps = 5 + state.completed_rounds  # compose, premortem, position, rounds, synthesis, verify
-    critical = steps * latency_ms / 1000
-    sequential = len(hooks.calls) * latency_ms / 1000
-    return {"mode": mode.value, "agents": len(state.personas), "rounds": state.completed_rounds,
-            "calls": len(hooks.calls), "wall_s": wall, "critical_path_s": critical,
-            "ratio": wall / critical if critical else float("nan"), "sequential_s": sequential,
-            "peak_python_mib": peak / 2**20}
+def machine() -> str:
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (f"{platform.node()}: {os.cpu_count()} cores, {memory:.0f} GiB, "
+            f"{platform.system()} {platform.release()}, Python {platform.python_version()}")
 
 
 class Command(BaseCommand):
-    help = "Measure debate wall time against its critical path with simulated latency."
+    help = "Measure workers, engine, CLI, pages and events; print a Markdown table."
 
-    def add_arguments(self, parser):
-        parser.add_argument("--latency-ms", type=int, default=500)
-        parser.add_argument("--modes", default="quick,medium,deep")
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--only", action="append", choices=AREAS + EXTRA_AREAS,
+                            metavar="AREA", help="measure only this area (repeatable): "
+                            f"{', '.join(AREAS + EXTRA_AREAS)}")
+        parser.add_argument("--output", type=Path,
+                            help="also write the table (with date and machine) to this file")
 
-    def handle(self, *args, **opts):
-        measure(Mode.QUICK, 0)  # warm-up: first-call imports and tokenizer loading
-        rows = [measure(Mode(m), opts["latency_ms"]) for m in opts["modes"].split(",")]
-        out = self.stdout
-        out.write(f"Simulated latency L = {opts['latency_ms']} ms per call\n\n")
-        out.write("| mode | agents | rounds | calls | wall (s) | critical path (s) | "
-                  "wall / critical | one-at-a-time (s) | peak Python heap (MiB) |\n")
-        out.write("|---|---|---|---|---|---|---|---|---|\n")
-        for r in rows:
-            out.write(f"| {r['mode']} | {r['agents']} | {r['rounds']} | {r['calls']} | "
-                      f"{r['wall_s']:.2f} | {r['critical_path_s']:.2f} | {r['ratio']:.2f} | "
-                      f"{r['sequential_s']:.2f} | {r['peak_python_mib']:.1f} |\n")
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        out.write(f"\nProcess max RSS: {rss:.0f} MiB (includes Django and litellm)\n")
+    def handle(self, *args: object, **opts: Any) -> None:
+        areas: list[str] = opts["only"] or list(AREAS)
+        figures: list[Figure] = []
+        notes: list[str] = []
+        failed: list[str] = []
+        started = time.monotonic()
+        for area in areas:
+            self.stderr.write(f"bench: {area} ...")
+            area_started = time.monotonic()
+            try:
+                module = importlib.import_module(f"debates.bench.{area}")
+            except ModuleNotFoundError as exc:
+                if exc.name != f"debates.bench.{area}":
+                    raise
+                notes.append(f"{area}: skipped, debates/bench/{area}.py is not there yet")
+                continue
+            try:
+                figures += module.measure()
+            except DebatesFailed as exc:
+                figures += exc.figures
+                failed.append(f"{area}: {exc}")
+            except Exception as exc:  # noqa: BLE001 - one broken area must not hide the rest
+                self.stderr.write(traceback.format_exc())
+                failed.append(f"{area}: {type(exc).__name__}: {exc}")
+            notes.append(f"{area}: {time.monotonic() - area_started:.0f} s")
+        report = "\n".join([
+            f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {machine()}; "
+            f"whole bench {time.monotonic() - started:.0f} s.",
+            "", HEADER, *(f.row() for f in figures), "",
+            *(f"- {note}" for note in notes), *(f"- **failed** {f}" for f in failed), "",
+        ])
+        self.stdout.write(report)
+        if opts["output"]:
+            opts["output"].write_text(report)
+        if failed:
+            raise CommandError(f"{len(failed)} area(s) failed: {'; '.join(failed)}")

@@ -1,0 +1,254 @@
+"""One worker process drives many debates at once: an asyncio event loop in a thread.
+
+A debate step spends nearly all its time waiting on model calls, so a worker process
+that ran one step at a time sat idle. Here django-q2's task (``tasks.run_step``) only
+hands the debate to this process's loop and returns; the loop runs up to
+``COUNCIL_DEBATES_PER_WORKER`` debates side by side, each step by step through
+``execution.advance`` (claim, load, run under a heartbeat, persist), so every step is
+still one idempotent, lease-held unit.
+
+- **Steps in a row.** A debate stays on the loop that started it: after a step the
+  lease is kept (renewed) and the next step is claimed at once, without a round trip
+  through the queue. A crash between steps is noticed like one mid-step: the lease
+  runs out and the sweeper hands the debate on.
+- **Database.** Engine code runs on the loop; every ORM call goes through
+  ``sync_to_async``, which runs it on the debate's database thread
+  (``ThreadSensitiveContext``): one thread, so one connection, per worker process on
+  SQLite (its single writer is never fought over inside the process), four on
+  PostgreSQL, however many debates are in flight. Connections are kept from step to
+  step (a reconnect per step would queue the process's debates behind it) and
+  replaced when broken.
+- **Full.** A task that finds every slot taken waits (the django-q2 worker takes no
+  other task meanwhile, so the other worker processes do) and, after
+  ``SLOT_WAIT_S``, puts the step back on the queue for any worker.
+- **Stop.** A debate in flight keeps its process busy (``debates.shutdown``): a
+  SIGINT makes every step in flight give its lease back and re-queue itself within a
+  heartbeat poll, and the worker exits on the next signal. When django-q2 ends the
+  worker for another reason (it recycles workers after 500 tasks) the interpreter's
+  shutdown stops the database threads: the loop's steps fail to store anything more and
+  end, and the sweeper resumes those debates as after a crash.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import threading
+import uuid
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
+from django.db import connections
+
+from debates import events, execution, shutdown
+
+log = logging.getLogger(__name__)
+
+# How long a task waits for a free slot before it puts the step back on the queue.
+SLOT_WAIT_S = 30.0
+_POLL_S = 0.2
+
+
+def capacity() -> int:
+    return int(getattr(settings, "COUNCIL_DEBATES_PER_WORKER", 20))
+
+
+def database_threads() -> int:
+    """SQLite has one writer: one thread. A server database answers several queries at
+    once, and one thread would queue every debate of the process behind each round trip."""
+    engine = settings.DATABASES["default"]["ENGINE"]
+    return 1 if engine.endswith("sqlite3") else DATABASE_THREADS_SERVER
+
+
+# Connections one worker process opens for its debates on PostgreSQL.
+DATABASE_THREADS_SERVER = 4
+
+
+class DebateLoop:
+    """This process's event loop and the debates in flight on it."""
+
+    def __init__(self, slots: int, *, warm_up: bool = False) -> None:
+        self.slots = slots
+        self._warm_up = warm_up
+        self._free = threading.BoundedSemaphore(slots)
+        self._lock = threading.Lock()
+        self._in_flight: dict[uuid.UUID, Future[None]] = {}
+        self._driver_ids = itertools.count(1)
+        # Each debate's ORM calls run on one of these threads (one connection each).
+        self._db_threads = [ThreadPoolExecutor(1, thread_name_prefix="council-db")
+                            for _ in range(database_threads())]
+        self.loop = asyncio.new_event_loop()
+        # Not a daemon: the interpreter's shutdown waits for this thread, which ends
+        # once no debate is in flight, rather than cutting a step off mid-write.
+        self._thread = threading.Thread(target=self._run, name="council-debates")
+
+    def start(self) -> None:
+        events.ring_from(self.loop)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stops the loop at once. Debates still in flight are dropped as in a crash:
+        their leases run out and the sweeper hands them on (used by tests)."""
+        if self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(timeout)
+        with self._lock:
+            dropped = list(self._in_flight)
+        for code in dropped:
+            self._done(code)
+        events.ring_from(None)
+        for db_thread in self._db_threads:
+            try:
+                db_thread.submit(connections.close_all).result(timeout)
+            except RuntimeError:  # stopped before
+                continue
+            db_thread.shutdown(wait=False)
+
+    def in_flight(self) -> list[uuid.UUID]:
+        with self._lock:
+            return list(self._in_flight)
+
+    def take(self, code: uuid.UUID, *, wait_s: float | None = None) -> bool:
+        """Starts driving the debate; False when it must go back to the queue (no slot
+        freed within ``wait_s``, or the worker is stopping). A debate already in
+        flight here is not started twice (a duplicate task just ends)."""
+        with self._lock:
+            if code in self._in_flight:
+                return True
+        limit = SLOT_WAIT_S if wait_s is None else wait_s
+        waited = 0.0
+        while not self._free.acquire(timeout=_POLL_S):
+            waited += _POLL_S
+            if shutdown.requested() or waited >= limit:
+                return False
+        if shutdown.requested():
+            self._free.release()
+            return False
+        with self._lock:
+            if code in self._in_flight:
+                self._free.release()
+                return True
+            shutdown.begin_busy()
+            number = next(self._driver_ids)
+            driver = f"{execution.WORKER_ID}:{number}"
+            db_thread = self._db_threads[number % len(self._db_threads)]
+            future = asyncio.run_coroutine_threadsafe(self._drive(code, driver, db_thread),
+                                                      self.loop)
+            self._in_flight[code] = future
+        future.add_done_callback(lambda _: self._done(code))
+        return True
+
+    def _done(self, code: uuid.UUID) -> None:
+        with self._lock:
+            if self._in_flight.pop(code, None) is None:
+                return  # already counted out by ``stop``
+        self._free.release()
+        shutdown.end_busy()
+
+    async def _drive(self, code: uuid.UUID, driver: str, db_thread: ThreadPoolExecutor) -> None:
+        # Every sync_to_async call of this debate (and of the tasks it starts) runs on
+        # its database thread.
+        async with ThreadSensitiveContext(executor=db_thread):
+            await self._steps(code, driver)
+
+    async def _steps(self, code: uuid.UUID, driver: str) -> None:
+        try:
+            while True:
+                await sync_to_async(_replace_broken_connections)()
+                more = await execution.advance(code, worker=driver, keep_lease=True)
+                if not more:
+                    return
+                if self._winding_down():
+                    await sync_to_async(_hand_on)(code, driver)
+                    return
+        except Exception:
+            # A database outage, say: the lease runs out and the sweeper resumes it.
+            log.exception("debate %s: the worker loop lost it", code)
+
+    def _winding_down(self) -> bool:
+        return shutdown.requested() or not threading.main_thread().is_alive()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.create_task(self._stop_when_orphaned())
+        if self._warm_up:
+            self.loop.create_task(_warm_up())
+        try:
+            self.loop.run_forever()
+        finally:
+            # Whatever is still pending (after ``stop``) is cancelled: like a crash, no
+            # lease is handed back, but nothing runs on half-closed.
+            pending = asyncio.all_tasks(self.loop)
+            for task in pending:
+                task.cancel()
+            if pending:
+                self.loop.run_until_complete(asyncio.wait(pending, timeout=2))
+            self.loop.close()
+
+    async def _stop_when_orphaned(self) -> None:
+        """Ends the loop once the worker's main thread has ended and nothing is in
+        flight, so the process can exit."""
+        while threading.main_thread().is_alive() or self.in_flight():
+            await asyncio.sleep(_POLL_S)
+        self.loop.stop()
+
+
+def _replace_broken_connections() -> None:
+    """``close_old_connections`` without the age limit (``CONN_MAX_AGE`` 0 would mean a
+    new connection per step): a connection that failed and no longer answers (a
+    database restart, a cut link) is closed, so the next query opens a fresh one."""
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is None or not conn.errors_occurred:
+            continue
+        if conn.is_usable():
+            conn.errors_occurred = False
+        else:
+            conn.close()
+
+
+async def _warm_up() -> None:
+    """Pays the process's first-call costs (litellm builds its models and clients
+    lazily, prompts and tokenizers load on first use: about 2 s here) with a debate
+    that stores nothing, on the simulator without latency, before any real debate
+    waits for it."""
+    from debates.engine.council import EngineHooks, run_debate
+    from debates.engine.schemas import DebateConfig, Mode, SimulatorOptions
+    from debates.engine.state import DebateState
+
+    config = DebateConfig(mode=Mode.QUICK, seed=0, simulator=SimulatorOptions(seed=0))
+    try:
+        await run_debate(DebateState(question="Warm-up: is the worker ready?",
+                                     config=config), EngineHooks())
+    except Exception:  # only an optimisation: a real step pays the cost instead
+        log.warning("worker warm-up failed", exc_info=True)
+
+
+def _hand_on(code: uuid.UUID, driver: str) -> None:
+    """Between steps, while the worker winds down: the kept lease is handed on and
+    the next step queued for any worker."""
+    from debates.models import Debate
+    from debates.services import enqueue_step
+
+    debate = Debate.objects.get(code=code)
+    execution.release(debate.pk, driver)
+    enqueue_step(debate)
+
+
+_current: DebateLoop | None = None
+
+
+def start() -> DebateLoop:
+    """Called once in each worker process, after the fork (django-q2's ``post_spawn``)."""
+    global _current
+    if _current is None:
+        _current = DebateLoop(capacity(), warm_up=True)
+        _current.start()
+    return _current
+
+
+def current() -> DebateLoop | None:
+    """This process's loop; None outside a worker process (django-q2's synchronous
+    mode, tests, the CLI), where a task runs its step inline as before."""
+    return _current
