@@ -161,11 +161,12 @@ async def test_after_the_first_push_only_the_parts_that_changed_are_sent(
     page = await _get(member_client, url)
     seq = int(re.search(r'data-last-seq="(\d+)"', page).group(1))
 
-    communicator = _communicator(member_client, debate.code, seq - 1)
+    communicator = _communicator(member_client, debate.code, seq)
     await communicator.connect()
+    await sync_to_async(run_next_step)(debate.code)  # premortem
     first = await communicator.receive_from(5)  # the socket has seen nothing: all parts
     assert {el.attrs.get("id") for el in top_level(first)} == set(SWAP_TARGETS)
-    await sync_to_async(run_next_step)(debate.code)  # premortem: no synthesis yet
+    await sync_to_async(run_next_step)(debate.code)  # position: still no synthesis
     second = await communicator.receive_from(5)
     await communicator.disconnect()
 
