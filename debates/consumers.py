@@ -98,7 +98,7 @@ def live_update(debate: Debate, *, role: str, after: int, csrf_token: str = "") 
     context = {"page": page, "debate": detailed, "oob": True, "csrf_token": csrf_token,
                "new_events": [e for e in page.events if e.seq > after]}
     names = (*LIVE_PARTS, page.partials["live"])
-    parts = {name: render_to_string(name, context) for name in names}
+    parts = {name: str(render_to_string(name, context)) for name in names}
     tail = render_to_string("debates/_live_tail.html", context)
     return LiveUpdate(parts, tail, page.last_seq, detailed.is_active)
 

@@ -49,10 +49,10 @@ def varied_instance(schema: dict[str, Any], rng: random.Random) -> Any:
             # Optional fields too: concessions and updated confidences keep rounds going.
             return {name: build(sub) for name, sub in node.get("properties", {}).items()}
         if kind == "array":
-            low = int(node.get("minItems", 1))
-            return [build(node.get("items", {})) for _ in range(max(low, 2))]
+            count = max(int(node.get("minItems", 1)), 2)
+            return [build(node.get("items", {})) for _ in range(count)]
         if kind == "number":
-            low, high = node.get("minimum", 0.0), node.get("maximum", 1.0)
+            low, high = float(node.get("minimum", 0.0)), float(node.get("maximum", 1.0))
             if (low, high) == (0.0, 1.0):
                 low, high = 0.2, 0.9
             return round(rng.uniform(low, high), 2)

@@ -60,7 +60,7 @@ def run_load(url: str, cookie: str, clients: int, seconds: float) -> list[float]
     return list(json.loads(done.stdout))
 
 
-def _percentile(values: list[float], q: float) -> float:
+def _percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 \
         else values[0]
 
