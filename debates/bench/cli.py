@@ -88,7 +88,8 @@ def run_engine(stub: ModelStub) -> float:
     from debates.engine.schemas import DebateConfig, usage_from_calls
     from debates.engine.state import DebateState
 
-    capabilities.configure({MODEL: capabilities.ModelSettings(api_base=stub.api_base)})
+    os.environ.setdefault("COUNCIL_BENCH_STUB_KEY", "sk-bench")
+    capabilities.configure({MODEL: capabilities.ModelSettings(**_models_setting(stub)[MODEL])})
     try:
         state = DebateState(question=QUESTION, given_personas=parse_personas(PERSONAS, "bench"),
                             config=DebateConfig(model=MODEL, max_rounds=ROUNDS))
@@ -96,6 +97,9 @@ def run_engine(stub: ModelStub) -> float:
         protocol.prepare(state)
         stub.first_request_at = None
         asyncio.run(run_protocol(state, EngineHooks()))
+        failure = protocol.failure(state)
+        if failure is not None:
+            raise RuntimeError(f"the in-process debate failed: {failure}")
         protocol.build_result(state, usage_from_calls([], 0.0))
         finished = time.monotonic()
         if stub.first_request_at is None:
