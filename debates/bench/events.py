@@ -20,6 +20,7 @@ import statistics
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from debates.bench.figures import Figure
 from debates.bench.site import ROOT, Site, running_site
@@ -60,27 +61,30 @@ class _Follower:
         self.arrived: dict[int, float] = {}
         self.frames: list[int] = []  # bytes per frame
         self.ready = threading.Event()
-        self.stop = threading.Event()
+        self.loop: asyncio.AbstractEventLoop
+        self.socket: Any
+        self.close_code: int | None = None
         self.thread = threading.Thread(target=lambda: asyncio.run(self._follow()),
                                        daemon=True)
 
     async def _follow(self) -> None:
         import aiohttp  # litellm's own HTTP client: installed with it
 
+        self.loop = asyncio.get_running_loop()
         async with aiohttp.ClientSession(cookies={"sessionid": self.session}) as http, \
                 http.ws_connect(self.url, headers={"Origin": self.origin}) as socket:
+            self.socket = socket
             self.ready.set()
-            while not self.stop.is_set():
-                try:
-                    message = await socket.receive(timeout=0.2)
-                except TimeoutError:
-                    continue
+            # No receive timeout: aiohttp treats one as a broken connection. __exit__
+            # closes the socket instead, which ends this loop.
+            async for message in socket:
                 if message.type != aiohttp.WSMsgType.TEXT:
                     break
                 now = time.time()
                 self.frames.append(len(message.data.encode()))
                 for seq in SEQ.findall(message.data):
                     self.arrived.setdefault(int(seq), now)
+            self.close_code = socket.close_code
 
     def __enter__(self) -> _Follower:
         self.thread.start()
@@ -89,7 +93,8 @@ class _Follower:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.stop.set()
+        if self.thread.is_alive():
+            asyncio.run_coroutine_threadsafe(self.socket.close(), self.loop).result(10)
         self.thread.join(10)
 
 
@@ -109,7 +114,9 @@ def _follow_one_debate(site: Site, latency_ms: int) -> tuple[list[float], list[i
     delays = [follower.arrived[int(seq)] - at for seq, at in committed.items()
               if int(seq) > created["seq"] and int(seq) in follower.arrived]
     if len(delays) < len(committed) - created["seq"]:
-        raise RuntimeError("the websocket client missed events")
+        raise RuntimeError(f"the websocket client missed events (socket closed with "
+                           f"{follower.close_code}): {len(follower.frames)} frames, "
+                           f"{sorted(follower.arrived)} of {sorted(committed)}")
     return delays, follower.frames
 
 

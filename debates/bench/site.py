@@ -104,13 +104,19 @@ def running_site(*, root: Path = ROOT, mode: str = "medium", redis_url: str | No
         seed = SEED.replace("QUESTION", json.dumps(QUESTION)).replace("MODE", json.dumps(mode))
         seeded = json.loads(site.manage("shell", stdin=seed).strip().splitlines()[-1])
         site.debate, site.session = seeded["debate"], seeded["session"]
+        log = open(Path(tmp) / "serve.log", "wb")  # noqa: SIM115 - closed below
         proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)],
-                                cwd=root, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
+                                cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                start_new_session=True)
         try:
             _wait_healthy(site.base_url, proc)
             yield site
+        except Exception:
+            log.flush()
+            sys.stderr.write((Path(tmp) / "serve.log").read_text(errors="replace")[-3000:])
+            raise
         finally:
+            log.close()
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
                 try:

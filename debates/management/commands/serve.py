@@ -43,12 +43,13 @@ class Command(BaseCommand):
                                  "core, at most 4; COUNCIL_WEB_PROCESSES)")
 
     def handle(self, *args, **opts):
-        bindir = sys.executable.rsplit("/", 1)[0]
         listener = socket.create_server((opts["host"], opts["port"]), backlog=512)
         fd = str(listener.fileno())
         processes = {
             f"web{i + 1}": subprocess.Popen(
-                [f"{bindir}/daphne", "--fd", fd, "council_site.asgi:application"],
+                # ``-m``: the same interpreter and sys.path as this command (a console
+                # script would import the project from wherever it was installed).
+                [sys.executable, "-m", "daphne", "--fd", fd, "council_site.asgi:application"],
                 pass_fds=(listener.fileno(),))
             for i in range(max(1, opts["web_processes"] or default_web_processes()))
         }
