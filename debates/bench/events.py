@@ -100,11 +100,12 @@ class _Follower:
 
 def _follow_one_debate(site: Site, latency_ms: int) -> tuple[list[float], list[int]]:
     """(commit → client seconds per event, bytes per frame) for one quick debate."""
+    # The simulator's latency is recorded with the debate when it is created.
+    site.env["COUNCIL_SIM_LATENCY_MS"] = str(latency_ms)
     created = json.loads(site.manage("shell", stdin=CREATE.replace(
         "QUESTION", json.dumps("Should the support team move to a four-day week?"))
     ).strip().splitlines()[-1])
     with _Follower(site, created["code"], created["seq"]) as follower:
-        site.env["COUNCIL_SIM_LATENCY_MS"] = str(latency_ms)
         committed = json.loads(site.manage("shell", stdin=RUN.replace(
             "CODE", json.dumps(created["code"]))).strip().splitlines()[-1])
         deadline = time.monotonic() + 10
