@@ -89,7 +89,8 @@ def run_engine(stub: ModelStub) -> float:
     from debates.engine.state import DebateState
 
     os.environ.setdefault("COUNCIL_BENCH_STUB_KEY", "sk-bench")
-    capabilities.configure({MODEL: capabilities.ModelSettings(**_models_setting(stub)[MODEL])})
+    capabilities.configure({MODEL: capabilities.ModelSettings.model_validate(
+        _models_setting(stub)[MODEL])})
     try:
         state = DebateState(question=QUESTION, given_personas=parse_personas(PERSONAS, "bench"),
                             config=DebateConfig(model=MODEL, max_rounds=ROUNDS))
