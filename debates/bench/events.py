@@ -32,11 +32,12 @@ SEQ = re.compile(r'<li data-seq="(\d+)"')
 CREATE = """
 import json
 from council_site.accounts.models import Team
-from debates.engine.schemas import DebateConfig
+from debates.engine.schemas import DebateConfig, SimulatorOptions
 from debates.services import debate_create
 team = Team.objects.get(name="Bench")
 debate = debate_create(team=team, user=None, question=QUESTION,
-                       config=DebateConfig(mode="quick"), start=False)
+                       config=DebateConfig(mode="quick", simulator=SimulatorOptions(
+                           latency_ms=LATENCY)), start=False)
 debate.refresh_from_db()
 print(json.dumps({"code": str(debate.code), "seq": debate.last_event_seq}))
 """
@@ -100,11 +101,9 @@ class _Follower:
 
 def _follow_one_debate(site: Site, latency_ms: int) -> tuple[list[float], list[int]]:
     """(commit → client seconds per event, bytes per frame) for one quick debate."""
-    # The simulator's latency is recorded with the debate when it is created.
-    site.env["COUNCIL_SIM_LATENCY_MS"] = str(latency_ms)
-    created = json.loads(site.manage("shell", stdin=CREATE.replace(
+    create = CREATE.replace("LATENCY", str(latency_ms)).replace(
         "QUESTION", json.dumps("Should the support team move to a four-day week?"))
-    ).strip().splitlines()[-1])
+    created = json.loads(site.manage("shell", stdin=create).strip().splitlines()[-1])
     with _Follower(site, created["code"], created["seq"]) as follower:
         committed = json.loads(site.manage("shell", stdin=RUN.replace(
             "CODE", json.dumps(created["code"]))).strip().splitlines()[-1])
