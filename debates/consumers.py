@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import re
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
@@ -70,16 +72,49 @@ class LiveBatch(NamedTuple):
     active: bool  # the debate still runs
 
 
-def render_live_fragments(debate: Debate, *, role: str, after: int,
-                          csrf_token: str = "") -> LiveBatch:
-    """The out-of-band fragments bringing a page at sequence ``after`` up to date."""
+def live_parts(partials: dict[str, str]) -> tuple[str, ...]:
+    """The page's swappable parts, each one element with its own id: the shared ones
+    and the protocol's own agent cards, side panel and live partial."""
+    return tuple(name for name in (
+        "debates/_status.html", "debates/_stepper.html", partials["agents"],
+        partials.get("chart", ""), "debates/_synthesis_card.html", partials["live"],
+    ) if name)
+
+
+class LiveUpdate(NamedTuple):
+    parts: dict[str, str]  # template -> its out-of-band fragment
+    tail: str  # the activity lines for the new events and the sequence marker
+    seq: int
+    active: bool
+
+    def html(self, parts: Iterable[str] | None = None) -> str:
+        """The fragments to send: every part, or only those named, then the tail."""
+        chosen = self.parts if parts is None else parts
+        return "".join(self.parts[name] for name in chosen) + self.tail
+
+
+def live_update(debate: Debate, *, role: str, after: int, csrf_token: str = "") -> LiveUpdate:
+    """The out-of-band fragments bringing a page at sequence ``after`` up to date, part
+    by part, so a connection can leave out the parts its page already shows."""
     detailed = selectors.debate_detail(team=debate.team, code=debate.code)
     page = debate_page(detailed, role=role, can_write=can_write(role))
-    html = render_to_string("debates/_live.html", {
-        "page": page, "debate": detailed, "oob": True, "csrf_token": csrf_token,
-        "new_events": [e for e in page.events if e.seq > after],
-    })
-    return LiveBatch(html, page.last_seq, detailed.is_active)
+    context = {"page": page, "debate": detailed, "oob": True, "csrf_token": csrf_token,
+               "new_events": [e for e in page.events if e.seq > after]}
+    names = live_parts(page.partials)
+    parts = {name: str(render_to_string(name, context)) for name in names}
+    tail = render_to_string("debates/_live_tail.html", context)
+    return LiveUpdate(parts, tail, page.last_seq, detailed.is_active)
+
+
+def render_live_fragments(debate: Debate, *, role: str, after: int,
+                          csrf_token: str = "") -> LiveBatch:
+    """Every out-of-band fragment bringing a page at sequence ``after`` up to date."""
+    update = live_update(debate, role=role, after=after, csrf_token=csrf_token)
+    return LiveBatch(update.html(), update.seq, update.active)
+
+
+def fingerprint(html: str) -> bytes:
+    return hashlib.blake2b(html.encode(), digest_size=16).digest()
 
 
 class DebateConsumer(AsyncWebsocketConsumer):
@@ -104,6 +139,10 @@ class DebateConsumer(AsyncWebsocketConsumer):
             return
         self.sent_seq = parse_after(self.scope.get("query_string", b""))
         self.pushed = False
+        # What this connection's page shows, per part: a fingerprint of the fragment
+        # last sent. Empty at first, so the first push sends every part: the page may
+        # be older than ``after`` says (a reconnect), and this socket never saw it.
+        self.shown: dict[str, bytes] = {}
         self.active = self.debate.is_active
         self.csrf_token = self._csrf_token()
         self.group = events.group_name(self.debate)
@@ -152,11 +191,14 @@ class DebateConsumer(AsyncWebsocketConsumer):
             except (Http404, PermissionDenied):
                 raise AccessLost from None
         self.pushed = True
-        batch = render_live_fragments(self.debate, role=self.role, after=self.sent_seq,
-                                      csrf_token=self.csrf_token)
-        self.sent_seq = max(self.sent_seq, batch.seq)
-        self.active = batch.active
-        return batch.html
+        update = live_update(self.debate, role=self.role, after=self.sent_seq,
+                             csrf_token=self.csrf_token)
+        changed = [name for name, html in update.parts.items()
+                   if self.shown.get(name) != fingerprint(html)]
+        self.shown.update((name, fingerprint(update.parts[name])) for name in changed)
+        self.sent_seq = max(self.sent_seq, update.seq)
+        self.active = update.active
+        return update.html(changed)
 
     async def _follow(self) -> None:
         batch = database_sync_to_async(self._batch)

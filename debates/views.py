@@ -18,7 +18,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from pydantic import BaseModel, ValidationError
 
@@ -34,6 +37,7 @@ from debates.estimates import estimate
 from debates.forms import DebateForm, RerunForm, SettingsForm
 from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
+from debates.page_cache import finished_body
 from debates.pages import debate_page
 from debates.report_extras import extra_sections
 from debates.services import (
@@ -156,7 +160,16 @@ def debate_options(request: HttpRequest) -> HttpResponse:
 @require_GET
 def debate_detail(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, role = debate_access(user=request.user, code=code)
-    return render(request, "debates/detail.html", _page_context(debate, role))
+
+    def body(csrf_token: str) -> str:
+        context = {**_page_context(debate, role), "csrf_token": csrf_token}
+        return render_to_string("debates/_detail_body.html", context)
+
+    if debate.is_active:  # changes with every step: nothing worth keeping
+        html = mark_safe(body(get_token(request)))  # noqa: S308 - our own render
+    else:
+        html = finished_body(debate, role, get_token(request), body)
+    return render(request, "debates/detail.html", {"debate": debate, "body": html})
 
 
 @login_required

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-import httpx
-import openai
 from pydantic import BaseModel, ValidationError
 
 from debates.engine.capabilities import (
@@ -30,7 +28,7 @@ from debates.engine.capabilities import (
     OutputMode,
     capabilities,
 )
-from debates.engine.llm_env import litellm
+from debates.engine.llm_loader import litellm_module as _litellm
 from debates.engine.schemas import CallRecord, CallTag, SimulatorOptions
 
 log = logging.getLogger(__name__)
@@ -51,16 +49,22 @@ MAX_RECORD_ERROR_CHARS = 500
 # informative) Timeout win the race, while still bounding a provider that ignores it.
 HARD_TIMEOUT_MARGIN_S = 5.0
 
-TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
-    litellm.Timeout,
-    litellm.RateLimitError,
-    litellm.APIConnectionError,
-    litellm.InternalServerError,
-    litellm.ServiceUnavailableError,
-    litellm.BadGatewayError,
-    asyncio.TimeoutError,
-    TimeoutError,
-)
+
+# litellm (and openai, httpx, aiohttp under it) is imported at the first call, not with
+# this module: pages that only read debates import the engine too (see llm_loader).
+@lru_cache(maxsize=1)
+def transient_errors() -> tuple[type[BaseException], ...]:
+    litellm = _litellm()
+    return (
+        litellm.Timeout,
+        litellm.RateLimitError,
+        litellm.APIConnectionError,
+        litellm.InternalServerError,
+        litellm.ServiceUnavailableError,
+        litellm.BadGatewayError,
+        asyncio.TimeoutError,
+        TimeoutError,
+    )
 
 
 class CallFailed(Exception):
@@ -112,7 +116,11 @@ class _Invalid(Exception):
         self.message = message
 
 
+@lru_cache(maxsize=1)
 def _network_errors() -> tuple[type[BaseException], ...]:
+    import httpx
+    import openai
+
     errors: list[type[BaseException]] = [OSError, asyncio.TimeoutError, openai.APIError]
     errors.append(httpx.TransportError)
     try:
@@ -124,8 +132,6 @@ def _network_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
-_NETWORK_ERRORS = _network_errors()
-
 
 def unmapped_error(exc: BaseException) -> BaseException | None:
     """The original exception when litellm wrapped a non-network error as a connection error.
@@ -134,10 +140,10 @@ def unmapped_error(exc: BaseException) -> BaseException | None:
     provider raising ValueError ...) into ``APIConnectionError``, which would otherwise
     look transient and be retried, and whose text is a traceback plus a bug-report link.
     """
-    if type(exc) is not litellm.APIConnectionError:
+    if type(exc) is not _litellm().APIConnectionError:
         return None
     inner = exc.__cause__ or exc.__context__
-    if inner is None or isinstance(inner, _NETWORK_ERRORS):
+    if inner is None or isinstance(inner, _network_errors()):
         return None
     return inner
 
@@ -145,11 +151,11 @@ def unmapped_error(exc: BaseException) -> BaseException | None:
 def is_transient(exc: BaseException) -> bool:
     if unmapped_error(exc) is not None:
         return False
-    if isinstance(exc, TRANSIENT_ERRORS):
+    if isinstance(exc, transient_errors()):
         return True
     # Some providers surface 5xx as a generic APIError.
     status = getattr(exc, "status_code", None)
-    return isinstance(exc, litellm.APIError) and isinstance(status, int) and status >= 500
+    return isinstance(exc, _litellm().APIError) and isinstance(status, int) and status >= 500
 
 
 def error_class_of(exc: BaseException) -> str:
@@ -157,7 +163,7 @@ def error_class_of(exc: BaseException) -> str:
     if inner is not None:
         return type(inner).__name__
     if isinstance(exc, asyncio.TimeoutError | TimeoutError) and not isinstance(
-        exc, litellm.Timeout
+        exc, _litellm().Timeout
     ):
         return "Timeout"
     return type(exc).__name__
@@ -276,9 +282,23 @@ def output_tokens(schema: type[BaseModel], items: int = 4) -> int:
     return max(MIN_OUTPUT_TOKENS, min(MAX_OUTPUT_TOKENS, size(root)))
 
 
+# Per message: role and separators; per prompt: the reply's priming (OpenAI's scheme,
+# which litellm's counter follows), with room to spare for other chat templates.
+MESSAGE_OVERHEAD_TOKENS = 8
+
+
+def token_upper_bound(messages: list[dict[str, str]]) -> int:
+    """At least the prompt's token count, without a tokenizer: byte-level BPE tokenizers
+    never make a token of less than one byte."""
+    return MESSAGE_OVERHEAD_TOKENS * (len(messages) + 1) + sum(
+        len(str(m.get("content") or "").encode()) + len(str(m.get("role") or ""))
+        for m in messages
+    )
+
+
 def _cost(caps: Capabilities, response: Any) -> float | None:
     try:
-        cost = litellm.completion_cost(completion_response=response)
+        cost = _litellm().completion_cost(completion_response=response)
     except Exception:
         cost = None
     if cost is None and caps.cost_known:
@@ -302,7 +322,7 @@ def is_format_rejection(exc: BaseException) -> bool:
     """A 400 (or 422) that names the structured-output request: try the next mode."""
     status = getattr(exc, "status_code", None)
     if status not in (400, 422) and not isinstance(
-        exc, litellm.BadRequestError | litellm.UnprocessableEntityError
+        exc, _litellm().BadRequestError | _litellm().UnprocessableEntityError
     ):
         return False
     return bool(_FORMAT_REJECTION.search(str(exc)))
@@ -466,9 +486,25 @@ class LLMGateway:
 
     # ------------------------------------------------------------------ context budget
 
+    def prompt_tokens(
+        self, messages: list[dict[str, str]], model: str, schema: type[BaseModel] | None = None
+    ) -> int:
+        """The prompt's tokens as far as the budget needs them: an upper bound when that
+        already fits with a full answer's room to spare, else the exact count.
+
+        Exact counting costs a tokenizer pass per call (and loading the tokenizer on the
+        first), while nearly every prompt is a fraction of the context window.
+        """
+        bound = token_upper_bound(messages)
+        wanted = output_tokens(schema) if schema is not None else ANSWER_RESERVE_TOKENS
+        # Then the exact count fits the budget too and leaves ``max_tokens`` unchanged.
+        if bound <= self.context_limit(model) - wanted:
+            return bound
+        return self.count_tokens(messages, model)
+
     def count_tokens(self, messages: list[dict[str, str]], model: str) -> int:
         try:
-            return int(litellm.token_counter(model=model, messages=messages))
+            return int(_litellm().token_counter(model=model, messages=messages))
         except Exception:
             return sum(len(str(m.get("content") or "")) for m in messages) // 4
 
@@ -492,8 +528,9 @@ class LLMGateway:
         model: str,
         schema: type[BaseModel] | None = None,
     ) -> int:
-        """The prompt's tokens; raises ContextTooLong when it leaves too little room."""
-        tokens = self.count_tokens(messages, model)
+        """The prompt's tokens (see ``prompt_tokens``); raises ContextTooLong when it
+        leaves too little room."""
+        tokens = self.prompt_tokens(messages, model, schema)
         budget = self.prompt_budget(model, schema)
         if tokens > budget:
             raise ContextTooLong(tokens=tokens, limit=budget, model=model)
@@ -588,7 +625,7 @@ class LLMGateway:
             tally.attempts += 1
             attempt = tally.attempts
             if prompt is not messages or prompt_tokens_in is None:
-                prompt_tokens_in = self.count_tokens(prompt, model)
+                prompt_tokens_in = self.prompt_tokens(prompt, model, schema)
             max_tokens = self.max_tokens(schema, model, prompt_tokens_in)
             started = time.perf_counter()
             try:
@@ -604,7 +641,7 @@ class LLMGateway:
                 error_class = error_class_of(exc)
                 message = str(unmapped_error(exc) or exc) or error_class
                 if isinstance(exc, asyncio.TimeoutError | TimeoutError) and not isinstance(
-                    exc, litellm.Timeout
+                    exc, _litellm().Timeout
                 ):
                     message = f"no reply from {model} within {timeout:g} s"
                 if probing and len(modes) > 1 and is_format_rejection(exc):
@@ -705,7 +742,7 @@ class LLMGateway:
         for reply_chars in (MAX_REPAIR_REPLY_CHARS, 500, 0):
             reply = bad_reply[:reply_chars] if reply_chars else ""
             candidate = repair_messages(messages, reply, error, schema.__name__)
-            if self.count_tokens(candidate, model) <= budget:
+            if self.prompt_tokens(candidate, model, schema) <= budget:
                 return candidate
         return None
 
@@ -767,7 +804,7 @@ class LLMGateway:
             kwargs["api_key"] = api_key
         # wait_for cancels the request on timeout, which closes its connection: a local
         # server sees the client go and stops generating the abandoned reply.
-        return await asyncio.wait_for(litellm.acompletion(**kwargs), timeout=hard_timeout)
+        return await asyncio.wait_for(_litellm().acompletion(**kwargs), timeout=hard_timeout)
 
     def _raise_if_cancelled(self) -> None:
         if self.should_cancel is not None and self.should_cancel():

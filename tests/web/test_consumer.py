@@ -151,3 +151,29 @@ async def test_action_forms_in_live_fragments_carry_a_working_csrf_token(member,
     assert response.status_code == 302
     await sync_to_async(debate.refresh_from_db)()
     assert debate.stop_requested
+
+
+async def test_after_the_first_push_only_the_parts_that_changed_are_sent(
+        member_client, make_debate, fast_poll):
+    debate = await sync_to_async(make_debate)(run=False)
+    await sync_to_async(run_next_step)(debate.code)  # compose
+    url = f"/debates/{debate.code}/"
+    page = await _get(member_client, url)
+    seq = int(re.search(r'data-last-seq="(\d+)"', page).group(1))
+
+    communicator = _communicator(member_client, debate.code, seq)
+    await communicator.connect()
+    await sync_to_async(run_next_step)(debate.code)  # premortem
+    first = await communicator.receive_from(5)  # the socket has seen nothing: all parts
+    assert {el.attrs.get("id") for el in top_level(first)} == set(SWAP_TARGETS)
+    await sync_to_async(run_next_step)(debate.code)  # position: still no synthesis
+    second = await communicator.receive_from(5)
+    await communicator.disconnect()
+
+    sent = {el.attrs.get("id") for el in top_level(second)}
+    assert {"debate-stepper", "debate-rounds", "debate-activity", "debate-seq"} <= sent
+    assert "debate-synthesis" not in sent  # unchanged, so not sent again
+    updated = apply_oob(apply_oob(page, first), second)
+    fresh = await _get(member_client, url)
+    for target in SWAP_TARGETS:
+        assert _normal(outer_html(updated, target)) == _normal(outer_html(fresh, target)), target

@@ -1,17 +1,35 @@
 """``manage.py serve``: daphne and the worker cluster together, as ``make run`` wants.
 
+Daphne serves from one process, and a page render holds the GIL: on a machine with
+several cores one process leaves them idle while requests queue. ``serve`` therefore
+opens the listening socket itself and starts ``--web-processes`` daphne processes on
+it (default: one per core, at most 4); the kernel hands each connection to one of
+them. Live pages follow the durable event log, so any process can serve any socket.
+
 Ctrl-C (or SIGTERM), to this process or its whole group, stops both within 10 s; if
 either dies, the other is stopped too, so a half-running app never pretends to work.
 """
 
 from __future__ import annotations
 
+import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+
+
+def default_web_processes() -> int:
+    configured = os.environ.get("COUNCIL_WEB_PROCESSES", "").strip()
+    if not configured:
+        return max(1, min(4, len(os.sched_getaffinity(0))))
+    if not configured.isdigit() or int(configured) < 1:
+        raise CommandError(f"COUNCIL_WEB_PROCESSES={configured!r}: expected a whole number "
+                           "of at least 1")
+    return int(configured)
 
 
 class Command(BaseCommand):
@@ -20,17 +38,29 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--web-processes", type=int,
+                            help="daphne processes sharing the port (default: one per "
+                                 "core, at most 4; COUNCIL_WEB_PROCESSES)")
 
     def handle(self, *args, **opts):
-        bindir = sys.executable.rsplit("/", 1)[0]
+        listener = socket.create_server((opts["host"], opts["port"]), backlog=512)
+        fd = str(listener.fileno())
         processes = {
-            "web": subprocess.Popen([f"{bindir}/daphne", "-b", opts["host"], "-p",
-                                     str(opts["port"]), "council_site.asgi:application"]),
-            "worker": subprocess.Popen([sys.executable, "manage.py", "qcluster"]),
+            f"web{i + 1}": subprocess.Popen(
+                # ``-m``: the same interpreter and sys.path as this command (a console
+                # script would import the project from wherever it was installed).
+                [sys.executable, "-m", "daphne", "--fd", fd, "council_site.asgi:application"],
+                pass_fds=(listener.fileno(),))
+            for i in range(max(1, opts["web_processes"] or default_web_processes()))
         }
+        # The children hold the socket now; ours would only keep the port open after
+        # they are gone.
+        listener.close()
+        processes["worker"] = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
+        web = ", ".join(str(p.pid) for name, p in processes.items() if name != "worker")
         self.stderr.write(f"Council on http://{opts['host']}:{opts['port']}/ "
-                          f"(web pid {processes['web'].pid}, worker pid "
-                          f"{processes['worker'].pid}); Ctrl-C stops both.")
+                          f"(web pids {web}, worker pid {processes['worker'].pid}); "
+                          "Ctrl-C stops both.")
         stopping = False
 
         def stop(*_):

@@ -1,0 +1,46 @@
+"""The finished debate page's body, rendered once and served from the cache.
+
+A finished debate changes little, and every such change leaves a trace in rows the
+view reads anyway: its own row (status, ``last_event_seq`` — every step, one more
+round and a cancellation append an event —, stop flags, an admin's edit) and its
+re-runs' rows (the lineage line shows their status). The cache key is a fingerprint of
+exactly those rows, so any change makes a new key at once, in every server process,
+with nothing to invalidate (entries of old keys simply expire). The caller's role is
+part of the key: viewers see no action buttons.
+
+The body's forms need the viewer's own CSRF token: the body is stored with a
+placeholder that each response replaces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.core.cache import cache
+from django.utils.safestring import SafeString, mark_safe
+
+from debates.models import Debate
+
+CSRF_PLACEHOLDER = "__council_csrf_token__"
+TTL_SECONDS = 600
+
+
+def page_key(debate: Debate, role: str) -> str:
+    """The fingerprint of everything the finished page shows (one query: the re-runs)."""
+    fields = [(f.attname, getattr(debate, f.attname)) for f in Debate._meta.concrete_fields]
+    reruns = list(Debate.objects.filter(parent=debate).order_by("id")
+                  .values_list("code", "status"))
+    digest = hashlib.blake2b(repr((fields, reruns, role)).encode(), digest_size=16)
+    return f"debate-page:{debate.code}:{digest.hexdigest()}"
+
+
+def finished_body(debate: Debate, role: str, csrf_token: str,
+                  render: Callable[[str], str]) -> SafeString:
+    """The page body for a finished ``debate``; ``render(csrf_token)`` makes it on a miss."""
+    key = page_key(debate, role)
+    body = cache.get(key)
+    if body is None:
+        body = render(CSRF_PLACEHOLDER)
+        cache.set(key, body, TTL_SECONDS)
+    return mark_safe(body.replace(CSRF_PLACEHOLDER, csrf_token))  # noqa: S308 - our own render
