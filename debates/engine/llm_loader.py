@@ -51,4 +51,4 @@ def litellm_module() -> ModuleType:
             _preloading.join()
         # A failed background import left no module behind: this raises its error here.
         env = importlib.import_module(_MODULE)
-    return env.litellm  # type: ignore[no-any-return]
+    return env.litellm
