@@ -126,6 +126,7 @@ class DebatePage:
     protocol_view: dict[str, Any] = field(default_factory=dict)
     participants_title: str = "Agents"
     summary: str = ""  # the protocol's one-line description of its settings
+    more_rounds: bool = False  # the protocol offers "One more round" on a finished debate
 
 
 def _words(key: str) -> str:
@@ -392,5 +393,5 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
         last_seq=events[-1].seq if events else 0, current_label=current_label,
         partials=protocol.page_partials(), protocol_view=protocol.live_view(state),
         participants_title=protocol.participants_title,
-        summary=protocol.summary_line(state),
+        summary=protocol.summary_line(state), more_rounds=protocol.more_rounds,
     )

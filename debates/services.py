@@ -17,6 +17,7 @@ from debates import events
 from debates.engine.capabilities import is_simulated
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.prompts import PROMPT_VERSION
+from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, Persona, Phase, SimulatorOptions
 from debates.engine.sim_config import simulator_options_from_env
 from debates.estimates import Estimate, estimate
@@ -282,6 +283,9 @@ def debate_more_round(*, debate: Debate) -> Debate:
     if debate.status != DebateStatus.SUCCEEDED:
         raise IllegalTransition("only a finished debate can have one more round")
     state = load_state(debate)
+    if not get_protocol(state.config.protocol).more_rounds:
+        raise IllegalTransition(
+            f"one more round applies to council debates, not {state.config.protocol}")
     state.request_more_round()
     # The round that stopped the debate now reads "continue", with the rule's verdict
     # kept in its explanation: the cached rows follow the state.

@@ -70,6 +70,23 @@ def test_more_round_needs_a_finished_debate(team):
         debate_more_round(debate=create(team))
 
 
+@pytest.mark.parametrize("protocol", ["adversarial", "workflow"])
+def test_one_more_round_is_refused_for_protocols_without_it_and_changes_nothing(
+        team, protocol, member_client):
+    from debates.execution import run_to_completion
+
+    debate = create(team, config=DebateConfig(mode="quick", protocol=protocol))
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    before = (debate.status, debate.synthesis.result)
+    with pytest.raises(IllegalTransition, match="council debates"):
+        debate_more_round(debate=debate)
+    debate.refresh_from_db()
+    assert (debate.status, debate.synthesis.result) == before
+    page = member_client.get(f"/debates/{debate.code}/").content.decode()
+    assert "Re-run" in page and "One more round" not in page
+
+
 def test_one_more_round_runs_a_round_past_the_stop(team):
     from debates.execution import run_to_completion
 

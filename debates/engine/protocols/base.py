@@ -125,6 +125,9 @@ class DebateProtocol:
     # The heading over the agent cards.
     participants_title: ClassVar[str] = "Agents"
     default_max_rounds: ClassVar[int | None] = None
+    # Whether a finished debate can run exactly one more round and synthesise again
+    # ("One more round"); only a protocol whose stopping rule honours it says so.
+    more_rounds: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ configuration
 

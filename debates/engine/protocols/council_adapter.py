@@ -46,6 +46,7 @@ class CouncilProtocol(DebateProtocol):
     result_model = DebateResult
     # The rounds on the debate page; the council's result is the synthesis page's own
     # body (templates/debates/synthesis.html), so it declares no "result" partial.
+    more_rounds = True
     partials = {"head": "debates/protocols/_council_head.html",
                 "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html"}
 
