@@ -98,3 +98,41 @@ def test_api_returns_hostile_text_as_json_strings(member_client, hostile):
     response = member_client.get(f"/api/debates/{hostile.code}")
     assert response["Content-Type"].startswith("application/json")
     assert {a["name"] for a in response.json()["agents"]} == set(NAMES)
+
+
+def _poisoned(value):
+    """Every prose string (not ids, severities or other short codes) with hostile text
+    appended, as a model that writes markup would return it."""
+    if isinstance(value, dict):
+        return {k: _poisoned(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_poisoned(v) for v in value]
+    if isinstance(value, str) and len(value) > 20:
+        return f"{value} {HOSTILE}"
+    return value
+
+
+@pytest.mark.parametrize("protocol", ["adversarial", "workflow"])
+def test_other_protocols_pages_render_hostile_output_inert(member_client, make_debate,
+                                                           protocol):
+    from debates.models import Synthesis, Turn
+
+    debate = make_debate(question=f"Should we ship it? {HOSTILE}", protocol=protocol)
+    assert debate.status == "succeeded", debate.error
+    for turn in Turn.objects.filter(debate=debate).exclude(payload=None):
+        turn.payload = _poisoned(turn.payload)
+        turn.save(update_fields=["payload"])
+    synthesis = Synthesis.objects.get(debate=debate)
+    synthesis.result = _poisoned(synthesis.result)
+    synthesis.save(update_fields=["result"])
+    for suffix in ("", "synthesis", "transcript", "print", "export.md"):
+        response = member_client.get(f"/debates/{debate.code}/{suffix}")
+        assert response.status_code == 200, suffix
+        html = response.content.decode()
+        if suffix == "export.md":  # keeps the text as it was, served as a download
+            assert response["Content-Type"].startswith("text/markdown")
+            assert response["Content-Disposition"].startswith("attachment")
+            continue
+        _assert_inert(html, f"{protocol} {suffix or 'debate page'}")
+    html, _, _ = render_live_fragments(debate, role="editor", after=0)
+    _assert_inert(html, f"{protocol} live fragments")
