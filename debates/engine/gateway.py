@@ -296,11 +296,23 @@ def token_upper_bound(messages: list[dict[str, str]]) -> int:
     )
 
 
-def _cost(caps: Capabilities, response: Any) -> float | None:
-    try:
-        cost = _litellm().completion_cost(completion_response=response)
-    except Exception:
+# Models litellm found no price for. The failed lookup walks litellm's whole cost map
+# (milliseconds per call), and a model's price does not appear mid-process, so it is
+# asked once per model. Only a reply that carried token usage can prove "no price":
+# a priced model's lookup can also fail on a reply without usage.
+_unpriced_models: set[str] = set()
+
+
+def _cost(caps: Capabilities, model: str, response: Any) -> float | None:
+    if model in _unpriced_models:
         cost = None
+    else:
+        try:
+            cost = _litellm().completion_cost(completion_response=response)
+        except Exception:
+            cost = None
+        if cost is None and getattr(response, "usage", None) is not None:
+            _unpriced_models.add(model)
     if cost is None and caps.cost_known:
         return 0.0
     return float(cost) if cost is not None else None
@@ -675,7 +687,7 @@ class LLMGateway:
             usage = getattr(response, "usage", None)
             prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
             completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0)
-            cost = _cost(caps, response)
+            cost = _cost(caps, model, response)
             tally.prompt_tokens += prompt_tokens
             tally.completion_tokens += completion_tokens
             tally.cost_usd = (
