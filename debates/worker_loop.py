@@ -24,9 +24,10 @@ still one idempotent, lease-held unit.
 - **Stop.** A debate in flight keeps its process busy (``debates.shutdown``): a
   SIGINT makes every step in flight give its lease back and re-queue itself within a
   heartbeat poll, and the worker exits on the next signal. When django-q2 ends the
-  worker for another reason (it recycles workers after 500 tasks) the interpreter's
-  shutdown stops the database threads: the loop's steps fail to store anything more and
-  end, and the sweeper resumes those debates as after a crash.
+  worker for another reason (it recycles workers after 500 tasks) the steps in flight
+  finish and hand their debates on, and the process exits after them. Either way the
+  database threads (``debates.db_thread``) keep serving while the interpreter waits
+  for the loop thread, so a step's last writes and its hand-off are never refused.
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ import itertools
 import logging
 import threading
 import uuid
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
 from django.db import connections
 
 from debates import events, execution, shutdown
+from debates.db_thread import DatabaseThread
 
 log = logging.getLogger(__name__)
 
@@ -77,8 +79,8 @@ class DebateLoop:
         self._in_flight: dict[uuid.UUID, Future[None]] = {}
         self._driver_ids = itertools.count(1)
         # Each debate's ORM calls run on one of these threads (one connection each).
-        self._db_threads = [ThreadPoolExecutor(1, thread_name_prefix="council-db")
-                            for _ in range(database_threads())]
+        self._db_threads = [DatabaseThread(f"council-db-{n}")
+                            for n in range(database_threads())]
         self.loop = asyncio.new_event_loop()
         # Not a daemon: the interpreter's shutdown waits for this thread, which ends
         # once no debate is in flight, rather than cutting a step off mid-write.
@@ -147,7 +149,7 @@ class DebateLoop:
         self._free.release()
         shutdown.end_busy()
 
-    async def _drive(self, code: uuid.UUID, driver: str, db_thread: ThreadPoolExecutor) -> None:
+    async def _drive(self, code: uuid.UUID, driver: str, db_thread: DatabaseThread) -> None:
         # Every sync_to_async call of this debate (and of the tasks it starts) runs on
         # its database thread.
         async with ThreadSensitiveContext(executor=db_thread):
