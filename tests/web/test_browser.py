@@ -7,121 +7,46 @@ screenshots land in docs/screenshots/ for people to look at.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.db import connection
 
 from tests.conftest import PASSWORD
-
-CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "docs" / "screenshots"
-VENV_BIN = Path(sys.executable).parent
+from tests.web.browser_support import (
+    SCREENSHOTS,
+    daphne_args,
+    free_port,
+    launch,
+    process,
+    real_password,
+    require_chromium,
+    site_env,
+    start,
+    stop,
+    wait_for_http,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _require_chromium() -> None:
-    if Path(CHROMIUM).exists():
-        return
-    reason = f"{CHROMIUM} is missing (apt-get install chromium)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{reason}; CI=true: the browser test must run", pytrace=False)
-    pytest.skip(reason)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
-    # A session of its own, so stopping it also stops the workers qcluster forks.
-    with log.open("ab") as out:
-        return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
-
-
-@contextmanager
-def _process(args: list[str], env: dict[str, str], log: Path) -> Iterator[subprocess.Popen]:
-    proc = _start(args, env, log)
-    try:
-        yield proc
-    finally:
-        _stop(proc)
-
-
-def _wait_for_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"server exited:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(url, timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"server did not answer {url}:\n{log.read_text()[-3000:]}")
-
-
 def test_submit_watch_rounds_live_read_synthesis_and_export(owner, team, tmp_path):
-    _require_chromium()
-
-    # Tests hash with MD5 for speed; the server process only knows the real hashers.
-    owner.password = PBKDF2PasswordHasher().encode(PASSWORD, "browsertestsalt", iterations=1000)
-    owner.save(update_fields=["password"])
-    db_path = Path(connection.settings_dict["NAME"]).resolve()
-    assert db_path.exists(), db_path
-    port = _free_port()
+    require_chromium()
+    real_password(owner)
+    # The web process puts the simulator settings into the debate it creates.
+    env = site_env(COUNCIL_SIM_LATENCY_MS="250", COUNCIL_MODEL="sim/default")
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "council_site.settings",
-        "DJANGO_DEBUG": "1",
-        "DATABASE_URL": f"sqlite:///{db_path}",
-        # The web process puts the simulator settings into the debate it creates.
-        "COUNCIL_SIM_LATENCY_MS": "250",
-        "COUNCIL_WORKERS": "1",
-        "COUNCIL_MODEL": "sim/default",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "PYTHONUNBUFFERED": "1",
-    }
-    env.pop("REDIS_URL", None)
     web_log, worker_log = tmp_path / "daphne.log", tmp_path / "qcluster.log"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-
-    daphne = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-              "council_site.asgi:application"]
-    web = _start(daphne, env, web_log)
+    daphne = daphne_args(port)
+    web = start(daphne, env, web_log)
     try:
-        with _process([sys.executable, "manage.py", "qcluster"], env, worker_log):
-            _wait_for_http(f"{base}/healthz", web, web_log)
+        with process([sys.executable, "manage.py", "qcluster"], env, worker_log):
+            wait_for_http(f"{base}/healthz", web, web_log)
             web = _drive_browser(base, owner.username, web, daphne, env, web_log)
     finally:
-        _stop(web)
+        stop(web)
 
 
 def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list[str],
@@ -130,9 +55,7 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900},
                                     accept_downloads=True)
@@ -171,10 +94,10 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
             # The web server goes away mid-debate (a deploy, a crash) while the worker
             # keeps appending events; the page must reconnect and catch up on its own.
             seen = int(page.locator("#debate-seq").get_attribute("data-last-seq") or 0)
-            _stop(web)
+            stop(web)
             expect(live).to_have_attribute("data-ws", "closed")
-            web = _start(daphne, env, web_log)
-            _wait_for_http(f"{base}/healthz", web, web_log)
+            web = start(daphne, env, web_log)
+            wait_for_http(f"{base}/healthz", web, web_log)
             expect(live).to_have_attribute("data-ws", "open", timeout=20_000)
             assert len(sockets) >= 2, sockets
             resumed_from = int(sockets[-1].rsplit("after=", 1)[1])

@@ -5,23 +5,16 @@ The screenshots land in docs/screenshots/."""
 
 from __future__ import annotations
 
-import os
-import sys
-from pathlib import Path
-
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.db import connection
 
 from tests.conftest import PASSWORD
-from tests.web.test_browser import (
-    CHROMIUM,
+from tests.web.browser_support import (
     SCREENSHOTS,
-    VENV_BIN,
-    _free_port,
-    _process,
-    _require_chromium,
-    _wait_for_http,
+    launch,
+    real_password,
+    require_chromium,
+    served_site,
+    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,31 +24,11 @@ WF_QUESTION = "Should we adopt a four-day week for the support team?"
 
 
 def test_adversarial_and_workflow_debates_live_and_synthesis(owner, team, tmp_path):
-    _require_chromium()
-    owner.password = PBKDF2PasswordHasher().encode(PASSWORD, "browsertestsalt", iterations=1000)
-    owner.save(update_fields=["password"])
-    db_path = Path(connection.settings_dict["NAME"]).resolve()
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "council_site.settings",
-        "DJANGO_DEBUG": "1",
-        "DATABASE_URL": f"sqlite:///{db_path}",
-        # Slow enough to see a round running, fast enough for a short test.
-        "COUNCIL_SIM_LATENCY_MS": "100",
-        "COUNCIL_WORKERS": "1",
-        "COUNCIL_MODEL": "sim/default",
-        "DJANGO_LOG_LEVEL": "WARNING",
-        "PYTHONUNBUFFERED": "1",
-    }
-    env.pop("REDIS_URL", None)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    daphne = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-              "council_site.asgi:application"]
-    with _process(daphne, env, tmp_path / "daphne.log") as web, \
-            _process([sys.executable, "manage.py", "qcluster"], env, tmp_path / "q.log"):
-        _wait_for_http(f"{base}/healthz", web, tmp_path / "daphne.log")
+    require_chromium()
+    real_password(owner)
+    # Slow enough to see a round running, fast enough for a short test.
+    env = site_env(COUNCIL_SIM_LATENCY_MS="100", COUNCIL_MODEL="sim/default")
+    with served_site(tmp_path, env) as base:
         _drive(base, owner.username)
 
 
@@ -76,9 +49,7 @@ def _drive(base: str, username: str) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(30_000)

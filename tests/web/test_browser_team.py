@@ -4,25 +4,19 @@ synthesis on a 390 px phone. Screenshots land in docs/screenshots/."""
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
-from django.db import connection
 
 from debates.engine.schemas import DebateConfig
 from debates.execution import run_to_completion
 from debates.services import debate_create
 from tests.conftest import PASSWORD
-from tests.web.test_browser import (
-    CHROMIUM,
+from tests.web.browser_support import (
     SCREENSHOTS,
-    VENV_BIN,
-    _free_port,
-    _process,
-    _require_chromium,
-    _wait_for_http,
+    launch,
+    real_password,
+    require_chromium,
+    served_site,
+    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -31,18 +25,10 @@ LISBON = "Should we open an office in Lisbon next spring?"
 HIRING = "Should we hire a second SRE before the migration?"
 
 
-def _real_password(*users) -> None:
-    # Tests hash with MD5 for speed; the server process only knows the real hashers.
-    for user in users:
-        user.password = PBKDF2PasswordHasher().encode(PASSWORD, "browsertestsalt",
-                                                      iterations=1000)
-        user.save(update_fields=["password"])
-
-
 def test_search_a_notification_arriving_and_the_synthesis_on_a_phone(owner, member, team,
                                                                      tmp_path):
-    _require_chromium()
-    _real_password(owner, member)
+    require_chromium()
+    real_password(owner, member)
     debates = {}
     for question in (LISBON, HIRING):
         # Started by no one (as a CLI --save is): the owner's first notification must be
@@ -51,18 +37,7 @@ def test_search_a_notification_arriving_and_the_synthesis_on_a_phone(owner, memb
                                config=DebateConfig(mode="quick"), start=False)
         run_to_completion(debate.code)
         debates[question] = debate
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "council_site.settings",
-           "DJANGO_DEBUG": "1", "DATABASE_URL": f"sqlite:///{connection.settings_dict['NAME']}",
-           "COUNCIL_WORKERS": "1", "DJANGO_LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"}
-    env.pop("REDIS_URL", None)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    daphne = [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
-              "council_site.asgi:application"]
-    with _process(daphne, env, tmp_path / "daphne.log") as web, \
-            _process([sys.executable, "manage.py", "qcluster"], env, tmp_path / "q.log"):
-        _wait_for_http(f"{base}/healthz", web, tmp_path / "daphne.log")
+    with served_site(tmp_path, site_env()) as base:
         _drive(base, owner.username, member.username, debates[LISBON].code)
 
 
@@ -70,9 +45,7 @@ def _drive(base: str, owner: str, member: str, code: object) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu"])
+        browser = launch(pw)
         try:
             def login(username: str, **options):  # noqa: ANN202 - a page
                 page = browser.new_context(**options).new_page()

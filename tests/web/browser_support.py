@@ -1,0 +1,125 @@
+"""What the browser tests share: Debian's chromium, a real daphne and django-q2 worker
+on the test's own SQLite database, and users who can sign in there."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.hashers import PBKDF2PasswordHasher
+from django.db import connection
+
+from tests.conftest import PASSWORD
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+VENV_BIN = Path(sys.executable).parent
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+
+
+def require_chromium() -> None:
+    if Path(CHROMIUM).exists():
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        return
+    reason = f"{CHROMIUM} is missing (apt-get install chromium)"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; CI=true: the browser test must run", pytrace=False)
+    pytest.skip(reason)
+
+
+def launch(pw: Any) -> Any:
+    """Debian's chromium through Playwright (its own browser download does not work here)."""
+    return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+
+
+def real_password(*users: Any) -> None:
+    # Tests hash with MD5 for speed; the server process only knows the real hashers.
+    for user in users:
+        user.password = PBKDF2PasswordHasher().encode(PASSWORD, "browsertestsalt",
+                                                      iterations=1000)
+        user.save(update_fields=["password"])
+
+
+def site_env(**extra: str) -> dict[str, str]:
+    """The environment of a server and worker on this test's database (no Redis)."""
+    db_path = Path(connection.settings_dict["NAME"]).resolve()
+    assert db_path.exists(), db_path
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "council_site.settings",
+           "DJANGO_DEBUG": "1", "DATABASE_URL": f"sqlite:///{db_path}",
+           "COUNCIL_WORKERS": "1", "DJANGO_LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
+           **extra}
+    env.pop("REDIS_URL", None)
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def daphne_args(port: int) -> list[str]:
+    return [str(VENV_BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port),
+            "council_site.asgi:application"]
+
+
+def start(args: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    # A session of its own, so stopping it also stops the workers qcluster forks.
+    with log.open("ab") as out:
+        return subprocess.Popen(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(5)
+
+
+@contextmanager
+def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[subprocess.Popen]:
+    proc = start(args, env, log)
+    try:
+        yield proc
+    finally:
+        stop(proc)
+
+
+def wait_for_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"server exited:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"server did not answer {url}:\n{log.read_text()[-3000:]}")
+
+
+@contextmanager
+def served_site(tmp_path: Path, env: dict[str, str]) -> Iterator[str]:
+    """daphne and a qcluster on ``env``; yields the site's base URL once it answers."""
+    port = free_port()
+    web_log = tmp_path / "daphne.log"
+    with process(daphne_args(port), env, web_log) as web, \
+            process([sys.executable, "manage.py", "qcluster"], env, tmp_path / "q.log"):
+        wait_for_http(f"http://127.0.0.1:{port}/healthz", web, web_log)
+        yield f"http://127.0.0.1:{port}"
