@@ -8,8 +8,8 @@ exactly those rows, so any change makes a new key at once, in every server proce
 with nothing to invalidate (entries of old keys simply expire). The caller's role is
 part of the key: viewers see no action buttons.
 
-The body's forms need the viewer's own CSRF token: the body is stored with a
-placeholder that each response replaces.
+The body holds no CSRF token (the view renders it without a request); the page
+around it gives each viewer's action forms their own.
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import hashlib
 from collections.abc import Callable
 
 from django.core.cache import cache
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from debates.models import Debate
 
-CSRF_PLACEHOLDER = "__council_csrf_token__"
 TTL_SECONDS = 600
 
 
@@ -35,12 +34,13 @@ def page_key(debate: Debate, role: str) -> str:
     return f"debate-page:{debate.code}:{digest.hexdigest()}"
 
 
-def finished_body(debate: Debate, role: str, csrf_token: str,
-                  render: Callable[[str], str]) -> SafeString:
-    """The page body for a finished ``debate``; ``render(csrf_token)`` makes it on a miss."""
+def finished_body(debate: Debate, role: str, render: Callable[[], SafeString]) -> SafeString:
+    """The page body for a finished ``debate``; ``render()`` makes it on a miss. The
+    cache keeps a ``SafeString`` as one (it pickles its class), so the body stays the
+    autoescaped output of our own templates."""
     key = page_key(debate, role)
     body = cache.get(key)
-    if body is None:
-        body = render(CSRF_PLACEHOLDER)
+    if not isinstance(body, SafeString):
+        body = render()
         cache.set(key, body, TTL_SECONDS)
-    return mark_safe(body.replace(CSRF_PLACEHOLDER, csrf_token))  # noqa: S308 - our own render
+    return body

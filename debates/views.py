@@ -18,7 +18,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
@@ -156,20 +155,24 @@ def debate_options(request: HttpRequest) -> HttpResponse:
 # ------------------------------------------------------------------------ a debate
 
 
+# The ids of the action forms in debates/_status.html.
+ACTION_FORMS = ("action-stop", "action-cancel", "action-more-round")
+
+
 @login_required
 @require_GET
 def debate_detail(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, role = debate_access(user=request.user, code=code)
 
-    def body(csrf_token: str) -> SafeString:
-        context = {**_page_context(debate, role), "csrf_token": csrf_token}
-        return render_to_string("debates/_detail_body.html", context)
+    def body() -> SafeString:
+        # No request, so no CSRF token in it: the body may be shared from the cache,
+        # and detail.html adds each viewer's.
+        return render_to_string("debates/_detail_body.html", _page_context(debate, role))
 
-    if debate.is_active:  # changes with every step: nothing worth keeping
-        html = body(get_token(request))  # render_to_string's output is already safe
-    else:
-        html = finished_body(debate, role, get_token(request), body)
-    return render(request, "debates/detail.html", {"debate": debate, "body": html})
+    # An active debate changes with every step: nothing worth keeping.
+    html = body() if debate.is_active else finished_body(debate, role, body)
+    return render(request, "debates/detail.html",
+                  {"debate": debate, "body": html, "action_forms": ACTION_FORMS})
 
 
 @login_required
