@@ -17,6 +17,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from debates.bench.schema_instance import schema_instance
+
 WORDS = ("latency", "budget", "rollback", "ownership", "staffing", "pricing", "audit",
          "migration", "churn", "runway", "hiring", "vendor", "compliance", "uptime")
 
@@ -33,37 +35,20 @@ def schema_of(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def varied_instance(schema: dict[str, Any], rng: random.Random) -> Any:
-    """A value valid for ``schema`` (the subset pydantic emits), different per ``rng``."""
-    defs = schema.get("$defs", {})
+    """A value valid for ``schema``, different per ``rng``. Optional fields are filled
+    too: concessions and updated confidences keep rounds going."""
 
-    def build(node: dict[str, Any]) -> Any:
-        if "$ref" in node:
-            return build(defs[node["$ref"].rsplit("/", 1)[-1]])
-        if "anyOf" in node:
-            branches = [b for b in node["anyOf"] if b.get("type") != "null"]
-            return build(branches[0]) if branches else None
-        if "enum" in node:
-            return node["enum"][0]
-        kind = node.get("type")
-        if kind == "object":
-            # Optional fields too: concessions and updated confidences keep rounds going.
-            return {name: build(sub) for name, sub in node.get("properties", {}).items()}
-        if kind == "array":
-            count = max(int(node.get("minItems", 1)), 2)
-            return [build(node.get("items", {})) for _ in range(count)]
-        if kind == "number":
-            low, high = float(node.get("minimum", 0.0)), float(node.get("maximum", 1.0))
-            if (low, high) == (0.0, 1.0):
-                low, high = 0.2, 0.9
-            return round(rng.uniform(low, high), 2)
-        if kind == "integer":
-            return int(node.get("minimum", 1))
-        if kind == "boolean":
-            return True
-        words = " ".join(rng.sample(WORDS, 4))
-        return f"Consider {words} ({rng.randrange(10**6)})."
+    def number(node: dict[str, Any]) -> float:
+        low, high = float(node.get("minimum", 0.0)), float(node.get("maximum", 1.0))
+        if (low, high) == (0.0, 1.0):
+            low, high = 0.2, 0.9
+        return round(rng.uniform(low, high), 2)
 
-    return build(schema)
+    def text(node: dict[str, Any]) -> str:
+        return f"Consider {' '.join(rng.sample(WORDS, 4))} ({rng.randrange(10**6)})."
+
+    return schema_instance(schema, text=text, number=number,
+                           count=lambda node: max(int(node.get("minItems", 1)), 2))
 
 
 class ModelStub:

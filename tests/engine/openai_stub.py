@@ -27,6 +27,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from debates.bench.schema_instance import schema_instance
+
 POSITION = {
     "stance": "Migrate in two stages",
     "reasoning": ["Billing needs a rollback path"],
@@ -75,46 +77,27 @@ CHARS_PER_TOKEN = 4
 def instance_of(
     schema: dict[str, Any], *, fill_optional: bool, prose: bool = False, small: bool = False
 ) -> Any:
-    """A value valid for ``schema`` (the subset pydantic emits); ``small``: as the
-    ``small_model`` behaviour writes it."""
-    defs = schema.get("$defs", {})
+    """A value valid for ``schema``; ``small``: as the ``small_model`` behaviour writes
+    it; ``prose``: persona objects also get the model settings a server must not choose."""
     counter = iter(range(1, 10_000))
 
-    def build(node: dict[str, Any]) -> Any:
-        if "$ref" in node:
-            return build(defs[node["$ref"].rsplit("/", 1)[-1]])
-        if "anyOf" in node:
-            branches = [b for b in node["anyOf"] if b.get("type") != "null"]
-            return build(branches[0]) if branches else None
-        if "enum" in node:
-            return node["enum"][0]
-        kind = node.get("type")
-        if kind == "object":
-            required = set(node.get("required", []))
-            value = {
-                name: build(sub)
-                for name, sub in node.get("properties", {}).items()
-                if fill_optional or name in required
-            }
-            if prose and "bias" in node.get("properties", {}):
-                value |= {"model": "A model that weighs cost against risk", "temperature": 1.9}
-            return value
-        if kind == "array":
-            count = int(node.get("minItems", 0)) if small else 3
-            return [build(node.get("items", {})) for _ in range(count)]
-        if kind == "number":
-            low, high = node.get("minimum", 0.0), node.get("maximum", 1.0)
-            return (low + high) / 2
-        if kind == "integer":
-            return int(node.get("minimum", 1))
-        if kind == "boolean":
-            return True
+    def text(node: dict[str, Any]) -> str:
         if small:
             length = int(node.get("maxLength", UNBOUNDED_RAMBLE_CHARS))
             return (RAMBLE * (length // len(RAMBLE) + 1))[:length].strip() or "We"
         return f"A considered answer from the stub, part {next(counter)}."
 
-    return build(schema)
+    def extra(node: dict[str, Any]) -> dict[str, Any]:
+        if prose and "bias" in node.get("properties", {}):
+            return {"model": "A model that weighs cost against risk", "temperature": 1.9}
+        return {}
+
+    return schema_instance(
+        schema, text=text,
+        number=lambda node: (node.get("minimum", 0.0) + node.get("maximum", 1.0)) / 2,
+        count=lambda node: int(node.get("minItems", 0)) if small else 3,
+        fills=lambda name, node: fill_optional or name in node.get("required", []),
+        extra=extra)
 
 
 def requested_schema(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
