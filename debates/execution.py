@@ -90,7 +90,9 @@ def _fail(debate: Debate, error: str) -> None:
         events.append(debate, "debate_failed", {"error": error})
 
 
-def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol) -> None:
+def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol, worker: str) -> None:
+    """Ends the debate, once: only while ``worker`` still holds its lease, so a worker
+    cut off and back after another took the debate over writes no second ending."""
     failure = protocol.failure(state)
     usage = usage_of(debate)
     fields: dict[str, Any] = {
@@ -98,19 +100,23 @@ def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol) -> Non
         **_usage_fields(usage), "current_step": "",
     }
     payload: dict[str, Any]
+    result = None
+    if failure is not None:
+        fields.update(status=DebateStatus.FAILED, error=failure)
+        kind, payload = "debate_failed", {"error": failure}
+    else:
+        result = protocol.build_result(state, usage)
+        reason, explanation, degraded = protocol.outcome(result)
+        fields.update(status=DebateStatus.SUCCEEDED, stop_reason=reason,
+                      stop_explanation=explanation, degraded=degraded)
+        kind, payload = "debate_finished", {"stop_reason": reason, "degraded": degraded}
     with transaction.atomic():
-        if failure is not None:
-            fields.update(status=DebateStatus.FAILED, error=failure)
-            kind, payload = "debate_failed", {"error": failure}
-        else:
-            result = protocol.build_result(state, usage)
-            reason, explanation, degraded = protocol.outcome(result)
+        if not Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES,
+                                     lease_owner=worker).update(**fields):
+            return  # ended or taken over meanwhile
+        if result is not None:
             Synthesis.objects.update_or_create(
                 debate=debate, defaults={"result": result.model_dump(mode="json")})
-            fields.update(status=DebateStatus.SUCCEEDED, stop_reason=reason,
-                          stop_explanation=explanation, degraded=degraded)
-            kind, payload = "debate_finished", {"stop_reason": reason, "degraded": degraded}
-        Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(**fields)
         (signals.debate_failed if failure else signals.debate_finished).send(Debate, debate=debate)
         events.append(debate, kind, payload)
 
@@ -146,7 +152,7 @@ async def _run_claimed(code: uuid.UUID, worker: str, also: EngineHooks | None,
     protocol = get_protocol(state.config.protocol)
     step = protocol.next_step(state)
     if step is None:
-        await sync_to_async(_finish)(debate, state, protocol)
+        await sync_to_async(_finish)(debate, state, protocol, worker)
         return False
     label = protocol.step_label(step)
     hooks = PersistingHooks(debate, state, worker, also)

@@ -111,6 +111,11 @@ class PersistingHooks(EngineHooks):
     @sync_to_async
     def _store_event(self, event: EngineEvent) -> None:
         with transaction.atomic():
+            # Step events are written only under the lease: a worker cut off and back
+            # after another took the step over must not log it a second time.
+            if not renew(self.debate.pk, self.worker):
+                self._cancelled = True
+                return
             metrics = event.data.get("metrics")
             if event.kind is EngineEventKind.STEP_COMPLETED and metrics:
                 store_round_metrics(self.debate, [RoundMetrics.model_validate(metrics)])
