@@ -80,11 +80,16 @@ def store_usage(debate: Debate) -> Usage:
     return usage
 
 
-def _fail(debate: Debate, error: str) -> None:
+def _fail(debate: Debate, error: str, worker: str) -> None:
+    """Fails the debate, once, like ``_finish``: only while ``worker`` holds the lease.
+    A worker that lost it (cut off, then back) may crash on what it finds changed; the
+    worker that took the debate over is still running it."""
     with transaction.atomic():
-        Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES).update(
-            status=DebateStatus.FAILED, error=error, finished_at=timezone.now(),
-            lease_owner="", lease_expires_at=None, current_step="")
+        if not Debate.objects.filter(pk=debate.pk, status__in=ACTIVE_STATUSES,
+                                     lease_owner=worker).update(
+                status=DebateStatus.FAILED, error=error, finished_at=timezone.now(),
+                lease_owner="", lease_expires_at=None, current_step=""):
+            return
         store_usage(debate)
         signals.debate_failed.send(sender=Debate, debate=debate)
         events.append(debate, "debate_failed", {"error": error})
@@ -132,8 +137,16 @@ async def advance(code: uuid.UUID | str, *, worker: str = WORKER_ID,
     crash mid-step, by the lease running out. Without it the step is handed on."""
     code = uuid.UUID(str(code))
     if not await sync_to_async(claim)(code, worker, already_mine=keep_lease):
+        if keep_lease:  # still held from the step before, and cancelled since: hand it back
+            await sync_to_async(_release_code)(code, worker)
         return False
     return await _run_claimed(code, worker, also, keep_lease)
+
+
+def _release_code(code: uuid.UUID, worker: str) -> None:
+    debate_id = Debate.objects.filter(code=code).values_list("pk", flat=True).first()
+    if debate_id is not None:
+        release(debate_id, worker)
 
 
 def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
@@ -171,7 +184,7 @@ async def _run_claimed(code: uuid.UUID, worker: str, also: EngineHooks | None,
         # the same way every minute, so the debate fails now, saying where and why.
         log.exception("debate %s: %s crashed", code, label)
         await sync_to_async(_fail)(debate, f"internal error in {label}: "
-                                          f"{type(exc).__name__}: {exc}")
+                                          f"{type(exc).__name__}: {exc}", worker)
         return False
     log.info("debate %s: %s in %.1f s", code, label, time.monotonic() - started)
     if hooks.should_cancel():  # cancelled as the step's last turns were stored

@@ -93,7 +93,9 @@ def test_thirty_debates_on_three_hosts_complete_once_when_one_host_is_cut_off(
         # Whatever the stale workers still had to write is written (or they are
         # killed) before the ledger is read.
         doomed.stop()
-        assert fleet.statuses() == {"succeeded": DEBATES}
+        failures = fleet.query("SELECT code, error FROM debates_debate WHERE status <> %s",
+                               ("succeeded",))
+        assert fleet.statuses() == {"succeeded": DEBATES}, failures
         assert fleet.ledger_problems() == []
         # The check bites: a second finish written for one debate is reported.
         fleet.query("INSERT INTO debates_debateevent (debate_id, seq, kind, payload, created_at)"

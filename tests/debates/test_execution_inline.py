@@ -58,3 +58,50 @@ def test_a_crash_inside_a_step_fails_the_debate_loudly_instead_of_looping(team, 
     assert debate.status == DebateStatus.FAILED
     assert "internal error in compose: RuntimeError: boom" in debate.error
     assert debate.lease_owner == ""
+
+
+def test_a_crash_after_the_lease_was_taken_over_leaves_the_debate_to_its_new_worker(
+        team, monkeypatch):
+    """A worker cut off mid-step and back after another took the debate over may crash
+    on what changed meanwhile; the debate is the new worker's, not failed."""
+    from asgiref.sync import sync_to_async
+    from django.utils import timezone
+
+    from debates.engine.protocols import get_protocol
+    from debates.lease import claim
+
+    debate = make_debate(team)
+
+    def take_over() -> bool:
+        Debate.objects.filter(pk=debate.pk).update(lease_expires_at=timezone.now())
+        return claim(debate.code, "the-new-worker")
+
+    async def taken_over_then_broken(*args, **kwargs):
+        assert await sync_to_async(take_over)()
+        raise RuntimeError("the slot this turn was for is taken")
+
+    monkeypatch.setattr(get_protocol("council"), "run_step", taken_over_then_broken)
+    assert run_next_step(debate.code, worker="the-old-worker") is False
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.RUNNING
+    assert debate.lease_owner == "the-new-worker"
+    assert debate.error == ""
+    assert not debate.events.filter(kind="debate_failed").exists()
+
+
+def test_a_debate_cancelled_between_two_steps_of_a_loop_is_handed_back(team):
+    """The worker loop keeps the lease from one step to the next; a cancel landing in
+    between makes the next claim fail, and the lease it still holds is handed back."""
+    from asgiref.sync import async_to_sync
+
+    from debates.execution import advance
+    from debates.services import debate_cancel
+
+    debate = make_debate(team)
+    assert async_to_sync(advance)(debate.code, worker="loop", keep_lease=True)  # compose
+    assert Debate.objects.get(pk=debate.pk).lease_owner == "loop"
+    debate_cancel(debate=debate)
+    assert async_to_sync(advance)(debate.code, worker="loop", keep_lease=True) is False
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.CANCELLED
+    assert debate.lease_owner == ""
