@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP to Django, websockets to the debate consumers."""
+"""ASGI entry point: HTTP to Django (sync views on a thread pool, see http_dispatch),
+websockets to the debate consumers."""
 
 import os
 
@@ -14,7 +15,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
-from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
+from council_site.http_dispatch import SyncViewsOnThreads  # noqa: E402
 
 try:
     from debates.routing import websocket_urlpatterns
@@ -23,8 +27,11 @@ except ModuleNotFoundError as exc:  # the debates app may not ship routes yet
         raise
     websocket_urlpatterns = []
 
-http_app = (
-    ASGIStaticFilesHandler(django_asgi_app) if settings.COUNCIL_SERVE_STATIC else django_asgi_app
+django_wsgi_app = get_wsgi_application()
+# Static files are no view: they take the sync (WSGI) side too.
+http_app = SyncViewsOnThreads(
+    asgi=django_asgi_app,
+    wsgi=StaticFilesHandler(django_wsgi_app) if settings.COUNCIL_SERVE_STATIC else django_wsgi_app,
 )
 
 application = ProtocolTypeRouter(

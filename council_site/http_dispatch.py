@@ -1,0 +1,53 @@
+"""HTTP under ASGI: sync views run the whole Django stack on one pool thread.
+
+Django's ASGI handler runs every sync middleware hook, the view and the request
+signals each in its own thread switch: about fifteen per request here, each waiting for
+the GIL under load, and a fresh thread (so a fresh database connection) per request.
+A sync view gains nothing from the event loop, so its request goes through Django's
+WSGI handler on a small thread pool (a2wsgi): one switch. Views that are coroutines
+(the API's event long-poll and stream, which wait for minutes) keep the ASGI handler,
+where waiting costs no thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from a2wsgi import WSGIMiddleware
+from a2wsgi.asgi_typing import HTTPScope, Receive, Send
+from asgiref.sync import iscoroutinefunction
+from django.urls import Resolver404, resolve
+
+# Requests of sync views served at once per process. More only contend for the GIL (the
+# tail grew with 8); fewer let one slow export hold up every page of this process.
+SYNC_THREADS = 4
+
+def _chunked(scope: HTTPScope) -> bool:
+    """A body sent without a length: WSGI (and so Django's WSGI request) would read it
+    as empty, where Django's ASGI handler reads the body whatever its framing."""
+    return any(name == b"transfer-encoding" for name, _ in scope.get("headers", ()))
+
+
+def serves_async(path: str) -> bool:
+    """Whether the view behind ``path`` is a coroutine function (unknown paths: no, the
+    404 page is a sync view)."""
+    try:
+        return iscoroutinefunction(resolve(path).func)
+    except Resolver404:
+        return False
+
+
+class SyncViewsOnThreads:
+    """The ASGI HTTP application: sync views through ``wsgi`` on a thread pool, async
+    views (and bodies of unknown length) through ``asgi``."""
+
+    def __init__(self, *, asgi: Any, wsgi: Any, threads: int = SYNC_THREADS) -> None:
+        self.asgi = asgi
+        self.wsgi = WSGIMiddleware(wsgi, workers=threads)
+
+    async def __call__(self, scope: HTTPScope, receive: Receive, send: Send) -> None:
+        path = scope["path"].removeprefix(scope.get("root_path", ""))
+        if serves_async(path) or _chunked(scope):
+            await self.asgi(scope, receive, send)
+        else:
+            await self.wsgi(scope, receive, send)
