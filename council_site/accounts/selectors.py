@@ -32,29 +32,34 @@ def team_for_user(*, user: User | AnonymousUser) -> Team | None:
     return membership.team if membership else None
 
 
-def current_team(request: HttpRequest) -> Team | None:
+def current_team(request: HttpRequest,
+                 memberships: list[Membership] | None = None) -> Team | None:
     """The team named by the ``X-Council-Team`` header (scripts), else the team the user
     switched to in this session if they still belong to it, else their default team
-    (``team_for_user``)."""
+    (the one they joined first, as ``team_for_user``). ``memberships`` are the user's
+    (``memberships_of_user``) when the caller has them already: one query either way."""
     user = request.user
     if not user.is_authenticated:
         return None
+    if memberships is None:
+        memberships = list(memberships_of_user(user=user))
+    teams = {str(m.team.code): m.team for m in memberships}
     header = request.headers.get(TEAM_HEADER)
     if header:
         # A team named explicitly that the caller does not belong to is no team at all,
         # never a silent fall-back to another one.
         try:
-            return Team.objects.filter(code=uuid.UUID(header), memberships__user=user).first()
+            return teams.get(str(uuid.UUID(header)))
         except ValueError:
             return None
     code = request.session.get(SESSION_TEAM_KEY)
     if code:
-        team = Team.objects.filter(code=code, memberships__user=user).first()
-        if team is not None:
-            return team
+        if code in teams:
+            return teams[code]
         # A stale choice (removed from the team, team deleted) is forgotten.
         request.session.pop(SESSION_TEAM_KEY, None)
-    return team_for_user(user=user)
+    first = min(memberships, key=lambda m: (m.created_at, m.id), default=None)
+    return first.team if first else None
 
 
 def membership_role(*, team: Team, user: User | AnonymousUser) -> str | None:

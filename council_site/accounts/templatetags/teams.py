@@ -21,9 +21,10 @@ def team_switcher(context: template.Context) -> dict[str, Any]:
     request = context.get("request")
     if request is None or not request.user.is_authenticated:
         return {"memberships": [], "current": None}
+    memberships = list(memberships_of_user(user=request.user))
     return {
-        "memberships": list(memberships_of_user(user=request.user)),
-        "current": current_team(request),
+        "memberships": memberships,
+        "current": current_team(request, memberships),
         "next": request.get_full_path(),
         "csrf_token": context.get("csrf_token"),
     }
