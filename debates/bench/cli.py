@@ -79,6 +79,27 @@ def run_cli(stub: ModelStub, *, root: Path = ROOT) -> dict[str, float]:
             "rss_mib": usage.ru_maxrss / 1024, "rounds": result["rounds_completed"]}
 
 
+# Where the whole process's time goes before the debate: each step alone, in a fresh
+# interpreter (what the CLI pays before its first model call can start).
+START_UP = {
+    "interpreter start": "pass",
+    "Django set-up": "import django; django.setup()",
+    "litellm import": "import litellm",
+}
+
+
+def run_start_up(root: Path = ROOT) -> dict[str, float]:
+    """Wall seconds of each ``START_UP`` step in its own interpreter."""
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "council_site.settings",
+           "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    seconds = {}
+    for step, code in START_UP.items():
+        started = time.monotonic()
+        subprocess.run([sys.executable, "-c", code], cwd=root, env=env, check=True)
+        seconds[step] = time.monotonic() - started
+    return seconds
+
+
 def run_engine(stub: ModelStub) -> float:
     """Seconds from the engine's first model call to its result, in this process."""
     from debates.engine import capabilities
@@ -118,6 +139,7 @@ def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
         with ModelStub(0.0) as warm:
             run_engine(warm)  # litellm's import, learned output mode, first-call caches
         engine = run_engine(stub)
+    start_up = run_start_up(root)
     if cli["rounds"] != ROUNDS:
         raise RuntimeError(f"the CLI debate ran {cli['rounds']} rounds, not {ROUNDS}")
     detail = (f"5 given personas, {ROUNDS} rounds, OpenAI-compatible stub at {latency_ms} ms, "
@@ -134,4 +156,7 @@ def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
         Figure("cli", "engine first call → result / critical path", engine_ratio, "×",
                target=f"≤ {TARGET_ENGINE_RATIO:g}×", ok=engine_ratio <= TARGET_ENGINE_RATIO,
                detail=f"{detail}; in-process, after a warm-up run"),
+        *(Figure("cli", f"start-up alone: {step}", value, "s",
+                 detail="wall, in a fresh interpreter (a step of the CLI's start-up)")
+          for step, value in start_up.items()),
     ]
