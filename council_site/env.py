@@ -181,6 +181,21 @@ def redis_url(value: str | None) -> str | None:
     return value
 
 
+# channels_redis waits for a message with BZPOPMIN for up to 5 s; redis-py's default
+# socket timeout is also 5 s, so an idle receive timed out before Redis answered and the
+# websocket consumer closed with 1011 whenever a debate was quiet for 5 s.
+CHANNEL_LAYER_SOCKET_TIMEOUT_S = 15
+
+
+def redis_channel_layer(url: str) -> dict[str, object]:
+    """The channel layer settings for Redis at ``url``."""
+    return {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [{"address": url, "socket_timeout": CHANNEL_LAYER_SOCKET_TIMEOUT_S}],
+                   "prefix": "council"},
+    }
+
+
 def secret_key_from_file(path: Path) -> str:
     """The signing key kept in ``path``, generated there (mode 0600) on first use.
 

@@ -25,6 +25,7 @@ from council_site.env import (
     env_list,
     env_str,
     model_settings,
+    redis_channel_layer,
     redis_url,
     secret_key_from_file,
 )
@@ -160,12 +161,7 @@ Q_CLUSTER: dict[str, object] = {
 }
 if REDIS_URL:
     Q_CLUSTER["redis"] = REDIS_URL
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": "council"},
-        }
-    }
+    CHANNEL_LAYERS = {"default": redis_channel_layer(REDIS_URL)}
     # Shared cache, so django-q2's cluster stats and any cached values are seen by
     # every web and worker process.
     CACHES = {
