@@ -24,7 +24,7 @@ from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -179,6 +179,12 @@ async def _run_claimed(code: uuid.UUID, worker: str, also: EngineHooks | None,
     except Cancelled:
         await sync_to_async(_stop_cancelled)(debate, worker)
         return False
+    except (OperationalError, InterfaceError):
+        # The database connection broke (a network cut, the server ending an idle
+        # transaction): the worker is lost, not the debate. Its lease runs out and the
+        # sweeper resumes the step elsewhere, as after a crash.
+        log.warning("debate %s: %s lost its database connection", code, label)
+        raise
     except Exception as exc:
         # A bug, not a provider fault (those become failed turns): retrying would fail
         # the same way every minute, so the debate fails now, saying where and why.

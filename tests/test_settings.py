@@ -242,7 +242,7 @@ def test_redis_url_switches_broker_channel_layer_and_cache():
     assert conf["BROKER"] == "redis"
     layer = conf["CHANNEL_LAYERS"]["default"]
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == [url]
+    assert [host["address"] for host in layer["CONFIG"]["hosts"]] == [url]
     assert conf["CACHES"]["default"]["LOCATION"] == url
 
 

@@ -105,3 +105,23 @@ def test_a_debate_cancelled_between_two_steps_of_a_loop_is_handed_back(team):
     debate.refresh_from_db()
     assert debate.status == DebateStatus.CANCELLED
     assert debate.lease_owner == ""
+
+
+def test_a_broken_database_connection_mid_step_does_not_fail_the_debate(team, monkeypatch):
+    """A lost connection is the worker's fault, not the debate's: the step is left to
+    the lease and the sweeper (the three-host test's cut host hit this)."""
+    from django.db import OperationalError
+
+    from debates.engine.protocols import get_protocol
+
+    async def connection_lost(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    debate = make_debate(team)
+    monkeypatch.setattr(get_protocol("council"), "run_step", connection_lost)
+    with pytest.raises(OperationalError):
+        run_next_step(debate.code, worker="cut-off")
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.RUNNING
+    assert debate.error == ""
+    assert debate.lease_owner == "cut-off"  # until it runs out; then the sweeper resumes

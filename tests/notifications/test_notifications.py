@@ -20,6 +20,7 @@ from collab.services import comment_create, comment_edit
 from council_site.accounts.services import invitation_accept, invitation_create
 from debates.engine.schemas import DebateConfig
 from debates.execution import _fail, run_to_completion
+from debates.lease import claim
 from debates.services import debate_create
 from notifications.models import Kind, Notification
 from notifications.services import notification_settings_update
@@ -146,8 +147,9 @@ def test_the_starter_hears_that_their_debate_failed(team, owner, worker,
                                                     django_capture_on_commit_callbacks):
     debate = debate_create(team=team, user=owner, question="Q?",
                            config=DebateConfig(mode="quick"), start=False)
+    assert claim(debate.code, "worker-1")  # only the lease holder fails a debate
     with django_capture_on_commit_callbacks(execute=True):
-        _fail(debate, "the model refused every call")
+        _fail(debate, "the model refused every call", "worker-1")
     worker.run()
     n = Notification.objects.get(user=owner)
     assert n.kind == Kind.DEBATE_FAILED and "refused every call" in n.body

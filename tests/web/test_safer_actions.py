@@ -46,9 +46,11 @@ def test_a_cancelled_debate_names_who_cancelled_and_has_no_failed_step(member_cl
 
 def test_a_failed_debate_still_shows_its_failed_step(member_client, make_debate):
     from debates.execution import _fail
+    from debates.lease import claim
 
     debate = make_debate(run=False)
-    _fail(debate, "boom")
+    assert claim(debate.code, "worker-1")  # only the lease holder fails a debate
+    _fail(debate, "boom", "worker-1")
     html = member_client.get(f"/debates/{debate.code}/").content.decode()
     assert "step-failed" in html and "Cancelled by" not in html
 
