@@ -19,25 +19,24 @@ SESSION_TEAM_KEY = "team_code"
 TEAM_HEADER = "X-Council-Team"
 
 
-def team_for_user(*, user: User | AnonymousUser) -> Team | None:
-    """The user's default team: the one they joined first, or None."""
+def team_for_user(*, user: User | AnonymousUser,
+                  memberships: list[Membership] | None = None) -> Team | None:
+    """The user's default team: the one they joined first, or None. ``memberships``
+    are the user's (``memberships_of_user``) when the caller has them already."""
     if not user.is_authenticated:
         return None
-    membership = (
-        Membership.objects.filter(user=user)
-        .select_related("team")
-        .order_by("created_at", "id")
-        .first()
-    )
-    return membership.team if membership else None
+    if memberships is None:
+        memberships = list(memberships_of_user(user=user))
+    first = min(memberships, key=lambda m: (m.created_at, m.id), default=None)
+    return first.team if first else None
 
 
 def current_team(request: HttpRequest,
                  memberships: list[Membership] | None = None) -> Team | None:
     """The team named by the ``X-Council-Team`` header (scripts), else the team the user
     switched to in this session if they still belong to it, else their default team
-    (the one they joined first, as ``team_for_user``). ``memberships`` are the user's
-    (``memberships_of_user``) when the caller has them already: one query either way."""
+    (``team_for_user``). ``memberships`` are the user's (``memberships_of_user``) when
+    the caller has them already: one query either way."""
     user = request.user
     if not user.is_authenticated:
         return None
@@ -58,8 +57,7 @@ def current_team(request: HttpRequest,
             return teams[code]
         # A stale choice (removed from the team, team deleted) is forgotten.
         request.session.pop(SESSION_TEAM_KEY, None)
-    first = min(memberships, key=lambda m: (m.created_at, m.id), default=None)
-    return first.team if first else None
+    return team_for_user(user=user, memberships=memberships)
 
 
 def membership_role(*, team: Team, user: User | AnonymousUser) -> str | None:
