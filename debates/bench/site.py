@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from debates.bench.fleet import group_cpu_seconds
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Run by ``manage.py shell``: a member, a finished debate of ``mode``, a session cookie.
@@ -84,28 +86,15 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], seconds: float = 90) 
     raise RuntimeError(f"{url} did not answer /healthz within {seconds:g} s")
 
 
-def _group_cpu_seconds(pgid: int) -> float:
-    """CPU seconds used so far by the live processes of process group ``pgid``."""
-    total = 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:  # the process ended meanwhile
-            continue
-        if int(fields[2]) == pgid:  # fields after the name: state, ppid, pgrp, ...
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def _wait_settled(pgid: int, seconds: float = 60, idle_share: float = 0.15) -> None:
     """Wait until the site's processes use under ``idle_share`` of a core: the worker
     cluster imports litellm and forks its workers after the web answers, and that
     start-up must not count against the first figures measured."""
     deadline = time.monotonic() + seconds
-    used = _group_cpu_seconds(pgid)
+    used = group_cpu_seconds(pgid)
     while time.monotonic() < deadline:
         time.sleep(1.0)
-        now = _group_cpu_seconds(pgid)
+        now = group_cpu_seconds(pgid)
         if now - used < idle_share:
             return
         used = now
