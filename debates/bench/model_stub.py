@@ -14,24 +14,13 @@ import json
 import random
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from debates.bench.schema_instance import schema_instance
+from debates.bench.stub_http import JsonHandler, completion_body, requested_schema, threaded_server
 
 WORDS = ("latency", "budget", "rollback", "ownership", "staffing", "pricing", "audit",
          "migration", "churn", "runway", "hiring", "vendor", "compliance", "uptime")
-
-
-def schema_of(body: dict[str, Any]) -> dict[str, Any]:
-    fmt = body.get("response_format") or {}
-    if fmt.get("type") == "json_schema":
-        return fmt["json_schema"]["schema"]
-    if fmt.get("schema"):
-        return fmt["schema"]
-    if body.get("tools"):
-        return body["tools"][0]["function"]["parameters"]
-    return {}
 
 
 def varied_instance(schema: dict[str, Any], rng: random.Random) -> Any:
@@ -61,44 +50,22 @@ class ModelStub:
         self._lock = threading.Lock()
         stub = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
+        class Handler(JsonHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                body = self.read_json()
                 with stub._lock:
                     stub.requests += 1
                     number = stub.requests
                     if stub.first_request_at is None:
                         stub.first_request_at = time.monotonic()
                 time.sleep(stub.latency_s)
-                text = json.dumps(varied_instance(schema_of(body), random.Random(number)))
-                message: dict[str, Any] = {"role": "assistant", "content": text}
-                if body.get("tools"):
-                    message = {"role": "assistant", "content": None, "tool_calls": [{
-                        "id": "call_stub", "type": "function",
-                        "function": {"name": "answer", "arguments": text}}]}
-                data = json.dumps({
-                    "id": f"chatcmpl-{number}", "object": "chat.completion",
-                    "created": 1_700_000_000, "model": "stub-model",
-                    "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 200, "completion_tokens": 120,
-                              "total_tokens": 320},
-                }).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                how, schema = requested_schema(body)
+                text = json.dumps(varied_instance(schema or {}, random.Random(number)))
+                self.send_json(200, completion_body(
+                    "" if how == "tools" else text, text if how == "tools" else None,
+                    reply_id=f"chatcmpl-{number}", usage=(200, 120)))
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever,
-                                       kwargs={"poll_interval": 0.02}, daemon=True)
+        self.server, self.thread = threaded_server(Handler)
 
     @property
     def api_base(self) -> str:

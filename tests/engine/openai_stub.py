@@ -24,10 +24,15 @@ import select
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from debates.bench.schema_instance import schema_instance
+from debates.bench.stub_http import (  # noqa: F401 - completion_body: the tests' too
+    JsonHandler,
+    completion_body,
+    requested_schema,
+    threaded_server,
+)
 
 POSITION = {
     "stance": "Migrate in two stages",
@@ -39,30 +44,6 @@ PROSE = "Honestly, I think the team should take it slowly and see how things go.
 LLAMACPP_REJECTION = (
     'response_format type must be one of "text" or "json_object", but got: json_schema'
 )
-
-
-def completion_body(content: str, tool_arguments: str | None = None) -> dict[str, Any]:
-    message: dict[str, Any] = {"role": "assistant", "content": content}
-    if tool_arguments is not None:
-        message = {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [
-                {
-                    "id": "call_stub",
-                    "type": "function",
-                    "function": {"name": "answer", "arguments": tool_arguments},
-                }
-            ],
-        }
-    return {
-        "id": "chatcmpl-stub",
-        "object": "chat.completion",
-        "created": 1_700_000_000,
-        "model": "stub-model",
-        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 21, "completion_tokens": 34, "total_tokens": 55},
-    }
 
 
 def error_body(message: str, kind: str, code: int | None = None) -> dict[str, Any]:
@@ -100,18 +81,6 @@ def instance_of(
         extra=extra)
 
 
-def requested_schema(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
-    """(how the request constrains decoding, the schema) for a chat request body."""
-    fmt = body.get("response_format") or {}
-    if fmt.get("type") == "json_schema":
-        return "json_schema", fmt["json_schema"]["schema"]
-    if fmt.get("type") == "json_object":
-        return "json_object", fmt.get("schema")
-    if body.get("tools") and body.get("tool_choice"):
-        return "tools", body["tools"][0]["function"]["parameters"]
-    return "prompt", None
-
-
 class StubServer:
     def __init__(self, behaviour: str = "scripted", delay_s: float = 0.0) -> None:
         self.behaviour = behaviour
@@ -123,15 +92,12 @@ class StubServer:
         self.slot = threading.Lock()
         stub = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
+        class Handler(JsonHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-                length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                body = self.read_json()
                 stub.requests.append({"path": self.path, "body": body})
                 if self.path.rstrip("/") != "/v1/chat/completions":
-                    self.send(404, error_body("no such route", "not_found"))
+                    self.send_json(404, error_body("no such route", "not_found"))
                     return
                 if stub.behaviour == "slow_single_slot":
                     with stub.slot:
@@ -139,29 +105,13 @@ class StubServer:
                             stub.abandoned += 1
                             self.close_connection = True
                             return
-                        self.send(200, completion_body(json.dumps(POSITION)))
+                        self.send_json(200, completion_body(json.dumps(POSITION)))
                     return
                 status, payload = stub.answer(body)
-                self.send(status, payload)
+                self.send_json(status, payload)
 
-            def send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
+        self.server, self.thread = threaded_server(Handler)
         self.port = self.server.server_address[1]
-        # A short poll interval keeps shutdown() (and so each test's teardown) quick.
-        self.thread = threading.Thread(
-            target=self.server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
 
     @property
     def api_base(self) -> str:
