@@ -24,7 +24,7 @@ from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import DatabaseError, InterfaceError, OperationalError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -179,25 +179,47 @@ async def _run_claimed(code: uuid.UUID, worker: str, also: EngineHooks | None,
     except Cancelled:
         await sync_to_async(_stop_cancelled)(debate, worker)
         return False
-    except (OperationalError, InterfaceError):
-        # The database connection broke (a network cut, the server ending an idle
-        # transaction): the worker is lost, not the debate. Its lease runs out and the
-        # sweeper resumes the step elsewhere, as after a crash.
+    except DatabaseError as exc:
+        if not connection_lost(exc):
+            return await _crashed(debate, worker, label, exc)
+        # The worker is lost, not the debate: its lease runs out and the sweeper
+        # resumes the step elsewhere, as after a crash.
         log.warning("debate %s: %s lost its database connection", code, label)
         raise
     except Exception as exc:
-        # A bug, not a provider fault (those become failed turns): retrying would fail
-        # the same way every minute, so the debate fails now, saying where and why.
-        log.exception("debate %s: %s crashed", code, label)
-        await sync_to_async(_fail)(debate, f"internal error in {label}: "
-                                          f"{type(exc).__name__}: {exc}", worker)
-        return False
+        return await _crashed(debate, worker, label, exc)
     log.info("debate %s: %s in %.1f s", code, label, time.monotonic() - started)
     if hooks.should_cancel():  # cancelled as the step's last turns were stored
         await sync_to_async(_stop_cancelled)(debate, worker)
         return True  # the next claim refuses the cancelled debate
     await sync_to_async(_after_step)(debate.pk, worker, keep_lease)
     return True
+
+
+async def _crashed(debate: Debate, worker: str, label: str, exc: Exception) -> bool:
+    # A bug, not a provider fault (those become failed turns): retrying would fail the
+    # same way every minute, so the debate fails now, saying where and why.
+    log.exception("debate %s: %s crashed", debate.code, label)
+    await sync_to_async(_fail)(debate, f"internal error in {label}: "
+                                      f"{type(exc).__name__}: {exc}", worker)
+    return False
+
+
+# SQLSTATE classes of a session the server ended or lost: connection exceptions (08),
+# operator intervention (57P: shutdown, crash), an idle transaction timed out (25P03).
+_LOST_SESSION_STATES = ("08", "57P", "25P03")
+
+
+def connection_lost(exc: DatabaseError) -> bool:
+    """Whether ``exc`` says the connection broke (a network cut, the server ending the
+    session), rather than the database refusing what was asked on a live one (a
+    constraint, bad data), which would fail the same way again. Checked on the error,
+    not by asking the connection: a worker's database thread serves several debates,
+    and another may have reconnected it meanwhile."""
+    if isinstance(exc, OperationalError | InterfaceError):
+        return True
+    state = getattr(exc.__cause__, "sqlstate", None) or ""
+    return state.startswith(_LOST_SESSION_STATES)
 
 
 def _load(code: uuid.UUID) -> tuple[Debate, DebateState]:

@@ -125,3 +125,47 @@ def test_a_broken_database_connection_mid_step_does_not_fail_the_debate(team, mo
     assert debate.status == DebateStatus.RUNNING
     assert debate.error == ""
     assert debate.lease_owner == "cut-off"  # until it runs out; then the sweeper resumes
+
+
+def test_a_database_error_on_a_working_connection_is_a_bug_and_fails_the_debate(
+        team, monkeypatch):
+    """Only a connection that no longer answers means the worker is lost; an error the
+    database raises on a live connection (a constraint, bad data) would recur."""
+    from django.db import IntegrityError
+
+    from debates.engine.protocols import get_protocol
+
+    async def constraint_broken(*args, **kwargs):
+        raise IntegrityError("UNIQUE constraint failed: debates_turn.slot")
+
+    debate = make_debate(team)
+    monkeypatch.setattr(get_protocol("council"), "run_step", constraint_broken)
+    assert run_next_step(debate.code) is False
+    debate.refresh_from_db()
+    assert debate.status == DebateStatus.FAILED
+    assert "internal error in compose: IntegrityError" in debate.error
+
+
+def test_a_session_the_server_ended_counts_as_a_lost_connection():
+    """PostgreSQL ending an idle transaction's session raises InternalError (SQLSTATE
+    25P03), not OperationalError: it is a lost connection all the same."""
+    from django.db import DataError, InternalError, OperationalError
+
+    from debates.execution import connection_lost
+
+    class PgError(Exception):
+        def __init__(self, sqlstate: str) -> None:
+            super().__init__(sqlstate)
+            self.sqlstate = sqlstate
+
+    def wrapped(django_error: type[Exception], sqlstate: str) -> Exception:
+        error = django_error("from the server")
+        error.__cause__ = PgError(sqlstate)
+        return error
+
+    assert connection_lost(wrapped(InternalError, "25P03"))
+    assert connection_lost(wrapped(InternalError, "57P01"))
+    assert connection_lost(wrapped(InternalError, "08006"))
+    assert connection_lost(OperationalError("server closed the connection unexpectedly"))
+    assert not connection_lost(wrapped(DataError, "22001"))
+    assert not connection_lost(wrapped(InternalError, "XX000"))
