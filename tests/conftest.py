@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -14,6 +15,8 @@ from django.test import Client
 from council_site.accounts.models import Membership, Team
 from council_site.accounts.selectors import team_for_user
 from council_site.accounts.services import membership_add, team_create
+from debates.engine.capabilities import capabilities as model_capabilities
+from debates.engine.gateway import forget_learned_modes
 
 # --- scale-out services (PostgreSQL + Redis) ----------------------------------------
 
@@ -100,6 +103,18 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     # Marking a test `scaleout` is enough: it is skipped (or failed on CI) up front.
     if item.get_closest_marker("scaleout") is not None:
         require_scaleout()
+
+
+@pytest.fixture(autouse=True)
+def fresh_model_facts() -> Iterator[None]:
+    """Learned output modes and cached model capabilities are per process: no test may
+    see another's (under xdist a gateway test once inherited a mode another file's test
+    had learned for the same model)."""
+    forget_learned_modes()
+    model_capabilities.cache_clear()
+    yield
+    forget_learned_modes()
+    model_capabilities.cache_clear()
 
 
 # --- users and teams ------------------------------------------------------------------

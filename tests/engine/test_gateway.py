@@ -432,8 +432,13 @@ def test_context_limits_for_known_unknown_and_simulated_models() -> None:
 
 
 async def test_seed_is_dropped_where_unsupported_and_temperature_kept(
-    scripted: ScriptedLLM,
+    scripted: ScriptedLLM, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A provider that takes neither a seed nor response_format (this passed only while
+    # another test's stale capabilities, read before "scripted" was registered, said so).
+    monkeypatch.setattr(litellm, "get_supported_openai_params",
+                        lambda **kwargs: ["temperature", "max_tokens"])
+    capabilities.cache_clear()
     await ask(make_gateway(), temperature=0.3, seed=11)
     params = scripted.calls[0]["optional_params"]
     assert params.get("temperature") == 0.3

@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-from debates.engine import gateway as gateway_module
-from debates.engine.capabilities import capabilities
 from debates.engine.council import EngineHooks, make_gateway, run_debate, run_step
 from debates.engine.gateway import CallFailed, LLMGateway, output_tokens
 from debates.engine.schemas import (
@@ -33,16 +31,6 @@ from .openai_stub import LLAMACPP_REJECTION, StubServer, completion_body
 
 MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
 TAG = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
-
-
-@pytest.fixture(autouse=True)
-def fresh_model_facts() -> Iterator[None]:
-    # Learned modes and cached capabilities are per process: no test may see another's.
-    gateway_module.forget_learned_modes()
-    capabilities.cache_clear()
-    yield
-    gateway_module.forget_learned_modes()
-    capabilities.cache_clear()
 
 
 def serve(behaviour: str, **kwargs: Any) -> Iterator[StubServer]:
