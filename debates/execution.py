@@ -16,8 +16,6 @@ the step, so a stop costs a step's unfinished calls and never waits for them.
 from __future__ import annotations
 
 import logging
-import os
-import socket
 import time
 import uuid
 from datetime import timedelta
@@ -42,15 +40,13 @@ from debates.lease import (  # noqa: F401 - claim/release/lease_seconds are this
     renew,
     run_holding,
     take_stalled,
+    worker_id,
 )
 from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
 from debates.persistence import PersistingHooks
 from debates.stored_state import load_state
 
 log = logging.getLogger(__name__)
-
-WORKER_ID = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
-
 
 def usage_of(debate: Debate) -> Usage:
     """Totals from the ledger, by the engine's own rule (``usage_from_calls``), so the
@@ -126,7 +122,7 @@ def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol, worker
         events.append(debate, kind, payload)
 
 
-async def advance(code: uuid.UUID | str, *, worker: str = WORKER_ID,
+async def advance(code: uuid.UUID | str, *, worker: str | None = None,
                   also: EngineHooks | None = None, keep_lease: bool = False) -> bool:
     """Runs one step of the debate. Returns True when more steps remain, False when the
     debate is finished or not ours. Every database call goes through ``sync_to_async``,
@@ -136,6 +132,7 @@ async def advance(code: uuid.UUID | str, *, worker: str = WORKER_ID,
     the caller runs the next step itself, and a crash in between is noticed like a
     crash mid-step, by the lease running out. Without it the step is handed on."""
     code = uuid.UUID(str(code))
+    worker = worker or worker_id()
     if not await sync_to_async(claim)(code, worker, already_mine=keep_lease):
         if keep_lease:  # still held from the step before, and cancelled since: hand it back
             await sync_to_async(_release_code)(code, worker)
@@ -149,11 +146,12 @@ def _release_code(code: uuid.UUID, worker: str) -> None:
         release(debate_id, worker)
 
 
-def run_next_step(code: uuid.UUID | str, *, worker: str = WORKER_ID,
+def run_next_step(code: uuid.UUID | str, *, worker: str | None = None,
                   also: EngineHooks | None = None) -> bool:
     """``advance`` from synchronous code: one step, its lease handed on after it. The
     claim comes first, in the caller's thread, before an event loop is set up."""
     code = uuid.UUID(str(code))
+    worker = worker or worker_id()
     if not claim(code, worker):
         return False
     return async_to_sync(_run_claimed)(code, worker, also, False)

@@ -16,6 +16,8 @@ for the same debate never both win.
 from __future__ import annotations
 
 import asyncio
+import os
+import socket
 import time
 import uuid
 from collections.abc import Awaitable, Callable
@@ -38,6 +40,21 @@ _POLL_S = 0.2
 
 class Abandoned(Exception):
     """The worker is shutting down: the step was given up with its lease handed on."""
+
+
+_identity: tuple[int, str] | None = None
+
+
+def worker_id() -> str:
+    """This process's name in a lease: ``hostname:pid:tag``. Made anew in every
+    process, forked ones included: django-q2 forks its workers from a parent that has
+    already imported this, and two processes under one name would both pass the
+    lease's checks and run the same debate side by side."""
+    global _identity
+    pid = os.getpid()
+    if _identity is None or _identity[0] != pid:
+        _identity = (pid, f"{socket.gethostname()}:{pid}:{uuid.uuid4().hex[:6]}")
+    return _identity[1]
 
 
 def lease_seconds() -> int:

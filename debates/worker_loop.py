@@ -45,6 +45,7 @@ from django.db import connections
 
 from debates import events, execution, shutdown
 from debates.db_thread import DatabaseThread
+from debates.lease import worker_id
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +135,7 @@ class DebateLoop:
                 return True
             shutdown.begin_busy()
             number = next(self._driver_ids)
-            driver = f"{execution.WORKER_ID}:{number}"
+            driver = f"{worker_id()}:{number}"
             db_thread = self._db_threads[number % len(self._db_threads)]
             future = asyncio.run_coroutine_threadsafe(self._drive(code, driver, db_thread),
                                                       self.loop)

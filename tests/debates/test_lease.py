@@ -3,6 +3,7 @@ sweeper re-queues a stalled debate once, not once per sweeper or per sweep."""
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from datetime import timedelta
@@ -125,3 +126,23 @@ def test_a_live_lease_and_a_fresh_hand_off_are_left_alone(team, queued):
     stall(debate, owner="", seconds_ago=61)  # queued a minute ago, never picked up
     assert execution.resume_stalled(queued_grace_s=60) == 1
     assert len(queued) == 1
+
+
+def test_a_forked_worker_process_holds_leases_under_its_own_name():
+    # django-q2 forks its worker processes from a parent that has already imported the
+    # lease; a name inherited across the fork let two processes both hold one debate.
+    parent = lease.worker_id()
+    assert lease.worker_id() == parent  # stable within a process
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report its name and leave without running any clean-up
+        os.write(write, lease.worker_id().encode())
+        os._exit(0)
+    os.close(write)
+    try:
+        child = os.read(read, 256).decode()
+    finally:
+        os.close(read)
+        os.waitpid(pid, 0)
+    assert child != parent
+    assert child.split(":")[1] == str(pid)
