@@ -77,8 +77,13 @@ class PersistingHooks(EngineHooks):
                         compaction=turn.compaction,
                     )
             except IntegrityError:
-                # Already stored by an earlier delivery of this step: keep the first.
-                log.info("turn %s of %s already stored", turn.key, self.debate.code)
+                # Already stored by another delivery of this step: the first copy stays,
+                # and this one's paid calls are kept as superseded, since spend counts.
+                log.warning("turn %s of %s already stored: this copy is superseded",
+                            turn.key, self.debate.code)
+                LLMCall.objects.bulk_create([
+                    self._call_row(r.model_copy(update={"purpose": "superseded"}))
+                    for r in pending])
                 return
             LLMCall.objects.bulk_create([self._call_row(r) for r in pending])
             if turn.phase is Phase.COMPOSE and turn.status is TurnStatus.OK:

@@ -301,7 +301,8 @@ def ledger_problems(query: Callable[..., list[tuple[Any, ...]]]) -> list[str]:
     """Everything that says a debate did not complete exactly once: not succeeded, a
     turn or a paid answer stored twice, a paid answer without its turn, a step
     completed twice, not exactly one synthesis and one ``debate_finished``, a gap in
-    the event log."""
+    the event log. A cut-off worker's answer that arrived after its turn was stored
+    by the worker that took over is kept as ``superseded``: spent, not used twice."""
     problems = []
     for code, status, error in query(
             "SELECT code, status, error FROM debates_debate WHERE status <> 'succeeded'"):
@@ -312,7 +313,7 @@ def ledger_problems(query: Callable[..., list[tuple[Any, ...]]]) -> list[str]:
         problems.append(f"turn stored twice: {row}")
     for row in query(
             "SELECT debate_id, phase, round, agent_index, count(*) FROM debates_llmcall"
-            " WHERE ok GROUP BY 1, 2, 3, 4 HAVING count(*) > 1"):
+            " WHERE ok AND purpose <> 'superseded' GROUP BY 1, 2, 3, 4 HAVING count(*) > 1"):
         problems.append(f"successful call repeated for one turn: {row}")
     for row in query(
             "SELECT c.debate_id, c.phase, c.round, c.agent_index FROM debates_llmcall c"

@@ -414,7 +414,9 @@ class CallRecord(BaseModel):
     round: int = 0
     agent: int = -1
     attempt: int
-    purpose: Literal["call", "repair"] = "call"
+    # "superseded": a paid answer to a turn another delivery of the step had already
+    # stored (a worker that lost its lease); kept in the ledger, never used.
+    purpose: Literal["call", "repair", "superseded"] = "call"
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0

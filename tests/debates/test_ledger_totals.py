@@ -3,15 +3,23 @@ ledger says it cost: paid calls count against the team's budget."""
 
 from __future__ import annotations
 
+import contextlib
+from datetime import timedelta
+from typing import Any
+
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import async_to_sync, sync_to_async
+from django.utils import timezone
 
 from debates.engine.gateway import Cancelled
 from debates.engine.protocols import get_protocol
-from debates.execution import run_next_step, run_to_completion
+from debates.engine.schemas import SimulatorOptions
+from debates.execution import run_next_step, run_to_completion, store_usage
 from debates.limits import team_month_spend
-from debates.models import Debate, DebateStatus, LLMCall
+from debates.models import Debate, DebateStatus, LLMCall, Turn
+from debates.persistence import PersistingHooks
 from debates.services import debate_cancel
+from debates.stored_state import load_state
 from tests.factories import make_debate
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +91,40 @@ def test_a_cancelled_debate_no_longer_reserves_its_estimate(team):
     _paid_calls(debate, 2)
     debate_cancel(debate=debate)
     assert team_month_spend(team=team) == pytest.approx(0.5)
+
+
+def test_a_stale_delivery_of_a_step_is_counted_as_spend_and_never_used(team):
+    # A worker cut off mid-step comes back after another worker took the step over and
+    # stored its turns: the stale worker's answers were paid for, so the ledger keeps
+    # them, marked superseded; the turns stay the first copy's.
+    debate = make_debate(team, simulator=SimulatorOptions(latency_ms=50))
+    assert run_next_step(debate.code)  # compose
+    stale = load_state(debate)
+    protocol = get_protocol(stale.config.protocol)
+    step = protocol.next_step(stale)
+    assert run_next_step(debate.code)  # the step, by the worker that took it over
+    first = list(Turn.objects.filter(debate=debate, phase=step.phase.value)
+                 .order_by("agent_index").values_list("pk", flat=True))
+
+    class CutOffWorker(PersistingHooks):
+        """Held the lease when its step began; lost it before its answers came back."""
+
+        async def on_turn(self, turn: Any) -> None:
+            await sync_to_async(Debate.objects.filter(pk=debate.pk).update)(
+                lease_owner="took-over")
+            await super().on_turn(turn)
+
+    Debate.objects.filter(pk=debate.pk).update(
+        lease_owner="cut-off", lease_expires_at=timezone.now() + timedelta(seconds=30))
+    with contextlib.suppress(Cancelled):
+        async_to_sync(protocol.run_step)(stale, step, CutOffWorker(debate, stale, "cut-off"))
+
+    assert list(Turn.objects.filter(debate=debate, phase=step.phase.value)
+                .order_by("agent_index").values_list("pk", flat=True)) == first
+    calls = LLMCall.objects.filter(debate=debate, phase=step.phase.value, ok=True)
+    assert sorted(calls.values_list("purpose", flat=True)) == (
+        ["call"] * len(first) + ["superseded"] * len(first))
+    assert store_usage(debate).calls == LLMCall.objects.filter(debate=debate).count()
+    # Its step began under the lease; it ended without it, so it is logged done once.
+    assert debate.events.filter(kind="step_completed",
+                                payload__step=protocol.step_label(step)).count() == 1
