@@ -102,6 +102,7 @@ def test_a_stale_delivery_of_a_step_is_counted_as_spend_and_never_used(team):
     stale = load_state(debate)
     protocol = get_protocol(stale.config.protocol)
     step = protocol.next_step(stale)
+    assert step is not None
     assert run_next_step(debate.code)  # the step, by the worker that took it over
     first = list(Turn.objects.filter(debate=debate, phase=step.phase.value)
                  .order_by("agent_index").values_list("pk", flat=True))
