@@ -88,11 +88,14 @@ def test_thirty_debates_on_three_hosts_complete_once_when_one_host_is_cut_off(
             return not (fleet.statuses().keys() & {"queued", "running"})
 
         wait_for(all_ended, timeout=90, what="every debate to end", fleet=fleet)
-        print(f"\ncut -> all {DEBATES} ended in {time.monotonic() - cut_at:.1f} s; "
-              f"the cut host held {len(held_at_cut)} step(s)")
+        ended_s = time.monotonic() - cut_at
         # Whatever the stale workers still had to write is written (or they are
         # killed) before the ledger is read.
         doomed.stop()
+        superseded = fleet.query(
+            "SELECT count(*) FROM debates_llmcall WHERE purpose = 'superseded'")[0][0]
+        print(f"\ncut -> all {DEBATES} ended in {ended_s:.1f} s; the cut host held "
+              f"{len(held_at_cut)} step(s); {superseded} late answer(s) kept as superseded")
         failures = fleet.query("SELECT code, error FROM debates_debate WHERE status <> %s",
                                ("succeeded",))
         assert fleet.statuses() == {"succeeded": DEBATES}, failures
