@@ -92,3 +92,33 @@ def test_a_signal_stops_serve_within_10_s_and_hands_the_lease_on(signum, target)
     debate.refresh_from_db()
     assert debate.lease_owner == "", "the abandoned step still holds its lease"
     assert debate.events.filter(kind="abandoned").exists()
+
+
+def test_each_web_process_gets_its_own_socket_and_connections_are_spread_over_them():
+    from debates.management.commands.serve import listening_sockets
+
+    listeners = listening_sockets("127.0.0.1", 0, 2)
+    clients = []
+    try:
+        port = listeners[0].getsockname()[1]
+        assert [s.getsockname()[1] for s in listeners] == [port, port]
+        clients = [socket.create_connection(("127.0.0.1", port), timeout=5)
+                   for _ in range(40)]
+        accepted = []
+        for listener in listeners:
+            listener.setblocking(False)
+            count = 0
+            while True:
+                try:
+                    conn, _ = listener.accept()
+                except BlockingIOError:
+                    break
+                conn.close()
+                count += 1
+            accepted.append(count)
+        # A burst on one shared socket goes to whichever process wakes first; here the
+        # kernel spreads it (40 on one side would be a 1 in 2^39 chance).
+        assert sum(accepted) == 40 and min(accepted) > 0, accepted
+    finally:
+        for s in clients + listeners:
+            s.close()

@@ -2,9 +2,10 @@
 
 Daphne serves from one process, and a page render holds the GIL: on a machine with
 several cores one process leaves them idle while requests queue. ``serve`` therefore
-opens the listening socket itself and starts ``--web-processes`` daphne processes on
-it (default: one per core, at most 4); the kernel hands each connection to one of
-them. Live pages follow the durable event log, so any process can serve any socket.
+opens the listening sockets itself and starts ``--web-processes`` daphne processes on
+them (default: one per core, at most 4), each with a socket of its own on the same port
+(``SO_REUSEPORT``), so the kernel spreads new connections evenly over them. Live pages
+follow the durable event log, so any process can serve any socket.
 
 Ctrl-C (or SIGTERM), to this process or its whole group, stops both within 10 s; if
 either dies, the other is stopped too, so a half-running app never pretends to work.
@@ -32,6 +33,20 @@ def default_web_processes() -> int:
     return int(configured)
 
 
+def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
+    """One listening socket per web process, all bound to ``host:port``. On one shared
+    socket the first process to wake takes a whole burst of connections (Twisted
+    accepts in a loop), and 20 keep-alive clients could all land on one process while
+    the other idled: the page bench swung between 105 and 258 req/s on that alone.
+    Where the system has no ``SO_REUSEPORT``, the processes share one socket."""
+    if count == 1 or not hasattr(socket, "SO_REUSEPORT"):
+        return [socket.create_server((host, port), backlog=512)]
+    first = socket.create_server((host, port), backlog=512, reuse_port=True)
+    port = first.getsockname()[1]  # port 0 picked one: the others take the same
+    return [first] + [socket.create_server((host, port), backlog=512, reuse_port=True)
+                      for _ in range(count - 1)]
+
+
 class Command(BaseCommand):
     help = "Run the web app (daphne) and the django-q2 worker cluster; Ctrl-C stops both."
 
@@ -43,19 +58,21 @@ class Command(BaseCommand):
                                  "core, at most 4; COUNCIL_WEB_PROCESSES)")
 
     def handle(self, *args, **opts):
-        listener = socket.create_server((opts["host"], opts["port"]), backlog=512)
-        fd = str(listener.fileno())
-        processes = {
-            f"web{i + 1}": subprocess.Popen(
+        count = max(1, opts["web_processes"] or default_web_processes())
+        listeners = listening_sockets(opts["host"], opts["port"], count)
+        processes = {}
+        for i in range(count):
+            fd = listeners[i % len(listeners)].fileno()
+            processes[f"web{i + 1}"] = subprocess.Popen(
                 # ``-m``: the same interpreter and sys.path as this command (a console
                 # script would import the project from wherever it was installed).
-                [sys.executable, "-m", "daphne", "--fd", fd, "council_site.asgi:application"],
-                pass_fds=(listener.fileno(),))
-            for i in range(max(1, opts["web_processes"] or default_web_processes()))
-        }
-        # The children hold the socket now; ours would only keep the port open after
+                [sys.executable, "-m", "daphne", "--fd", str(fd),
+                 "council_site.asgi:application"],
+                pass_fds=(fd,))
+        # The children hold the sockets now; ours would only keep the port open after
         # they are gone.
-        listener.close()
+        for listener in listeners:
+            listener.close()
         processes["worker"] = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
         web = ", ".join(str(p.pid) for name, p in processes.items() if name != "worker")
         self.stderr.write(f"Council on http://{opts['host']}:{opts['port']}/ "
