@@ -11,11 +11,14 @@ where waiting costs no thread.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from a2wsgi import WSGIMiddleware
 from a2wsgi.asgi_typing import HTTPScope, Receive, Send
 from asgiref.sync import iscoroutinefunction
+from django.db.backends.signals import connection_created
 from django.urls import Resolver404, resolve
 
 # Requests of sync views served at once per process. More only contend for the GIL (the
@@ -37,13 +40,36 @@ def serves_async(path: str) -> bool:
         return False
 
 
+_this_thread = threading.local()
+
+
+def _keep_pool_connections(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """A pool thread keeps its database connection from request to request (health
+    checked at each request's first use, as Django does for any kept connection): it
+    lives as long as the process, and a new connection per request cost 1.3 ms on
+    SQLite (schema parsed, cache cold) and 3 ms on PostgreSQL. Every other thread keeps
+    ``CONN_MAX_AGE``: the ASGI handler's are one per request."""
+    if getattr(_this_thread, "in_pool", False):
+        connection.close_at = None
+
+
+connection_created.connect(_keep_pool_connections, dispatch_uid="council-pool-connections")
+
+
+def _on_pool(wsgi: Callable[..., Iterable[bytes]]) -> Callable[..., Iterable[bytes]]:
+    def serve(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        _this_thread.in_pool = True
+        return wsgi(environ, start_response)
+    return serve
+
+
 class SyncViewsOnThreads:
     """The ASGI HTTP application: sync views through ``wsgi`` on a thread pool, async
     views (and bodies of unknown length) through ``asgi``."""
 
     def __init__(self, *, asgi: Any, wsgi: Any, threads: int = SYNC_THREADS) -> None:
         self.asgi = asgi
-        self.wsgi = WSGIMiddleware(wsgi, workers=threads)
+        self.wsgi = WSGIMiddleware(_on_pool(wsgi), workers=threads)
 
     async def __call__(self, scope: HTTPScope, receive: Receive, send: Send) -> None:
         path = scope["path"].removeprefix(scope.get("root_path", ""))

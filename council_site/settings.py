@@ -117,8 +117,10 @@ TEMPLATES = [
 # --- database ---------------------------------------------------------------------
 
 # Persistent connections leak under ASGI (each request may run in a new thread), so
-# the default is 0; a pure worker host may raise it. Health checks make a reused
-# connection that the server dropped reconnect instead of failing a request.
+# the default is 0; a pure worker host may raise it. The web's sync views run on a fixed
+# pool of threads, which keep theirs whatever this says (council_site.http_dispatch).
+# Health checks make a reused connection that the server dropped reconnect instead of
+# failing a request.
 DATABASES = {
     "default": database_config(
         env_str("DATABASE_URL"),

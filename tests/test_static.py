@@ -71,6 +71,10 @@ async def _asgi_get(path: str) -> tuple[int, bytes]:
     return start["status"], body
 
 
+# Database access allowed: the site's pool threads keep their connection from request
+# to request (a request before this one may have opened it), and Django checks a kept
+# connection at the start and end of every request, static files included.
+@pytest.mark.django_db
 async def test_asgi_app_serves_htmx_itself():
     status, body = await _asgi_get(f"/static/{HTMX}")
     assert status == 200
