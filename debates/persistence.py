@@ -76,16 +76,17 @@ class PersistingHooks(EngineHooks):
                         payload=turn.payload, error=turn.error or "", model=turn.model or "",
                         compaction=turn.compaction,
                     )
+                superseded = False
             except IntegrityError:
                 # Already stored by another delivery of this step: the first copy stays,
                 # and this one's paid calls are kept as superseded, since spend counts.
                 log.warning("turn %s of %s already stored: this copy is superseded",
                             turn.key, self.debate.code)
-                LLMCall.objects.bulk_create([
-                    self._call_row(r.model_copy(update={"purpose": "superseded"}))
-                    for r in pending])
-                return
+                superseded = True
+                pending = [r.model_copy(update={"purpose": "superseded"}) for r in pending]
             LLMCall.objects.bulk_create([self._call_row(r) for r in pending])
+            if superseded:
+                return
             if turn.phase is Phase.COMPOSE and turn.status is TurnStatus.OK:
                 snapshot_agents(self.debate, self.state)
             events.append(self.debate, "turn", {
