@@ -28,6 +28,7 @@ from debates.engine.capabilities import (
     OutputMode,
     capabilities,
 )
+from debates.engine.grammar_limits import grammar_safe
 from debates.engine.llm_loader import litellm_module as _litellm
 from debates.engine.schemas import CallRecord, CallTag, SimulatorOptions
 
@@ -369,14 +370,21 @@ def bounded_schema(schema: type[BaseModel], max_text_chars: int) -> dict[str, An
     return dict(bound(json_schema_of(schema)))
 
 
+@lru_cache(maxsize=128)
+def sent_schema(schema: type[BaseModel], max_text_chars: int | None = None) -> dict[str, Any]:
+    """The JSON schema a request carries (``response_format`` or tool parameters): within
+    a grammar-constrained server's limits (grammar_limits), bounded by ``max_text_chars``
+    when set. The answer is validated against ``schema`` itself."""
+    full = bounded_schema(schema, max_text_chars) if max_text_chars else json_schema_of(schema)
+    return dict(grammar_safe(full))
+
+
 def format_params(
     mode: OutputMode, schema: type[BaseModel], max_text_chars: int | None = None
 ) -> dict[str, Any]:
     if mode == "prompt":
         return {}
-    json_schema = (
-        bounded_schema(schema, max_text_chars) if max_text_chars else json_schema_of(schema)
-    )
+    json_schema = sent_schema(schema, max_text_chars)
     if mode == "json_schema":
         return {
             "response_format": {
