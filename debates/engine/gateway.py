@@ -17,7 +17,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -324,7 +324,8 @@ def _cost(caps: Capabilities, model: str, response: Any) -> float | None:
 # Per process: the mode that worked for (model, api_base), so probing happens once.
 _learned_modes: dict[tuple[str, str | None], OutputMode] = {}
 
-_FORMAT_REJECTION = re.compile(r"response_format|json_schema|json_object|tool", re.I)
+# "grammar": llama.cpp turns the schema into a grammar ("failed to parse grammar").
+_FORMAT_REJECTION = re.compile(r"response_format|json_schema|json_object|tool|grammar", re.I)
 
 
 def forget_learned_modes() -> None:
@@ -332,13 +333,64 @@ def forget_learned_modes() -> None:
 
 
 def is_format_rejection(exc: BaseException) -> bool:
-    """A 400 (or 422) that names the structured-output request: try the next mode."""
-    status = getattr(exc, "status_code", None)
-    if status not in (400, 422) and not isinstance(
-        exc, _litellm().BadRequestError | _litellm().UnprocessableEntityError
-    ):
+    """A 400 or 422, or a server error, whose text names the structured-output request
+    (or the grammar made of it): try the next mode. A lost connection names nothing."""
+    if unmapped_error(exc) is not None or lost_connection(exc) is not None:
         return False
-    return bool(_FORMAT_REJECTION.search(str(exc)))
+    status = getattr(exc, "status_code", None)
+    litellm = _litellm()
+    rejected = status in (400, 422) or isinstance(
+        exc, litellm.BadRequestError | litellm.UnprocessableEntityError
+    )
+    failed = (isinstance(status, int) and status >= 500) or isinstance(
+        exc, litellm.InternalServerError | litellm.ServiceUnavailableError
+    )
+    return (rejected or failed) and bool(_FORMAT_REJECTION.search(str(exc)))
+
+
+Lost = Literal["unreachable", "dropped"]
+
+
+@lru_cache(maxsize=1)
+def _connection_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
+    """(no connection was made, the connection closed without a reply), as the HTTP
+    clients under litellm raise them."""
+    import httpx
+
+    unreachable: list[type[BaseException]] = [ConnectionRefusedError, httpx.ConnectError]
+    dropped: list[type[BaseException]] = [
+        ConnectionResetError, BrokenPipeError, httpx.RemoteProtocolError, httpx.ReadError]
+    try:
+        import aiohttp
+
+        unreachable.append(aiohttp.ClientConnectorError)
+        dropped.append(aiohttp.ServerDisconnectedError)
+    except ImportError:  # pragma: no cover - aiohttp is optional for litellm
+        pass
+    return tuple(unreachable), tuple(dropped)
+
+
+def lost_connection(exc: BaseException) -> Lost | None:
+    """Whether the call failed for want of a server rather than with its answer:
+    litellm reports both as a generic "Connection error." (an InternalServerError), the
+    cause is further down the exception chain."""
+    unreachable, dropped = _connection_errors()
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, unreachable):
+            return "unreachable"
+        if isinstance(current, dropped):
+            return "dropped"
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def lost_connection_message(lost: Lost, server: str, message: str) -> str:
+    if lost == "unreachable":
+        return f"{server} cannot be reached (is it running?): {message}"
+    return f"{server} closed the connection without a reply (did it stop?): {message}"
 
 
 # Lists in a bounded request schema hold at most this many items (unless the schema
@@ -664,6 +716,12 @@ class LLMGateway:
                     exc, _litellm().Timeout
                 ):
                     message = f"no reply from {model} within {timeout:g} s"
+                lost = lost_connection(exc)
+                if lost is not None:
+                    error_class = "ServerUnreachable" if lost == "unreachable" else "ConnectionLost"
+                    server = (f"the model server at {caps.api_base}" if caps.api_base
+                              else f"{model}'s provider")
+                    message = lost_connection_message(lost, server, message)
                 if probing and len(modes) > 1 and is_format_rejection(exc):
                     message = f"output mode {mode} rejected: {message}"
                 last_error = f"{error_class}: {message}"
@@ -675,7 +733,9 @@ class LLMGateway:
                     log.info("%s rejects output mode %s; trying %s", model, mode, modes[1])
                     modes = modes[1:]
                     continue
-                if is_transient(exc) and retries < self.max_retries:
+                # Nothing listens there: retries (or other output modes) would only
+                # delay the failure, once per turn of the debate.
+                if lost != "unreachable" and is_transient(exc) and retries < self.max_retries:
                     delay = self._jitter.uniform(
                         0, min(self.backoff_max_s, self.backoff_base_s * 2**retries)
                     )

@@ -11,6 +11,9 @@ Behaviours (``StubServer(behaviour=...)``):
   (json_schema, json_object with schema, or a forced tool call);
 - ``slow_single_slot``: serves one request at a time, ``delay_s`` each, and notes a
   request whose client went away before the answer (as llama.cpp's slot does);
+- ``dies``: the first request kills the server (llama-cpp-python's server process died
+  on a grammar it could not parse): the connection closes without a reply and nothing
+  listens on the port afterwards;
 - ``small_model``: a small base model under llama.cpp's schema grammar (gemma-3-270m
   behind a constraining server, docs/models.md): it writes the fewest list items the
   schema allows, every string as long as the schema lets it (repeating itself), and is
@@ -98,6 +101,12 @@ class StubServer:
                 stub.requests.append({"path": self.path, "body": body})
                 if self.path.rstrip("/") != "/v1/chat/completions":
                     self.send_json(404, error_body("no such route", "not_found"))
+                    return
+                if stub.behaviour == "dies":
+                    # The port closes first, so a retry finds nobody there.
+                    stub.stop()
+                    self.close_connection = True
+                    self.connection.shutdown(socket.SHUT_RDWR)
                     return
                 if stub.behaviour == "slow_single_slot":
                     with stub.slot:

@@ -27,7 +27,7 @@ from debates.engine.schemas import (
 from debates.engine.state import DebateState, Step
 from debates.engine.synthesis import build_result, synthesis_messages
 
-from .openai_stub import LLAMACPP_REJECTION, StubServer, completion_body
+from .openai_stub import LLAMACPP_REJECTION, StubServer, completion_body, error_body
 
 MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
 TAG = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
@@ -153,6 +153,71 @@ async def test_a_400_that_does_not_name_the_format_fails_at_once_with_the_server
     assert time.perf_counter() - started < 5
     assert len(llamacpp.requests) == 1
     assert "model 'local-llama' not loaded" in caught.value.message
+
+
+async def test_a_server_error_naming_the_grammar_moves_to_the_next_mode(
+    prose: StubServer,
+) -> None:
+    # llama.cpp answers a schema whose grammar it cannot build with a server error.
+    prose.answers = [(500, error_body(
+        "failed to parse grammar: number of repetitions exceeds sane defaults", "server_error",
+        500))]
+    ledger = Ledger()
+    outcome = await gateway(prose, ledger).structured(
+        Position, messages=MESSAGES, model="openai/local-llama", tag=TAG
+    )
+    assert outcome.value.reasoning
+    assert [b["response_format"]["type"] for b in bodies(prose)] == [
+        "json_schema", "json_object"]
+    assert "output mode json_schema rejected" in (ledger.records[0].error or "")
+
+
+async def test_a_server_error_that_names_nothing_keeps_the_mode(prose: StubServer) -> None:
+    out_of_memory = (500, error_body("CUDA out of memory", "server_error", 500))
+    prose.answers = [out_of_memory, out_of_memory]
+    with pytest.raises(CallFailed) as caught:
+        await gateway(prose, max_retries=1).structured(
+            Position, messages=MESSAGES, model="openai/local-llama", tag=TAG
+        )
+    # Retried as a server error, in the same mode: nothing said the format was the problem.
+    assert [b["response_format"]["type"] for b in bodies(prose)] == [
+        "json_schema", "json_schema"]
+    assert "CUDA out of memory" in caught.value.message
+
+
+async def test_a_dead_server_fails_the_first_call_at_once_naming_it() -> None:
+    server = StubServer().start()
+    server.stop()
+    ledger = Ledger()
+    with pytest.raises(CallFailed) as caught:
+        await gateway(server, ledger, max_retries=5).structured(
+            Position, messages=MESSAGES, model="openai/local-llama", tag=TAG
+        )
+    # One attempt: no retries, no other output modes.
+    assert [(r.ok, r.error_class) for r in ledger.records] == [(False, "ServerUnreachable")]
+    assert caught.value.error_class == "ServerUnreachable"
+    assert server.api_base in caught.value.message
+    assert "cannot be reached" in caught.value.message
+
+
+async def test_a_server_that_dies_on_the_first_call_is_reported_without_trying_other_modes(
+) -> None:
+    # llama-cpp-python's server process died on the grammar of the first request.
+    server = StubServer("dies").start()
+    ledger = Ledger()
+    try:
+        with pytest.raises(CallFailed) as caught:
+            await gateway(server, ledger, max_retries=5).structured(
+                Position, messages=MESSAGES, model="openai/local-llama", tag=TAG
+            )
+    finally:
+        server.stop()
+    assert len(server.requests) == 1
+    assert server.requests[0]["body"]["response_format"]["type"] == "json_schema"
+    # The lost connection is retried once in the same mode, and nobody is there.
+    assert [r.error_class for r in ledger.records] == ["ConnectionLost", "ServerUnreachable"]
+    assert "closed the connection without a reply" in (ledger.records[0].error or "")
+    assert server.api_base in caught.value.message
 
 
 async def test_a_prose_server_fails_in_prompt_mode_and_works_when_constrained(
