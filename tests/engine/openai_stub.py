@@ -11,6 +11,8 @@ Behaviours (``StubServer(behaviour=...)``):
   (json_schema, json_object with schema, or a forced tool call);
 - ``slow_single_slot``: serves one request at a time, ``delay_s`` each, and notes a
   request whose client went away before the answer (as llama.cpp's slot does);
+- ``grammar_limits``: as ``prose_unless_constrained``, but a schema whose grammar
+  llama.cpp's parser refuses (``llama_grammar``) gets llama.cpp's server error;
 - ``dies``: the first request kills the server (llama-cpp-python's server process died
   on a grammar it could not parse): the connection closes without a reply and nothing
   listens on the port afterwards;
@@ -36,6 +38,8 @@ from debates.bench.stub_http import (  # noqa: F401 - completion_body: the tests
     requested_schema,
     threaded_server,
 )
+
+from .llama_grammar import refusal
 
 POSITION = {
     "stance": "Migrate in two stages",
@@ -160,7 +164,11 @@ class StubServer:
             # Cut at max_tokens like a real server: a JSON answer cut in half.
             limit = CHARS_PER_TOKEN * int(body.get("max_tokens") or 10**6)
             return 200, completion_body(text[:limit])
-        if self.behaviour in ("llamacpp", "prose_unless_constrained"):
+        if self.behaviour == "grammar_limits" and schema is not None:
+            refused = refusal(schema)
+            if refused:
+                return 500, error_body(f"failed to parse grammar: {refused}", "server_error", 500)
+        if self.behaviour in ("llamacpp", "prose_unless_constrained", "grammar_limits"):
             if schema is None:
                 return 200, completion_body(PROSE)
             text = json.dumps(instance_of(schema, fill_optional=False))

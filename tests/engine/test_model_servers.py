@@ -17,6 +17,7 @@ from debates.engine.schemas import (
     CallRecord,
     CallTag,
     DebateConfig,
+    Mode,
     Phase,
     Position,
     Premortem,
@@ -52,6 +53,11 @@ def llamacpp() -> Iterator[StubServer]:
 @pytest.fixture
 def prose() -> Iterator[StubServer]:
     yield from serve("prose_unless_constrained")
+
+
+@pytest.fixture
+def grammar_limited() -> Iterator[StubServer]:
+    yield from serve("grammar_limits")
 
 
 @pytest.fixture
@@ -274,6 +280,23 @@ async def test_every_call_sets_max_tokens_from_its_schema_within_the_context(
     assert wide["max_tokens"] == output_tokens(Position)
     assert narrow["max_tokens"] < output_tokens(Position)
     assert narrow["max_tokens"] <= 600
+
+
+async def test_a_default_compose_is_taken_by_a_server_with_llama_cpps_grammar_limits(
+    grammar_limited: StubServer,
+) -> None:
+    # The compose schema as it was sent (persona texts up to 2000 characters) was
+    # refused by llama.cpp's grammar parser in every constraining mode.
+    config = DebateConfig(mode=Mode.DEEP, model="openai/local-llama")
+    state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
+    hooks = Ledger()
+    gw = make_gateway(state, hooks, api_base=grammar_limited.api_base, api_key="test")
+    await run_step(state, Step(Phase.COMPOSE), hooks, gw)
+
+    turn = state.turn(Phase.COMPOSE)
+    assert turn is not None and turn.status is TurnStatus.OK
+    assert [r.ok for r in hooks.records] == [True]
+    assert bodies(grammar_limited)[0]["response_format"]["type"] == "json_schema"
 
 
 # ------------------------------------------------------------------ a small real model
