@@ -153,7 +153,8 @@ def world(team, owner, member, viewer, outsider, other_team) -> World:
     thread = comment_create(debate=debate, author=owner, body="Is R1 real? @member")
     extra_user = User.objects.create_user(username="extra")
     extra = membership_add(team=team, user=extra_user, role="viewer")
-    invitation = invitation_create(team=team, created_by=owner, role="editor")
+    invitation, secret = invitation_create(team=team, created_by=owner, role="editor")
+    invitation.secret = secret  # only the digest is stored: the matrix keeps the link's secret
     users = {"owner": owner, "editor": member, "viewer": viewer, "outsider": outsider}
     return World(team, other_team, users, debate, active, library, persona, thread,
                  invitation, extra)
@@ -222,7 +223,7 @@ def invitation_code(w: World, r: str) -> dict[str, Any]:
 
 
 def invitation_token(w: World, r: str) -> dict[str, Any]:
-    return {"token": w.invitation.token}
+    return {"token": w.invitation.secret}
 
 
 def own_token(w: World, r: str) -> dict[str, Any]:

@@ -31,5 +31,5 @@ class InvitationAdmin(admin.ModelAdmin):
     list_display = ["team", "email", "role", "status", "expires_at", "accepted_by"]
     list_filter = ["role"]
     search_fields = ["team__name", "email"]
-    readonly_fields = ["code", "token", "created_at", "accepted_by", "accepted_at"]
+    readonly_fields = ["code", "digest", "created_at", "accepted_by", "accepted_at"]
     autocomplete_fields = ["team"]

@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 from django.db.models import F, QuerySet
 
-from council_site.accounts.models import ApiToken, Invitation, Membership, Team
+from council_site.accounts.models import (
+    ApiToken,
+    Invitation,
+    Membership,
+    Team,
+    invitation_digest,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -91,7 +97,9 @@ def team_invitations(*, team: Team) -> QuerySet[Invitation]:
 
 
 def invitation_by_token(*, token: str) -> Invitation | None:
-    return Invitation.objects.select_related("team").filter(token=token).first()
+    """The invitation whose link holds the secret ``token`` (compared by digest)."""
+    return (Invitation.objects.select_related("team")
+            .filter(digest=invitation_digest(token)).first())
 
 
 def api_tokens_of_user(*, user: User | AnonymousUser) -> QuerySet[ApiToken]:

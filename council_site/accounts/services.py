@@ -12,7 +12,14 @@ from django.db import transaction
 from django.utils import timezone
 
 from council_site.accounts import signals
-from council_site.accounts.models import ApiToken, Invitation, Membership, Team
+from council_site.accounts.models import (
+    ApiToken,
+    Invitation,
+    Membership,
+    Team,
+    invitation_digest,
+    new_invitation_token,
+)
 
 INVITATION_DAYS = 7
 
@@ -113,15 +120,20 @@ def invitation_create(
     role: str,
     email: str = "",
     valid_days: int = INVITATION_DAYS,
-) -> Invitation:
+) -> tuple[Invitation, str]:
+    """A new invitation and the secret for its link. The secret is returned here only:
+    the database keeps its digest, so the link cannot be shown again."""
     if role not in Membership.Role.values:
         raise InvitationError(f"Unknown role {role!r}.")
     if valid_days < 1:
         raise InvitationError("An invitation must be valid for at least one day.")
-    return Invitation.objects.create(
+    secret = new_invitation_token()
+    invitation = Invitation.objects.create(
         team=team, created_by=created_by, role=role, email=email.strip(),
+        digest=invitation_digest(secret),
         expires_at=timezone.now() + timedelta(days=valid_days),
     )
+    return invitation, secret
 
 
 def invitation_send(*, invitation: Invitation, accept_url: str) -> None:

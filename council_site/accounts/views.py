@@ -22,7 +22,7 @@ from council_site.accounts.forms import (
     SignupForm,
     TeamForm,
 )
-from council_site.accounts.models import Membership
+from council_site.accounts.models import Membership, Team
 from council_site.http import AuthenticatedHttpRequest
 
 
@@ -88,21 +88,31 @@ def team_switch(request: HttpRequest) -> HttpResponse:
 @login_required
 def team_detail(request: HttpRequest, code: str) -> HttpResponse:
     team, role = team_access(request, code)
+    return _team_page(request, team, role)
+
+
+def _team_page(request: HttpRequest, team: Team, role: str, *, new_invitation_url: str = "",
+               invitation_form: InvitationForm | None = None) -> HttpResponse:
     is_owner = role == Membership.Role.OWNER
-    return render(request, "accounts/team_detail.html", {
+    response = render(request, "accounts/team_detail.html", {
         "team": team,
         "role": role,
         "is_owner": is_owner,
         "members": selectors.team_members(team=team),
         "invitations": selectors.team_invitations(team=team) if is_owner else [],
         "roles": Membership.Role.choices,
-        "invitation_form": InvitationForm(),
+        "invitation_form": invitation_form or InvitationForm(),
+        "new_invitation_url": new_invitation_url,
         "limits_form": LimitsForm(initial={
             "monthly_budget_usd": team.monthly_budget_usd,
             "debate_cost_cap_usd": team.debate_cost_cap_usd,
             "debates_per_hour": team.debates_per_hour,
         }),
     })
+    if new_invitation_url:
+        # The page holding the link's secret must not be kept by a browser or proxy cache.
+        response["Cache-Control"] = "no-store"
+    return response
 
 
 def _member(team_code: str, request: HttpRequest, member: str) -> Membership:
@@ -160,13 +170,16 @@ def team_limits(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
-    team, _ = team_access(request, code, need=Need.OWNER)
+    """Makes an invitation and shows its link on this one response: only the link's
+    digest is stored, so it cannot be shown again (a redirect would have to carry it)."""
+    team, role = team_access(request, code, need=Need.OWNER)
     form = InvitationForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Invitation not created: check the role, email and days.")
         return redirect("accounts:team_detail", code=team.code)
-    invitation = services.invitation_create(team=team, created_by=request.user, **form.cleaned_data)
-    url = request.build_absolute_uri(reverse("accounts:invitation", args=[invitation.token]))
+    invitation, secret = services.invitation_create(team=team, created_by=request.user,
+                                                    **form.cleaned_data)
+    url = request.build_absolute_uri(reverse("accounts:invitation", args=[secret]))
     sent = ""
     if invitation.email:
         try:
@@ -174,8 +187,9 @@ def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse
             sent = f" and mailed to {invitation.email}"
         except OSError:  # smtplib errors are OSErrors: the link still works
             sent = f"; mailing {invitation.email} failed, so send the link yourself"
-    messages.success(request, f"Invitation created{sent}. Share this link: {url}")
-    return redirect("accounts:team_detail", code=team.code)
+    messages.success(request, f"Invitation created{sent}. Copy its link now: it is shown "
+                              "only once.")
+    return _team_page(request, team, role, new_invitation_url=url)
 
 
 @login_required
