@@ -12,6 +12,7 @@ from council_site.accounts.models import (
     Invitation,
     Membership,
     Team,
+    VerifiedEmail,
     invitation_digest,
 )
 
@@ -100,6 +101,13 @@ def invitation_by_token(*, token: str) -> Invitation | None:
     """The invitation whose link holds the secret ``token`` (compared by digest)."""
     return (Invitation.objects.select_related("team")
             .filter(digest=invitation_digest(token)).first())
+
+
+def email_is_verified(*, user: User | AnonymousUser) -> bool:
+    """Whether the user confirmed their current address (followed the mailed link)."""
+    if not user.is_authenticated or not user.email:
+        return False
+    return VerifiedEmail.objects.filter(user=user, email__iexact=user.email).exists()
 
 
 def api_tokens_of_user(*, user: User | AnonymousUser) -> QuerySet[ApiToken]:
