@@ -66,6 +66,8 @@ INVITATION_POST = {"owner": 409, "editor": 409, "viewer": 409, "outsider": OK}
 # Routes anyone may use, or that hold no team data. Prefix match on the route.
 PUBLIC = (
     "accounts/login/", "accounts/logout/", "accounts/signup/", "healthz", "admin/",
+    # Password reset and the emailed verification link: for people not (yet) signed in.
+    "accounts/password_reset/", "accounts/reset/", "accounts/verify-email/<",
     "api/health", "api/docs", "api/openapi.json", "static/",
 )
 PUBLIC_EXACT = ("api/",)  # ninja's API root
@@ -298,6 +300,10 @@ ROWS: list[R] = [
     R("invitations/<str:token>/", "GET", INVITATION_GET, kw=invitation_token),
     R("invitations/<str:token>/", "POST", INVITATION_POST, kw=invitation_token),
     R("mentions/", "GET", PERSONAL),
+    R("accounts/", "GET", PERSONAL),
+    R("accounts/password_change/", "GET", PERSONAL),
+    R("accounts/password_change/done/", "GET", PERSONAL),
+    R("accounts/verify-email/", "POST", PERSONAL),
     R("accounts/tokens/", "GET", PERSONAL),
     R("accounts/tokens/", "POST", PERSONAL, data=lambda w, r: {"name": f"{r}'s CI"}),
     R("accounts/tokens/<uuid:code>/revoke", "POST", PERSONAL, kw=own_token),
