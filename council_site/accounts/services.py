@@ -46,6 +46,13 @@ class EmailVerificationError(ValueError):
     """A verification link that cannot be used; the message is meant for the user."""
 
 
+def site_link(path: str) -> str:
+    """``path`` on the configured site (COUNCIL_SITE_URL). Links that leave the page (in
+    mails) start here, never at the request's Host header, which a client chooses (and
+    an attacker could point at a site of their own)."""
+    return f"{settings.COUNCIL_SITE_URL.rstrip('/')}{path}"
+
+
 @transaction.atomic
 def team_create(*, name: str, owner: User) -> Team:
     """Create a team with ``owner`` as its first member, in the owner role."""
@@ -225,19 +232,13 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
 EMAIL_VERIFICATION_SALT = "council.accounts.email-verification"
 
 
-def _site_link(path: str) -> str:
-    # Mails name the configured site, never the request's Host header, which a client
-    # chooses (and an attacker could point at a site of their own).
-    return f"{settings.COUNCIL_SITE_URL.rstrip('/')}{path}"
-
-
 def email_verification_link(*, user: User, next_url: str = "") -> str:
     """A link proving, when followed, that ``user`` reads mail at their current address:
     signed (so it cannot be forged) over the user and that address (so it means nothing
     once the address changes), and timed (COUNCIL_EMAIL_VERIFICATION_DAYS)."""
     signed = signing.dumps({"user": user.pk, "email": user.email}, salt=EMAIL_VERIFICATION_SALT)
     path = reverse("accounts:email_verify", args=[signed])
-    return _site_link(path + (f"?{urlencode({'next': next_url})}" if next_url else ""))
+    return site_link(path + (f"?{urlencode({'next': next_url})}" if next_url else ""))
 
 
 def email_verification_send(*, user: User, next_url: str = "") -> None:
@@ -295,7 +296,7 @@ def signup_mail_send(*, user: User, next_url: str = "") -> None:
             f"Someone just created the Council account {user.get_username()} with this "
             f"address, which already belongs to: {', '.join(others)}.\n\n"
             "If that was you and you forgot your password, reset it here:\n"
-            f"{_site_link(reverse('password_reset'))}\n\n"
+            f"{site_link(reverse('password_reset'))}\n\n"
             "If it was not you, nothing is needed: the new account cannot use this "
             "address (for invitations or otherwise) unless it is confirmed from this "
             "mailbox.\n"

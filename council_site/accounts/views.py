@@ -276,7 +276,7 @@ def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse
         return redirect("accounts:team_detail", code=team.code)
     invitation, secret = services.invitation_create(team=team, created_by=request.user,
                                                     **form.cleaned_data)
-    url = request.build_absolute_uri(reverse("accounts:invitation", args=[secret]))
+    url = services.site_link(reverse("accounts:invitation", args=[secret]))
     sent = ""
     if invitation.email:
         try:

@@ -168,3 +168,11 @@ def test_a_mail_failure_still_leaves_a_usable_link(owner_client, team, monkeypat
     invitation = Invitation.objects.get(team=team)
     html = response.content.decode()
     assert "failed" in html and invitation_digest(_secret_in(html)) == invitation.digest
+
+
+def test_the_mailed_link_starts_with_the_configured_site_url(owner_client, team, settings):
+    settings.COUNCIL_SITE_URL = "https://council.example.org/"
+    owner_client.post(f"/teams/{team.code}/invitations/",
+                      {"role": "viewer", "valid_days": 3, "email": "new@example.com"},
+                      HTTP_HOST="localhost")
+    assert "https://council.example.org/invitations/" in mail.outbox[0].body
