@@ -122,3 +122,10 @@ def test_an_invitation_without_an_address_needs_no_confirmation(team, owner, dan
     invitation, secret = services.invitation_create(team=team, created_by=owner, role="viewer")
     assert _client_for(dana).post(f"/invitations/{secret}/").status_code == 302
     assert Membership.objects.filter(team=team, user=dana).exists()
+
+
+def test_the_admin_lists_confirmed_addresses_but_cannot_invent_one(dana):
+    Client().post(_mailed_link(_client_for(dana)))
+    admin = _client_for(User.objects.create_superuser("root", "root@example.com", "x"))
+    assert "dana@example.com" in admin.get("/admin/accounts/verifiedemail/").content.decode()
+    assert admin.get("/admin/accounts/verifiedemail/add/").status_code == 403
