@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -74,6 +75,7 @@ INSTALLED_APPS = [
     "debates.workerhost",  # before django_q: its qcluster command wins
     "django_q",
     "django_htmx",
+    "axes",  # login throttling (see "auth" below)
     "ninja",  # its templates and static files: /api/docs serves Swagger UI locally
     "council_site.accounts",
     "debates",
@@ -93,6 +95,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "council_site.api_middleware.ApiErrorBodyMiddleware",
+    # Last, as django-axes requires: it turns a refused login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "council_site.urls"
@@ -220,6 +224,29 @@ DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "council@localhost")
 # Notification mails are sent by workers, which have no request: links start here.
 COUNCIL_SITE_URL = env_str("COUNCIL_SITE_URL", "http://localhost:8000")
 
+# Password-reset links last this long (Django's default is three days).
+PASSWORD_RESET_TIMEOUT = env_int("COUNCIL_PASSWORD_RESET_MINUTES", 60, minimum=1) * 60
+# Email-verification links (signed, see accounts.verification) last this long.
+COUNCIL_EMAIL_VERIFICATION_DAYS = env_int("COUNCIL_EMAIL_VERIFICATION_DAYS", 3, minimum=1)
+
+# Login throttling by django-axes: after COUNCIL_LOGIN_FAILURE_LIMIT wrong passwords for
+# one username from one address, that pair is refused until the cool-off has passed
+# since the last failure, or an admin unlocks it (admin "Access attempts", or
+# `manage.py axes_reset_username NAME`). Per pair, so a stranger's guesses cannot lock
+# a user out from their own address. API tokens do not pass through it.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("COUNCIL_LOGIN_FAILURE_LIMIT", 5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("COUNCIL_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "council_site.accounts.throttling.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "council_site.accounts.throttling.client_ip"
+# Failures are what throttling needs; a row per successful login would only grow.
+AXES_DISABLE_ACCESS_LOG = True
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -257,7 +284,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
-if env_bool("DJANGO_BEHIND_PROXY", False):
+DJANGO_BEHIND_PROXY = env_bool("DJANGO_BEHIND_PROXY", False)
+if DJANGO_BEHIND_PROXY:
     # Only safe when a proxy that overwrites this header is the sole way in.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 

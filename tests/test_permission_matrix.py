@@ -66,6 +66,8 @@ INVITATION_POST = {"owner": 409, "editor": 409, "viewer": 409, "outsider": OK}
 # Routes anyone may use, or that hold no team data. Prefix match on the route.
 PUBLIC = (
     "accounts/login/", "accounts/logout/", "accounts/signup/", "healthz", "admin/",
+    # Password reset and the emailed verification link: for people not (yet) signed in.
+    "accounts/password_reset/", "accounts/reset/", "accounts/verify-email/<",
     "api/health", "api/docs", "api/openapi.json", "static/",
 )
 PUBLIC_EXACT = ("api/",)  # ninja's API root
@@ -153,7 +155,8 @@ def world(team, owner, member, viewer, outsider, other_team) -> World:
     thread = comment_create(debate=debate, author=owner, body="Is R1 real? @member")
     extra_user = User.objects.create_user(username="extra")
     extra = membership_add(team=team, user=extra_user, role="viewer")
-    invitation = invitation_create(team=team, created_by=owner, role="editor")
+    invitation, secret = invitation_create(team=team, created_by=owner, role="editor")
+    invitation.secret = secret  # only the digest is stored: the matrix keeps the link's secret
     users = {"owner": owner, "editor": member, "viewer": viewer, "outsider": outsider}
     return World(team, other_team, users, debate, active, library, persona, thread,
                  invitation, extra)
@@ -222,7 +225,7 @@ def invitation_code(w: World, r: str) -> dict[str, Any]:
 
 
 def invitation_token(w: World, r: str) -> dict[str, Any]:
-    return {"token": w.invitation.token}
+    return {"token": w.invitation.secret}
 
 
 def own_token(w: World, r: str) -> dict[str, Any]:
@@ -297,6 +300,10 @@ ROWS: list[R] = [
     R("invitations/<str:token>/", "GET", INVITATION_GET, kw=invitation_token),
     R("invitations/<str:token>/", "POST", INVITATION_POST, kw=invitation_token),
     R("mentions/", "GET", PERSONAL),
+    R("accounts/", "GET", PERSONAL),
+    R("accounts/password_change/", "GET", PERSONAL),
+    R("accounts/password_change/done/", "GET", PERSONAL),
+    R("accounts/verify-email/", "POST", PERSONAL),
     R("accounts/tokens/", "GET", PERSONAL),
     R("accounts/tokens/", "POST", PERSONAL, data=lambda w, r: {"name": f"{r}'s CI"}),
     R("accounts/tokens/<uuid:code>/revoke", "POST", PERSONAL, kw=own_token),

@@ -1,6 +1,7 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
-from council_site.accounts.models import Invitation, Membership, Team
+from council_site.accounts.models import Invitation, Membership, Team, VerifiedEmail
 
 
 class MembershipInline(admin.TabularInline):
@@ -31,5 +32,17 @@ class InvitationAdmin(admin.ModelAdmin):
     list_display = ["team", "email", "role", "status", "expires_at", "accepted_by"]
     list_filter = ["role"]
     search_fields = ["team__name", "email"]
-    readonly_fields = ["code", "token", "created_at", "accepted_by", "accepted_at"]
+    readonly_fields = ["code", "digest", "created_at", "accepted_by", "accepted_at"]
     autocomplete_fields = ["team"]
+
+
+@admin.register(VerifiedEmail)
+class VerifiedEmailAdmin(admin.ModelAdmin):
+    """Who confirmed which address; an admin may delete a row to require confirming again."""
+
+    list_display = ["user", "email", "verified_at"]
+    search_fields = ["user__username", "email"]
+    readonly_fields = ["user", "email", "verified_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # only the mailed link proves an address

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth.forms import PasswordChangeForm as DjangoPasswordChangeForm
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 
@@ -25,11 +26,17 @@ class SignupForm(UserCreationForm):
             # Someone joining a team by invitation needs no team of their own.
             del self.fields["team_name"]
 
+    # No check that the email is unused: saying so would tell anyone which addresses
+    # have accounts. The address stays unverified until its owner follows the mailed link.
     def clean_email(self) -> str:
-        email = self.cleaned_data["email"].strip()
-        if User.objects.filter(email__iexact=email).exists():
-            raise forms.ValidationError("An account with this email already exists.")
-        return email
+        return str(self.cleaned_data["email"]).strip()
+
+
+class PasswordChangeForm(DjangoPasswordChangeForm):
+    revoke_api_tokens = forms.BooleanField(
+        required=False, label="Also revoke my API tokens",
+        help_text="Scripts and agents using them stop working; make new ones afterwards.",
+    )
 
 
 class TeamForm(forms.Form):

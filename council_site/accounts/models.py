@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import uuid
 
@@ -66,11 +67,22 @@ class Membership(models.Model):
 
 
 def new_invitation_token() -> str:
+    """The secret in an invitation link (migration 0002 names it as a field default)."""
     return secrets.token_urlsafe(32)
 
 
+def invitation_digest(secret: str) -> str:
+    """What is stored of an invitation's secret, and looked up by."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
 class Invitation(models.Model):
-    """A link that adds whoever opens it (signed in) to a team, once, until it expires."""
+    """A link that adds whoever opens it (signed in) to a team, once, until it expires.
+
+    Like an API token, only a SHA-256 digest of the link's secret is stored (the secret
+    is 256 random bits, so a fast hash suffices and the digest is the lookup key); the
+    link itself is shown once, to the owner who makes it, and mailed if an address is set.
+    """
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -86,9 +98,8 @@ class Invitation(models.Model):
     role = models.CharField(
         max_length=16, choices=Membership.Role.choices, default=Membership.Role.VIEWER
     )
-    # The secret in the link; the code identifies the invitation in owners' forms.
-    token = models.CharField(max_length=64, unique=True, default=new_invitation_token,
-                             editable=False)
+    # The digest of the secret in the link; the code identifies it in owners' forms.
+    digest = models.CharField(max_length=64, unique=True, editable=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
@@ -117,6 +128,24 @@ class Invitation(models.Model):
         if self.expires_at <= timezone.now():
             return self.Status.EXPIRED
         return self.Status.PENDING
+
+
+class VerifiedEmail(models.Model):
+    """The address a user proved they read, by following a signed link mailed to it.
+
+    An email-bound invitation needs it: sign-up takes any address, so without this
+    anyone could claim an invitation by signing up with the invitee's address. Changing
+    the user's email makes it stale (``email`` no longer matches), not wrong.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="verified_email"
+    )
+    email = models.EmailField()
+    verified_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.email} of {self.user} (verified {self.verified_at:%Y-%m-%d})"
 
 
 class ApiToken(models.Model):

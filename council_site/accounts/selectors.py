@@ -7,7 +7,14 @@ from typing import TYPE_CHECKING
 
 from django.db.models import F, QuerySet
 
-from council_site.accounts.models import ApiToken, Invitation, Membership, Team
+from council_site.accounts.models import (
+    ApiToken,
+    Invitation,
+    Membership,
+    Team,
+    VerifiedEmail,
+    invitation_digest,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -91,7 +98,16 @@ def team_invitations(*, team: Team) -> QuerySet[Invitation]:
 
 
 def invitation_by_token(*, token: str) -> Invitation | None:
-    return Invitation.objects.select_related("team").filter(token=token).first()
+    """The invitation whose link holds the secret ``token`` (compared by digest)."""
+    return (Invitation.objects.select_related("team")
+            .filter(digest=invitation_digest(token)).first())
+
+
+def email_is_verified(*, user: User | AnonymousUser) -> bool:
+    """Whether the user confirmed their current address (followed the mailed link)."""
+    if not user.is_authenticated or not user.email:
+        return False
+    return VerifiedEmail.objects.filter(user=user, email__iexact=user.email).exists()
 
 
 def api_tokens_of_user(*, user: User | AnonymousUser) -> QuerySet[ApiToken]:

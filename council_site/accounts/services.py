@@ -1,4 +1,5 @@
-"""Writes for teams, memberships, invitations and personal API tokens."""
+"""Writes for teams, memberships, invitations, email verification and personal API
+tokens."""
 
 from __future__ import annotations
 
@@ -6,13 +7,25 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import User
+from django.core import signing
 from django.core.mail import send_mail
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 
-from council_site.accounts import signals
-from council_site.accounts.models import ApiToken, Invitation, Membership, Team
+from council_site.accounts import selectors, signals
+from council_site.accounts.models import (
+    ApiToken,
+    Invitation,
+    Membership,
+    Team,
+    VerifiedEmail,
+    invitation_digest,
+    new_invitation_token,
+)
 
 INVITATION_DAYS = 7
 
@@ -23,6 +36,21 @@ class TeamError(ValueError):
 
 class InvitationError(ValueError):
     """An invitation that cannot be used; the message is meant for the user."""
+
+
+class EmailUnverifiedError(InvitationError):
+    """The invitation is for the user's address, which they have not confirmed yet."""
+
+
+class EmailVerificationError(ValueError):
+    """A verification link that cannot be used; the message is meant for the user."""
+
+
+def site_link(path: str) -> str:
+    """``path`` on the configured site (COUNCIL_SITE_URL). Links that leave the page (in
+    mails) start here, never at the request's Host header, which a client chooses (and
+    an attacker could point at a site of their own)."""
+    return f"{settings.COUNCIL_SITE_URL.rstrip('/')}{path}"
 
 
 @transaction.atomic
@@ -113,15 +141,20 @@ def invitation_create(
     role: str,
     email: str = "",
     valid_days: int = INVITATION_DAYS,
-) -> Invitation:
+) -> tuple[Invitation, str]:
+    """A new invitation and the secret for its link. The secret is returned here only:
+    the database keeps its digest, so the link cannot be shown again."""
     if role not in Membership.Role.values:
         raise InvitationError(f"Unknown role {role!r}.")
     if valid_days < 1:
         raise InvitationError("An invitation must be valid for at least one day.")
-    return Invitation.objects.create(
+    secret = new_invitation_token()
+    invitation = Invitation.objects.create(
         team=team, created_by=created_by, role=role, email=email.strip(),
+        digest=invitation_digest(secret),
         expires_at=timezone.now() + timedelta(days=valid_days),
     )
+    return invitation, secret
 
 
 def invitation_send(*, invitation: Invitation, accept_url: str) -> None:
@@ -171,6 +204,12 @@ def invitation_check(*, invitation: Invitation, user: User) -> None:
             "This invitation was sent to a different email address. Sign in with the "
             "account that uses that address."
         )
+    if invitation.email and not selectors.email_is_verified(user=user):
+        # Anyone can sign up with any address: only a confirmed one proves it is theirs.
+        raise EmailUnverifiedError(
+            f"This invitation is for {invitation.email}. Confirm that this address is "
+            "yours first: follow the link we mailed to it."
+        )
     if Membership.objects.filter(team=invitation.team, user=user).exists():
         raise InvitationError(f"You are already a member of {invitation.team.name}.")
 
@@ -186,6 +225,85 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     invitation.save(update_fields=["accepted_by", "accepted_at"])
     signals.invitation_accepted.send(Invitation, invitation=invitation, membership=membership)
     return membership
+
+
+# --- email verification -----------------------------------------------------------
+
+EMAIL_VERIFICATION_SALT = "council.accounts.email-verification"
+
+
+def email_verification_link(*, user: User, next_url: str = "") -> str:
+    """A link proving, when followed, that ``user`` reads mail at their current address:
+    signed (so it cannot be forged) over the user and that address (so it means nothing
+    once the address changes), and timed (COUNCIL_EMAIL_VERIFICATION_DAYS)."""
+    signed = signing.dumps({"user": user.pk, "email": user.email}, salt=EMAIL_VERIFICATION_SALT)
+    path = reverse("accounts:email_verify", args=[signed])
+    return site_link(path + (f"?{urlencode({'next': next_url})}" if next_url else ""))
+
+
+def email_verification_send(*, user: User, next_url: str = "") -> None:
+    """Mails the verification link to the user's address."""
+    if not user.email:
+        raise EmailVerificationError("Your account has no email address to confirm.")
+    send_mail(
+        subject="Confirm your email address for Council",
+        message=(
+            f"Someone, hopefully you, gave this address to the Council account "
+            f"{user.get_username()}. Open this link to confirm it "
+            f"(valid for {settings.COUNCIL_EMAIL_VERIFICATION_DAYS} days):\n"
+            f"{email_verification_link(user=user, next_url=next_url)}\n\n"
+            "If that was not you, ignore this mail: the address stays unconfirmed.\n"
+        ),
+        from_email=None,
+        recipient_list=[user.email],
+    )
+
+
+def email_verify(*, signed: str) -> User:
+    """Records the address in a followed verification link as the user's verified one."""
+    try:
+        payload = signing.loads(signed, salt=EMAIL_VERIFICATION_SALT,
+                                max_age=timedelta(days=settings.COUNCIL_EMAIL_VERIFICATION_DAYS))
+    except signing.SignatureExpired as exc:
+        raise EmailVerificationError(
+            "This confirmation link has expired. Ask for a new one on your account page."
+        ) from exc
+    except signing.BadSignature as exc:
+        raise EmailVerificationError("This confirmation link is not valid.") from exc
+    user = User.objects.filter(pk=payload.get("user"), is_active=True).first()
+    if user is None or (user.email or "").casefold() != str(payload.get("email")).casefold():
+        raise EmailVerificationError(
+            "This link was for an address the account no longer uses. Ask for a new one "
+            "on your account page."
+        )
+    VerifiedEmail.objects.update_or_create(
+        user=user, defaults={"email": user.email, "verified_at": timezone.now()})
+    return user
+
+
+def signup_mail_send(*, user: User, next_url: str = "") -> None:
+    """The mail that follows a sign-up: the verification link, or, when another account
+    already uses the address, a note to that address instead. The sign-up page looks the
+    same either way, so it does not tell anyone which addresses have accounts."""
+    others = list(User.objects.filter(email__iexact=user.email, is_active=True)
+                  .exclude(pk=user.pk).values_list("username", flat=True))
+    if not others:
+        email_verification_send(user=user, next_url=next_url)
+        return
+    send_mail(
+        subject="Someone signed up to Council with your address",
+        message=(
+            f"Someone just created the Council account {user.get_username()} with this "
+            f"address, which already belongs to: {', '.join(others)}.\n\n"
+            "If that was you and you forgot your password, reset it here:\n"
+            f"{site_link(reverse('password_reset'))}\n\n"
+            "If it was not you, nothing is needed: the new account cannot use this "
+            "address (for invitations or otherwise) unless it is confirmed from this "
+            "mailbox.\n"
+        ),
+        from_email=None,
+        recipient_list=[user.email],
+    )
 
 
 # --- personal API tokens -----------------------------------------------------------
@@ -218,6 +336,12 @@ def api_token_revoke(*, token: ApiToken) -> ApiToken:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
     return token
+
+
+def api_token_revoke_all(*, user: User) -> int:
+    """Revokes every live token of ``user`` (after a password change, say); how many."""
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now())
 
 
 def api_token_use(*, secret: str) -> ApiToken | None:

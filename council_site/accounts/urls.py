@@ -6,6 +6,9 @@ app_name = "accounts"
 
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/", views.account, name="account"),
+    path("accounts/verify-email/", views.email_verification_send, name="email_verification_send"),
+    path("accounts/verify-email/<str:signed>/", views.email_verify, name="email_verify"),
     path("teams/", views.team_list, name="team_list"),
     path("teams/new", views.team_new, name="team_new"),
     path("teams/switch", views.team_switch, name="team_switch"),

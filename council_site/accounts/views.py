@@ -1,11 +1,18 @@
-"""Sign-up, teams, members, invitations, limits and API tokens. Access via
-``team_access`` (``api_token_access`` for tokens)."""
+"""Sign-up, the account page (email verification, password change and reset), teams,
+members, invitations, limits and API tokens. Access via ``team_access``
+(``api_token_access`` for tokens)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from axes.utils import reset as axes_reset
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,11 +25,12 @@ from council_site.accounts.forms import (
     ApiTokenForm,
     InvitationForm,
     LimitsForm,
+    PasswordChangeForm,
     RoleForm,
     SignupForm,
     TeamForm,
 )
-from council_site.accounts.models import Membership
+from council_site.accounts.models import Membership, Team
 from council_site.http import AuthenticatedHttpRequest
 
 
@@ -38,7 +46,8 @@ def _safe_next(request: HttpRequest, fallback: str) -> str:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect(_safe_next(request, reverse("home")))
-    invited = selectors.invitation_from_next(next_url=_safe_next(request, ""))
+    next_url = _safe_next(request, "")
+    invited = selectors.invitation_from_next(next_url=next_url)
     form = SignupForm(request.POST or None, invited=invited is not None)
     if request.method == "POST" and form.is_valid():
         user = services.user_signup(
@@ -49,9 +58,97 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome! Accept the invitation to join {invited.team.name}."
                          if invited else "Welcome! Your team is ready.")
-        return redirect(_safe_next(request, reverse("home")))
-    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request, ""),
+        _mail_after_signup(request, user, next_url)
+        return redirect(next_url or reverse("home"))
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url,
                                                     "invited": invited})
+
+
+def _mail_after_signup(request: HttpRequest, user: Any, next_url: str) -> None:
+    # The same words whether the address was new or already had an account.
+    try:
+        services.signup_mail_send(user=user, next_url=next_url)
+    except OSError:  # smtplib errors are OSErrors: the account works, the mail can wait
+        messages.warning(request, "We could not send the link to confirm your email "
+                                  "address; ask for it again on your account page.")
+    else:
+        messages.info(request, f"We sent a link to {user.email}: follow it to confirm "
+                               "your address.")
+
+
+@login_required
+def account(request: AuthenticatedHttpRequest) -> HttpResponse:
+    return render(request, "accounts/account.html", {
+        "verified": selectors.email_is_verified(user=request.user),
+    })
+
+
+@login_required
+@require_POST
+def email_verification_send(request: AuthenticatedHttpRequest) -> HttpResponse:
+    next_url = _safe_next(request, "")
+    try:
+        services.email_verification_send(user=request.user, next_url=next_url)
+    except services.EmailVerificationError as exc:
+        messages.error(request, str(exc))
+    except OSError:
+        messages.error(request, "The mail could not be sent; try again later.")
+    else:
+        messages.success(request, f"We sent a link to {request.user.email}: follow it to "
+                                  "confirm your address.")
+    return redirect(next_url or reverse("accounts:account"))
+
+
+def email_verify(request: HttpRequest, signed: str) -> HttpResponse:
+    """The link in a verification mail. A GET only asks: mail scanners open links."""
+    next_url = _safe_next(request, "")
+    if request.method == "POST":
+        try:
+            user = services.email_verify(signed=signed)
+        except services.EmailVerificationError as exc:
+            return render(request, "accounts/email_verify.html", {"problem": str(exc)},
+                          status=400)
+        messages.success(request, f"Thank you: {user.email} is confirmed.")
+        fallback = reverse("accounts:account") if request.user.is_authenticated else \
+            reverse("login")
+        return redirect(next_url or fallback)
+    return render(request, "accounts/email_verify.html", {"next": next_url})
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset, but the mailed link starts with COUNCIL_SITE_URL: the request's
+    Host header is the client's to choose, and a forged one would send the victim's
+    reset token to the forger's site."""
+
+    email_template_name = "registration/password_reset_email.txt"
+    subject_template_name = "registration/password_reset_subject.txt"
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        site = settings.COUNCIL_SITE_URL.rstrip("/")
+        self.domain_override = site.split("://", 1)[-1].split("/", 1)[0]
+        self.extra_email_context = {"site_url": site}
+        return super().form_valid(form)
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        # Whoever proved they read the account's mail may log in again at once, even if
+        # wrong passwords had paused logging in.
+        axes_reset(username=self.user.get_username())
+        return response
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    form_class = PasswordChangeForm
+
+    def form_valid(self, form: Form) -> HttpResponse:
+        response = super().form_valid(form)
+        if form.cleaned_data.get("revoke_api_tokens"):
+            count = services.api_token_revoke_all(user=self.request.user)  # type: ignore[arg-type]
+            messages.success(self.request, f"{count} API token{'s' if count != 1 else ''} "
+                                           "revoked.")
+        return response
 
 
 @login_required
@@ -88,21 +185,31 @@ def team_switch(request: HttpRequest) -> HttpResponse:
 @login_required
 def team_detail(request: HttpRequest, code: str) -> HttpResponse:
     team, role = team_access(request, code)
+    return _team_page(request, team, role)
+
+
+def _team_page(request: HttpRequest, team: Team, role: str, *, new_invitation_url: str = "",
+               invitation_form: InvitationForm | None = None) -> HttpResponse:
     is_owner = role == Membership.Role.OWNER
-    return render(request, "accounts/team_detail.html", {
+    response = render(request, "accounts/team_detail.html", {
         "team": team,
         "role": role,
         "is_owner": is_owner,
         "members": selectors.team_members(team=team),
         "invitations": selectors.team_invitations(team=team) if is_owner else [],
         "roles": Membership.Role.choices,
-        "invitation_form": InvitationForm(),
+        "invitation_form": invitation_form or InvitationForm(),
+        "new_invitation_url": new_invitation_url,
         "limits_form": LimitsForm(initial={
             "monthly_budget_usd": team.monthly_budget_usd,
             "debate_cost_cap_usd": team.debate_cost_cap_usd,
             "debates_per_hour": team.debates_per_hour,
         }),
     })
+    if new_invitation_url:
+        # The page holding the link's secret must not be kept by a browser or proxy cache.
+        response["Cache-Control"] = "no-store"
+    return response
 
 
 def _member(team_code: str, request: HttpRequest, member: str) -> Membership:
@@ -160,13 +267,16 @@ def team_limits(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
-    team, _ = team_access(request, code, need=Need.OWNER)
+    """Makes an invitation and shows its link on this one response: only the link's
+    digest is stored, so it cannot be shown again (a redirect would have to carry it)."""
+    team, role = team_access(request, code, need=Need.OWNER)
     form = InvitationForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Invitation not created: check the role, email and days.")
         return redirect("accounts:team_detail", code=team.code)
-    invitation = services.invitation_create(team=team, created_by=request.user, **form.cleaned_data)
-    url = request.build_absolute_uri(reverse("accounts:invitation", args=[invitation.token]))
+    invitation, secret = services.invitation_create(team=team, created_by=request.user,
+                                                    **form.cleaned_data)
+    url = services.site_link(reverse("accounts:invitation", args=[secret]))
     sent = ""
     if invitation.email:
         try:
@@ -174,8 +284,9 @@ def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse
             sent = f" and mailed to {invitation.email}"
         except OSError:  # smtplib errors are OSErrors: the link still works
             sent = f"; mailing {invitation.email} failed, so send the link yourself"
-    messages.success(request, f"Invitation created{sent}. Share this link: {url}")
-    return redirect("accounts:team_detail", code=team.code)
+    messages.success(request, f"Invitation created{sent}. Copy its link now: it is shown "
+                              "only once.")
+    return _team_page(request, team, role, new_invitation_url=url)
 
 
 @login_required
@@ -200,8 +311,11 @@ def invitation(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     if found is None:
         raise Http404("No such invitation.")
     problem = ""
+    needs_verification = False
     try:
         services.invitation_check(invitation=found, user=request.user)
+    except services.EmailUnverifiedError as exc:
+        problem, needs_verification = str(exc), True
     except services.InvitationError as exc:
         problem = str(exc)
     if request.method == "POST" and not problem:
@@ -216,7 +330,8 @@ def invitation(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
             return redirect("accounts:team_detail", code=found.team.code)
     status = 409 if (problem and request.method == "POST") else 200
     return render(request, "accounts/invitation.html",
-                  {"invitation": found, "problem": problem}, status=status)
+                  {"invitation": found, "problem": problem,
+                   "needs_verification": needs_verification}, status=status)
 
 
 @login_required

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -9,13 +10,17 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.utils import timezone
 
-from council_site.accounts.models import Invitation, Membership
+from council_site.accounts import selectors
+from council_site.accounts.models import Invitation, Membership, invitation_digest
 from council_site.accounts.services import invitation_create
 from tests.conftest import _client_for
 
 
 def _invite(team, owner, **kw):
-    return invitation_create(team=team, created_by=owner, role=kw.pop("role", "editor"), **kw)
+    invitation, secret = invitation_create(team=team, created_by=owner,
+                                           role=kw.pop("role", "editor"), **kw)
+    invitation.secret = secret  # only the digest is stored: the test keeps the link's secret
+    return invitation
 
 
 @pytest.fixture
@@ -23,13 +28,32 @@ def newcomer(db):
     return User.objects.create_user(username="newcomer", email="new@example.com", password="x")
 
 
+def _secret_in(text: str) -> str:
+    found = re.search(r"/invitations/([\w-]+)/", text)
+    assert found, "no invitation link in the text"
+    return found.group(1)
+
+
 def test_owner_creates_an_invitation_and_sees_the_link(owner_client, team):
     response = owner_client.post(f"/teams/{team.code}/invitations/",
                                  {"role": "editor", "valid_days": 7}, follow=True)
     invitation = Invitation.objects.get(team=team)
     assert invitation.role == "editor" and invitation.status == "pending"
-    assert f"/invitations/{invitation.token}/" in response.content.decode()
+    assert invitation_digest(_secret_in(response.content.decode())) == invitation.digest
+    assert response["Cache-Control"] == "no-store"
     assert mail.outbox == []
+
+
+def test_the_link_is_stored_only_as_a_digest_and_shown_once(owner_client, team):
+    response = owner_client.post(f"/teams/{team.code}/invitations/",
+                                 {"role": "editor", "valid_days": 7})
+    secret = _secret_in(response.content.decode())
+    invitation = Invitation.objects.get(team=team)
+    stored = [str(v) for v in Invitation.objects.filter(pk=invitation.pk).values().get().values()]
+    assert secret not in stored and invitation.digest in stored
+    assert secret not in owner_client.get(f"/teams/{team.code}/").content.decode()
+    assert selectors.invitation_by_token(token=secret) == invitation
+    assert selectors.invitation_by_token(token=invitation.digest) is None
 
 
 def test_an_invitation_with_an_email_is_mailed(owner_client, team):
@@ -38,7 +62,7 @@ def test_an_invitation_with_an_email_is_mailed(owner_client, team):
     invitation = Invitation.objects.get(team=team)
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["new@example.com"]
-    assert f"/invitations/{invitation.token}/" in mail.outbox[0].body
+    assert invitation_digest(_secret_in(mail.outbox[0].body)) == invitation.digest
 
 
 def test_editor_cannot_invite(member_client, team):
@@ -51,8 +75,8 @@ def test_editor_cannot_invite(member_client, team):
 def test_accepting_the_link_adds_the_membership(team, owner, newcomer):
     invitation = _invite(team, owner)
     client = _client_for(newcomer)
-    assert "Accept and join" in client.get(f"/invitations/{invitation.token}/").content.decode()
-    response = client.post(f"/invitations/{invitation.token}/")
+    assert "Accept and join" in client.get(f"/invitations/{invitation.secret}/").content.decode()
+    response = client.post(f"/invitations/{invitation.secret}/")
     assert response.status_code == 302
     assert Membership.objects.get(team=team, user=newcomer).role == "editor"
     invitation.refresh_from_db()
@@ -65,7 +89,7 @@ def test_an_expired_invitation_is_refused_with_a_clear_message(team, owner, newc
     Invitation.objects.filter(pk=invitation.pk).update(
         expires_at=timezone.now() - timedelta(minutes=1))
     client = _client_for(newcomer)
-    response = client.post(f"/invitations/{invitation.token}/")
+    response = client.post(f"/invitations/{invitation.secret}/")
     assert response.status_code == 409
     assert "expired" in response.content.decode()
     assert not Membership.objects.filter(user=newcomer, team=team).exists()
@@ -73,8 +97,8 @@ def test_an_expired_invitation_is_refused_with_a_clear_message(team, owner, newc
 
 def test_a_used_invitation_cannot_be_used_again(team, owner, newcomer, outsider):
     invitation = _invite(team, owner)
-    _client_for(newcomer).post(f"/invitations/{invitation.token}/")
-    response = _client_for(outsider).post(f"/invitations/{invitation.token}/")
+    _client_for(newcomer).post(f"/invitations/{invitation.secret}/")
+    response = _client_for(outsider).post(f"/invitations/{invitation.secret}/")
     assert "already been used" in response.content.decode()
     assert not Membership.objects.filter(user=outsider, team=team).exists()
 
@@ -82,21 +106,21 @@ def test_a_used_invitation_cannot_be_used_again(team, owner, newcomer, outsider)
 def test_a_revoked_invitation_cannot_be_used(owner_client, team, owner, newcomer):
     invitation = _invite(team, owner)
     owner_client.post(f"/teams/{team.code}/invitations/{invitation.code}/revoke")
-    response = _client_for(newcomer).post(f"/invitations/{invitation.token}/")
+    response = _client_for(newcomer).post(f"/invitations/{invitation.secret}/")
     assert "withdrawn" in response.content.decode()
     assert not Membership.objects.filter(user=newcomer, team=team).exists()
 
 
 def test_an_invitation_for_another_address_is_refused(team, owner, newcomer):
     invitation = _invite(team, owner, email="someone.else@example.com")
-    response = _client_for(newcomer).post(f"/invitations/{invitation.token}/")
+    response = _client_for(newcomer).post(f"/invitations/{invitation.secret}/")
     assert "different email" in response.content.decode()
     assert not Membership.objects.filter(user=newcomer, team=team).exists()
 
 
 def test_a_member_cannot_change_their_role_with_an_invitation(team, owner, viewer):
     invitation = _invite(team, owner, role="owner")
-    response = _client_for(viewer).post(f"/invitations/{invitation.token}/")
+    response = _client_for(viewer).post(f"/invitations/{invitation.secret}/")
     assert "already a member" in response.content.decode()
     assert Membership.objects.get(team=team, user=viewer).role == "viewer"
     invitation.refresh_from_db()
@@ -117,7 +141,7 @@ def test_an_invitation_cannot_be_revoked_through_another_team(team, owner, other
 
 def test_accepting_joins_the_inviting_team_only(team, owner, other_team, outsider, newcomer):
     invitation = _invite(team, owner)
-    _client_for(newcomer).post(f"/invitations/{invitation.token}/")
+    _client_for(newcomer).post(f"/invitations/{invitation.secret}/")
     assert list(Membership.objects.filter(user=newcomer).values_list("team", flat=True)) == [
         team.pk]
 
@@ -128,7 +152,7 @@ def test_an_unknown_token_is_not_found(outsider_client):
 
 def test_anonymous_visitor_is_asked_to_log_in_first(client, team, owner):
     invitation = _invite(team, owner)
-    response = client.get(f"/invitations/{invitation.token}/")
+    response = client.get(f"/invitations/{invitation.secret}/")
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/?next=/invitations/")
 
@@ -143,4 +167,12 @@ def test_a_mail_failure_still_leaves_a_usable_link(owner_client, team, monkeypat
                                  follow=True)
     invitation = Invitation.objects.get(team=team)
     html = response.content.decode()
-    assert "failed" in html and f"/invitations/{invitation.token}/" in html
+    assert "failed" in html and invitation_digest(_secret_in(html)) == invitation.digest
+
+
+def test_the_mailed_link_starts_with_the_configured_site_url(owner_client, team, settings):
+    settings.COUNCIL_SITE_URL = "https://council.example.org/"
+    owner_client.post(f"/teams/{team.code}/invitations/",
+                      {"role": "viewer", "valid_days": 3, "email": "new@example.com"},
+                      HTTP_HOST="localhost")
+    assert "https://council.example.org/invitations/" in mail.outbox[0].body

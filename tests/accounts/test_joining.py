@@ -16,11 +16,13 @@ FORM = {"username": "dana", "email": "dana@example.com",
 
 @pytest.fixture
 def invitation(team, owner):
-    return invitation_create(team=team, created_by=owner, role="editor")
+    invitation, secret = invitation_create(team=team, created_by=owner, role="editor")
+    invitation.secret = secret  # only the digest is stored: the test keeps the link's secret
+    return invitation
 
 
 def _link(invitation) -> str:
-    return f"/invitations/{invitation.token}/"
+    return f"/invitations/{invitation.secret}/"
 
 
 def test_the_invitation_link_sends_a_visitor_to_a_login_page_that_says_why(client, invitation):
@@ -30,7 +32,7 @@ def test_the_invitation_link_sends_a_visitor_to_a_login_page_that_says_why(clien
     assert "invited to join <strong>Acme</strong> as editor" in html
     assert "no team of your own is needed" in html
     assert "your first team is created with you" not in html
-    assert f"/accounts/signup/?next=/invitations/{invitation.token}/" in html
+    assert f"/accounts/signup/?next=/invitations/{invitation.secret}/" in html
 
 
 def test_an_invitee_signs_up_without_a_team_and_then_joins(client, invitation, team):

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
+from django.core import mail
+from django.test import Client
 
 from council_site.accounts.models import Membership, Team
 
@@ -34,10 +38,36 @@ def test_signup_with_mismatched_passwords_creates_nothing(client):
     assert not User.objects.exists() and not Team.objects.exists()
 
 
-def test_signup_refuses_an_email_already_in_use(client, owner):
-    response = client.post("/accounts/signup/", {**FORM, "email": "OWNER@example.com"})
-    assert "already exists" in response.content.decode()
-    assert not User.objects.filter(username="dana").exists()
+def _signup_seen(email: str) -> tuple[int, str, str]:
+    """What a visitor signing up with ``email`` sees: status, where they go, that page."""
+    client = Client()
+    response = client.post("/accounts/signup/", {**FORM, "email": email})
+    page = client.get(response["Location"]).content.decode()
+    said = re.search(r'<ul class="messages".*?</ul>', page, re.S)
+    assert said, "the sign-up says nothing"
+    # What it says names the address typed, the one thing that differs by design.
+    return response.status_code, response["Location"], said.group(0).replace(email, "ADDRESS")
+
+
+def test_signup_does_not_tell_whether_an_email_is_registered(owner):
+    taken = _signup_seen("OWNER@example.com")
+    User.objects.filter(username="dana").delete()
+    fresh = _signup_seen("someone.new@example.com")
+    assert taken == fresh
+    assert "already" not in taken[2]
+
+
+def test_signup_mails_a_new_address_its_link_and_a_taken_one_a_notice(client, owner):
+    client.post("/accounts/signup/", {**FORM, "email": "new@example.com"})
+    [link] = mail.outbox
+    assert link.to == ["new@example.com"] and "/accounts/verify-email/" in link.body
+    mail.outbox.clear()
+    Client().post("/accounts/signup/", {**FORM, "username": "mallory",
+                                        "email": "OWNER@example.com"})
+    [notice] = mail.outbox
+    assert notice.to == ["OWNER@example.com"]
+    assert "owner" in notice.body and "/accounts/password_reset/" in notice.body
+    assert "/accounts/verify-email/" not in notice.body
 
 
 def test_signup_returns_to_a_safe_next_page_only(client):

@@ -158,7 +158,7 @@ def test_the_starter_hears_that_their_debate_failed(team, owner, worker,
 def test_the_inviter_hears_that_the_invitation_was_accepted(
         team, owner, worker, django_capture_on_commit_callbacks):
     newcomer = User.objects.create_user("newcomer", "new@example.com", "pw")
-    invitation = invitation_create(team=team, created_by=owner, role="editor")
+    invitation, _ = invitation_create(team=team, created_by=owner, role="editor")
     with django_capture_on_commit_callbacks(execute=True):
         invitation_accept(invitation=invitation, user=newcomer)
     worker.run()
