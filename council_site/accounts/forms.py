@@ -53,6 +53,7 @@ class ApiTokenForm(forms.Form):
     expires = forms.ChoiceField(choices=EXPIRY_CHOICES, required=False, initial="90",
                                 label="Expires")
     expires_on = forms.DateField(required=False, label="Date",
+                                 help_text="For “at the end of a date”: the last day it works.",
                                  widget=forms.DateInput(attrs={"type": "date"}))
     read_only = forms.BooleanField(required=False, label="Read-only",
                                    help_text="It can read but never change anything.")
