@@ -115,8 +115,8 @@ class CouncilAPI(NinjaAPI):
 ERROR_REF = {"application/json": {"schema": {"$ref": "#/components/schemas/ApiError"}}}
 COMMON_ERRORS = {
     "401": "No valid API token or session.",
-    "403": "Your role in the team does not allow this (viewers only read), or you are "
-           "in no team.",
+    "403": "Your role in the team does not allow this (viewers only read), your API "
+           "token is read-only, or you are in no team.",
     "404": "No such object in your teams.",
     "422": "A parameter or body field is invalid (see `errors`).",
     "400": "A body that is not JSON, or text with NUL characters.",

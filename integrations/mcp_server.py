@@ -1,10 +1,13 @@
 """The MCP server (``manage.py mcp``): a coding agent convenes the council through
-tools, acting as the user of a personal API token.
+tools, acting as the user of a personal API token, within the token's limits.
 
-Every tool re-checks the token (a revoked token stops working at once) and goes
-through the same code as the JSON API: the create endpoint's function itself for new
-debates, and the same access helpers and selectors for reads, so an agent can do
-exactly what its user may do in the team, and nothing more.
+Every tool re-checks the token (a revoked or expired token stops working at once,
+``api_token_use``), and the token's scope travels with its user
+(``council_site.accounts.token_scope``): a read-only token's start_debate is refused,
+a team token lists and reaches that team only. Every tool goes through the same code
+as the JSON API: the create endpoint's function itself for new debates, and the same
+access helpers and selectors for reads, so an agent can do exactly what its token may
+do in the team, and nothing more.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ class Identity:
     def token(self) -> ApiToken:
         token = api_token_use(secret=self.secret)
         if token is None:
-            raise ToolError("The API token is unknown or revoked; make a new one.")
+            raise ToolError("The API token is unknown, revoked or expired; make a new one.")
         return token
 
     def request(self, team: str | None = None) -> AuthenticatedHttpRequest:

@@ -16,6 +16,7 @@ from django.http import Http404
 
 from council_site.accounts.models import ApiToken, Membership, Team
 from council_site.accounts.selectors import membership_role
+from council_site.accounts.token_scope import check_may_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -36,10 +37,12 @@ def require_role(
     *, team: Team, user: User | AnonymousUser, need: str = Need.READ
 ) -> str:
     """The caller's role in ``team``; Http404 for outsiders, PermissionDenied when the
-    role is below ``need``."""
+    role is below ``need`` or the caller's API token is read-only and ``need`` writes."""
     role = membership_role(team=team, user=user)
     if role is None:
         raise Http404("No such object.")
+    if need != Need.READ:
+        check_may_write(user)
     if need == Need.OWNER and role != Membership.Role.OWNER:
         raise PermissionDenied("Only team owners can do this.")
     if need == Need.WRITE and role not in WRITE_ROLES:

@@ -129,3 +129,68 @@ def test_a_refused_start_names_the_field_and_saves_nothing(owner, team):
                                  "protocol": "council", "options": ["Yes", "No"]}, None)
     assert str(refused.value).startswith("Refused: ") and "agents:" in str(refused.value)
     assert not Debate.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_read_only_token_cannot_start_a_debate_over_mcp(owner, team):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from integrations.mcp_server import Identity, personas, start
+
+    _, secret = api_token_create(user=owner, name="agent", read_only=True)
+    identity = Identity(secret)
+    with pytest.raises(ToolError, match="read-only"):
+        start(identity, {"question": "Should we adopt a four-day week?", "mode": "quick",
+                         "model": "sim/default"}, None)
+    assert not Debate.objects.exists()
+    assert personas(identity, None) == []  # reading still works
+
+
+@pytest.mark.django_db
+def test_a_team_token_reaches_only_its_team_over_mcp(owner, team):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from council_site.accounts.services import team_create
+    from debates.engine.schemas import DebateConfig
+    from debates.services import debate_create
+    from integrations.mcp_server import Identity, personas, start, status, teams
+
+    second = team_create(name="Second", owner=owner)
+    first_debate = debate_create(team=team, user=owner, question="Hire a second SRE?",
+                                 config=DebateConfig(mode="quick"), start=False)
+    _, secret = api_token_create(user=owner, name="agent", team=second)
+    identity = Identity(secret)
+    assert teams(identity) == [{"team": str(second.code), "name": "Second", "role": "owner"}]
+    with pytest.raises(ToolError, match="Not found"):
+        status(identity, str(first_debate.code), 0)
+    with pytest.raises(ToolError, match="No such team"):
+        personas(identity, str(team.code))
+    with pytest.raises(ToolError):
+        start(identity, {"question": "Should we adopt a four-day week?", "mode": "quick",
+                         "model": "sim/default"}, str(team.code))
+    assert Debate.objects.filter(team=team).count() == 1
+    assert not Debate.objects.filter(team=second).exists()
+
+
+@pytest.mark.django_db
+def test_an_expired_token_stops_the_mcp_server_and_its_tools(owner, team, monkeypatch):
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+    from django.utils import timezone
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from council_site.accounts.models import ApiToken
+    from integrations.mcp_server import Identity, teams
+
+    token, secret = api_token_create(user=owner, name="agent",
+                                     expires_at=timezone.now() + timedelta(days=1))
+    identity = Identity(secret)
+    assert teams(identity)
+    ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now())
+    with pytest.raises(ToolError, match="expired"):
+        teams(identity)
+    monkeypatch.setenv("COUNCIL_API_TOKEN", secret)
+    with pytest.raises(CommandError, match="expired"):
+        call_command("mcp")
