@@ -28,11 +28,12 @@ from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.datastructures import MultiValueDict
 from ninja import NinjaAPI, Schema, Swagger
-from ninja.errors import HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 from collab.api import router as collab_router
 from council_site.accounts.api import router as teams_router
+from council_site.api_auth import INVALID_TOKEN
 from council_site.api_errors import ApiError, error_body
 from debates.api import router as debates_router
 from debates.api_actions import router as debate_actions_router
@@ -46,6 +47,8 @@ log = logging.getLogger(__name__)
 # Locations ninja puts first in an error's ``loc``; the body's second element is the
 # name of the route's payload parameter, which means nothing to a client either.
 PARAM_KINDS = {"body", "query", "path", "form", "header", "cookie", "file"}
+NO_CREDENTIALS = ("Authentication required: send an API token (Authorization: Bearer ...) "
+                  "or sign in.")
 
 
 class NulCharacters(ValueError):
@@ -213,8 +216,14 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     message, code = str(exc), None
     if exc.status_code == 400 and message.startswith("Cannot parse request body"):
         message, code = "The request body is not valid JSON.", "invalid_json"
+    if isinstance(exc, AuthenticationError) and message == "Unauthorized":
+        message = NO_CREDENTIALS
     response = api.create_response(request, error_body(exc.status_code, message, code=code),
                                    status=exc.status_code)
+    if exc.status_code == 401:
+        # RFC 6750: say which scheme to use, and that a token sent was refused.
+        response["WWW-Authenticate"] = (
+            'Bearer error="invalid_token"' if message == INVALID_TOKEN else "Bearer")
     if wait := getattr(exc, "wait", None):
         response["Retry-After"] = str(int(wait))
     return response
