@@ -23,10 +23,9 @@ from typing import Any, Literal
 
 import pydantic
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.datastructures import MultiValueDict
 from ninja import NinjaAPI, Schema, Swagger
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
@@ -35,6 +34,7 @@ from collab.api import router as collab_router
 from council_site.accounts.api import router as teams_router
 from council_site.api_auth import INVALID_TOKEN
 from council_site.api_errors import ApiError, error_body
+from council_site.request_guard import too_large_message
 from debates.api import router as debates_router
 from debates.api_actions import router as debate_actions_router
 from debates.api_compare import router as debate_compare_router
@@ -73,7 +73,8 @@ def _nul_paths(value: object, path: str = "") -> Iterator[str]:
 
 
 class CouncilParser(Parser):
-    """The JSON parser, refusing NUL characters in any string of a body or query."""
+    """The JSON parser, refusing NUL characters in any string of a body (the query and
+    the path never get here with one: ``council_site.request_guard`` refuses them)."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
         data = super().parse_body(request)
@@ -82,14 +83,6 @@ class CouncilParser(Parser):
             # body" with this one as its __cause__; http_error below reads it.
             raise NulCharacters(fields)
         return data
-
-    def parse_querydict(self, data: MultiValueDict, list_fields: list[str],
-                        request: HttpRequest) -> dict[str, Any]:
-        fields = [key for key, values in data.lists() for v in [key, *values]
-                  if isinstance(v, str) and "\x00" in v]
-        if fields:
-            raise NulCharacters(list(dict.fromkeys(fields)))
-        return super().parse_querydict(data, list_fields, request)
 
 
 class CouncilAPI(NinjaAPI):
@@ -123,6 +116,7 @@ COMMON_ERRORS = {
     "404": "No such object in your teams.",
     "422": "A parameter or body field is invalid (see `errors`).",
     "400": "A body that is not JSON, or text with NUL characters.",
+    "413": f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes.",
     "500": "A server error (logged).",
 }
 
@@ -138,6 +132,8 @@ def _with_common_errors(path: str, operation: dict[str, Any]) -> dict[str, Any]:
             merged["content"] = response["content"]  # openapi_extra's real content type
         responses[str(status)] = merged
     wanted = {"500"}
+    if operation.get("requestBody"):
+        wanted.add("413")
     if operation.get("security"):
         wanted |= {"401", "403"}
     if "{" in path:
@@ -240,6 +236,13 @@ def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 def permission_denied(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
     """Access helpers raise PermissionDenied (a viewer writing); answer 403 in JSON."""
     return api.create_response(request, error_body(403, str(exc) or "Forbidden"), status=403)
+
+
+@api.exception_handler(RequestDataTooBig)
+def too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    """A body over the limit that ``request_guard`` could not see coming (no
+    Content-Length, or multipart fields): 413 rather than a 500."""
+    return api.create_response(request, error_body(413, too_large_message()), status=413)
 
 
 @api.exception_handler(InputError)

@@ -24,7 +24,6 @@ from ninja.security.session import SessionAuth
 
 from council_site.accounts.services import api_token_use
 
-
 INVALID_TOKEN = "The API token is unknown or revoked."
 
 

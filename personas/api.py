@@ -17,7 +17,7 @@ from council_site.accounts.selectors import current_team
 from council_site.api_auth import api_auth
 from council_site.api_errors import errors, refuse
 from council_site.http import AuthenticatedHttpRequest
-from debates.engine.persona_files import PersonaFileError
+from debates.engine.persona_files import MAX_PERSONA_FILE_CHARS, PersonaFileError
 from debates.engine.schemas import Persona
 from personas import selectors, services
 from personas.access import library_access, persona_access
@@ -95,7 +95,7 @@ class ImportIn(Schema):
     model_config = ConfigDict(extra="forbid")
     filename: str = Field(min_length=1, max_length=200,
                           description="Decides the parser: .json is JSON, anything else YAML.")
-    text: str = Field(max_length=1_000_000)
+    text: str = Field(max_length=MAX_PERSONA_FILE_CHARS)
 
 
 class ImportOut(Schema):
