@@ -113,7 +113,8 @@ COMMON_ERRORS = {
     "401": "No valid API token or session.",
     "403": "Your role in the team does not allow this (viewers only read), or you are "
            "in no team.",
-    "404": "No such object in your teams.",
+    "404": "No such object in your teams (the same answer whether it exists elsewhere "
+           "or not at all), or X-Council-Team names no team of yours.",
     "422": "A parameter or body field is invalid (see `errors`).",
     "400": "A body that is not JSON, or text with NUL characters.",
     "413": f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes.",
