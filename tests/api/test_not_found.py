@@ -125,3 +125,15 @@ def test_the_header_still_picks_a_team_of_the_caller(owner, team, other_team, ou
     response = client.post("/api/personas/libraries", {"name": "Lib"},
                            content_type="application/json")
     assert response.status_code == 403
+
+
+def test_the_pages_answer_alike_too(objects, outsider_client):
+    """Django's 404 page shows no message today; this keeps a future 404 template that
+    shows one from telling the two apart."""
+    _, codes, _ = objects
+    for kind, page in (("debate", "/debates/{}/"), ("library", "/personas/libraries/{}/"),
+                       ("team", "/teams/{}/")):
+        foreign = outsider_client.get(page.format(codes[kind]))
+        missing = outsider_client.get(page.format(MISSING))
+        assert foreign.status_code == missing.status_code == 404, page
+        assert foreign.content == missing.content, page
