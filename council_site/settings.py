@@ -87,6 +87,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Before anything reads the request: NUL in a path or query, an oversized body.
+    "council_site.request_guard.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -98,6 +100,14 @@ MIDDLEWARE = [
     # Last, as django-axes requires: it turns a refused login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The largest input the docs promise is a persona file of 1,000,000 characters
+# (MAX_PERSONA_FILE_CHARS). Its worst encoding takes 12 bytes a character: a JSON
+# surrogate pair "\ud83d\ude00", or a 4-byte UTF-8 character URL-encoded in a form
+# ("%F0%9F%98%80"). 12 MiB admits that and the rest of the request; a larger body is
+# refused with 413 (council_site/request_guard.py). Django's default, 2.5 MB, refused
+# 900,000 CJK characters sent as JSON.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 
 ROOT_URLCONF = "council_site.urls"
 WSGI_APPLICATION = "council_site.wsgi.application"

@@ -111,7 +111,7 @@ def personas(identity: Identity, team: str | None) -> list[dict[str, Any]]:
     found = current_team(request)
     if found is None:
         raise ToolError("No such team among yours (see list_teams).")
-    require_role(team=found, user=request.user, need=Need.READ)
+    require_role(team=found, user=request.user, noun="team", need=Need.READ)
     out = []
     for library in persona_selectors.libraries_for_team(team=found, include_archived=False):
         out.append({

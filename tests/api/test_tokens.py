@@ -119,12 +119,13 @@ def test_team_header_picks_the_team_for_current_team_routes(owner, team, outside
     response = client.post("/api/debates/", QUICK, content_type="application/json")
     assert response.status_code == 201
     assert Debate.objects.get(code=response.json()["code"]).team == second
-    # A team the caller does not belong to is refused, not swapped for another one.
+    # A team the caller does not belong to is refused (404, like any object outside
+    # one's teams), not swapped for another one.
     foreign = bearer(secret, HTTP_X_COUNCIL_TEAM=str(other_team.code))
     assert foreign.post("/api/debates/", QUICK,
-                        content_type="application/json").status_code == 403
+                        content_type="application/json").status_code == 404
     assert bearer(secret, HTTP_X_COUNCIL_TEAM="nonsense").get(
-        "/api/debates/").status_code == 403
+        "/api/debates/").status_code == 404
     membership_add(team=other_team, user=owner, role="viewer")
     assert foreign.post("/api/debates/", QUICK,
                         content_type="application/json").status_code == 403
@@ -266,9 +267,9 @@ def test_team_token_sees_only_its_team(owner, team):
     assert Debate.objects.get(code=created.json()["code"]).team == second
     # ... and naming the other team is refused as for a team the user is not in.
     foreign = bearer(secret, HTTP_X_COUNCIL_TEAM=str(team.code))
-    assert foreign.get("/api/debates/").status_code == 403
+    assert foreign.get("/api/debates/").status_code == 404
     assert foreign.post("/api/debates/", QUICK,
-                        content_type="application/json").status_code == 403
+                        content_type="application/json").status_code == 404
     assert Debate.objects.filter(team=team).count() == 1
 
 
