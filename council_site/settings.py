@@ -87,6 +87,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "council_site.csp.ContentSecurityPolicyMiddleware",
     # Before anything reads the request: NUL in a path or query, an oversized body.
     "council_site.request_guard.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
