@@ -34,6 +34,7 @@ from debates.engine.schemas import DebateConfig, DebateResult
 from debates.engine.verdicts import options_from_question
 from debates.estimates import estimate
 from debates.forms import DebateForm, RerunForm, SettingsForm
+from debates.limits import LimitExceeded
 from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
 from debates.page_cache import finished_body
@@ -293,6 +294,8 @@ def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate
         service(debate=debate)
     except IllegalTransition as exc:
         messages.error(request, f"Not possible now: {exc}.")
+    except LimitExceeded as exc:  # one more round spends: the team's limits apply
+        messages.error(request, f"Not started: {exc}")
     else:
         messages.success(request, done)
     return redirect("debates:detail", code=debate.code)
@@ -314,9 +317,10 @@ def debate_stop_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 
 @login_required
 @require_POST
-def debate_more_round_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
-    return _action(request, code, debate_more_round, "One more round queued.",
-                   confirm="more_round")
+def debate_more_round_view(request: AuthenticatedHttpRequest, code: uuid.UUID
+                           ) -> HttpResponse:
+    return _action(request, code, partial(debate_more_round, user=request.user),
+                   "One more round queued.", confirm="more_round")
 
 
 @login_required

@@ -101,6 +101,7 @@ def team_detail(request: HttpRequest, code: str) -> HttpResponse:
             "monthly_budget_usd": team.monthly_budget_usd,
             "debate_cost_cap_usd": team.debate_cost_cap_usd,
             "debates_per_hour": team.debates_per_hour,
+            "allow_unpriced_models": team.allow_unpriced_models,
         }),
     })
 
