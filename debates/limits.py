@@ -125,6 +125,12 @@ def _check_rate(team: Team, now: datetime.datetime) -> None:
     )
 
 
+def refuses_unpriced(team: Team) -> bool:
+    """Whether a model litellm cannot price is refused for this team (forms warn)."""
+    limited = team.debate_cost_cap_usd is not None or team.monthly_budget_usd is not None
+    return limited and not team.allow_unpriced_models
+
+
 def check_can_spend(
     *,
     team: Team,
@@ -166,7 +172,7 @@ def check_can_spend(
         )
 
     if estimated_cost_usd is None:
-        if (cap is not None or budget is not None) and not team.allow_unpriced_models:
+        if refuses_unpriced(team):
             limits = " and ".join(name for name, value in (
                 ("a per-debate cost cap", cap), ("a monthly budget", budget))
                 if value is not None)

@@ -3,9 +3,10 @@ inserting the new one are one critical section.
 
 Twenty threads post at once (form and API mixed, one session) to a live server with
 ``debates_per_hour=1``: exactly one debate is created, every other request is
-refused with the limit's message (the API with 429 and Retry-After), and nothing else is saved or queued. On SQLite
-the IMMEDIATE transactions serialise the writers; on PostgreSQL the team row lock
-does (test_start_race_on_postgresql runs this file there in a nested session).
+refused with the limit's message (the API with 429 and Retry-After), and nothing
+else is saved or queued. On SQLite the IMMEDIATE transactions serialise the
+writers; on PostgreSQL the team row lock does (test_start_race_on_postgresql runs
+this file there in a nested session).
 """
 
 from __future__ import annotations
