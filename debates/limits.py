@@ -111,8 +111,8 @@ def _check_rate(team: Team, now: datetime.datetime) -> None:
         # No slot ever frees: ask again after a whole window (an owner may raise it).
         retry_after = int(RATE_WINDOW.total_seconds())
     else:
-        # A slot frees when the action that leaves per_hour - 1 in the window once it
-        # is out of it, the (count - per_hour + 1)-th oldest, is an hour old.
+        # A slot frees once only per_hour - 1 actions remain in the window: when the
+        # (count - per_hour + 1)-th oldest is an hour old.
         nth = count - per_hour + 1
         oldest = sorted(t for times in actions for t in times[:nth])
         retry_after = max(1, math.ceil((oldest[nth - 1] + RATE_WINDOW - now).total_seconds()))
