@@ -40,6 +40,7 @@ from debates.api_actions import router as debate_actions_router
 from debates.api_compare import router as debate_compare_router
 from debates.api_events import router as debate_events_router
 from debates.engine.inputs import InputError
+from debates.limits import RateLimited
 from personas.api import router as personas_router
 
 log = logging.getLogger(__name__)
@@ -244,6 +245,15 @@ def too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
     """A body over the limit that ``request_guard`` could not see coming (no
     Content-Length, or multipart fields): 413 rather than a 500."""
     return api.create_response(request, error_body(413, too_large_message()), status=413)
+
+
+@api.exception_handler(RateLimited)
+def rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
+    """The team's rate limit (debates.limits): routes that spend let it through to here,
+    so every one answers it alike, with when to try again."""
+    response = api.create_response(request, error_body(429, str(exc)), status=429)
+    response["Retry-After"] = str(exc.retry_after_s)
+    return response
 
 
 @api.exception_handler(InputError)

@@ -30,6 +30,7 @@ from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import debate_access
 from debates.engine.schemas import Mode
+from debates.limits import RateLimited
 from debates.models import ACTIVE_STATUSES, Debate
 from personas import selectors as persona_selectors
 
@@ -133,6 +134,8 @@ def start(identity: Identity, payload: dict[str, Any], team: str | None) -> dict
         answer = create_debate(request, DebateIn.model_validate(payload))
     except (Http404, PermissionDenied) as exc:
         raise _refusal(exc) from exc
+    except RateLimited as exc:  # the API lets it through to answer 429 with Retry-After
+        raise ToolError(f"Refused: {exc} (retry after {exc.retry_after_s} s)") from exc
     if answer.status_code != 201:
         refusal = answer.value  # the API's error body: message, errors by field
         fields = "; ".join(f"{k}: {', '.join(v)}" for k, v in refusal.get("errors", {}).items())

@@ -115,4 +115,12 @@ class LimitsForm(forms.Form):
     debate_cost_cap_usd = forms.FloatField(
         required=False, min_value=0, label="Per-debate cost cap (USD)", help_text="Empty: no cap."
     )
-    debates_per_hour = forms.IntegerField(min_value=0, max_value=10_000, initial=30)
+    debates_per_hour = forms.IntegerField(
+        min_value=0, max_value=10_000, initial=30,
+        help_text="In any rolling hour; one more round on a finished debate counts as one.")
+    allow_unpriced_models = forms.BooleanField(
+        required=False, label="Allow unpriced models",
+        help_text="Models litellm has no price for (e.g. a local or custom model) are refused "
+        "while a cost cap or budget is set, because their cost cannot be estimated or "
+        "counted. Tick to allow them anyway: the cap cannot stop them and the budget does "
+        "not see what they spend. Simulated models (sim/...) are free and always allowed.")

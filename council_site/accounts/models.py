@@ -19,7 +19,8 @@ class Team(models.Model):
     name = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    # Limits, checked by debates.limits when a debate is started (debate_start).
+    # Limits, checked by debates.limits wherever model money is spent (a debate
+    # started or re-run, one more round).
     monthly_budget_usd = models.FloatField(
         null=True, blank=True, validators=[MinValueValidator(0.0)],
         help_text="Spend allowed per calendar month (UTC); empty means unlimited.",
@@ -29,7 +30,14 @@ class Team(models.Model):
         help_text="A debate whose estimated cost exceeds this is refused; empty means no cap.",
     )
     debates_per_hour = models.PositiveIntegerField(
-        default=30, help_text="Debates the team may start in any rolling hour."
+        default=30, help_text="Debates the team may start in any rolling hour (one more "
+        "round on a finished debate counts as one)."
+    )
+    allow_unpriced_models = models.BooleanField(
+        default=False,
+        help_text="Allow models litellm has no price for while a cost cap or monthly budget "
+        "is set. Their cost is unknown: the cap cannot refuse them and the budget does not "
+        "count what they spend. Off: such debates are refused under a cap or budget.",
     )
 
     class Meta:

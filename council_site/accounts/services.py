@@ -121,6 +121,7 @@ def team_limits_update(
     monthly_budget_usd: float | None,
     debate_cost_cap_usd: float | None,
     debates_per_hour: int,
+    allow_unpriced_models: bool = False,
 ) -> Team:
     for label, value in (("monthly budget", monthly_budget_usd),
                          ("per-debate cap", debate_cost_cap_usd)):
@@ -131,7 +132,9 @@ def team_limits_update(
     team.monthly_budget_usd = monthly_budget_usd
     team.debate_cost_cap_usd = debate_cost_cap_usd
     team.debates_per_hour = debates_per_hour
-    team.save(update_fields=["monthly_budget_usd", "debate_cost_cap_usd", "debates_per_hour"])
+    team.allow_unpriced_models = allow_unpriced_models
+    team.save(update_fields=["monthly_budget_usd", "debate_cost_cap_usd", "debates_per_hour",
+                             "allow_unpriced_models"])
     return team
 
 

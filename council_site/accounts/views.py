@@ -204,6 +204,7 @@ def _team_page(request: HttpRequest, team: Team, role: str, *, new_invitation_ur
             "monthly_budget_usd": team.monthly_budget_usd,
             "debate_cost_cap_usd": team.debate_cost_cap_usd,
             "debates_per_hour": team.debates_per_hour,
+            "allow_unpriced_models": team.allow_unpriced_models,
         }),
     })
     if new_invitation_url:
