@@ -102,6 +102,19 @@ def api_tokens_of_user(*, user: User | AnonymousUser) -> QuerySet[ApiToken]:
         F("revoked_at").desc(nulls_first=True), "-created_at", "-id")
 
 
+def live_api_tokens() -> QuerySet[ApiToken]:
+    """The tokens a request may still authenticate with: not revoked, their user active.
+    The one definition of a usable token, for a new request (``api_token_use``) and for
+    one that has been open a while (``api_token_is_active``)."""
+    return ApiToken.objects.filter(revoked_at__isnull=True, user__is_active=True)
+
+
+def api_token_is_active(token_id: int) -> bool:
+    """Whether a request authenticated with this token would still be let in: what
+    long-lived requests (event streams, long-polls) check again every few seconds."""
+    return live_api_tokens().filter(pk=token_id).exists()
+
+
 def invitation_from_next(*, next_url: str) -> Invitation | None:
     """The pending invitation a login or sign-up page was reached from (its ``next`` is
     the invitation's link), so those pages can say so; None otherwise."""

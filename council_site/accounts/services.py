@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from council_site.accounts import signals
 from council_site.accounts.models import ApiToken, Invitation, Membership, Team
+from council_site.accounts.selectors import live_api_tokens
 
 INVITATION_DAYS = 7
 
@@ -224,9 +225,9 @@ def api_token_use(*, secret: str) -> ApiToken | None:
     """The live token with this secret (its user loaded), or None; records the use."""
     if not secret.startswith(API_TOKEN_PREFIX):
         return None
-    token = (ApiToken.objects.select_related("user")
-             .filter(digest=api_token_digest(secret), revoked_at__isnull=True).first())
-    if token is None or not token.user.is_active:
+    token = (live_api_tokens().select_related("user")
+             .filter(digest=api_token_digest(secret)).first())
+    if token is None:
         return None
     now = timezone.now()
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() >= \
