@@ -203,7 +203,8 @@ async def stream_events(request: HttpRequest, code: uuid.UUID,
         after = max(after, int(request.headers.get("Last-Event-ID", "0")))
     except ValueError:
         pass
-    response = StreamingHttpResponse(HeldStream(stream(debate.pk, after, watch=watch), watch),
+    response = StreamingHttpResponse(HeldStream(
+        stream(debate.pk, after, lifetime=STREAM_SECONDS, watch=watch), watch),
                                      content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once
