@@ -34,6 +34,7 @@ from ninja import Status
 from ninja.errors import HttpError
 
 from council_site.accounts.selectors import api_token_is_active
+from council_site.api_auth import INVALID_TOKEN, NO_CREDENTIALS
 from council_site.api_errors import error_body
 
 # A slot not renewed for this long belonged to a process that died; open requests
@@ -117,10 +118,12 @@ def caller_refusal(request: HttpRequest) -> Status[Any] | None:
     """The 401 a new request with the same credentials would get now, or None."""
     token = getattr(request, "api_token", None)
     if token is not None:
-        valid = api_token_is_active(token.pk)
-    else:
-        valid = _session_user_id(request) == request.user.pk
-    return None if valid else Status(401, error_body(401, "Unauthorized"))
+        if api_token_is_active(token.pk):
+            return None
+        return Status(401, error_body(401, INVALID_TOKEN))
+    if _session_user_id(request) == request.user.pk:
+        return None
+    return Status(401, error_body(401, NO_CREDENTIALS))
 
 
 def access_refusal(access: Callable[[], object]) -> Status[Any] | None:
