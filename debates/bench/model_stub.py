@@ -47,6 +47,7 @@ class ModelStub:
         self.latency_s = latency_s
         self.requests = 0
         self.first_request_at: float | None = None  # time.monotonic() of the first call
+        self.bodies: list[dict[str, Any]] = []  # every request as sent, in arrival order
         self._lock = threading.Lock()
         stub = self
 
@@ -55,6 +56,7 @@ class ModelStub:
                 body = self.read_json()
                 with stub._lock:
                     stub.requests += 1
+                    stub.bodies.append(body)
                     number = stub.requests
                     if stub.first_request_at is None:
                         stub.first_request_at = time.monotonic()

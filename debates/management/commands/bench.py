@@ -23,7 +23,7 @@ from debates.bench.failure import DebatesFailed
 from debates.bench.figures import Figure
 
 # What a plain ``manage.py bench`` measures, within 5 minutes.
-AREAS = ("engine", "workers", "cli", "pages", "events")
+AREAS = ("engine", "workers", "cli", "prompts", "pages", "events")
 # Measured only when asked for (--only): needs root and network namespaces, and takes
 # minutes of its own.
 EXTRA_AREAS = ("hosts",)
