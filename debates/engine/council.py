@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from . import prompts, verdicts
 from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from .points import KINDS
 from .schemas import (
     CallRecord,
     CallTag,
@@ -144,12 +145,19 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
             if last is not None:
                 reflection = last.reflection if compaction < 2 else last.reflection[:300]
                 lines.append(f"Latest reflection: {reflection}")
-                latest = None if compaction < 2 else 2
-                lines.append(
-                    f"Still disputes: {_bullets(last.remaining_disagreements, latest)}"
-                )
+                lines.append(f"Still disputes: {_point_refs(state, i, previous)}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
+
+
+DISAGREEMENT = KINDS["remaining_disagreements"]
+
+
+def _point_refs(state: DebateState, agent: int, round_number: int) -> str:
+    """The disagreements ``agent`` kept in ``round_number``, by point id: their words
+    are in the list of open points every agent gets, so a prompt states each once."""
+    ids = state.points.ids_of(agent, round_number, DISAGREEMENT)
+    return ", ".join(f"[{point_id}]" for point_id in ids) or "(none)"
 
 
 def _own_previous(state: DebateState, agent: int, round_number: int, compaction: int = 0) -> str:
@@ -163,7 +171,7 @@ def _own_previous(state: DebateState, agent: int, round_number: int, compaction:
     return (
         f"In round {round_number - 1} you reflected: {reflection}\n"
         f"You conceded: {_bullets(exam.concessions, limit)}\n"
-        f"You still disputed: {_bullets(exam.remaining_disagreements, limit)}"
+        f"You still disputed: {_point_refs(state, agent, round_number - 1)}"
     )
 
 

@@ -203,6 +203,19 @@ def test_the_prompt_shows_the_points_with_their_ids_from_round_two():
     assert hints["point_ids"][COST] == "D1"
 
 
+def test_a_peers_kept_disagreements_are_cited_by_id_and_worded_once_in_the_points_list():
+    state = debate_state()
+    _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 3), 2, 0)
+    user = messages[1]["content"]
+    peers, _, listed = user.partition("Points raised so far")
+    assert "Still disputes: [D2], [D3]" in peers  # agent 0 restated D2 and raised D3
+    assert "Still disputes: [D2]" in peers
+    assert ROLLBACK_REWORDED not in peers and TIMELINE not in peers
+    assert f"- [D3] {TIMELINE}" in listed
+    _, own, _ = agent_request(state, Step(Phase.CROSS_EXAM, 3), 0, 0)
+    assert "You still disputed: [D2], [D3]" in own[1]["content"]
+
+
 def test_the_points_shown_ignore_turns_of_the_round_being_asked():
     state = debate_state()
     _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 2), 0, 0)

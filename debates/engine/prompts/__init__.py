@@ -51,6 +51,19 @@ def _json_tail(schema: type[BaseModel]) -> str:
     )
 
 
+def without_schema(messages: list[dict[str, str]],
+                   schema: type[BaseModel]) -> list[dict[str, str]]:
+    """``messages`` without the schema their user turn states, for a request that carries
+    the schema itself and constrains the answer to it (json_schema, tools): stated in
+    both it is paid for twice. Repair turns keep their wording; only the tail goes."""
+    tail = f"\n\n{_json_tail(schema)}"
+    return [
+        {**m, "content": m["content"][: -len(tail)]}
+        if m.get("role") == "user" and (m.get("content") or "").endswith(tail) else m
+        for m in messages
+    ]
+
+
 def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[str, str]]:
     tail = _json_tail(schema)
     return [
