@@ -31,6 +31,7 @@ from debates.engine.capabilities import (
 from debates.engine.grammar_limits import grammar_safe
 from debates.engine.llm_loader import litellm_module as _litellm
 from debates.engine.prompts import without_schema
+from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import CallRecord, CallTag, SimulatorOptions
 
 log = logging.getLogger(__name__)
@@ -429,7 +430,7 @@ def sent_schema(schema: type[BaseModel], max_text_chars: int | None = None) -> d
     a grammar-constrained server's limits (grammar_limits), bounded by ``max_text_chars``
     when set. The answer is validated against ``schema`` itself."""
     full = bounded_schema(schema, max_text_chars) if max_text_chars else json_schema_of(schema)
-    return dict(grammar_safe(full))
+    return dict(grammar_safe(without_titles(full)))
 
 
 # Modes whose request carries the schema and constrains decoding to it, so the prompt

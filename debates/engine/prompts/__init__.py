@@ -16,6 +16,7 @@ from string import Template
 from pydantic import BaseModel
 
 from ..language import language_name
+from ..schema_titles import without_titles
 
 PROMPT_VERSION = "v1"
 _ROOT = Path(__file__).parent
@@ -47,7 +48,8 @@ def _json_tail(schema: type[BaseModel]) -> str:
     return render(
         "json_tail",
         schema_name=schema.__name__,
-        schema=json.dumps(schema.model_json_schema(), ensure_ascii=False, separators=(",", ":")),
+        schema=json.dumps(without_titles(schema.model_json_schema()), ensure_ascii=False,
+                          separators=(",", ":")),
     )
 
 
