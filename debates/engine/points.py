@@ -61,6 +61,7 @@ from . import novelty
 
 # Field of CrossExamination -> id prefix of the points it raises.
 KINDS: dict[str, str] = {"remaining_disagreements": "D", "new_evidence_needed": "E"}
+DISAGREEMENT = KINDS["remaining_disagreements"]
 
 # Similarity at which an uncited item counts as a copy of an earlier point even from an
 # agent that cites ids: well above the novelty threshold (0.5), so "migration cost is
