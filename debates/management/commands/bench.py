@@ -49,7 +49,7 @@ def machine() -> str:
 
 
 class Command(BaseCommand):
-    help = "Measure workers, engine, CLI, pages and events; print a Markdown table."
+    help = "Measure workers, engine, CLI, prompts, pages and events; print a Markdown table."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--only", action="append", choices=AREAS + EXTRA_AREAS,
