@@ -21,6 +21,7 @@ from debates.engine.gateway import (
     extract_json,
 )
 from debates.engine.llm_env import litellm
+from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import (
     CallRecord,
     CallTag,
@@ -466,7 +467,7 @@ async def test_json_schema_mode_is_requested_where_supported(
     fmt = captured["response_format"]
     assert fmt["type"] == "json_schema"
     assert fmt["json_schema"]["name"] == "Position"
-    assert fmt["json_schema"]["schema"] == Position.model_json_schema()
+    assert fmt["json_schema"]["schema"] == without_titles(Position.model_json_schema())
     assert captured["num_retries"] == 0 and captured["max_retries"] == 0
     assert "metadata" not in captured
 

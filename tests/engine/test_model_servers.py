@@ -13,6 +13,7 @@ import pytest
 
 from debates.engine.council import EngineHooks, make_gateway, run_debate, run_step
 from debates.engine.gateway import CallFailed, LLMGateway, output_tokens
+from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import (
     CallRecord,
     CallTag,
@@ -132,7 +133,7 @@ async def test_a_json_schema_rejection_moves_to_json_object_and_is_remembered(
     first, second = bodies(llamacpp)
     assert first["response_format"]["type"] == "json_schema"
     assert second["response_format"] == {
-        "type": "json_object", "schema": Position.model_json_schema()}
+        "type": "json_object", "schema": without_titles(Position.model_json_schema())}
     assert [(r.ok, r.error_class) for r in ledger.records] == [
         (False, "BadRequestError"), (True, None)]
     assert "json_schema rejected" in (ledger.records[0].error or "")
