@@ -47,6 +47,7 @@ class ModelStub:
         self.latency_s = latency_s
         self.requests = 0
         self.first_request_at: float | None = None  # time.monotonic() of the first call
+        self.last_reply_at: float | None = None  # time.monotonic() of the last reply sent
         self._lock = threading.Lock()
         stub = self
 
@@ -64,6 +65,8 @@ class ModelStub:
                 self.send_json(200, completion_body(
                     "" if how == "tools" else text, text if how == "tools" else None,
                     reply_id=f"chatcmpl-{number}", usage=(200, 120)))
+                with stub._lock:
+                    stub.last_reply_at = time.monotonic()
 
         self.server, self.thread = threaded_server(Handler)
 
