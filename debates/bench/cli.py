@@ -115,7 +115,7 @@ def run_ac(stub: ModelStub, python: str) -> dict[str, float | str]:
         personas = Path(tmp) / "personas.json"
         personas.write_text(json.dumps(PERSONAS), encoding="utf-8")
         env = {**os.environ, "AGENT_COUNCIL_API_KEY": "sk-bench",
-               "AGENT_COUNCIL_MODEL": "openai:stub-model",
+               "AGENT_COUNCIL_MODEL": "openai-chat:stub-model",
                "AGENT_COUNCIL_BASE_URL": stub.api_base}
         figures = _timed_process(
             stub, [python, "-m", "agent_council", QUESTION, "--persona-file", str(personas),

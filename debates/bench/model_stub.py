@@ -62,9 +62,12 @@ class ModelStub:
                 time.sleep(stub.latency_s)
                 how, schema = requested_schema(body)
                 text = json.dumps(varied_instance(schema or {}, random.Random(number)))
+                # The tool asked for by name (Council's ``answer``; pydantic-ai, which
+                # Agent Council uses, names its own).
+                tool = body["tools"][0]["function"]["name"] if how == "tools" else "answer"
                 self.send_json(200, completion_body(
                     "" if how == "tools" else text, text if how == "tools" else None,
-                    reply_id=f"chatcmpl-{number}", usage=(200, 120)))
+                    reply_id=f"chatcmpl-{number}", tool_name=tool, usage=(200, 120)))
                 with stub._lock:
                     stub.last_reply_at = time.monotonic()
 
