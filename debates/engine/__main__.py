@@ -1,5 +1,5 @@
 """``python -m debates.engine "QUESTION"``: the ``council`` command without installing it."""
 
-from .cli import main
+from .cli import entry
 
-raise SystemExit(main(prog="python -m debates.engine"))
+entry(prog="python -m debates.engine")

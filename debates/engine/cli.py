@@ -15,11 +15,12 @@ interrupted.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import sys
 from argparse import ArgumentParser, RawDescriptionHelpFormatter
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, ValidationError
 
@@ -270,3 +271,19 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "council",
         return EXIT_INTERRUPTED
     write_result(result, state, opts, out)
     return 0
+
+
+def entry(argv: Sequence[str] | None = None, *, prog: str = "council") -> NoReturn:
+    """The process entry point: ``main``, then exit without tearing the interpreter down.
+
+    Freeing litellm's few hundred thousand objects one by one at exit took longer than
+    a debate's last step (seconds on a busy machine); the OS reclaims the memory at
+    once. The exit handlers (logging, litellm's callback queue) still run."""
+    code = main(argv, prog=prog)
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except OSError:  # the reader went away (``| head``): nothing left to tell it
+            pass
+    os._exit(code)

@@ -190,7 +190,17 @@ def test_a_debate_through_an_openai_compatible_server_goes_through_litellms_http
 def test_the_council_console_script_is_the_engine_command_line():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     module, _, name = scripts["council"].partition(":")
-    assert getattr(importlib.import_module(module), name) is cli.main
+    assert getattr(importlib.import_module(module), name) is cli.entry
+
+
+def test_the_entry_point_skips_teardown_but_runs_exit_handlers_and_keeps_the_exit_code():
+    code = ("import atexit, sys; atexit.register(lambda: print('handler ran', file=sys.stderr))"
+            "; from debates.engine.cli import entry; entry(['   '])")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "council: error: the question is empty" in proc.stderr
+    assert proc.stderr.rstrip().endswith("handler ran")
 
 
 def test_help_lists_every_option_of_manage_py_debate():
