@@ -51,6 +51,8 @@ PERSONAS = [
      "bias": "Prefers fewer moving parts."},
 ]
 TARGET_ENGINE_RATIO = 1.05
+# Runs of each whole process; the figures are the run with the least overhead.
+REPEATS = 2
 
 
 def _models_setting(stub: ModelStub) -> dict[str, dict[str, str]]:
@@ -177,6 +179,12 @@ def run_engine(stub: ModelStub) -> float:
         capabilities.configure(None)
 
 
+def _least_overhead(runs: list[dict[str, float | str]]) -> dict[str, float | str]:
+    """The run with the least time outside its calls: the others lost time to the
+    machine's other work, not to the process."""
+    return min(runs, key=lambda run: float(run["overhead_s"]))
+
+
 def _process_figures(label: str, run: dict[str, float | str], detail: str) -> list[Figure]:
     def value(key: str) -> float:
         return float(run[key])
@@ -198,24 +206,33 @@ def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
     latency = latency_ms / 1000
     critical = STEPS * latency
     ac_python = os.environ.get(AC_PYTHON_ENV)
+    tries: dict[str, list[dict[str, float | str]]] = {label: [] for label in ENTRY_POINTS}
+    ac_tries: list[dict[str, float | str]] = []
     with ModelStub(latency) as stub:
-        runs = {label: run_cli(stub, entry, root=root) for label, entry in ENTRY_POINTS.items()}
-        ac = run_ac(stub, ac_python) if ac_python else None
+        # Interleaved, so a busy moment of the machine does not fall on one of them only.
+        for _ in range(REPEATS):
+            for label, entry in ENTRY_POINTS.items():
+                tries[label].append(run_cli(stub, entry, root=root))
+            if ac_python:
+                ac_tries.append(run_ac(stub, ac_python))
         with ModelStub(0.0) as warm:
             run_engine(warm)  # litellm's import, learned output mode, first-call caches
         engine = run_engine(stub)
     start_up = run_start_up(root)
+    runs = {label: _least_overhead(runs) for label, runs in tries.items()}
+    ac = _least_overhead(ac_tries) if ac_tries else None
     for label, run in runs.items():
         if run["rounds"] != ROUNDS:
             raise RuntimeError(f"{label} ran {run['rounds']} rounds, not {ROUNDS}")
     detail = (f"5 given personas, {ROUNDS} rounds, OpenAI-compatible stub at {latency_ms} ms, "
               f"critical path {critical:g} s")
     engine_ratio = engine / critical
+    best = f"least overhead of {REPEATS} interleaved runs"
     return [
         *(figure for label, run in runs.items()
-          for figure in _process_figures(label, run, detail)),
+          for figure in _process_figures(label, run, f"{detail}; {best}")),
         *(_process_figures(AC, ac, f"the same stub and personas, its medium mode "
-                                   f"(its own rounds and calls), {latency_ms} ms a call")
+                                   f"(its own rounds and calls), {latency_ms} ms a call; {best}")
           if ac else []),
         Figure("cli", "engine first call → result / critical path", engine_ratio, "×",
                target=f"≤ {TARGET_ENGINE_RATIO:g}×", ok=engine_ratio <= TARGET_ENGINE_RATIO,
