@@ -3,11 +3,11 @@ access helper (``debates.access.debate_access``) decides."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 
 from collab.models import Action, Comment
 from collab.selectors import debate_action, debate_comment
-from council_site.accounts.access import Need, parse_code
+from council_site.accounts.access import Need, not_found, parse_code
 from debates.access import debate_access
 from debates.models import Debate
 
@@ -25,7 +25,7 @@ def comment_access(
     debate, role = debate_comments_access(request, debate_code, need=need)
     comment = debate_comment(debate=debate, code=parse_code(code))
     if comment is None:
-        raise Http404("No such comment.")
+        raise not_found("comment")
     return comment, role
 
 
@@ -35,5 +35,5 @@ def action_access(
     debate, role = debate_comments_access(request, debate_code, need=need)
     action = debate_action(debate=debate, code=parse_code(code))
     if action is None:
-        raise Http404("No such action.")
+        raise not_found("action")
     return action, role

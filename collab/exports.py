@@ -5,11 +5,8 @@ from __future__ import annotations
 
 from collab.models import TargetKind
 from collab.selectors import synthesis_follow_up, synthesis_result
+from debates.engine.markdown import inline
 from debates.models import Debate
-
-
-def _line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def follow_up_markdown(debate: Debate) -> str:
@@ -24,16 +21,16 @@ def follow_up_markdown(debate: Debate) -> str:
     if follow.actions:
         out += ["### Actions", ""]
         for a in follow.actions:
-            owner = a.owner.get_username() if a.owner else "no owner"
+            owner = inline(a.owner.get_username()) if a.owner else "no owner"
             kind = "claim" if a.target_kind == TargetKind.CLAIM else "risk"
-            out.append(f"- [{'x' if a.is_done else ' '}] **{a.target_ref}** ({kind}) "
-                       f"{_line(a.title)} — {owner}, due {a.due_date:%Y-%m-%d}")
+            out.append(f"- [{'x' if a.is_done else ' '}] **{inline(a.target_ref)}** ({kind}) "
+                       f"{inline(a.title)} — {owner}, due {a.due_date:%Y-%m-%d}")
         out.append("")
     if follow.checks:
         out += ["### Claims checked", ""]
         for ref, check in sorted(follow.checks.items(), key=lambda kv: int(kv[0][1:] or 0)):
-            who = check.checked_by.get_username() if check.checked_by else "someone"
-            note = f": {_line(check.note)}" if check.note else ""
-            out.append(f"- **{ref}** checked by {who} on {check.checked_at:%Y-%m-%d}{note}")
+            who = inline(check.checked_by.get_username()) if check.checked_by else "someone"
+            note = f": {inline(check.note)}" if check.note else ""
+            out.append(f"- **{inline(ref)}** checked by {who} on {check.checked_at:%Y-%m-%d}{note}")
         out.append("")
     return "\n".join(out)

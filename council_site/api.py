@@ -23,22 +23,24 @@ from typing import Any, Literal
 
 import pydantic
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils.datastructures import MultiValueDict
 from ninja import NinjaAPI, Schema, Swagger
-from ninja.errors import HttpError, ValidationError
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
 from collab.api import router as collab_router
 from council_site.accounts.api import router as teams_router
+from council_site.api_auth import INVALID_TOKEN, NO_CREDENTIALS
 from council_site.api_errors import ApiError, error_body
+from council_site.request_guard import too_large_message
 from debates.api import router as debates_router
 from debates.api_actions import router as debate_actions_router
 from debates.api_compare import router as debate_compare_router
 from debates.api_events import router as debate_events_router
 from debates.engine.inputs import InputError
+from debates.limits import RateLimited
 from personas.api import router as personas_router
 
 log = logging.getLogger(__name__)
@@ -70,7 +72,8 @@ def _nul_paths(value: object, path: str = "") -> Iterator[str]:
 
 
 class CouncilParser(Parser):
-    """The JSON parser, refusing NUL characters in any string of a body or query."""
+    """The JSON parser, refusing NUL characters in any string of a body (the query and
+    the path never get here with one: ``council_site.request_guard`` refuses them)."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
         data = super().parse_body(request)
@@ -79,14 +82,6 @@ class CouncilParser(Parser):
             # body" with this one as its __cause__; http_error below reads it.
             raise NulCharacters(fields)
         return data
-
-    def parse_querydict(self, data: MultiValueDict, list_fields: list[str],
-                        request: HttpRequest) -> dict[str, Any]:
-        fields = [key for key, values in data.lists() for v in [key, *values]
-                  if isinstance(v, str) and "\x00" in v]
-        if fields:
-            raise NulCharacters(list(dict.fromkeys(fields)))
-        return super().parse_querydict(data, list_fields, request)
 
 
 class CouncilAPI(NinjaAPI):
@@ -115,11 +110,13 @@ class CouncilAPI(NinjaAPI):
 ERROR_REF = {"application/json": {"schema": {"$ref": "#/components/schemas/ApiError"}}}
 COMMON_ERRORS = {
     "401": "No valid API token or session.",
-    "403": "Your role in the team does not allow this (viewers only read), or you are "
-           "in no team.",
-    "404": "No such object in your teams.",
+    "403": "Your role in the team does not allow this (viewers only read), your API "
+           "token is read-only, or you are in no team.",
+    "404": "No such object in your teams (the same answer whether it exists elsewhere "
+           "or not at all), or X-Council-Team names no team of yours.",
     "422": "A parameter or body field is invalid (see `errors`).",
     "400": "A body that is not JSON, or text with NUL characters.",
+    "413": f"The body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE:,} bytes.",
     "500": "A server error (logged).",
 }
 
@@ -135,6 +132,8 @@ def _with_common_errors(path: str, operation: dict[str, Any]) -> dict[str, Any]:
             merged["content"] = response["content"]  # openapi_extra's real content type
         responses[str(status)] = merged
     wanted = {"500"}
+    if operation.get("requestBody"):
+        wanted.add("413")
     if operation.get("security"):
         wanted |= {"401", "403"}
     if "{" in path:
@@ -213,8 +212,14 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     message, code = str(exc), None
     if exc.status_code == 400 and message.startswith("Cannot parse request body"):
         message, code = "The request body is not valid JSON.", "invalid_json"
+    if isinstance(exc, AuthenticationError) and message == "Unauthorized":
+        message = NO_CREDENTIALS
     response = api.create_response(request, error_body(exc.status_code, message, code=code),
                                    status=exc.status_code)
+    if exc.status_code == 401:
+        # RFC 6750: say which scheme to use, and that a token sent was refused.
+        response["WWW-Authenticate"] = (
+            'Bearer error="invalid_token"' if message == INVALID_TOKEN else "Bearer")
     if wait := getattr(exc, "wait", None):
         response["Retry-After"] = str(int(wait))
     return response
@@ -231,6 +236,22 @@ def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 def permission_denied(request: HttpRequest, exc: PermissionDenied) -> HttpResponse:
     """Access helpers raise PermissionDenied (a viewer writing); answer 403 in JSON."""
     return api.create_response(request, error_body(403, str(exc) or "Forbidden"), status=403)
+
+
+@api.exception_handler(RequestDataTooBig)
+def too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    """A body over the limit that ``request_guard`` could not see coming (no
+    Content-Length, or multipart fields): 413 rather than a 500."""
+    return api.create_response(request, error_body(413, too_large_message()), status=413)
+
+
+@api.exception_handler(RateLimited)
+def rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
+    """The team's rate limit (debates.limits): routes that spend let it through to here,
+    so every one answers it alike, with when to try again."""
+    response = api.create_response(request, error_body(429, str(exc)), status=429)
+    response["Retry-After"] = str(exc.retry_after_s)
+    return response
 
 
 @api.exception_handler(InputError)

@@ -42,6 +42,16 @@ def refuse(status: int, message: str, errors: dict[str, list[str]] | None = None
     return Status(status, error_body(status, message, errors, code))
 
 
+# What a route that spends model money adds to its OpenAPI entry: the 429 of the
+# team's rate limit (council_site.api answers it) and its Retry-After header.
+RATE_LIMITED_DOC = {"responses": {"429": {
+    "description": "The team's rate limit (debates per hour; one more round counts as "
+                   "one): code rate_limited, with Retry-After.",
+    "headers": {"Retry-After": {
+        "description": "Seconds until the oldest counted action leaves the hour's window.",
+        "schema": {"type": "integer"}}}}}}
+
+
 def errors(*statuses: int) -> dict[int, type[ApiError]]:
     """Declared error responses of a route: ``response={200: Out, **errors(400, 409)}``."""
     return dict.fromkeys(statuses, ApiError)

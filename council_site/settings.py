@@ -87,6 +87,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "council_site.csp.ContentSecurityPolicyMiddleware",
+    # Before anything reads the request: NUL in a path or query, an oversized body.
+    "council_site.request_guard.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -98,6 +101,14 @@ MIDDLEWARE = [
     # Last, as django-axes requires: it turns a refused login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
+
+# The largest input the docs promise is a persona file of 1,000,000 characters
+# (MAX_PERSONA_FILE_CHARS). Its worst encoding takes 12 bytes a character: a JSON
+# surrogate pair "\ud83d\ude00", or a 4-byte UTF-8 character URL-encoded in a form
+# ("%F0%9F%98%80"). 12 MiB admits that and the rest of the request; a larger body is
+# refused with 413 (council_site/request_guard.py). Django's default, 2.5 MB, refused
+# 900,000 CJK characters sent as JSON.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 
 ROOT_URLCONF = "council_site.urls"
 WSGI_APPLICATION = "council_site.wsgi.application"
@@ -196,6 +207,17 @@ COUNCIL_QUEUE_GRACE_SECONDS = env_int("COUNCIL_QUEUE_GRACE_SECONDS", 60, minimum
 # Debates one worker process drives at once on its event loop (debates/worker_loop.py):
 # a step waits on model calls nearly all the time, so one process serves many.
 COUNCIL_DEBATES_PER_WORKER = env_int("COUNCIL_DEBATES_PER_WORKER", 20, minimum=1)
+
+# --- event long-polls and streams ------------------------------------------------
+
+# Long-polls and event streams one user (and one API token) may keep open at once,
+# counted across every web process in the cache (Redis when scaled out); one more is
+# answered 429 with Retry-After (council_site/api_waits.py).
+COUNCIL_STREAMS_PER_USER = env_int("COUNCIL_STREAMS_PER_USER", 20, minimum=1)
+COUNCIL_STREAMS_PER_TOKEN = env_int("COUNCIL_STREAMS_PER_TOKEN", 10, minimum=1)
+# How often an open long-poll or stream checks again that its caller may still see the
+# debate (membership, token, session): a removed member stops receiving within this.
+COUNCIL_STREAM_RECHECK_SECONDS = env_int("COUNCIL_STREAM_RECHECK_SECONDS", 5, minimum=1)
 
 # --- models -----------------------------------------------------------------------
 

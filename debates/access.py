@@ -11,12 +11,11 @@ from __future__ import annotations
 import uuid
 
 from django.contrib.auth.models import AnonymousUser, User
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 
-from council_site.accounts.access import WRITE_ROLES, Need, parse_code, require_role
+from council_site.accounts import access as accounts_access
+from council_site.accounts.access import WRITE_ROLES, Need, not_found, parse_code, require_role
 from council_site.accounts.models import Team
-from council_site.accounts.selectors import current_team
 from debates.models import Debate
 
 
@@ -29,18 +28,15 @@ def debate_access(
 ) -> tuple[Debate, str]:
     """The debate with public ``code`` and the caller's role in its team."""
     if not user.is_authenticated:
-        raise Http404("No such debate.")
+        raise not_found("debate")
     debate = Debate.objects.select_related("team").filter(code=parse_code(code)).first()
     if debate is None:
-        raise Http404("No such debate.")
-    role = require_role(team=debate.team, user=user, need=Need.WRITE if write else Need.READ)
+        raise not_found("debate")
+    role = require_role(team=debate.team, user=user, noun="debate",
+                        need=Need.WRITE if write else Need.READ)
     return debate, role
 
 
 def current_team_access(request: HttpRequest, *, write: bool = False) -> tuple[Team, str]:
     """The team the caller is working in (lists, new debates) and their role in it."""
-    team = current_team(request)
-    if team is None:
-        raise PermissionDenied("You are not a member of any team yet.")
-    role = require_role(team=team, user=request.user, need=Need.WRITE if write else Need.READ)
-    return team, role
+    return accounts_access.current_team_access(request, need=Need.WRITE if write else Need.READ)

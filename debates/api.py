@@ -18,7 +18,7 @@ from ninja.pagination import paginate
 from pydantic import ConfigDict, Field
 
 from council_site.api_auth import api_auth
-from council_site.api_errors import errors, refuse
+from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
 from council_site.api_pagination import PagePagination
 from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
@@ -27,6 +27,7 @@ from debates.engine.inputs import InputError, check_model
 from debates.engine.protocols import result_models
 from debates.engine.schemas import MAX_AGENTS, MAX_QUESTION_CHARS, Mode, Persona
 from debates.forms import DebateForm
+from debates.limits import RateLimited
 from debates.list_filters import DebateFilterForm
 from debates.models import Debate, DebateStatus
 from debates.selectors import DebateFilters
@@ -231,7 +232,8 @@ def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
     return dataclasses.replace(spec, **changes)
 
 
-@router.post("/", response={201: CreatedOut, **errors(400)}, url_name="debate_create")
+@router.post("/", response={201: CreatedOut, **errors(400, 429)}, url_name="debate_create",
+             openapi_extra=RATE_LIMITED_DOC)
 def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Status[Any]:
     """Starts a debate; the same checks as the web form, nothing saved on refusal."""
     team, _ = current_team_access(request, write=True)
@@ -249,7 +251,9 @@ def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Statu
     try:
         debate = debate_start(team=team, user=request.user,
                               spec=_with_cli_options(form.spec(), payload))
-    except InputError as exc:  # bad input or a limit: nothing was saved
+    except RateLimited:
+        raise  # 429 with Retry-After (council_site.api); nothing was saved
+    except InputError as exc:  # bad input, the cost cap or budget: nothing was saved
         return refuse(400, str(exc))
     return Status(201, {"code": debate.code, "status": debate.status})
 

@@ -12,7 +12,7 @@ from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field
 
 from council_site.api_auth import api_auth
-from council_site.api_errors import errors, refuse
+from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
 from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import current_team_access, debate_access
@@ -20,6 +20,7 @@ from debates.api import ResultOut
 from debates.engine.inputs import InputError
 from debates.engine.protocols import UnknownProtocol, get_protocol, known_protocols
 from debates.engine.schemas import MAX_QUESTION_CHARS
+from debates.limits import RateLimited
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
 
 router = Router(tags=["debates"], auth=api_auth)
@@ -73,20 +74,27 @@ def protocols(request: HttpRequest) -> list[dict[str, Any]]:
     return out
 
 
-@router.post("/{uuid:code}/more-round", response={200: StartedOut, **errors(409)},
-             url_name="debate_more_round")
-def more_round(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
-    """One more cross-examination round on a finished debate, then a new synthesis."""
+@router.post("/{uuid:code}/more-round", response={200: StartedOut, **errors(400, 409, 429)},
+             url_name="debate_more_round", openapi_extra=RATE_LIMITED_DOC)
+def more_round(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Status[Any]:
+    """One more cross-examination round on a finished debate, then a new synthesis.
+    It spends like a new debate: the team's limits apply (400 for the cost cap,
+    budget or an unpriced model, 429 for the rate limit), and a refusal changes
+    nothing."""
     debate, _ = debate_access(user=request.user, code=code, write=True)
     try:
-        debate = debate_more_round(debate=debate)
+        debate = debate_more_round(debate=debate, user=request.user)
     except IllegalTransition as exc:
         return refuse(409, str(exc))
+    except RateLimited:
+        raise  # 429 with Retry-After (council_site.api)
+    except InputError as exc:  # the cost cap, budget or an unpriced model
+        return refuse(400, str(exc))
     return Status(200, {"code": debate.code, "status": debate.status})
 
 
-@router.post("/{uuid:code}/rerun", response={201: StartedOut, **errors(400)},
-             url_name="debate_rerun")
+@router.post("/{uuid:code}/rerun", response={201: StartedOut, **errors(400, 429)},
+             url_name="debate_rerun", openapi_extra=RATE_LIMITED_DOC)
 def rerun(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: RerunIn | None = None
           ) -> Status[Any]:
     """A new debate with the same settings (a fresh seed), linked to this one. The
@@ -96,7 +104,9 @@ def rerun(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: RerunIn |
     try:
         child = debate_rerun(debate=debate, user=request.user, question=payload.question,
                              context=payload.context)
-    except InputError as exc:  # limits (LimitExceeded) included
+    except RateLimited:
+        raise  # 429 with Retry-After (council_site.api)
+    except InputError as exc:  # bad input, the cost cap or budget
         return refuse(400, str(exc))
     return Status(201, {"code": child.code, "status": child.status, "parent": debate.code})
 

@@ -1,9 +1,11 @@
-"""What a debate will cost, worst case, before it starts.
+"""What a debate will cost, worst case, before it starts (``estimate``), and what
+"one more round" on a finished one will add (``estimate_more_round``).
 
 Pure: settings in, numbers out. The call count is exact for the worst case (every
 round runs): compose 1 (unless every persona is given) + premortem N + position N
-+ N x max_rounds + synthesis 1 + verifier 1. Retries and repairs are not counted;
-they only happen on failures.
++ N x max_rounds + synthesis 1 + verifier 1; one more round is N cross-examinations
++ synthesis 1 + verifier 1 again. Retries and repairs are not counted; they only
+happen on failures.
 
 Token counts per call are rough averages of real runs, scaled by the question's
 length and the panel size (a cross-examination prompt carries every peer's
@@ -41,6 +43,8 @@ class Estimate:
     completion_tokens: int
     cost_usd: float | None
     price: Price
+    # The models litellm has no price for (they make ``cost_usd`` None).
+    unpriced_models: tuple[str, ...] = ()
 
     @property
     def tokens(self) -> int:
@@ -63,6 +67,22 @@ class _Call:
     agent: int = -1  # -1: a panel-wide call (compose, synthesis, verifier)
 
 
+def _cross_exam_round(*, agents: int, round_number: int, question_tokens: int
+                      ) -> list[_Call]:
+    prompt = (CROSS_EXAM[0] + question_tokens + CROSS_EXAM_PER_PEER * (agents - 1)
+              + (CROSS_EXAM_OWN_PREVIOUS if round_number > 1 else 0))
+    return [_Call(Phase.CROSS_EXAM, prompt, CROSS_EXAM[1], a) for a in range(agents)]
+
+
+def _synthesis(*, agents: int, rounds: int, question_tokens: int) -> list[_Call]:
+    return [
+        _Call(Phase.SYNTHESIS,
+              SYNTHESIS[0] + question_tokens + SYNTHESIS_PER_AGENT_ROUND * agents * (rounds + 2),
+              SYNTHESIS[1]),
+        _Call(Phase.VERIFY, VERIFY[0] + SYNTHESIS[1], VERIFY[1]),
+    ]
+
+
 def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool) -> list[_Call]:
     q = question_tokens
     calls: list[_Call] = []
@@ -71,14 +91,8 @@ def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool)
     calls += [_Call(Phase.PREMORTEM, PREMORTEM[0] + q, PREMORTEM[1], a) for a in range(agents)]
     calls += [_Call(Phase.POSITION, POSITION[0] + q, POSITION[1], a) for a in range(agents)]
     for r in range(1, max_rounds + 1):
-        prompt = (CROSS_EXAM[0] + q + CROSS_EXAM_PER_PEER * (agents - 1)
-                  + (CROSS_EXAM_OWN_PREVIOUS if r > 1 else 0))
-        calls += [_Call(Phase.CROSS_EXAM, prompt, CROSS_EXAM[1], a) for a in range(agents)]
-    calls.append(_Call(Phase.SYNTHESIS,
-                       SYNTHESIS[0] + q + SYNTHESIS_PER_AGENT_ROUND * agents * (max_rounds + 2),
-                       SYNTHESIS[1]))
-    calls.append(_Call(Phase.VERIFY, VERIFY[0] + SYNTHESIS[1], VERIFY[1]))
-    return calls
+        calls += _cross_exam_round(agents=agents, round_number=r, question_tokens=q)
+    return calls + _synthesis(agents=agents, rounds=max_rounds, question_tokens=q)
 
 
 def _cost(model: str, prompt: int, completion: int) -> float | None:
@@ -108,8 +122,26 @@ def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int =
         question_tokens=max(text_chars, 0) // CHARS_PER_TOKEN,
         compose=given_personas < agents,
     )
+    return _priced(calls, config, personas)
+
+
+def estimate_more_round(config: DebateConfig, *, round_number: int,
+                        personas: Sequence[Persona], text_chars: int = 0) -> Estimate:
+    """What "one more round" adds to a finished debate: round ``round_number`` of
+    cross-examination by ``personas`` (the agents still taking part, each priced at
+    its own model where it names one), then a new synthesis and verifier."""
+    q = max(text_chars, 0) // CHARS_PER_TOKEN
+    agents = len(personas)
+    calls = (_cross_exam_round(agents=agents, round_number=round_number, question_tokens=q)
+             + _synthesis(agents=agents, rounds=round_number, question_tokens=q))
+    return _priced(calls, config, personas)
+
+
+def _priced(calls: Sequence[_Call], config: DebateConfig,
+            personas: Sequence[Persona]) -> Estimate:
     total: float | None = 0.0
     simulated = True
+    unpriced: dict[str, None] = {}
     for call in calls:
         persona = personas[call.agent] if 0 <= call.agent < len(personas) else None
         model = config.model_for(call.phase.value, persona)
@@ -117,6 +149,8 @@ def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int =
             continue
         simulated = False
         cost = _cost(model, call.prompt, call.completion)
+        if cost is None:
+            unpriced[model] = None
         total = None if cost is None or total is None else total + cost
     price: Price = "simulated" if simulated else ("unknown" if total is None else "known")
     return Estimate(
@@ -125,4 +159,5 @@ def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int =
         completion_tokens=sum(c.completion for c in calls),
         cost_usd=0.0 if simulated else total,
         price=price,
+        unpriced_models=tuple(unpriced),
     )

@@ -72,8 +72,9 @@ class Debate(models.Model):
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
     cost_usd = models.FloatField(default=0.0)
-    # The worst-case estimate at creation: a queued or running debate reserves it
-    # against the team's monthly budget until its ledger is totalled (null: no price).
+    # The worst-case estimate at creation (after one more round: what it had cost plus
+    # the round's estimate): a queued or running debate reserves it against the
+    # team's monthly budget until its ledger is totalled (null: no price).
     estimated_cost_usd = models.FloatField(null=True, blank=True)
     wall_time_s = models.FloatField(default=0.0)
 

@@ -20,9 +20,10 @@ from debates.engine.prompts import PROMPT_VERSION
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, Persona, Phase, SimulatorOptions
 from debates.engine.sim_config import simulator_options_from_env
-from debates.estimates import Estimate, estimate
+from debates.engine.state import DebateState, Step
+from debates.estimates import Estimate, estimate, estimate_more_round
 from debates.execution import store_usage
-from debates.limits import check_can_start
+from debates.limits import MORE_ROUND_EVENT, check_can_spend
 from debates.models import (
     ACTIVE_STATUSES,
     Agent,
@@ -200,8 +201,9 @@ def debate_start(
     plan = plan_debate(team=team, spec=spec)
     with transaction.atomic():
         # Counting the team's debates and inserting this one form one critical
-        # section: check_can_start locks the team row until this block commits.
-        check_can_start(team=team, user=user, estimated_cost_usd=plan.estimate.cost_usd)
+        # section: check_can_spend locks the team row until this block commits.
+        check_can_spend(team=team, user=user, estimated_cost_usd=plan.estimate.cost_usd,
+                        unpriced_models=plan.estimate.unpriced_models)
         debate = Debate.objects.create(
             team=team,
             created_by=user,
@@ -275,10 +277,24 @@ def debate_stop(*, debate: Debate) -> Debate:
     return debate
 
 
+def more_round_estimate(*, debate: Debate, state: DebateState | None = None) -> Estimate:
+    """What one more round on the finished ``debate`` would add: a round by the agents
+    still taking part, each at its own model, then a new synthesis and verifier."""
+    state = state or load_state(debate)
+    round_number = state.completed_rounds + 1
+    taking_part = state.active_agents(Step(Phase.CROSS_EXAM, round_number))
+    personas = [state.personas[i] for i in taking_part]
+    return estimate_more_round(state.config, round_number=round_number, personas=personas,
+                               text_chars=len(debate.question) + len(debate.context))
+
+
 @transaction.atomic
-def debate_more_round(*, debate: Debate) -> Debate:
+def debate_more_round(*, debate: Debate, user: User | None = None) -> Debate:
     """Exactly one more cross-examination round after a finished debate, then a new
-    synthesis; the current one is kept as an earlier version."""
+    synthesis; the current one is kept as an earlier version. It spends like a new
+    debate, so the team's limits apply first: the round counts against the rate limit,
+    its estimate against the cost cap (with what the debate has cost already) and
+    the monthly budget; a refusal (``LimitExceeded``) changes and queues nothing."""
     debate = Debate.objects.select_for_update().get(pk=debate.pk)
     if debate.status != DebateStatus.SUCCEEDED:
         raise IllegalTransition("only a finished debate can have one more round")
@@ -286,6 +302,10 @@ def debate_more_round(*, debate: Debate) -> Debate:
     if not get_protocol(state.config.protocol).more_rounds:
         raise IllegalTransition(
             f"one more round applies to council debates, not {state.config.protocol}")
+    extra = more_round_estimate(debate=debate, state=state)
+    check_can_spend(team=debate.team, user=user, estimated_cost_usd=extra.cost_usd,
+                    debate_cost_usd=debate.cost_usd, what="one more round",
+                    unpriced_models=extra.unpriced_models)
     state.request_more_round()
     # The round that stopped the debate now reads "continue", with the rule's verdict
     # kept in its explanation: the cached rows follow the state.
@@ -306,8 +326,12 @@ def debate_more_round(*, debate: Debate) -> Debate:
     debate.stop_reason = ""
     debate.stop_explanation = ""
     debate.finished_at = None
+    # While it runs again, the debate reserves what it cost plus the round's estimate
+    # against the monthly budget (debates.limits.team_month_spend).
+    debate.estimated_cost_usd = (None if extra.cost_usd is None
+                                 else debate.cost_usd + extra.cost_usd)
     debate.save()
-    events.append(debate, "more_round_requested", {"round": state.forced_rounds})
+    events.append(debate, MORE_ROUND_EVENT, {"round": state.forced_rounds})
     enqueue_step(debate)
     return debate
 

@@ -34,6 +34,7 @@ from debates.engine.schemas import DebateConfig, DebateResult
 from debates.engine.verdicts import options_from_question
 from debates.estimates import estimate
 from debates.forms import DebateForm, RerunForm, SettingsForm
+from debates.limits import LimitExceeded, refuses_unpriced
 from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
 from debates.page_cache import finished_body
@@ -120,7 +121,7 @@ def debate_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         else:
             return redirect("debates:detail", code=debate.code)
     return render(request, "debates/new.html", {
-        "form": form,
+        "form": form, "refuses_unpriced": refuses_unpriced(team),
         "estimate": plan.estimate if plan else estimate(
             SettingsForm.default_config(), text_chars=len(request.POST.get("question", ""))
             + len(request.POST.get("context", ""))),
@@ -131,10 +132,11 @@ def debate_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 def debate_estimate(request: HttpRequest) -> HttpResponse:
     """The estimate fragment the form fetches (hx-get) whenever a setting changes."""
-    current_team_access(request)
+    team, _ = current_team_access(request)
     form = SettingsForm(request.GET)
     config = form.build_config({}) if form.is_valid() else None
     return render(request, "debates/_estimate.html", {
+        "refuses_unpriced": refuses_unpriced(team),
         "estimate": estimate(config, text_chars=_int(request.GET.get("question_chars"))
                              + _int(request.GET.get("context_chars"))) if config else None,
         "errors": [f"{form.fields[f].label or f}: {e}" if f != "__all__" else e
@@ -293,6 +295,8 @@ def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate
         service(debate=debate)
     except IllegalTransition as exc:
         messages.error(request, f"Not possible now: {exc}.")
+    except LimitExceeded as exc:  # one more round spends: the team's limits apply
+        messages.error(request, f"Not started: {exc}")
     else:
         messages.success(request, done)
     return redirect("debates:detail", code=debate.code)
@@ -314,9 +318,10 @@ def debate_stop_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 
 @login_required
 @require_POST
-def debate_more_round_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
-    return _action(request, code, debate_more_round, "One more round queued.",
-                   confirm="more_round")
+def debate_more_round_view(request: AuthenticatedHttpRequest, code: uuid.UUID
+                           ) -> HttpResponse:
+    return _action(request, code, partial(debate_more_round, user=request.user),
+                   "One more round queued.", confirm="more_round")
 
 
 @login_required
@@ -337,7 +342,7 @@ def debate_rerun_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Htt
             messages.success(request, "Re-run started.")
             return redirect("debates:detail", code=child.code)
     return render(request, "debates/rerun.html", {
-        "form": form, "debate": debate,
+        "form": form, "debate": debate, "refuses_unpriced": refuses_unpriced(debate.team),
         "panel_names": list(debate.agents.order_by("index").values_list("name", flat=True)),
         "estimate": estimate(form.config or DebateConfig.model_validate(debate.settings),
                              text_chars=len(debate.question) + len(debate.context)),

@@ -1,16 +1,20 @@
 """The MCP server (``manage.py mcp``): a coding agent convenes the council through
-tools, acting as the user of a personal API token.
+tools, acting as the user of a personal API token, within the token's limits.
 
-Every tool re-checks the token (a revoked token stops working at once) and goes
-through the same code as the JSON API: the create endpoint's function itself for new
-debates, and the same access helpers and selectors for reads, so an agent can do
-exactly what its user may do in the team, and nothing more.
+Every tool re-checks the token (a revoked or expired token stops working at once,
+``api_token_use``), and the token's scope travels with its user
+(``council_site.accounts.token_scope``): a read-only token's start_debate is refused,
+a team token lists and reaches that team only. Every tool goes through the same code
+as the JSON API: the create endpoint's function itself for new debates, and the same
+access helpers and selectors for reads, so an agent can do exactly what its token may
+do in the team, and nothing more.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from asgiref.sync import sync_to_async
@@ -27,6 +31,7 @@ from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import debate_access
 from debates.engine.schemas import Mode
+from debates.limits import RateLimited
 from debates.models import ACTIVE_STATUSES, Debate
 from personas import selectors as persona_selectors
 
@@ -49,7 +54,7 @@ class Identity:
     def token(self) -> ApiToken:
         token = api_token_use(secret=self.secret)
         if token is None:
-            raise ToolError("The API token is unknown or revoked; make a new one.")
+            raise ToolError("The API token is unknown, revoked or expired; make a new one.")
         return token
 
     def request(self, team: str | None = None) -> AuthenticatedHttpRequest:
@@ -108,7 +113,7 @@ def personas(identity: Identity, team: str | None) -> list[dict[str, Any]]:
     found = current_team(request)
     if found is None:
         raise ToolError("No such team among yours (see list_teams).")
-    require_role(team=found, user=request.user, need=Need.READ)
+    require_role(team=found, user=request.user, noun="team", need=Need.READ)
     out = []
     for library in persona_selectors.libraries_for_team(team=found, include_archived=False):
         out.append({
@@ -130,6 +135,8 @@ def start(identity: Identity, payload: dict[str, Any], team: str | None) -> dict
         answer = create_debate(request, DebateIn.model_validate(payload))
     except (Http404, PermissionDenied) as exc:
         raise _refusal(exc) from exc
+    except RateLimited as exc:  # the API lets it through to answer 429 with Retry-After
+        raise ToolError(f"Refused: {exc} (retry after {exc.retry_after_s} s)") from exc
     if answer.status_code != 201:
         refusal = answer.value  # the API's error body: message, errors by field
         fields = "; ".join(f"{k}: {', '.join(v)}" for k, v in refusal.get("errors", {}).items())
@@ -149,6 +156,28 @@ def result(identity: Identity, code: str) -> dict[str, Any]:
     if typed is None:
         raise ToolError(f"No result yet: the debate is {debate.status}.")
     return {**_status(debate), "result": typed.model_dump(mode="json")}
+
+
+async def wait(identity: Identity, code: str, *,
+               report: Callable[..., Awaitable[None]], timeout_seconds: float,
+               after: int) -> dict[str, Any]:
+    """``wait_for_debate``: poll the debate's status and events, reporting each event.
+    Every poll runs the token and access checks a new tool call would (``status``), so a
+    wait ends with that call's refusal within ``WAIT_POLL_SECONDS`` of a revoked token
+    or a removal from the team."""
+    deadline = time.monotonic() + max(0.0, min(timeout_seconds, 3600))
+    seen = after
+    while True:
+        now = await sync_to_async(status)(identity, code, seen)
+        for event in now["events"]:
+            seen = event["seq"]
+            detail = ", ".join(f"{k} {v}" for k, v in event["payload"].items()
+                               if isinstance(v, int | str) and len(str(v)) < 40)
+            await report(seen, message=event["kind"] + (f" ({detail})" if detail else ""))
+        if now["status"] not in ACTIVE_STATUSES or time.monotonic() >= deadline:
+            now.pop("events")
+            return now
+        await asyncio.sleep(WAIT_POLL_SECONDS)
 
 
 def build_server(secret: str) -> MCPServer:
@@ -197,20 +226,8 @@ def build_server(secret: str) -> MCPServer:
                               after: int = 0) -> dict[str, Any]:
         """Wait until the debate ends (or ``timeout_seconds`` pass), reporting progress
         as its events arrive. Returns its status; call again if it is still active."""
-        deadline = time.monotonic() + max(0.0, min(timeout_seconds, 3600))
-        seen = after
-        while True:
-            now = await sync_to_async(status)(identity, code, seen)
-            for event in now["events"]:
-                seen = event["seq"]
-                detail = ", ".join(f"{k} {v}" for k, v in event["payload"].items()
-                                   if isinstance(v, int | str) and len(str(v)) < 40)
-                await ctx.report_progress(seen, message=event["kind"] +
-                                          (f" ({detail})" if detail else ""))
-            if now["status"] not in ACTIVE_STATUSES or time.monotonic() >= deadline:
-                now.pop("events")
-                return now
-            await asyncio.sleep(WAIT_POLL_SECONDS)
+        return await wait(identity, code, report=ctx.report_progress,
+                          timeout_seconds=timeout_seconds, after=after)
 
     @server.tool()
     async def get_result(code: str) -> dict[str, Any]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 
-from council_site.accounts.access import Need, parse_code, require_role
+from council_site.accounts.access import Need, not_found, parse_code, require_role
 from personas.models import LibraryPersona, PersonaLibrary
 
 
@@ -13,8 +13,9 @@ def library_access(
 ) -> tuple[PersonaLibrary, str]:
     library = PersonaLibrary.objects.select_related("team").filter(code=parse_code(code)).first()
     if library is None:
-        raise Http404("No such library.")
-    return library, require_role(team=library.team, user=request.user, need=need)
+        raise not_found("library")
+    return library, require_role(team=library.team, user=request.user, noun="library",
+                                 need=need)
 
 
 def persona_access(
@@ -25,5 +26,6 @@ def persona_access(
         .filter(code=parse_code(code)).first()
     )
     if persona is None:
-        raise Http404("No such persona.")
-    return persona, require_role(team=persona.library.team, user=request.user, need=need)
+        raise not_found("persona")
+    return persona, require_role(team=persona.library.team, user=request.user, noun="persona",
+                                 need=need)

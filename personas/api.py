@@ -11,13 +11,12 @@ from ninja import Router, Schema, Status
 from ninja.errors import ValidationError
 from pydantic import ConfigDict, Field
 
-from council_site.accounts.access import Need, require_role
+from council_site.accounts.access import Need, current_team_access
 from council_site.accounts.models import Team
-from council_site.accounts.selectors import current_team
 from council_site.api_auth import api_auth
 from council_site.api_errors import errors, refuse
 from council_site.http import AuthenticatedHttpRequest
-from debates.engine.persona_files import PersonaFileError
+from debates.engine.persona_files import MAX_PERSONA_FILE_CHARS, PersonaFileError
 from debates.engine.schemas import Persona
 from personas import selectors, services
 from personas.access import library_access, persona_access
@@ -95,7 +94,7 @@ class ImportIn(Schema):
     model_config = ConfigDict(extra="forbid")
     filename: str = Field(min_length=1, max_length=200,
                           description="Decides the parser: .json is JSON, anything else YAML.")
-    text: str = Field(max_length=1_000_000)
+    text: str = Field(max_length=MAX_PERSONA_FILE_CHARS)
 
 
 class ImportOut(Schema):
@@ -130,10 +129,7 @@ def _library_out(library: PersonaLibrary, count: int) -> dict[str, Any]:
 
 
 def _current(request: HttpRequest, need: str) -> Team:
-    team = current_team(request)
-    if team is None:
-        raise Http404("You are not a member of any team.")
-    require_role(team=team, user=request.user, need=need)
+    team, _ = current_team_access(request, need=need)
     return team
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from pydantic import ValidationError
 
+from debates.engine.persona_files import MAX_PERSONA_FILE_CHARS
 from debates.engine.schemas import (
     PERSONA_MODEL_MAX,
     PERSONA_NAME_MAX,
@@ -10,7 +11,10 @@ from debates.engine.schemas import (
     Persona,
 )
 
-MAX_IMPORT_BYTES = 1_000_000
+# The file's limit is in characters (MAX_PERSONA_FILE_CHARS, checked when it is read);
+# UTF-8 takes at most 4 bytes a character, so a larger upload cannot be within it and
+# is refused before it is read.
+MAX_IMPORT_BYTES = 4 * MAX_PERSONA_FILE_CHARS
 
 
 class LibraryForm(forms.Form):
@@ -59,7 +63,8 @@ class ImportForm(forms.Form):
         upload = self.cleaned_data.get("file")
         if upload is not None:
             if upload.size > MAX_IMPORT_BYTES:
-                self.add_error("file", f"The file is larger than {MAX_IMPORT_BYTES:,} bytes.")
+                self.add_error("file", f"The file is longer than {MAX_PERSONA_FILE_CHARS:,} "
+                                       "characters.")
                 return None
             raw = upload.read()
             try:

@@ -9,9 +9,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from council_site.accounts.access import WRITE_ROLES, Need, require_role
+from council_site.accounts.access import WRITE_ROLES, Need, current_team_access
 from council_site.accounts.models import Team
-from council_site.accounts.selectors import current_team
 from council_site.http import AuthenticatedHttpRequest
 from debates.engine.persona_files import PersonaFileError
 from personas import selectors, services
@@ -21,10 +20,7 @@ from personas.models import PersonaLibrary
 
 
 def _current(request: HttpRequest, need: str) -> tuple[Team, str]:
-    team = current_team(request)
-    if team is None:
-        raise Http404("You are not a member of any team.")
-    return team, require_role(team=team, user=request.user, need=need)
+    return current_team_access(request, need=need)
 
 
 @login_required

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -297,8 +297,8 @@ ROWS: list[R] = [
       data=lambda w, r: {"role": "viewer", "valid_days": "7"}),
     R("teams/<uuid:code>/invitations/<uuid:invitation>/revoke", "POST", OWNER_ONLY,
       kw=invitation_code),
-    R("invitations/<str:token>/", "GET", INVITATION_GET, kw=invitation_token),
-    R("invitations/<str:token>/", "POST", INVITATION_POST, kw=invitation_token),
+    R("invitations/<slug:token>/", "GET", INVITATION_GET, kw=invitation_token),
+    R("invitations/<slug:token>/", "POST", INVITATION_POST, kw=invitation_token),
     R("mentions/", "GET", PERSONAL),
     R("accounts/", "GET", PERSONAL),
     R("accounts/password_change/", "GET", PERSONAL),
@@ -588,14 +588,50 @@ def test_matrix_with_api_tokens(row: R, world: World,
     check_row(row, world, django_capture_on_commit_callbacks, _token_client)
 
 
-def check_row(row: R, world: World, capture: Any, client_for: Callable[[User], Client]) -> None:
+def _read_only_token_client(user: User) -> Client:
+    _, secret = api_token_create(user=user, name="matrix", read_only=True)
+    return Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+
+@pytest.mark.parametrize("row", [p for p in LIVE_ROWS if p.values[0].is_api])
+def test_matrix_with_read_only_api_tokens(row: R, world: World,
+                                          django_capture_on_commit_callbacks: Any) -> None:
+    """A read-only token reads what its user reads and is refused every write (403,
+    before any object is looked up, so it tells an outsider nothing)."""
+    def expect(role: str) -> object:
+        return row.expect[role] if row.method in ("GET", "HEAD") else 403
+
+    check_row(row, world, django_capture_on_commit_callbacks, _read_only_token_client,
+              expect=expect)
+
+
+@pytest.mark.parametrize("row", [p for p in LIVE_ROWS if p.values[0].is_api])
+def test_matrix_with_api_tokens_of_another_team(row: R, world: World,
+                                                django_capture_on_commit_callbacks: Any
+                                                ) -> None:
+    """Every role's user also owns the other team, through a token limited to it: for
+    this team they are outsiders (404, their current team is the token's, no leak)."""
+    def client_for(user: User) -> Client:
+        membership_add(team=world.other_team, user=user, role="owner")
+        _, secret = api_token_create(user=user, name="matrix", team=world.other_team)
+        return Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
+
+    check_row(row, world, django_capture_on_commit_callbacks, client_for,
+              expect=lambda role: row.expect["outsider"], outsiders=ROLES)
+
+
+def check_row(row: R, world: World, capture: Any, client_for: Callable[[User], Client],
+              *, expect: Callable[[str], object] | None = None,
+              outsiders: Collection[str] = ("outsider",)) -> None:
+    """``expect``: the expectation per role (default: the row's); ``outsiders``: the
+    roles whose successful reads must not show this team's data."""
     django_capture_on_commit_callbacks = capture
     problems = []
     secrets_ = [str(world.debate.code), str(world.library.code), str(world.persona.code),
                 world.library.name]
     for role in ROLES:
         client = client_for(world.users[role])
-        expected = row.expect[role]
+        expected = expect(role) if expect else row.expect[role]
         refused = expected in (403, 404)
         url, data = prepare(row, world, role)
         before = (_counts(), OrmQ.objects.count(), world.fingerprint()) if refused else None
@@ -611,7 +647,7 @@ def check_row(row: R, world: World, capture: Any, client_for: Callable[[User], C
                 changed = {k: (before[0][k], v) for k, v in after[0].items() if before[0][k] != v}
                 what = changed or "the fingerprint or the queue"
                 problems.append(f"{role}: a refused {row.method} changed data: {what}")
-        if role == "outsider" and not refused and row.method == "GET":
+        if role in outsiders and not refused and row.method == "GET":
             body = response.content.decode(errors="replace")
             leaked = [s for s in secrets_ if s in body]
             if leaked:

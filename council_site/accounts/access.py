@@ -1,7 +1,9 @@
 """The one rule behind every access helper: membership of the object's team decides.
 
 Outsiders (and anonymous callers) get 404, so they cannot even learn that an object
-exists; members below the role an action needs get 403. Each resource has its own
+exists: the body is byte for byte the one for an object that does not exist ("No such
+debate."), so each helper passes its ``noun`` to ``require_role``. Members below the
+role an action needs get 403. Each resource has its own
 helper (``team_access`` here, ``library_access`` in personas, ``comment_access`` in
 collab ...) built on ``require_role``, and HTML views and the API both call it.
 """
@@ -15,7 +17,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from council_site.accounts.models import ApiToken, Membership, Team
-from council_site.accounts.selectors import membership_role
+from council_site.accounts.selectors import TEAM_HEADER, current_team, membership_role
+from council_site.accounts.token_scope import check_may_write
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -32,14 +35,23 @@ class Need:
     OWNER = "owner"
 
 
+def not_found(noun: str) -> Http404:
+    """The one refusal for an object that does not exist and for one outside the
+    caller's teams, so that the two cannot be told apart."""
+    return Http404(f"No such {noun}.")
+
+
 def require_role(
-    *, team: Team, user: User | AnonymousUser, need: str = Need.READ
+    *, team: Team, user: User | AnonymousUser, noun: str, need: str = Need.READ
 ) -> str:
-    """The caller's role in ``team``; Http404 for outsiders, PermissionDenied when the
-    role is below ``need``."""
+    """The caller's role in ``team``; ``not_found(noun)`` for outsiders (``noun`` names
+    the object asked for), PermissionDenied when the role is below ``need`` or the
+    caller's API token is read-only and ``need`` writes."""
     role = membership_role(team=team, user=user)
     if role is None:
-        raise Http404("No such object.")
+        raise not_found(noun)
+    if need != Need.READ:
+        check_may_write(user)
     if need == Need.OWNER and role != Membership.Role.OWNER:
         raise PermissionDenied("Only team owners can do this.")
     if need == Need.WRITE and role not in WRITE_ROLES:
@@ -60,8 +72,22 @@ def parse_code(value: object) -> uuid.UUID:
 def team_access(request: HttpRequest, code: object, *, need: str = Need.READ) -> tuple[Team, str]:
     team = Team.objects.filter(code=parse_code(code)).first()
     if team is None:
-        raise Http404("No such team.")
-    return team, require_role(team=team, user=request.user, need=need)
+        raise not_found("team")
+    return team, require_role(team=team, user=request.user, noun="team", need=need)
+
+
+def current_team_access(request: HttpRequest, *, need: str = Need.READ) -> tuple[Team, str]:
+    """The team the caller works in (lists, new debates and libraries) and their role.
+
+    A team named by ``X-Council-Team`` that is not one of the caller's is 404, like any
+    object outside one's teams, whether it exists or not (and whatever other teams the
+    caller is in); a caller in no team at all is 403."""
+    team = current_team(request)
+    if team is None:
+        if request.headers.get(TEAM_HEADER):
+            raise Http404(f"{TEAM_HEADER} names no team of yours.")
+        raise PermissionDenied("You are not a member of any team yet.")
+    return team, require_role(team=team, user=request.user, noun="team", need=need)
 
 
 def api_token_access(request: HttpRequest, code: object) -> ApiToken:
@@ -69,5 +95,5 @@ def api_token_access(request: HttpRequest, code: object) -> ApiToken:
     outside one's reach."""
     token = ApiToken.objects.filter(code=parse_code(code)).first()
     if token is None or not request.user.is_authenticated or token.user_id != request.user.pk:
-        raise Http404("No such token.")
+        raise not_found("token")
     return token

@@ -13,7 +13,7 @@ class MembershipInline(admin.TabularInline):
 @admin.register(Team)
 class TeamAdmin(admin.ModelAdmin):
     list_display = ["name", "code", "monthly_budget_usd", "debate_cost_cap_usd",
-                    "debates_per_hour", "created_at"]
+                    "debates_per_hour", "allow_unpriced_models", "created_at"]
     search_fields = ["name", "code"]
     readonly_fields = ["code", "created_at"]
     inlines = [MembershipInline]

@@ -23,6 +23,8 @@ class LimitsOut(Schema):
     monthly_budget_usd: float | None = Field(description="null: unlimited")
     debate_cost_cap_usd: float | None = Field(description="null: no cap")
     debates_per_hour: int
+    allow_unpriced_models: bool = Field(
+        description="Whether models litellm cannot price are allowed under a cap or budget")
 
 
 class TeamOut(Schema):
@@ -67,7 +69,8 @@ def get_team(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
         **_team_out(team, role, selectors.current_team(request)),
         "limits": {"monthly_budget_usd": team.monthly_budget_usd,
                    "debate_cost_cap_usd": team.debate_cost_cap_usd,
-                   "debates_per_hour": team.debates_per_hour},
+                   "debates_per_hour": team.debates_per_hour,
+                   "allow_unpriced_models": team.allow_unpriced_models},
         "member_count": team.memberships.count(),
     }
 

@@ -19,7 +19,8 @@ class Team(models.Model):
     name = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
 
-    # Limits, checked by debates.limits when a debate is started (debate_start).
+    # Limits, checked by debates.limits wherever model money is spent (a debate
+    # started or re-run, one more round).
     monthly_budget_usd = models.FloatField(
         null=True, blank=True, validators=[MinValueValidator(0.0)],
         help_text="Spend allowed per calendar month (UTC); empty means unlimited.",
@@ -29,7 +30,14 @@ class Team(models.Model):
         help_text="A debate whose estimated cost exceeds this is refused; empty means no cap.",
     )
     debates_per_hour = models.PositiveIntegerField(
-        default=30, help_text="Debates the team may start in any rolling hour."
+        default=30, help_text="Debates the team may start in any rolling hour (one more "
+        "round on a finished debate counts as one)."
+    )
+    allow_unpriced_models = models.BooleanField(
+        default=False,
+        help_text="Allow models litellm has no price for while a cost cap or monthly budget "
+        "is set. Their cost is unknown: the cap cannot refuse them and the budget does not "
+        "count what they spend. Off: such debates are refused under a cap or budget.",
     )
 
     class Meta:
@@ -150,7 +158,9 @@ class VerifiedEmail(models.Model):
 
 class ApiToken(models.Model):
     """A personal API token: a script or agent acting as its user, with the user's
-    teams and roles (a viewer's token can read, not write).
+    teams and roles (a viewer's token can read, not write), narrowed by the token's
+    own limits: an expiry, read-only, and one team instead of all the user's
+    (``council_site.accounts.token_scope`` applies them).
 
     Only a SHA-256 digest of the secret is stored. The secret is 256 random bits, so a
     fast hash is enough (no password stretching needed) and lets the digest be an
@@ -168,6 +178,16 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="Empty: the token never expires.")
+    read_only = models.BooleanField(
+        default=False, help_text="Reads only, even where the user's role may write.")
+    # Deleting the team deletes the token: a scope that vanished must not widen to all
+    # of the user's teams.
+    team = models.ForeignKey(
+        Team, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        help_text="Only this team; empty: every team of the user.",
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -176,5 +196,18 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…) of {self.user}"
 
     @property
+    def is_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
     def is_active(self) -> bool:
-        return self.revoked_at is None
+        """Whether the token may be used now: not revoked, not expired, its user
+        active. The one rule; ``selectors.api_token_is_active`` asks it of a fresh row."""
+        return self.revoked_at is None and not self.is_expired and self.user.is_active
+
+    @property
+    def status(self) -> str:
+        """For the token list: revoked, expired or active (the user's state aside)."""
+        if self.revoked_at is not None:
+            return "revoked"
+        return "expired" if self.is_expired else "active"

@@ -15,6 +15,7 @@ from council_site.accounts.models import (
     VerifiedEmail,
     invitation_digest,
 )
+from council_site.accounts.token_scope import team_scope
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -68,21 +69,26 @@ def current_team(request: HttpRequest,
 
 
 def membership_role(*, team: Team, user: User | AnonymousUser) -> str | None:
-    """The user's role in ``team`` (a ``Membership.Role`` value), or None for outsiders."""
+    """The user's role in ``team`` (a ``Membership.Role`` value), or None for outsiders
+    (and, for a caller whose API token is limited to another team, None as well)."""
     if not user.is_authenticated:
+        return None
+    scope = team_scope(user)
+    if scope is not None and scope != team.pk:
         return None
     return Membership.objects.filter(team=team, user=user).values_list("role", flat=True).first()
 
 
 def memberships_of_user(*, user: User | AnonymousUser) -> QuerySet[Membership]:
-    """Every team the user belongs to, with their role, oldest first."""
+    """Every team the user belongs to, with their role, by name (only the token's team
+    when the caller's API token is limited to one)."""
     if not user.is_authenticated:
         return Membership.objects.none()
-    return (
-        Membership.objects.filter(user=user)
-        .select_related("team")
-        .order_by("team__name", "team__id")
-    )
+    memberships = Membership.objects.filter(user=user)
+    scope = team_scope(user)
+    if scope is not None:
+        memberships = memberships.filter(team_id=scope)
+    return memberships.select_related("team").order_by("team__name", "team__id")
 
 
 def team_members(*, team: Team) -> QuerySet[Membership]:
@@ -111,11 +117,20 @@ def email_is_verified(*, user: User | AnonymousUser) -> bool:
 
 
 def api_tokens_of_user(*, user: User | AnonymousUser) -> QuerySet[ApiToken]:
-    """The user's tokens, live ones first, newest first."""
+    """The user's tokens (with their team), unrevoked ones first, newest first."""
     if not user.is_authenticated:
         return ApiToken.objects.none()
-    return ApiToken.objects.filter(user=user).order_by(
+    return ApiToken.objects.filter(user=user).select_related("team").order_by(
         F("revoked_at").desc(nulls_first=True), "-created_at", "-id")
+
+
+def api_token_is_active(token_id: int) -> bool:
+    """Whether a request authenticated with this token would still be let in
+    (``ApiToken.is_active``: not revoked, not expired, its user active), read from the
+    database again: what long-lived requests (event streams, long-polls) check every few
+    seconds, so they notice a revocation made after they started."""
+    fresh = ApiToken.objects.select_related("user").filter(pk=token_id).first()
+    return fresh is not None and fresh.is_active
 
 
 def invitation_from_next(*, next_url: str) -> Invitation | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -26,6 +26,7 @@ from council_site.accounts.models import (
     invitation_digest,
     new_invitation_token,
 )
+from council_site.accounts.token_scope import acting_through
 
 INVITATION_DAYS = 7
 
@@ -120,6 +121,7 @@ def team_limits_update(
     monthly_budget_usd: float | None,
     debate_cost_cap_usd: float | None,
     debates_per_hour: int,
+    allow_unpriced_models: bool = False,
 ) -> Team:
     for label, value in (("monthly budget", monthly_budget_usd),
                          ("per-debate cap", debate_cost_cap_usd)):
@@ -130,7 +132,9 @@ def team_limits_update(
     team.monthly_budget_usd = monthly_budget_usd
     team.debate_cost_cap_usd = debate_cost_cap_usd
     team.debates_per_hour = debates_per_hour
-    team.save(update_fields=["monthly_budget_usd", "debate_cost_cap_usd", "debates_per_hour"])
+    team.allow_unpriced_models = allow_unpriced_models
+    team.save(update_fields=["monthly_budget_usd", "debate_cost_cap_usd", "debates_per_hour",
+                             "allow_unpriced_models"])
     return team
 
 
@@ -318,16 +322,29 @@ def api_token_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
+def api_token_create(
+    *,
+    user: User,
+    name: str,
+    expires_at: datetime | None = None,
+    read_only: bool = False,
+    team: Team | None = None,
+) -> tuple[ApiToken, str]:
     """A new token and its secret. The secret is returned here only: the database
-    keeps its digest, so nobody can show it again."""
+    keeps its digest, so nobody can show it again. ``expires_at`` None: it never
+    expires; ``team`` None: it reaches all of the user's teams."""
     name = name.strip()
     if not name:
         raise ValueError("A token needs a name.")
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ValueError("A token's expiry must be in the future.")
+    if team is not None and not Membership.objects.filter(team=team, user=user).exists():
+        raise ValueError("A token can only be limited to one of your own teams.")
     secret = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
     token = ApiToken.objects.create(user=user, name=name[:100],
                                     prefix=secret[:len(API_TOKEN_PREFIX) + 4],
-                                    digest=api_token_digest(secret))
+                                    digest=api_token_digest(secret),
+                                    expires_at=expires_at, read_only=read_only, team=team)
     return token, secret
 
 
@@ -345,16 +362,18 @@ def api_token_revoke_all(*, user: User) -> int:
 
 
 def api_token_use(*, secret: str) -> ApiToken | None:
-    """The live token with this secret (its user loaded), or None; records the use."""
+    """The usable token with this secret (``ApiToken.is_active``), its user loaded and
+    marked as acting through it (``token_scope``), or None; records the use."""
     if not secret.startswith(API_TOKEN_PREFIX):
         return None
     token = (ApiToken.objects.select_related("user")
-             .filter(digest=api_token_digest(secret), revoked_at__isnull=True).first())
-    if token is None or not token.user.is_active:
+             .filter(digest=api_token_digest(secret)).first())
+    if token is None or not token.is_active:
         return None
     now = timezone.now()
     if token.last_used_at is None or (now - token.last_used_at).total_seconds() >= \
             API_TOKEN_TOUCH_SECONDS:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
         token.last_used_at = now
+    acting_through(token)
     return token

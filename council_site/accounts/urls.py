@@ -20,7 +20,8 @@ urlpatterns = [
     path("teams/<uuid:code>/invitations/", views.invitation_new, name="invitation_new"),
     path("teams/<uuid:code>/invitations/<uuid:invitation>/revoke", views.invitation_revoke,
          name="invitation_revoke"),
-    path("invitations/<str:token>/", views.invitation, name="invitation"),
+    # Tokens are secrets.token_urlsafe: a slug; anything else cannot be one (404).
+    path("invitations/<slug:token>/", views.invitation, name="invitation"),
     path("accounts/tokens/", views.api_tokens, name="api_tokens"),
     path("accounts/tokens/<uuid:code>/revoke", views.api_token_revoke, name="api_token_revoke"),
 ]

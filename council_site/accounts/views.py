@@ -204,6 +204,7 @@ def _team_page(request: HttpRequest, team: Team, role: str, *, new_invitation_ur
             "monthly_budget_usd": team.monthly_budget_usd,
             "debate_cost_cap_usd": team.debate_cost_cap_usd,
             "debates_per_hour": team.debates_per_hour,
+            "allow_unpriced_models": team.allow_unpriced_models,
         }),
     })
     if new_invitation_url:
@@ -337,12 +338,18 @@ def invitation(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
 @login_required
 def api_tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The user's API tokens; a POST makes one and shows its secret on this one page."""
-    form = ApiTokenForm(request.POST or None)
+    form = ApiTokenForm(request.POST or None, user=request.user)
     secret = None
     if request.method == "POST" and form.is_valid():
-        token, secret = services.api_token_create(user=request.user,
-                                                  name=form.cleaned_data["name"])
-        form = ApiTokenForm()
+        try:
+            token, secret = services.api_token_create(
+                user=request.user, name=form.cleaned_data["name"],
+                expires_at=form.expires_at(), read_only=form.cleaned_data["read_only"],
+                team=form.cleaned_data["team"])
+        except ValueError as exc:
+            form.add_error(None, str(exc))
+        else:
+            form = ApiTokenForm(user=request.user)
     response = render(request, "accounts/api_tokens.html", {
         "tokens": selectors.api_tokens_of_user(user=request.user),
         "form": form, "secret": secret,

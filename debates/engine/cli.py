@@ -69,7 +69,8 @@ environment:
 exit codes:
   0    the debate finished (possibly degraded: the report says who/what is missing)
   {EXIT_FAILED}    the debate failed (below quorum, synthesis failed after the fallback)
-  {EXIT_BAD_INPUT}    bad input (question, option value, persona or script file, model name)
+  {EXIT_BAD_INPUT}    bad input (question, option value, persona or script file, model name),
+       or with --save a team limit (rate, budget, cost cap, unpriced model)
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
 """
 

@@ -2,54 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from .i18n import step_words, translator
+from .markdown import cell, inline
 from .schemas import DebateResult, VerdictSplit
 from .verdicts import describe, option_label
 
-# A line that starts like this would open a heading, quote, list, table, code fence,
-# setext underline or thematic break instead of continuing the report's own structure.
-_BLOCK_START = re.compile(r"(?:[#>|=~`]|[-+*](?=\s|$)|[-*_](?:\s*[-*_]){2,}\s*$)")
-_ORDERED_START = re.compile(r"(\d{1,9})([.)])")
 
-
-_RAW_HTML = re.compile(r"<[A-Za-z/!?]")
-
-
-def _code_span(text: str) -> str | None:
-    """``text`` verbatim as a code span, or None when it needs a fence of three
-    backticks (which at the start of a line would open a code block)."""
-    runs = {len(run) for run in re.findall(r"`+", text)}
-    ticks = next((n for n in (1, 2) if n not in runs), None)
-    if ticks is None:
-        return None
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{'`' * ticks}{pad}{text}{pad}{'`' * ticks}"
-
-
-def _line(text: object) -> str:
-    """Untrusted text (agent names, LLM output) as inline Markdown on one line: it may
-    emphasise or link, but never add a heading, list item, table row or raw HTML to the
-    report. Renderers of the export (the print view, any Markdown viewer) then show the
-    report's structure and nothing else. Text holding HTML tags becomes a code span:
-    shown as typed, inert everywhere, and the export still carries it unchanged."""
-    flat = " ".join(str(text).split())
-    if _RAW_HTML.search(flat) and (span := _code_span(flat)):
-        return span
-    flat = flat.replace("\\", "\\\\").replace("<", "&lt;")
-    if ordered := _ORDERED_START.match(flat):
-        return f"{ordered[1]}\\{ordered[2]}{flat[ordered.end():]}"
-    return "\\" + flat if _BLOCK_START.match(flat) else flat
-
-
-def _cell(text: object) -> str:
-    """``_line`` for a table cell: a ``|`` in the text must not start a new column."""
-    return _line(text).replace("|", "\\|")
-
-
-def _names(names: list[str], fmt: Callable[[object], str] = _line) -> str:
+def _names(names: list[str], fmt: Callable[[object], str] = inline) -> str:
     return ", ".join(fmt(n) for n in names)
 
 
@@ -90,23 +51,23 @@ def render_markdown(result: DebateResult) -> str:
     if result.simulated:
         out += [t("simulated"), ""]
     out += [
-        f"**{t('question')}:** {_cell(result.question)}  ",
+        f"**{t('question')}:** {cell(result.question)}  ",
         f"**{t('protocol')}:** " + t(
             "protocol_line", protocol=result.protocol, mode=result.mode.value,
             agents=len(result.agents), threshold=cfg.convergence_threshold,
-            rounds=cfg.round_cap, model=cfg.model,
+            rounds=cfg.round_cap, model=inline(cfg.model),
         ) + "  ",
     ]
     verdicts = verdicts_line(result, t)
     if verdicts is not None:
         # The decision first: how the panel split before and after debating.
-        out += [f"**{t('verdicts')}:** {_cell(verdicts)}  ",
+        out += [f"**{t('verdicts')}:** {cell(verdicts)}  ",
                 f"**{t('options')}:** " + " · ".join(
-                    _cell(option_label(o, t)) for o in result.options) + "  "]
+                    cell(option_label(o, t)) for o in result.options) + "  "]
     out += [
         f"**{t('stopped')}:** " + t(
             "stopped_line", reason=t(f"reason.{result.stop_reason.value}"),
-            rounds=result.rounds_completed, explanation=_line(result.stop_explanation),
+            rounds=result.rounds_completed, explanation=inline(result.stop_explanation),
         ) + "  ",
     ]
     d = result.diagnostic
@@ -117,29 +78,29 @@ def render_markdown(result: DebateResult) -> str:
         disp_before=d.dispersion_before, disp_after=d.dispersion_after,
     ) + "  ")
     if result.degraded:
-        out.append(f"**{t('degraded')}:** " + " ".join(map(_line, result.degraded_notes)))
+        out.append(f"**{t('degraded')}:** " + " ".join(map(inline, result.degraded_notes)))
     out.append("")
 
     if result.recommended_path is not None:
         p = result.recommended_path
-        out += [f"## {t('recommended_path')}", "", _line(p.recommendation), "",
-                f"- **{t('stakes')}:** {_line(p.stakes)}",
-                f"- **{t('strongest')}:** {_line(p.strongest_evidence)}",
-                f"- **{t('weakest')}:** {_line(p.weakest_evidence)}"]
+        out += [f"## {t('recommended_path')}", "", inline(p.recommendation), "",
+                f"- **{t('stakes')}:** {inline(p.stakes)}",
+                f"- **{t('strongest')}:** {inline(p.strongest_evidence)}",
+                f"- **{t('weakest')}:** {inline(p.weakest_evidence)}"]
         if p.path_dependencies:
             out.append(f"- **{t('depends')}:**")
-            out += [f"  - {_line(item)}" for item in p.path_dependencies]
+            out += [f"  - {inline(item)}" for item in p.path_dependencies]
         if p.risks:
             out.append(f"- **{t('path_risks')}:**")
-            out += [f"  - {_line(item)}" for item in p.risks]
+            out += [f"  - {inline(item)}" for item in p.risks]
         out.append("")
     if result.divergence_report is not None:
         r = result.divergence_report
-        out += [f"## {t('divergence_report')}", "", _line(r.summary), ""]
-        out += [f"- **{_line(v.agent)}:** {_line(v.view)}" for v in r.camps]
+        out += [f"## {t('divergence_report')}", "", inline(r.summary), ""]
+        out += [f"- **{inline(v.agent)}:** {inline(v.view)}" for v in r.camps]
         if r.what_would_resolve_it:
             out += ["", f"**{t('what_resolves')}:**"]
-            out += [f"- {_line(item)}" for item in r.what_would_resolve_it]
+            out += [f"- {inline(item)}" for item in r.what_would_resolve_it]
         out.append("")
 
     out += [f"## {t('convergence')}", "", t("metrics_header"), "|---|---|---|---|---|---|---|"]
@@ -163,10 +124,10 @@ def render_markdown(result: DebateResult) -> str:
         trail = " → ".join(_num(c) for c in a.confidence_by_round) or "–"
         failed = f" · {t('failed_in', step=step_words(t, a.failed_in))}" if a.failed_in else ""
         verdict = a.final_verdict or a.initial_verdict
-        verdict = f" · [{_line(option_label(verdict, t))}]" if verdict else ""
-        out.append(f"- **{_line(a.persona.name)}** ({_line(a.persona.expertise)}) · "
+        verdict = f" · [{inline(option_label(verdict, t))}]" if verdict else ""
+        out.append(f"- **{inline(a.persona.name)}** ({inline(a.persona.expertise)}) · "
                    f"{trail}{failed}{verdict}: "
-                   f"{_line(a.final_stance or a.initial_stance or '–')}")
+                   f"{inline(a.final_stance or a.initial_stance or '–')}")
     out.append("")
 
     out += [f"## {t('risks')}", ""]
@@ -174,9 +135,9 @@ def render_markdown(result: DebateResult) -> str:
         out += [t("risks_header"), "|---|---|---|---|"]
         for risk in result.pre_positional_risks:
             follow = t(f"follow.{risk.follow_up.value}") if risk.follow_up else "–"
-            note = f": {_cell(risk.follow_up_note)}" if risk.follow_up_note else ""
-            out.append(f"| **{_cell(risk.id)}** {_cell(risk.text)} | "
-                       f"{_names(risk.raised_by, _cell)} | "
+            note = f": {cell(risk.follow_up_note)}" if risk.follow_up_note else ""
+            out.append(f"| **{cell(risk.id)}** {cell(risk.text)} | "
+                       f"{_names(risk.raised_by, cell)} | "
                        f"{t(f'severity.{risk.severity.value}') if risk.severity else '–'} | "
                        f"{follow}{note} |")
     else:
@@ -184,28 +145,28 @@ def render_markdown(result: DebateResult) -> str:
     out.append("")
 
     out += [f"## {t('concerns')}", ""]
-    out += [f"- **{_line(c.id)}** {_line(c.text)} ({_names(c.raised_by)})"
+    out += [f"- **{inline(c.id)}** {inline(c.text)} ({_names(c.raised_by)})"
             for c in result.post_positional_concerns] \
         or [t("none")]
     out.append("")
 
     out += [f"## {t('disagreements')}", ""]
     for topic in result.disagreements:
-        views = " · ".join(f"{_line(v.agent)}: {_line(v.view)}" for v in topic.views)
-        out.append(f"**{_line(topic.topic)}** — {views}")
+        views = " · ".join(f"{inline(v.agent)}: {inline(v.view)}" for v in topic.views)
+        out.append(f"**{inline(topic.topic)}** — {views}")
         out.append("")
     if not result.disagreements:
         out += [t("none"), ""]
 
     out += [f"## {t('consensus')}", ""]
-    out += [f"- {_line(c)}" for c in result.consensus_points] or [t("none")]
+    out += [f"- {inline(c)}" for c in result.consensus_points] or [t("none")]
     out.append("")
 
     out += [f"## {t('assumptions')}", ""]
     for a in result.agents:
         if a.key_assumptions:
-            out.append(f"- {_line(a.persona.name)}:")
-            out += [f"  - {_line(item)}" for item in a.key_assumptions]
+            out.append(f"- {inline(a.persona.name)}:")
+            out += [f"  - {inline(item)}" for item in a.key_assumptions]
     out.append("")
 
     out += [f"## {t('claims')}", ""]
@@ -213,8 +174,8 @@ def render_markdown(result: DebateResult) -> str:
         out.append(t("verifier_failed"))
     elif result.unverified_claims:
         # V1, V2 ...: the ids the team's comments, checks and actions refer to.
-        out += [f"- **V{n}** \"{_line(c.quote)}\" ({t(f'claim.{c.type.value}')}; "
-                f"{_line(c.why)})" for n, c in enumerate(result.unverified_claims, 1)]
+        out += [f"- **V{n}** \"{inline(c.quote)}\" ({t(f'claim.{c.type.value}')}; "
+                f"{inline(c.why)})" for n, c in enumerate(result.unverified_claims, 1)]
     else:
         out.append(t("no_claims"))
     out.append("")

@@ -167,3 +167,50 @@ def test_feed_hides_other_teams_and_needs_auth(owner, team, outsider, path):
     debate = finished(team, owner)
     assert bearer(outsider).get(f"/api/debates/{debate.code}/{path}").status_code == 404
     assert Client().get(f"/api/debates/{debate.code}/{path}").status_code == 401
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["events", "events/wait", "events/stream"])
+def test_feed_honours_the_tokens_limits(owner, team, path):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from council_site.accounts.models import ApiToken
+    from council_site.accounts.services import team_create
+
+    debate = finished(team, owner)
+    second = team_create(name="Second", owner=owner)
+    _, read_only = api_token_create(user=owner, name="dashboard", read_only=True)
+    _, elsewhere = api_token_create(user=owner, name="second's", team=second)
+    expiring, expired = api_token_create(user=owner, name="old",
+                                         expires_at=timezone.now() + timedelta(days=1))
+    ApiToken.objects.filter(pk=expiring.pk).update(expires_at=timezone.now())
+
+    def get(secret: str) -> int:
+        client = Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
+        return client.get(f"/api/debates/{debate.code}/{path}").status_code
+
+    assert get(read_only) == 200
+    assert get(elsewhere) == 404
+    assert get(expired) == 401
+
+
+@pytest.mark.django_db
+def test_a_session_stream_ends_once_its_session_is_logged_out(owner, team, settings,
+                                                              monkeypatch):
+    from debates import api_events
+
+    settings.COUNCIL_EVENTS_POLL_SECONDS = 0.01
+    settings.COUNCIL_STREAM_RECHECK_SECONDS = 0.01
+    monkeypatch.setattr(api_events, "STREAM_SECONDS", 5)  # were it not to end at all
+    debate = queued(team, owner)
+    client = Client()
+    client.force_login(owner)
+    response = client.get(f"/api/debates/{debate.code}/events/stream")
+    assert response.status_code == 200
+    client.logout()
+    frames = sse_frames(response)
+    refused = client.get(f"/api/debates/{debate.code}/events/stream")
+    assert refused.status_code == 401
+    assert frames[-1]["event"] == "error" and json.loads(frames[-1]["data"]) == refused.json()

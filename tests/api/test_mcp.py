@@ -129,3 +129,104 @@ def test_a_refused_start_names_the_field_and_saves_nothing(owner, team):
                                  "protocol": "council", "options": ["Yes", "No"]}, None)
     assert str(refused.value).startswith("Refused: ") and "agents:" in str(refused.value)
     assert not Debate.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_read_only_token_cannot_start_a_debate_over_mcp(owner, team):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from integrations.mcp_server import Identity, personas, start
+
+    _, secret = api_token_create(user=owner, name="agent", read_only=True)
+    identity = Identity(secret)
+    with pytest.raises(ToolError, match="read-only"):
+        start(identity, {"question": "Should we adopt a four-day week?", "mode": "quick",
+                         "model": "sim/default"}, None)
+    assert not Debate.objects.exists()
+    assert personas(identity, None) == []  # reading still works
+
+
+@pytest.mark.django_db
+def test_a_team_token_reaches_only_its_team_over_mcp(owner, team):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from council_site.accounts.services import team_create
+    from debates.engine.schemas import DebateConfig
+    from debates.services import debate_create
+    from integrations.mcp_server import Identity, personas, start, status, teams
+
+    second = team_create(name="Second", owner=owner)
+    first_debate = debate_create(team=team, user=owner, question="Hire a second SRE?",
+                                 config=DebateConfig(mode="quick"), start=False)
+    _, secret = api_token_create(user=owner, name="agent", team=second)
+    identity = Identity(secret)
+    assert teams(identity) == [{"team": str(second.code), "name": "Second", "role": "owner"}]
+    with pytest.raises(ToolError, match="Not found"):
+        status(identity, str(first_debate.code), 0)
+    with pytest.raises(ToolError, match="No such team"):
+        personas(identity, str(team.code))
+    with pytest.raises(ToolError):
+        start(identity, {"question": "Should we adopt a four-day week?", "mode": "quick",
+                         "model": "sim/default"}, str(team.code))
+    assert Debate.objects.filter(team=team).count() == 1
+    assert not Debate.objects.filter(team=second).exists()
+
+
+@pytest.mark.django_db
+def test_an_expired_token_stops_the_mcp_server_and_its_tools(owner, team, monkeypatch):
+    from datetime import timedelta
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+    from django.utils import timezone
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from council_site.accounts.models import ApiToken
+    from integrations.mcp_server import Identity, teams
+
+    token, secret = api_token_create(user=owner, name="agent",
+                                     expires_at=timezone.now() + timedelta(days=1))
+    identity = Identity(secret)
+    assert teams(identity)
+    ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now())
+    with pytest.raises(ToolError, match="expired"):
+        teams(identity)
+    monkeypatch.setenv("COUNCIL_API_TOKEN", secret)
+    with pytest.raises(CommandError, match="expired"):
+        call_command("mcp")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("loses_access", ["removed from the team", "token revoked"])
+def test_a_wait_ends_with_a_new_calls_refusal_once_access_is_lost(owner, team, viewer,
+                                                                   loses_access, monkeypatch):
+    from asgiref.sync import async_to_sync, sync_to_async
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from council_site.accounts.models import Membership
+    from council_site.accounts.services import membership_remove
+    from debates.engine.schemas import DebateConfig
+    from debates.services import debate_create
+    from integrations import mcp_server
+
+    monkeypatch.setattr(mcp_server, "WAIT_POLL_SECONDS", 0.01)
+    debate = debate_create(team=team, user=owner, question="Should we hire a second SRE?",
+                           config=DebateConfig(mode="quick"), start=False)
+    token, secret = api_token_create(user=viewer, name="agent")
+    identity = mcp_server.Identity(secret)
+
+    def lose() -> None:
+        if loses_access == "token revoked":
+            api_token_revoke(token=token)
+        else:
+            membership_remove(membership=Membership.objects.get(team=team, user=viewer))
+
+    async def report(seq: float, message: str | None = None) -> None:
+        await sync_to_async(lose)()  # while the wait goes on: its first event is seen
+
+    with pytest.raises(ToolError) as refused:
+        async_to_sync(mcp_server.wait)(identity, str(debate.code), report=report,
+                                       timeout_seconds=30, after=0)
+    with pytest.raises(ToolError) as new_call:
+        mcp_server.status(identity, str(debate.code), 0)
+    assert str(refused.value) == str(new_call.value)

@@ -24,7 +24,7 @@ def test_team_detail_and_members(viewer_client, team, owner, member, viewer):
     detail = viewer_client.get(f"/api/teams/{team.code}").json()
     assert detail["role"] == "viewer" and detail["member_count"] == 3
     assert detail["limits"] == {"monthly_budget_usd": None, "debate_cost_cap_usd": None,
-                                "debates_per_hour": 7}
+                                "debates_per_hour": 7, "allow_unpriced_models": False}
     members = viewer_client.get(f"/api/teams/{team.code}/members").json()
     assert [(m["username"], m["role"]) for m in members] == [
         ("member", "editor"), ("owner", "owner"), ("viewer", "viewer")]

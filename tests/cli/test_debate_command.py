@@ -147,6 +147,22 @@ def test_save_stores_the_debate_as_the_teams_record():
     assert stored.rounds_completed == debate.round_metrics.count() - 1
 
 
+@pytest.mark.django_db
+def test_save_applies_the_teams_limits_before_anything_runs():
+    from council_site.accounts.models import Team
+    from debates.models import Debate
+
+    Team.objects.create(name="Platform", monthly_budget_usd=20.0)
+    with pytest.raises(CommandError) as refused:
+        run(QUESTION, "--mode", "quick", "--model", "openai/no-such-model-anywhere",
+            "--save", "--team", "Platform")
+    assert refused.value.returncode == 2 and "Unpriced model" in str(refused.value)
+    Team.objects.filter(name="Platform").update(debates_per_hour=0)
+    with pytest.raises(CommandError, match="Rate limit"):
+        run(QUESTION, "--mode", "quick", "--save", "--team", "Platform")
+    assert not Debate.objects.exists()
+
+
 def test_resume_stalled_command_reports_what_it_requeued(db):
     out = io.StringIO()
     call_command("resume_stalled", stdout=out)

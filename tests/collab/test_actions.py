@@ -281,3 +281,14 @@ def test_staff_review_actions_and_checks_in_the_admin(admin_client, debate, owne
     assert "Plan the cut-over" in admin_client.get(
         "/admin/collab/action/").content.decode()
     assert "V1" in admin_client.get("/admin/collab/claimcheck/").content.decode()
+
+
+def test_the_follow_up_in_the_markdown_export_carries_no_markup_from_the_team(
+        member_client, debate, owner):
+    action_create(debate=debate, user=owner, target_kind="risk", target_ref="R1", owner=owner,
+                  due_date=SOON, title="<img src=x onerror=alert(1)> [go](javascript:x())")
+    claim_set_checked(debate=debate, user=owner, claim_ref="V1", checked=True,
+                      note="\n\n# Forged heading")
+    md = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
+    assert "&lt;img src=x onerror=alert(1)> \\[go\\](javascript:x())" in md
+    assert "<img" not in md and "\n# Forged" not in md

@@ -45,3 +45,15 @@ def test_the_carry_view_shows_the_refusal(member_client, debate, owner):
                                   {"comments": [str(c) for c in codes]}, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and "No re-run started" in response.content.decode()
     assert Debate.objects.count() == 1
+
+
+def test_the_carry_view_shows_a_team_limit_and_creates_nothing(member_client, debate, owner,
+                                                               team):
+    codes = _comments(debate, owner, 1)
+    team.debates_per_hour = 1  # the debate itself took the hour's one start
+    team.save()
+    response = member_client.post(f"/debates/{debate.code}/comments/carry",
+                                  {"comments": [str(c) for c in codes]}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200 and "No re-run started: Rate limit" in html
+    assert Debate.objects.count() == 1

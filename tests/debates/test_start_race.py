@@ -3,9 +3,10 @@ inserting the new one are one critical section.
 
 Twenty threads post at once (form and API mixed, one session) to a live server with
 ``debates_per_hour=1``: exactly one debate is created, every other request is
-refused with the limit's message, and nothing else is saved or queued. On SQLite
-the IMMEDIATE transactions serialise the writers; on PostgreSQL the team row lock
-does (test_start_race_on_postgresql runs this file there in a nested session).
+refused with the limit's message (the API with 429 and Retry-After), and nothing
+else is saved or queued. On SQLite the IMMEDIATE transactions serialise the
+writers; on PostgreSQL the team row lock does (test_start_race_on_postgresql runs
+this file there in a nested session).
 """
 
 from __future__ import annotations
@@ -71,11 +72,15 @@ def test_parallel_starts_create_exactly_what_the_rate_limit_allows(live_server, 
 
     assert not errors, errors
     created = [r for r in responses if r.status_code in (201, 302)]
-    refused = [r for r in responses if r.status_code == 400]
+    # The form shows the message (400); the API answers 429 with Retry-After.
+    refused = [r for r in responses if r.status_code in (400, 429)]
     assert len(responses) == THREADS
     assert len(created) == 1, [r.status_code for r in responses]
     assert len(refused) == THREADS - 1
     assert all("Rate limit" in r.text for r in refused)
+    api_refusals = [r for r in refused if r.request.url.endswith("/api/debates/")]
+    assert all(r.status_code == 429 and int(r.headers["Retry-After"]) > 0
+               for r in api_refusals)
     assert Debate.objects.count() == 1
     # Only the accepted debate's rows exist: its creation event and one queued step.
     assert DebateEvent.objects.count() == 1

@@ -117,3 +117,25 @@ def test_cli_personas_file_exits_2(tmp_path, text):
         call_command("debate", "Should we?", "--personas", str(path), "--mode", "quick",
                      stdout=io.StringIO(), stderr=io.StringIO())
     assert caught.value.returncode == 2
+
+
+def test_an_upload_within_the_character_limit_is_imported_however_many_bytes_it_takes(
+        member_client, library):
+    """The limit is 1,000,000 characters, as documented, not bytes: 900,000 CJK
+    characters (2.7 MB of UTF-8) are a valid file."""
+    text = "# " + "中" * 900_000 + "\n- {name: Dana, background: CFO, expertise: x, " \
+        "approach: x, bias: x}\n"
+    upload = SimpleUploadedFile("personas.yaml", text.encode(), "application/yaml")
+    response = member_client.post(f"/personas/libraries/{library.code}/import",
+                                  {"file": upload, "format": "yaml"})
+    assert response.status_code == 302
+    assert "Imported 1 persona" in _messages(response)
+    assert LibraryPersona.objects.filter(library=library).count() == 1
+
+
+def test_an_upload_that_cannot_be_within_the_limit_is_refused_unread(member_client, library):
+    upload = SimpleUploadedFile("personas.yaml", b"#" * (4 * MAX_PERSONA_FILE_CHARS + 1))
+    response = member_client.post(f"/personas/libraries/{library.code}/import",
+                                  {"file": upload, "format": "yaml"})
+    assert "longer than 1,000,000 characters" in _messages(response)
+    assert not LibraryPersona.objects.exists()

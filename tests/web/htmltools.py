@@ -70,6 +70,23 @@ class _Parser(HTMLParser):
             self.scripts.append(data)
 
 
+class _Text(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def text_of(html: str) -> str:
+    """The text a reader sees (tags dropped, entities decoded), whitespace collapsed."""
+    parser = _Text()
+    parser.feed(html)
+    parser.close()
+    return " ".join("".join(parser.parts).split())
+
+
 def parse(html: str) -> _Parser:
     parser = _Parser(html)
     parser.feed(html)

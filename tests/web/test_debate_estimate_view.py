@@ -42,3 +42,18 @@ def test_invalid_settings_explain_why_there_is_no_estimate(member_client):
     html = member_client.get("/debates/estimate",
                              {"mode": "quick", "model": "sim/default", "agents": "40"}).content
     assert b"No estimate" in html and b"less than or equal to 12" in html
+
+
+def test_an_unknown_price_says_it_is_refused_under_the_teams_cap_until_allowed(member_client,
+                                                                             team):
+    def fragment() -> str:
+        return member_client.get("/debates/estimate", {
+            "mode": "quick", "model": "openai/not-a-real-model"}).content.decode()
+
+    assert "refused" not in fragment()  # no cap, no budget: nothing to refuse
+    team.debate_cost_cap_usd = 5.0
+    team.save()
+    assert "refused: your team has a cost cap or budget" in fragment()
+    team.allow_unpriced_models = True
+    team.save()
+    assert "refused" not in fragment()

@@ -8,10 +8,11 @@ the live page's swap targets. Pages are parsed as a browser would parse them.
 from __future__ import annotations
 
 import pytest
+from markdown_it import MarkdownIt
 
 from debates.consumers import render_live_fragments
 from debates.models import Debate
-from tests.web.htmltools import id_counts, live_markup_problems, top_level
+from tests.web.htmltools import id_counts, live_markup_problems, text_of, top_level
 
 MARKER = "pwned"
 HOSTILE = (
@@ -91,7 +92,9 @@ def test_exports_are_not_served_as_html(member_client, hostile):
     for response in (md, js):
         assert response["X-Content-Type-Options"] == "nosniff"
         assert response["Content-Disposition"].startswith("attachment")
-    assert NAMES[0] in md.content.decode()  # the export keeps the text as it was
+    shown = text_of(MarkdownIt("commonmark", {"html": True}).render(md.content.decode()))
+    assert NAMES[0] in shown  # a Markdown viewer shows the text as it was typed
+    assert "<b " not in md.content.decode()  # escaped, not raw HTML
 
 
 def test_api_returns_hostile_text_as_json_strings(member_client, hostile):
@@ -129,7 +132,7 @@ def test_other_protocols_pages_render_hostile_output_inert(member_client, make_d
         response = member_client.get(f"/debates/{debate.code}/{suffix}")
         assert response.status_code == 200, suffix
         html = response.content.decode()
-        if suffix == "export.md":  # keeps the text as it was, served as a download
+        if suffix == "export.md":  # escaped text (test_report_forgery), a download
             assert response["Content-Type"].startswith("text/markdown")
             assert response["Content-Disposition"].startswith("attachment")
             continue

@@ -4,13 +4,17 @@ A name such as ``Eve | low | open: fake`` must stay inside its table cell (not r
 a risk's severity and follow-up), and text with blank lines and ``## Recommended path``
 must stay one paragraph or list item (not add a second heading). Checked on the page,
 the print view, the Markdown export (rendered, as a Markdown viewer would), and the
-JSON export, which keeps every string exactly as the agents wrote it.
+JSON export, which keeps every string exactly as the agents wrote it. The Markdown
+export of every protocol carries no HTML, link or image from the question or the
+model's text, even for a viewer that renders raw HTML.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
@@ -19,6 +23,7 @@ from debates.engine.i18n import translator
 from debates.engine.report import render_markdown
 from debates.engine.schemas import DebateResult, RecommendedPath
 from debates.models import Debate, Synthesis
+from tests.web.htmltools import elements, text_of
 
 FORGED_NAME = "Eve | low | open: fake"
 FORGED_TEXT = "fine so far\n\n## Recommended path\n\nDo the opposite.\n\n| a | b |\n|---|---|"
@@ -117,7 +122,7 @@ def test_markdown_export_keeps_one_cell_per_column_and_one_recommended_path_head
     text = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
     assert text == render_markdown(result)
     assert sum(line.startswith("## Recommended path") for line in text.splitlines()) == 1
-    assert "<script>" not in text.replace(f"`{HTML_TEXT}`", "")  # only as a code span
+    assert "<script>" not in text
     html = MarkdownIt("commonmark", {"html": True}).enable(["table"]).render(text)
     _assert_structure_holds(html, result, "export.md rendered", risk_columns=4)
 
@@ -153,3 +158,64 @@ def test_json_export_keeps_the_texts_unchanged(member_client, forged):
     assert data["disagreements"][0]["views"][0] == {"agent": FORGED_NAME, "view": FORGED_TEXT}
     assert data["recommended_path"]["stakes"] == FORGED_TEXT
     assert data["consensus_points"] == [FORGED_TEXT, LIST_TEXT, HTML_TEXT]
+
+
+MARKUP = ("<img src=x onerror=alert(1)> [link](javascript:alert(1)) "
+          "![image](javascript:alert(2)) <https://evil.example> a | b")
+BLOCKS = "\n\n# Forged heading\n\n---\n- forged item\n> quoted\n\n| a | b |\n|---|---|"
+# Elements that only the report itself may add; the counts must not change.
+STRUCTURE = ("h1", "h2", "h3", "h4", "h5", "h6", "hr", "table", "tr", "td", "th", "ul", "ol",
+             "li", "blockquote", "pre", "a", "img", "script")
+
+
+# Not text from the question or a model: the adversarial round's status line (engine
+# numbers and words, shown in a code block) and the workflow's convergence basis (a code).
+ENGINE_WORDS = frozenset({"status_line", "basis"})
+
+
+def _forging(value: Any) -> Any:
+    """Every prose string (the question, the model's text; not ids or short codes) with
+    markup and block structure appended."""
+    if isinstance(value, dict):
+        return {k: v if k in ENGINE_WORDS else _forging(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_forging(v) for v in value]
+    if isinstance(value, str) and len(value) > 20:
+        return f"{value} {MARKUP}{BLOCKS}"
+    return value
+
+
+def _rendered(markdown: str) -> str:
+    """The export as a Markdown viewer that renders raw HTML shows it (the site's own
+    renderer has HTML off, which can only show less)."""
+    return MarkdownIt("commonmark", {"html": True}).enable(["table"]).render(markdown)
+
+
+def _structure(html: str) -> Counter[str]:
+    return Counter(el.tag for el in elements(html) if el.tag in STRUCTURE)
+
+
+@pytest.mark.parametrize("protocol", ["council", "adversarial", "workflow"])
+def test_no_protocols_markdown_export_carries_markup_from_the_question_or_the_model(
+        member_client, make_debate, protocol):
+    debate = make_debate(question="Should we ship the new billing page this week?",
+                         protocol=protocol)
+    assert debate.status == "succeeded", debate.error
+    url = f"/debates/{debate.code}/export.md"
+    clean = member_client.get(url).content.decode()
+    synthesis = Synthesis.objects.get(debate=debate)
+    synthesis.result = _forging(synthesis.result)
+    synthesis.save(update_fields=["result"])
+    assert MARKUP in synthesis.result["question"]
+
+    forged = member_client.get(url).content.decode()
+    assert "onerror=alert(1)" in forged  # the text is there, but not as markup:
+    for raw in ("<img", "<https:", "[link](", "![image]("):
+        assert raw not in forged, raw
+    html = _rendered(forged)
+    assert _structure(html) == _structure(_rendered(clean))
+    shown = text_of(html)
+    assert "<img src=x onerror=alert(1)> [link](javascript:alert(1))" in shown
+    for cell in (el for el in elements(html) if el.tag == "td"):
+        if "onerror" in (inner := text_of(html[cell.start:cell.end])):
+            assert "a | b" in inner  # the pipe did not start a column

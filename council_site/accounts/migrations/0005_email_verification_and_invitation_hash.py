@@ -21,7 +21,7 @@ def _hash_invitation_tokens(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("accounts", "0003_api_tokens"),
+        ("accounts", "0004_team_allow_unpriced_models"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,4 +1,5 @@
-"""``manage.py mcp``: the MCP server on stdio, acting as an API token's user.
+"""``manage.py mcp``: the MCP server on stdio, acting as an API token's user, within
+the token's limits (expiry, read-only, one team).
 
 Register it with a coding agent (see docs/api.md), e.g.::
 
@@ -33,5 +34,5 @@ class Command(BaseCommand):
             raise CommandError("Set COUNCIL_API_TOKEN (make one on the API tokens page or "
                                "with manage.py create_api_token).")
         if api_token_use(secret=secret) is None:
-            raise CommandError("That API token is unknown or revoked.")
+            raise CommandError("That API token is unknown, revoked or expired.")
         build_server(secret).run("stdio")
