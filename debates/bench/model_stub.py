@@ -62,6 +62,7 @@ class ModelStub:
         self.requests = 0
         self.first_request_at: float | None = None  # time.monotonic() of the first call
         self.bodies: list[dict[str, Any]] = []  # every request as sent, in arrival order
+        self.last_reply_at: float | None = None  # time.monotonic() of the last reply sent
         self._lock = threading.Lock()
         stub = self
 
@@ -78,9 +79,14 @@ class ModelStub:
                 how, schema = requested_schema(body)
                 rng = random.Random(answer_seed(body, schema))
                 text = json.dumps(varied_instance(schema or {}, rng))
+                # The tool asked for by name (Council's ``answer``; pydantic-ai, which
+                # Agent Council uses, names its own).
+                tool = body["tools"][0]["function"]["name"] if how == "tools" else "answer"
                 self.send_json(200, completion_body(
                     "" if how == "tools" else text, text if how == "tools" else None,
-                    reply_id=f"chatcmpl-{number}", usage=(200, 120)))
+                    reply_id=f"chatcmpl-{number}", tool_name=tool, usage=(200, 120)))
+                with stub._lock:
+                    stub.last_reply_at = time.monotonic()
 
         self.server, self.thread = threaded_server(Handler)
 
