@@ -195,8 +195,11 @@ async def test_an_unexpected_exception_keeps_its_own_class_and_message(
 
 async def test_a_slow_model_times_out_and_is_retried() -> None:
     ledger = Ledger()
+    # A turn budget of its own: the default (both attempts and the back-off, 0.1 s)
+    # can be spent by one late attempt on a loaded machine, leaving no retry to see.
     gateway = make_gateway(
-        ledger, timeout_s=0.05, max_retries=1, simulator=SimulatorOptions(latency_ms=30_000)
+        ledger, timeout_s=0.05, max_retries=1, turn_budget_s=20,
+        simulator=SimulatorOptions(latency_ms=30_000),
     )
     started = time.perf_counter()
     with pytest.raises(CallFailed) as caught:
