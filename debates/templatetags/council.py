@@ -77,8 +77,12 @@ def disp(value: object) -> str:
 
 @register.filter(name="signed")
 def signed(value: object) -> str:
+    """A change as +0.12 or -0.12; one that rounds to nothing is 0.00, not -0.00."""
     number = _number(value)
-    return "–" if number is None else f"{number:+.2f}"
+    if number is None:
+        return "–"
+    text = f"{number:+.2f}"
+    return "0.00" if float(text) == 0 else text
 
 
 @register.filter(name="usd")
