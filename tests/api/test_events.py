@@ -194,3 +194,23 @@ def test_feed_honours_the_tokens_limits(owner, team, path):
     assert get(read_only) == 200
     assert get(elsewhere) == 404
     assert get(expired) == 401
+
+
+@pytest.mark.django_db
+def test_a_session_stream_ends_once_its_session_is_logged_out(owner, team, settings,
+                                                              monkeypatch):
+    from debates import api_events
+
+    settings.COUNCIL_EVENTS_POLL_SECONDS = 0.01
+    settings.COUNCIL_STREAM_RECHECK_SECONDS = 0.01
+    monkeypatch.setattr(api_events, "STREAM_SECONDS", 5)  # were it not to end at all
+    debate = queued(team, owner)
+    client = Client()
+    client.force_login(owner)
+    response = client.get(f"/api/debates/{debate.code}/events/stream")
+    assert response.status_code == 200
+    client.logout()
+    frames = sse_frames(response)
+    refused = client.get(f"/api/debates/{debate.code}/events/stream")
+    assert refused.status_code == 401
+    assert frames[-1]["event"] == "error" and json.loads(frames[-1]["data"]) == refused.json()

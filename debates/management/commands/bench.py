@@ -26,7 +26,7 @@ from debates.bench.figures import Figure
 AREAS = ("engine", "workers", "cli", "pages", "events")
 # Measured only when asked for (--only): needs root and network namespaces, and takes
 # minutes of its own.
-EXTRA_AREAS = ("hosts",)
+EXTRA_AREAS = ("hosts", "streams")
 HEADER = ("| area | figure | value | target | met | detail |\n"
           "|---|---|---|---|---|---|")
 
