@@ -316,7 +316,7 @@ ROWS: list[R] = [
     R("notifications/settings", "POST", PERSONAL,
       data=lambda w, r: {"mentions": "app", "replies": "off", "debates": "email",
                          "invitations": "email"}),
-    R("notifications/<uuid:code>/open", "POST", PERSONAL, kw=own_notification),
+    R("notifications/<uuid:code>/open", "GET", PERSONAL, kw=own_notification),
     # ---- persona libraries
     R("personas/", "GET", CURRENT_READ),
     R("personas/libraries/new", "POST", CURRENT_WRITE, data=lambda w, r: {"name": f"{r} lib"}),
