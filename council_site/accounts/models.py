@@ -183,7 +183,8 @@ class ApiToken(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True,
                                       help_text="Empty: the token never expires.")
     read_only = models.BooleanField(
-        default=False, db_default=False, help_text="Reads only, even where the user's role may write.")
+        default=False, db_default=False,
+        help_text="Reads only, even where the user's role may write.")
     # Deleting the team deletes the token: a scope that vanished must not widen to all
     # of the user's teams.
     team = models.ForeignKey(
