@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
-from django.utils.deprecation import MiddlewareMixin
+
+from council_site.edge_middleware import EdgeMiddleware
 
 HEADER = "Content-Security-Policy"
 # 'self' alone already covers a same-host websocket in CSP Level 3 browsers; the
@@ -35,9 +36,7 @@ def policy_for(request: HttpRequest) -> str:
     return POLICY.format(websocket=f" {scheme}://{host}")
 
 
-class ContentSecurityPolicyMiddleware(MiddlewareMixin):
-    """Sync and async (MiddlewareMixin), so it costs the ASGI server no thread hop."""
-
-    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+class ContentSecurityPolicyMiddleware(EdgeMiddleware):
+    def after(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
         response.headers.setdefault(HEADER, policy_for(request))
         return response

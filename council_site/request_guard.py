@@ -12,22 +12,19 @@
   count against that limit, their fields still do.
 
 Under /api/ the answer has the API's error body; elsewhere it is Django's 404 and 400
-pages, and a short text 413. Sync and async, like ``ApiErrorBodyMiddleware``, so async
-views stay on the event loop.
+pages, and a short text 413. Sync and async (``EdgeMiddleware``), so async views stay on the
+event loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Any
-
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 
 from council_site.api_errors import error_body
 from council_site.api_middleware import API_PREFIX
+from council_site.edge_middleware import EdgeMiddleware
 
 NUL = "\x00"
 
@@ -73,21 +70,6 @@ def _refusal(request: HttpRequest) -> HttpResponse | None:
     return None
 
 
-class RequestGuardMiddleware:
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request: HttpRequest) -> Any:
-        if self.is_async:
-            return self._acall(request)
-        return _refusal(request) or self.get_response(request)
-
-    async def _acall(self, request: HttpRequest) -> HttpResponse:
-        get_response: Callable[[HttpRequest], Awaitable[HttpResponse]] = self.get_response
-        return _refusal(request) or await get_response(request)
+class RequestGuardMiddleware(EdgeMiddleware):
+    def before(self, request: HttpRequest) -> HttpResponse | None:
+        return _refusal(request)
