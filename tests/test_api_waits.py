@@ -12,6 +12,7 @@ from django.core.cache import cache
 
 from council_site import api_waits
 from council_site.api_waits import TooManyWaits, slots_take
+from tests.waiting import PATIENCE_S
 
 
 def caller(user_id: int, token_id: int | None = None) -> SimpleNamespace:
@@ -57,10 +58,12 @@ def test_a_token_refused_gives_its_user_slot_back(settings):
 def test_a_slot_whose_holder_died_frees_itself_and_a_renewed_one_does_not(settings,
                                                                           monkeypatch):
     settings.COUNCIL_STREAMS_PER_USER = 1
-    monkeypatch.setattr(api_waits, "SLOT_SECONDS", 1)
+    # Long enough that a loaded machine's stall between two renewals cannot expire the
+    # renewed slot; short enough to wait out.
+    monkeypatch.setattr(api_waits, "SLOT_SECONDS", 4)
     slots_take(caller(1))  # never released: its process "died"
     kept = slots_take(caller(2))
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + PATIENCE_S
     while True:
         kept.renew()
         try:

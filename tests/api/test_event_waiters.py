@@ -7,8 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -22,6 +20,7 @@ from council_site.asgi import application
 from debates.engine.schemas import DebateConfig
 from debates.models import Debate
 from debates.services import debate_create
+from tests.waiting import PATIENCE_S, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,7 +51,7 @@ class Loop:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
 
-    def run(self, coroutine: Any, timeout: float = 60) -> Any:
+    def run(self, coroutine: Any, timeout: float = PATIENCE_S) -> Any:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
     def close(self) -> None:
@@ -83,25 +82,17 @@ def loop():
     running.close()
 
 
-def wait_until(condition: Callable[[], bool], timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting")
-        time.sleep(0.02)
-
-
 async def started(path: str, secret: str, query: str = "") -> tuple[ApplicationCommunicator,
                                                                     dict[str, Any]]:
     app = ApplicationCommunicator(application, http_scope(path, secret=secret, query=query))
     await app.send_input({"type": "http.request", "body": b"", "more_body": False})
-    return app, await app.receive_output(timeout=30)
+    return app, await app.receive_output(timeout=PATIENCE_S)
 
 
 async def rest_of_body(app: ApplicationCommunicator) -> bytes:
     body = b""
     while True:
-        message = await app.receive_output(timeout=30)
+        message = await app.receive_output(timeout=PATIENCE_S)
         body += message.get("body", b"")
         if not message.get("more_body"):
             return body
@@ -121,14 +112,14 @@ async def open_stream(path: str, secret: str) -> tuple[ApplicationCommunicator, 
     assert start["status"] == 200, start
     body = b""
     while b"event: debate_created" not in body:
-        body += (await app.receive_output(timeout=30)).get("body", b"")
+        body += (await app.receive_output(timeout=PATIENCE_S)).get("body", b"")
     return app, body
 
 
 async def disconnect(app: ApplicationCommunicator) -> None:
     await app.send_input({"type": "http.disconnect"})
     try:
-        await app.wait(timeout=10)
+        await app.wait(timeout=PATIENCE_S)
     except Exception:  # noqa: BLE001 - a cancelled response is how a disconnect ends
         pass
 
@@ -226,12 +217,12 @@ def test_a_long_poll_answers_a_new_requests_refusal_once_access_is_lost(
     token, secret = api_token_create(user=viewer, name="poller")
     waiting = asyncio.run_coroutine_threadsafe(
         answer(f"/api/debates/{debate.code}/events/wait", secret,
-               f"after={debate.last_event_seq}&timeout=30"), loop.loop)
+               f"after={debate.last_event_seq}&timeout=60"), loop.loop)
     # The long-poll holds its slot once it has passed its first access check.
     slots = [f"council:waits:token:{token.pk}:{i}" for i in range(10)]
-    wait_until(lambda: bool(cache.get_many(slots)))
+    wait_until(lambda: bool(cache.get_many(slots)), what="the long-poll to hold its slot")
     status = loses(loses_access, team=team, user=viewer, token=token)
-    refused = waiting.result(40)
+    refused = waiting.result(PATIENCE_S)
     new = loop.run(answer(f"/api/debates/{debate.code}/events/wait", secret, "timeout=0"))
     assert new[0] == status
     assert refused[::2] == new[::2]

@@ -10,7 +10,14 @@ from collab.services import comment_create
 from council_site.accounts.models import ApiToken
 from council_site.accounts.services import api_token_create
 from tests.conftest import PASSWORD
-from tests.web.browser_support import launch, real_password, require_chromium, served_site, site_env
+from tests.web.browser_support import (
+    PATIENCE_MS,
+    launch,
+    real_password,
+    require_chromium,
+    served_site,
+    site_env,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,8 +36,7 @@ def test_revoke_and_delete_ask_and_a_dismissed_dialog_changes_nothing(
             browser = launch(pw)
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
-                page.set_default_timeout(30_000)
-                expect.set_options(timeout=30_000)  # a loaded 2-core machine
+                page.set_default_timeout(PATIENCE_MS)
                 asked: list[str] = []
                 answer = {"accept": False}
 

@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 
 from tests.conftest import PASSWORD
-from tests.web.browser_support import launch, real_password, require_chromium, served_site, site_env
+from tests.web.browser_support import (
+    PATIENCE_MS,
+    launch,
+    real_password,
+    require_chromium,
+    served_site,
+    site_env,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,8 +45,7 @@ def test_main_pages_run_with_no_policy_violation_and_the_live_page_updates(
             try:
                 violations: list[str] = []
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
-                page.set_default_timeout(30_000)
-                expect.set_options(timeout=30_000)  # a loaded 2-core machine
+                page.set_default_timeout(PATIENCE_MS)
                 page.expose_function("reportViolation", lambda text: violations.append(text))
                 page.add_init_script(LISTEN)
                 page.on("console", lambda m: violations.append(f"console: {m.text}")
@@ -71,7 +77,7 @@ def test_main_pages_run_with_no_policy_violation_and_the_live_page_updates(
                 expect(page.locator("#debate-live")).to_have_attribute("data-ws", "open")
                 expect(page.locator("#debate-rounds")).to_contain_text("Round 1")
                 synthesis = page.get_by_role("link", name="Read the full synthesis")
-                expect(synthesis).to_be_visible(timeout=60_000)
+                expect(synthesis).to_be_visible()
                 expect(page.locator("#debate-agents .agent .swatch")).to_have_count(3)
 
                 visit(f"/debates/{code}/synthesis")

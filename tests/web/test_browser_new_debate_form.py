@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import PASSWORD
-from tests.web.browser_support import launch, real_password, require_chromium, served_site, site_env
+from tests.web.browser_support import (
+    PATIENCE_MS,
+    launch,
+    real_password,
+    require_chromium,
+    served_site,
+    site_env,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -22,8 +29,7 @@ def test_switching_protocol_while_typing_keeps_the_estimate_and_updates_the_opti
             browser = launch(pw)
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
-                page.set_default_timeout(30_000)
-                expect.set_options(timeout=30_000)  # a loaded 2-core machine
+                page.set_default_timeout(PATIENCE_MS)
                 page.goto(f"{base}/accounts/login/")
                 page.fill("input[name=username]", owner.username)
                 page.fill("input[name=password]", PASSWORD)
