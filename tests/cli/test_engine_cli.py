@@ -162,7 +162,7 @@ def test_a_bad_input_process_exits_2_before_importing_litellm_or_django():
 
 def test_an_unknown_option_value_exits_2_with_argparse_usage():
     proc = subprocess.run([sys.executable, "-m", "debates.engine", QUESTION, "--mode", "huge"],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 2 and proc.stdout == ""
     assert "invalid choice: 'huge'" in proc.stderr
 
@@ -197,7 +197,7 @@ def test_the_entry_point_skips_teardown_but_runs_exit_handlers_and_keeps_the_exi
     code = ("import atexit, sys; atexit.register(lambda: print('handler ran', file=sys.stderr))"
             "; from debates.engine.cli import entry; entry(['   '])")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=600)
     assert proc.returncode == 2 and proc.stdout == ""
     assert "council: error: the question is empty" in proc.stderr
     assert proc.stderr.rstrip().endswith("handler ran")
