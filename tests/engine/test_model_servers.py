@@ -373,14 +373,22 @@ async def test_max_text_chars_lets_a_rambling_model_finish_its_json(
 
 
 async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(
-    slow: StubServer,
+    slow: StubServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A per-model ``timeout_s`` keeps short attempts (and retries) on a local server too.
+    monkeypatch.setenv("COUNCIL_MODELS", '{"openai/slow": {"timeout_s": 0.6}}')
+    from debates.engine import capabilities as caps_module
+
+    caps_module.configure(None)
     ledger = Ledger()
-    gw = gateway(slow, ledger, local_timeout_s=0.6, turn_budget_s=1.5, max_retries=5,
-                 output_mode="prompt")
+    gw = gateway(slow, ledger, turn_budget_s=1.5, max_retries=5, output_mode="prompt")
     started = time.perf_counter()
-    with pytest.raises(CallFailed) as caught:
-        await gw.structured(Position, messages=MESSAGES, model="openai/slow", tag=TAG)
+    try:
+        with pytest.raises(CallFailed) as caught:
+            await gw.structured(Position, messages=MESSAGES, model="openai/slow", tag=TAG)
+    finally:
+        monkeypatch.delenv("COUNCIL_MODELS")
+        caps_module.configure(None)
     elapsed = time.perf_counter() - started
     # Two 0.6 s attempts and a short third fit 1.5 s; the five allowed retries do not.
     assert elapsed < 1.5 + 1.0
@@ -392,6 +400,19 @@ async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(
     while slow.abandoned < len(ledger.records) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert slow.abandoned == len(ledger.records)
+
+
+async def test_a_local_server_slower_than_one_attempt_gets_the_whole_turn_in_one(
+    slow: StubServer,
+) -> None:
+    # SmolLM2-135M on 2 loaded cores took 128 s to compose a panel; three attempts of
+    # the 60 s local default each started that generation over, and all timed out.
+    ledger = Ledger()
+    gw = gateway(slow, ledger, local_timeout_s=1.5, max_retries=4, output_mode="prompt")
+    outcome = await gw.structured(Position, messages=MESSAGES, model="openai/slow", tag=TAG)
+    assert outcome.value.stance
+    assert [(r.ok, r.error_class) for r in ledger.records] == [(True, None)]
+    assert slow.abandoned == 0
 
 
 # ------------------------------------------------------------------ context budget
