@@ -533,7 +533,8 @@ class LLMGateway:
         restart the same generation from nothing, beside the abandoned one until the
         server notices the client left. Hosted calls keep short attempts and retries."""
         caps = self.capabilities(model)
-        if caps.local and not caps.timeout_s:
+        # The simulator has no server doing the work: it keeps the retries it imitates.
+        if caps.local and not caps.simulated and not caps.timeout_s:
             return self.turn_budget(model)
         return self._configured_timeout(model)
 
