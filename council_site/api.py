@@ -32,7 +32,7 @@ from ninja.parser import Parser
 
 from collab.api import router as collab_router
 from council_site.accounts.api import router as teams_router
-from council_site.api_auth import INVALID_TOKEN
+from council_site.api_auth import INVALID_TOKEN, NO_CREDENTIALS
 from council_site.api_errors import ApiError, error_body
 from council_site.request_guard import too_large_message
 from debates.api import router as debates_router
@@ -48,8 +48,6 @@ log = logging.getLogger(__name__)
 # Locations ninja puts first in an error's ``loc``; the body's second element is the
 # name of the route's payload parameter, which means nothing to a client either.
 PARAM_KINDS = {"body", "query", "path", "form", "header", "cookie", "file"}
-NO_CREDENTIALS = ("Authentication required: send an API token (Authorization: Bearer ...) "
-                  "or sign in.")
 
 
 class NulCharacters(ValueError):

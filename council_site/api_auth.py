@@ -32,6 +32,8 @@ from council_site.accounts.token_scope import check_may_write
 READ_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 INVALID_TOKEN = "The API token is unknown, revoked or expired."
+NO_CREDENTIALS = ("Authentication required: send an API token (Authorization: Bearer ...) "
+                  "or sign in.")
 
 
 class ApiTokenAuth(HttpBearer):

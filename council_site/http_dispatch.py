@@ -7,6 +7,14 @@ A sync view gains nothing from the event loop, so its request goes through Djang
 WSGI handler on a small thread pool (a2wsgi): one switch. Views that are coroutines
 (the API's event long-poll and stream, which wait for minutes) keep the ASGI handler,
 where waiting costs no thread.
+
+Django's ASGI handler gives every request a thread of its own for its sync parts
+(middleware, authentication, ORM calls), and that thread keeps its database connection
+until the response ends: for a stream, thirty minutes. So a coroutine view's request is
+handled without that per-request context: its sync parts run on the process's one
+shared thread for sync code, the thread the websocket consumers' database calls already
+use. A thousand waiting clients then hold no thread and no connection of their own; the
+process holds one connection for all of them (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -73,7 +81,10 @@ class SyncViewsOnThreads:
 
     async def __call__(self, scope: HTTPScope, receive: Receive, send: Send) -> None:
         path = scope["path"].removeprefix(scope.get("root_path", ""))
-        if serves_async(path) or _chunked(scope):
+        if serves_async(path):
+            # ``handle`` is ``__call__`` without its per-request ThreadSensitiveContext.
+            await self.asgi.handle(scope, receive, send)
+        elif _chunked(scope):
             await self.asgi(scope, receive, send)
         else:
             await self.wsgi(scope, receive, send)

@@ -208,6 +208,17 @@ COUNCIL_QUEUE_GRACE_SECONDS = env_int("COUNCIL_QUEUE_GRACE_SECONDS", 60, minimum
 # a step waits on model calls nearly all the time, so one process serves many.
 COUNCIL_DEBATES_PER_WORKER = env_int("COUNCIL_DEBATES_PER_WORKER", 20, minimum=1)
 
+# --- event long-polls and streams ------------------------------------------------
+
+# Long-polls and event streams one user (and one API token) may keep open at once,
+# counted across every web process in the cache (Redis when scaled out); one more is
+# answered 429 with Retry-After (council_site/api_waits.py).
+COUNCIL_STREAMS_PER_USER = env_int("COUNCIL_STREAMS_PER_USER", 20, minimum=1)
+COUNCIL_STREAMS_PER_TOKEN = env_int("COUNCIL_STREAMS_PER_TOKEN", 10, minimum=1)
+# How often an open long-poll or stream checks again that its caller may still see the
+# debate (membership, token, session): a removed member stops receiving within this.
+COUNCIL_STREAM_RECHECK_SECONDS = env_int("COUNCIL_STREAM_RECHECK_SECONDS", 5, minimum=1)
+
 # --- models -----------------------------------------------------------------------
 
 COUNCIL_MODEL = env_str("COUNCIL_MODEL", "sim/default")

@@ -7,7 +7,14 @@ log is the truth, so a client that remembers the last ``seq`` it saw and asks ag
 
 The views are async and sleep between short database reads, so a waiting client
 holds no worker thread: under ASGI every sync view shares one thread, and a sync
-long-poll would stall the whole site.
+long-poll would stall the whole site. Their reads run on the process's one shared
+thread for sync code (council_site.http_dispatch), so waiting clients hold no database
+connection of their own either.
+
+Each open request holds a slot of its caller (at most ``COUNCIL_STREAMS_PER_USER`` per
+user, ``COUNCIL_STREAMS_PER_TOKEN`` per token, else 429) and checks every
+``COUNCIL_STREAM_RECHECK_SECONDS`` that its caller may still see the debate; when not,
+it ends with the refusal a new request would get (council_site.api_waits).
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -27,6 +35,8 @@ from ninja import Query, Router, Schema
 from pydantic import Field
 
 from council_site.api_auth import api_auth
+from council_site.api_errors import errors
+from council_site.api_waits import Watch, watch_open
 from debates.access import debate_access
 from debates.events import events_after
 from debates.models import ACTIVE_STATUSES, Debate, DebateEvent
@@ -84,25 +94,40 @@ def _event_dict(event: DebateEvent) -> dict[str, Any]:
             "created_at": event.created_at}
 
 
-async def _debate(request: HttpRequest, code: uuid.UUID) -> Debate:
+async def _watched_debate(request: HttpRequest, code: uuid.UUID) -> tuple[Debate, Watch]:
+    """The debate (or the API's 404) and the request's watch: its slot, and the access
+    check it repeats while it stays open."""
     debate, _ = await sync_to_async(debate_access)(user=request.user, code=code)
-    return debate
+    watch = await watch_open(request, partial(debate_access, user=request.user, code=code))
+    return debate, watch
 
 
-@router.get("/{uuid:code}/events/wait", response=EventBatchOut, url_name="debate_events_wait")
+async def _release(watch: Watch) -> None:
+    # Shielded: a client that disconnects cancels the request, and the slot must still
+    # be handed back.
+    await asyncio.shield(sync_to_async(watch.release)())
+
+
+@router.get("/{uuid:code}/events/wait", url_name="debate_events_wait",
+            response={200: EventBatchOut, **errors(401, 403, 404, 429)})
 async def wait_events(request: HttpRequest, code: uuid.UUID,
-                      query: Query[WaitQuery]) -> dict[str, Any]:
+                      query: Query[WaitQuery]) -> Any:
     """Long-poll: the events after ``after``, waiting up to ``timeout`` seconds for the
     first one. Answers at once when there are events or the debate has ended
     (``active`` false); an empty batch with ``active`` true means "ask again"."""
-    debate = await _debate(request, code)
-    deadline = time.monotonic() + query.timeout
-    while True:
-        batch, status = await read(debate.pk, query.after)
-        active = status in ACTIVE_STATUSES
-        if batch or not active or time.monotonic() >= deadline:
-            break
-        await asyncio.sleep(min(poll_seconds(), max(0.0, deadline - time.monotonic())))
+    debate, watch = await _watched_debate(request, code)
+    try:
+        deadline = time.monotonic() + query.timeout
+        while True:
+            if (refused := await watch.refusal()) is not None:
+                return refused
+            batch, status = await read(debate.pk, query.after)
+            active = status in ACTIVE_STATUSES
+            if batch or not active or time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(min(poll_seconds(), max(0.0, deadline - time.monotonic())))
+    finally:
+        await _release(watch)
     return {"events": [_event_dict(e) for e in batch],
             "last_seq": batch[-1].seq if batch else query.after,
             "status": status, "active": active}
@@ -113,13 +138,17 @@ def _sse(event: DebateEvent) -> str:
     return f"id: {event.seq}\nevent: {event.kind}\ndata: {data}\n\n"
 
 
-async def stream(debate_id: int, after: int, *, lifetime: float = STREAM_SECONDS
-                 ) -> AsyncIterator[str]:
+async def stream(debate_id: int, after: int, *, lifetime: float = STREAM_SECONDS,
+                 watch: Watch | None = None) -> AsyncIterator[str]:
     """SSE frames: every event past ``after``, then an ``end`` frame once the debate
-    has ended (or ``lifetime`` has passed, with ``"reconnect": true``)."""
+    has ended (or ``lifetime`` has passed, with ``"reconnect": true``), or an ``error``
+    frame with the refusal a new request would get once the caller lost access."""
     started = idle_since = time.monotonic()
     yield "retry: 2000\n\n"
     while True:
+        if watch is not None and (refused := await watch.refusal()) is not None:
+            yield f"event: error\ndata: {json.dumps(refused.value)}\n\n"
+            return
         batch, status = await read(debate_id, after)
         for event in batch:
             yield _sse(event)
@@ -141,8 +170,24 @@ async def stream(debate_id: int, after: int, *, lifetime: float = STREAM_SECONDS
             await asyncio.sleep(poll_seconds())
 
 
+class HeldStream:
+    """The stream's frames, and its slot handed back when the response is closed: Django
+    closes a response's content when it ends, the client disconnected or never read a
+    frame (an async generator's own ``finally`` would not run in that last case)."""
+
+    def __init__(self, frames: AsyncIterator[str], watch: Watch) -> None:
+        self.frames = frames
+        self.watch = watch
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self.frames
+
+    def close(self) -> None:
+        self.watch.release()
+
+
 @router.get("/{uuid:code}/events/stream", url_name="debate_events_stream",
-            response={200: None},
+            response={200: None, **errors(401, 403, 404, 429)},
             openapi_extra={"responses": {"200": {
                 "description": "Server-sent events: `id` is the event's seq, `event` its "
                                "kind, `data` the event as JSON; a final `end` event carries "
@@ -152,13 +197,14 @@ async def stream_events(request: HttpRequest, code: uuid.UUID,
                         query: Query[StreamQuery]) -> StreamingHttpResponse:
     """Server-sent events of the log after ``after`` (or the ``Last-Event-ID`` header),
     until the debate ends. Reconnecting with the last id resumes without a gap."""
-    debate = await _debate(request, code)
+    debate, watch = await _watched_debate(request, code)
     after = query.after
     try:
         after = max(after, int(request.headers.get("Last-Event-ID", "0")))
     except ValueError:
         pass
-    response = StreamingHttpResponse(stream(debate.pk, after),
+    response = StreamingHttpResponse(HeldStream(
+        stream(debate.pk, after, lifetime=STREAM_SECONDS, watch=watch), watch),
                                      content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each frame on at once

@@ -44,20 +44,21 @@ from debates.lease import (  # noqa: F401 - claim/release/lease_seconds are this
 )
 from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
 from debates.persistence import PersistingHooks
+from debates.running_time import EVENT_KINDS, running_seconds
 from debates.stored_state import load_state
 
 log = logging.getLogger(__name__)
 
 def usage_of(debate: Debate) -> Usage:
     """Totals from the ledger, by the engine's own rule (``usage_from_calls``), so the
-    CLI and stored debates can never disagree on what counts as an unknown cost."""
+    CLI and stored debates can never disagree on what counts as an unknown cost; the
+    wall time is the time spent running steps (``debates.running_time``)."""
     fields = ["phase", "round", "attempt", "purpose", "model", "prompt_tokens",
               "completion_tokens", "cost_usd", "latency_ms", "ok"]
     records = [CallRecord(agent=row.pop("agent_index"), **row)
                for row in debate.llm_calls.values("agent_index", *fields)]
-    wall = 0.0
-    if debate.started_at:
-        wall = (timezone.now() - debate.started_at).total_seconds()
+    steps = debate.events.filter(kind__in=EVENT_KINDS).order_by("seq")
+    wall = running_seconds(steps.values_list("kind", "created_at"), now=timezone.now())
     return usage_from_calls(records, wall)
 
 

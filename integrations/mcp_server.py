@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from asgiref.sync import sync_to_async
@@ -157,6 +158,28 @@ def result(identity: Identity, code: str) -> dict[str, Any]:
     return {**_status(debate), "result": typed.model_dump(mode="json")}
 
 
+async def wait(identity: Identity, code: str, *,
+               report: Callable[..., Awaitable[None]], timeout_seconds: float,
+               after: int) -> dict[str, Any]:
+    """``wait_for_debate``: poll the debate's status and events, reporting each event.
+    Every poll runs the token and access checks a new tool call would (``status``), so a
+    wait ends with that call's refusal within ``WAIT_POLL_SECONDS`` of a revoked token
+    or a removal from the team."""
+    deadline = time.monotonic() + max(0.0, min(timeout_seconds, 3600))
+    seen = after
+    while True:
+        now = await sync_to_async(status)(identity, code, seen)
+        for event in now["events"]:
+            seen = event["seq"]
+            detail = ", ".join(f"{k} {v}" for k, v in event["payload"].items()
+                               if isinstance(v, int | str) and len(str(v)) < 40)
+            await report(seen, message=event["kind"] + (f" ({detail})" if detail else ""))
+        if now["status"] not in ACTIVE_STATUSES or time.monotonic() >= deadline:
+            now.pop("events")
+            return now
+        await asyncio.sleep(WAIT_POLL_SECONDS)
+
+
 def build_server(secret: str) -> MCPServer:
     identity = Identity(secret)
     server = MCPServer(name="council", instructions=INSTRUCTIONS)
@@ -203,20 +226,8 @@ def build_server(secret: str) -> MCPServer:
                               after: int = 0) -> dict[str, Any]:
         """Wait until the debate ends (or ``timeout_seconds`` pass), reporting progress
         as its events arrive. Returns its status; call again if it is still active."""
-        deadline = time.monotonic() + max(0.0, min(timeout_seconds, 3600))
-        seen = after
-        while True:
-            now = await sync_to_async(status)(identity, code, seen)
-            for event in now["events"]:
-                seen = event["seq"]
-                detail = ", ".join(f"{k} {v}" for k, v in event["payload"].items()
-                                   if isinstance(v, int | str) and len(str(v)) < 40)
-                await ctx.report_progress(seen, message=event["kind"] +
-                                          (f" ({detail})" if detail else ""))
-            if now["status"] not in ACTIVE_STATUSES or time.monotonic() >= deadline:
-                now.pop("events")
-                return now
-            await asyncio.sleep(WAIT_POLL_SECONDS)
+        return await wait(identity, code, report=ctx.report_progress,
+                          timeout_seconds=timeout_seconds, after=after)
 
     @server.tool()
     async def get_result(code: str) -> dict[str, Any]:

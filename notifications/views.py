@@ -35,8 +35,10 @@ def unread_badge(request: AuthenticatedHttpRequest) -> HttpResponse:
                   {"unread": selectors.unread_count(user=request.user)})
 
 
+# A GET, so a notification is a link: it opens in a new tab, and its address can be
+# copied. Marking one's own notification read is the only thing it changes.
 @login_required
-@require_POST
+@require_GET
 def notification_open(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpResponse:
     notification = selectors.notification_of_user(user=request.user, code=code)
     services.notification_mark_read(notification=notification)

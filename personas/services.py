@@ -23,7 +23,13 @@ ExportFormat = Literal["yaml", "json"]
 
 
 class PersonaError(ValueError):
-    """A refused persona change; the message is meant for the user."""
+    """A refused persona change; the message is meant for the user. ``field`` names the
+    persona field at fault when there is one: a form shows ``detail`` next to it, and
+    the message (the API's and the CLI's) starts "field '<name>': "."""
+
+    def __init__(self, detail: str, *, field: str | None = None) -> None:
+        self.detail, self.field = detail, field
+        super().__init__(f"field '{field}': {detail}" if field else detail)
 
 
 def persona_data(persona: Persona) -> dict[str, object]:
@@ -43,7 +49,7 @@ def _check(persona: Persona) -> None:
         try:
             check_model(persona.model)
         except ValueError as exc:
-            raise PersonaError(f"field 'model': {exc}") from None
+            raise PersonaError(str(exc), field="model") from None
 
 
 def _name_taken(library: PersonaLibrary, name: str, *, exclude: int | None = None) -> bool:
@@ -144,7 +150,7 @@ def persona_create(
 ) -> LibraryPersona:
     _check(data)
     if _name_taken(library, data.name):
-        raise PersonaError(f"field 'name': '{data.name}' already exists in {library.name}")
+        raise PersonaError(f"'{data.name}' already exists in {library.name}", field="name")
     persona = LibraryPersona.objects.create(library=library, **_fields(data))
     _version(persona, user, note or "Created")
     return persona
@@ -159,7 +165,8 @@ def persona_update(
     if data == persona.as_persona():
         return persona
     if _name_taken(persona.library, data.name, exclude=persona.pk):
-        raise PersonaError(f"field 'name': '{data.name}' already exists in {persona.library.name}")
+        raise PersonaError(f"'{data.name}' already exists in {persona.library.name}",
+                           field="name")
     for field, value in _fields(data).items():
         setattr(persona, field, value)
     persona.save()

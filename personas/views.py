@@ -23,6 +23,14 @@ def _current(request: HttpRequest, need: str) -> tuple[Team, str]:
     return current_team_access(request, need=need)
 
 
+def _add_persona_error(form: PersonaForm, exc: services.PersonaError) -> None:
+    """A refusal about one field (a name already taken) is shown next to that field."""
+    if exc.field in form.fields:
+        form.add_error(exc.field, exc.detail)
+    else:
+        form.add_error(None, str(exc))
+
+
 @login_required
 @require_GET
 def library_list(request: HttpRequest) -> HttpResponse:
@@ -158,7 +166,7 @@ def persona_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
             persona = services.persona_create(library=library, user=request.user, data=data,
                                               note=form.cleaned_data["note"])
         except services.PersonaError as exc:
-            form.add_error(None, str(exc))
+            _add_persona_error(form, exc)
         else:
             return redirect("personas:persona_detail", code=persona.code)
     return render(request, "personas/persona_form.html", {"library": library, "form": form})
@@ -187,7 +195,7 @@ def persona_edit(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
             services.persona_update(persona=persona, user=request.user, data=data,
                                     note=form.cleaned_data["note"])
         except services.PersonaError as exc:
-            form.add_error(None, str(exc))
+            _add_persona_error(form, exc)
         else:
             return redirect("personas:persona_detail", code=persona.code)
     return render(request, "personas/persona_form.html",

@@ -35,10 +35,12 @@ def _where(url: str, default_port: int) -> str:
 
 @functools.cache
 def _postgres_problem() -> str | None:
+    # Generous timeouts: a refused connection fails at once anyway, and a loaded
+    # machine may take seconds to answer one that is up.
     import psycopg
 
     try:
-        with psycopg.connect(POSTGRES_URL, connect_timeout=2) as conn:
+        with psycopg.connect(POSTGRES_URL, connect_timeout=10) as conn:
             conn.execute("SELECT 1")
     except Exception as exc:  # any failure means "unreachable"
         return f"PostgreSQL at {_where(POSTGRES_URL, 5432)} unreachable: {exc}".strip()
@@ -50,7 +52,7 @@ def _redis_problem() -> str | None:
     import redis
 
     try:
-        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=2)
+        client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=10, socket_timeout=2)
         try:
             client.ping()
         finally:

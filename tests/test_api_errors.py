@@ -133,6 +133,9 @@ def test_docs_load_swagger_from_local_static_files(member_client):
     assert "cdn" not in html.lower()
 
 
+# The database is allowed because a pool thread that served a page earlier in this
+# process keeps its connection, which Django checks at the start of every request.
+@pytest.mark.django_db
 async def test_the_asgi_app_serves_the_swagger_assets():
     from tests.test_static import _asgi_get
 

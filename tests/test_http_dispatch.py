@@ -22,6 +22,7 @@ from council_site.asgi import application
 from council_site.http_dispatch import serves_async
 from tests.conftest import PASSWORD
 from tests.factories import make_debate
+from tests.waiting import PATIENCE_S
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,17 +38,17 @@ async def asgi_request(method: str, path: str, *, headers: dict[str, str] | None
              "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 8000)}
     app = ApplicationCommunicator(application, scope)
     await app.send_input({"type": "http.request", "body": body, "more_body": False})
-    start = await app.receive_output(timeout=20)
+    start = await app.receive_output(timeout=PATIENCE_S)
     response_headers: dict[str, list[str]] = {}
     for key, value in start["headers"]:
         response_headers.setdefault(key.decode().lower(), []).append(value.decode())
     content = b""
     while True:
-        message = await app.receive_output(timeout=20)
+        message = await app.receive_output(timeout=PATIENCE_S)
         content += message.get("body", b"")
         if not message.get("more_body"):
             break
-    await app.wait(timeout=5)
+    await app.wait(timeout=PATIENCE_S)
     return start["status"], response_headers, content
 
 

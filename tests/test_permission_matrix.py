@@ -48,6 +48,7 @@ from debates.models import Debate, DebateStatus, Synthesis
 from debates.services import debate_create
 from personas.models import LibraryPersona, PersonaLibrary
 from personas.services import library_create, persona_create
+from tests.waiting import PATIENCE_S
 
 OK = "2xx/3xx"
 ROLES = ("outsider", "viewer", "editor", "owner")  # refusals first, on an untouched world
@@ -315,7 +316,7 @@ ROWS: list[R] = [
     R("notifications/settings", "POST", PERSONAL,
       data=lambda w, r: {"mentions": "app", "replies": "off", "debates": "email",
                          "invitations": "email"}),
-    R("notifications/<uuid:code>/open", "POST", PERSONAL, kw=own_notification),
+    R("notifications/<uuid:code>/open", "GET", PERSONAL, kw=own_notification),
     # ---- persona libraries
     R("personas/", "GET", CURRENT_READ),
     R("personas/libraries/new", "POST", CURRENT_WRITE, data=lambda w, r: {"name": f"{r} lib"}),
@@ -667,15 +668,14 @@ def _ws_app() -> Any:
 async def _ws_outcome(path: str, cookie: str) -> str:
     communicator = WebsocketCommunicator(_ws_app(), path, headers=[
         (b"cookie", cookie.encode()), (b"host", b"testserver")])
-    connected, _ = await communicator.connect(timeout=5)
+    connected, _ = await communicator.connect(timeout=PATIENCE_S)
     if not connected:
         return "refused"
-    try:
-        message = await communicator.receive_output(timeout=0.5)
-    except Exception:  # nothing within the timeout: the socket stays open
-        message = None
-    await communicator.disconnect()
-    if message and message.get("type") == "websocket.close":
+    # The first message tells: a close, or the page's first fragments (a reader's socket
+    # is sent the debate's events at once), so no short wait has to stand for "open".
+    message = await communicator.receive_output(timeout=PATIENCE_S)
+    await communicator.disconnect(timeout=PATIENCE_S)
+    if message.get("type") == "websocket.close":
         return f"closed {message.get('code')}"
     return "open"
 

@@ -10,6 +10,7 @@ import pytest
 from channels_redis.core import RedisChannelLayer
 
 from council_site.env import redis_channel_layer
+from tests.waiting import PATIENCE_S
 
 pytestmark = pytest.mark.scaleout
 
@@ -28,7 +29,7 @@ async def test_a_receive_outlasts_a_quiet_spell_longer_than_the_blocking_read(sc
     ringing = asyncio.ensure_future(ring_later())
     started = time.monotonic()
     try:
-        message = await asyncio.wait_for(layer.receive(channel), timeout=30)
+        message = await asyncio.wait_for(layer.receive(channel), timeout=PATIENCE_S)
     finally:
         ringing.cancel()
         await layer.flush()

@@ -36,7 +36,7 @@ def test_durability_suite_passes_on_postgresql_and_redis(scaleout):
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "durability",
          "tests/debates/test_durability.py"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200,
     )
     tail = proc.stdout[-6000:] + proc.stderr[-2000:]
     assert proc.returncode == 0, tail

@@ -21,6 +21,7 @@ import pytest
 from debates.bench.fleet import Fleet, Settings, services, wait_for
 from debates.bench.netns import HostNetwork, netns_problem
 from tests.conftest import POSTGRES_URL, REDIS_URL, ScaleOut, _skip_or_fail
+from tests.waiting import PATIENCE_S
 
 pytestmark = pytest.mark.scaleout
 
@@ -65,7 +66,7 @@ def test_thirty_debates_on_three_hosts_complete_once_when_one_host_is_cut_off(
 
         # Mid-run: a fifth of the turns stored, and the host holding a step.
         wait_for(lambda: turns() >= DEBATES * TURNS_PER_DEBATE // 5 and doomed_owners(),
-                 timeout=90, what="the third host to hold a step mid-run", fleet=fleet)
+                 timeout=PATIENCE_S, what="the third host to hold a step mid-run", fleet=fleet)
         network.cut(doomed.host)
         cut_at = time.monotonic()
         held_owners = doomed_owners()
@@ -79,7 +80,7 @@ def test_thirty_debates_on_three_hosts_complete_once_when_one_host_is_cut_off(
                 " ON e.debate_id = d.id WHERE e.kind = 'resumed'")}
 
         # Its steps are taken over while it is away; then its link comes back.
-        wait_for(lambda: held_at_cut <= resumed(), timeout=60,
+        wait_for(lambda: held_at_cut <= resumed(), timeout=PATIENCE_S,
                  what="the cut host's steps to be taken over", fleet=fleet)
         network.heal(doomed.host)
 
@@ -87,7 +88,7 @@ def test_thirty_debates_on_three_hosts_complete_once_when_one_host_is_cut_off(
             doomed_owners()
             return not (fleet.statuses().keys() & {"queued", "running"})
 
-        wait_for(all_ended, timeout=90, what="every debate to end", fleet=fleet)
+        wait_for(all_ended, timeout=PATIENCE_S, what="every debate to end", fleet=fleet)
         ended_s = time.monotonic() - cut_at
         # Whatever the stale workers still had to write is written (or they are
         # killed) before the ledger is read.

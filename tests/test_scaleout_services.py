@@ -47,7 +47,7 @@ def run_scaleout(services: ScaleOut, args: list[str], database_url: str | None =
 
 
 def test_postgres_answers_a_query(scaleout):
-    with psycopg.connect(scaleout.postgres_url, connect_timeout=2) as conn:
+    with psycopg.connect(scaleout.postgres_url, connect_timeout=10) as conn:
         assert conn.execute("SELECT 1 + 1").fetchone() == (2,)
         assert conn.info.server_version >= 130000
 
@@ -123,13 +123,13 @@ def test_django_runs_against_postgres_and_redis(scaleout):
 def scratch_database(scaleout):
     """A throwaway PostgreSQL database, so migrations never touch the shared one."""
     name = f"council_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(scaleout.postgres_url, autocommit=True, connect_timeout=2) as conn:
+    with psycopg.connect(scaleout.postgres_url, autocommit=True, connect_timeout=10) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     base, _, _ = scaleout.postgres_url.rpartition("/")
     try:
         yield f"{base}/{name}"
     finally:
-        with psycopg.connect(scaleout.postgres_url, autocommit=True, connect_timeout=2) as conn:
+        with psycopg.connect(scaleout.postgres_url, autocommit=True, connect_timeout=10) as conn:
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
@@ -138,7 +138,7 @@ def scratch_database(scaleout):
 def test_migrations_apply_on_postgres(scaleout, scratch_database):
     result = run_scaleout(scaleout, ["manage.py", "migrate", "--noinput"], scratch_database)
     assert result.returncode == 0, result.stdout + result.stderr
-    with psycopg.connect(scratch_database, connect_timeout=2) as conn:
+    with psycopg.connect(scratch_database, connect_timeout=10) as conn:
         tables = {
             row[0]
             for row in conn.execute(

@@ -32,7 +32,7 @@ def run_django(extra_env: dict[str, str], code: str = "import django; django.set
         env=environ,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
 
 
@@ -305,7 +305,7 @@ def test_check_deploy_is_clean_in_production_configuration():
         env=environ,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=600,
     )
     output = result.stdout + result.stderr
     assert result.returncode == 0, output

@@ -8,6 +8,8 @@ import pytest
 from asgiref.testing import ApplicationCommunicator
 from django.contrib.staticfiles import finders
 
+from tests.waiting import PATIENCE_S
+
 HTMX = "django_htmx/htmx-2.min.js"
 HTMX_WS = "django_htmx/ext/hx-ws-2.min.js"
 CDN_HOSTS = ("unpkg.com", "jsdelivr", "cdnjs", "googleapis", "cloudflare", "skypack")
@@ -60,14 +62,14 @@ async def _asgi_get(path: str) -> tuple[int, bytes]:
     }
     communicator = ApplicationCommunicator(application, scope)
     await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
-    start = await communicator.receive_output(10)
+    start = await communicator.receive_output(PATIENCE_S)
     body = b""
     while True:
-        message = await communicator.receive_output(10)
+        message = await communicator.receive_output(PATIENCE_S)
         body += message.get("body", b"")
         if not message.get("more_body"):
             break
-    await communicator.wait(10)
+    await communicator.wait(PATIENCE_S)
     return start["status"], body
 
 

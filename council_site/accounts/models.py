@@ -33,8 +33,10 @@ class Team(models.Model):
         default=30, help_text="Debates the team may start in any rolling hour (one more "
         "round on a finished debate counts as one)."
     )
+    # db_default: rows written by code that predates the column (a process still on the
+    # previous release, a migration's historical models) get False, not a NOT NULL error.
     allow_unpriced_models = models.BooleanField(
-        default=False,
+        default=False, db_default=False,
         help_text="Allow models litellm has no price for while a cost cap or monthly budget "
         "is set. Their cost is unknown: the cap cannot refuse them and the budget does not "
         "count what they spend. Off: such debates are refused under a cap or budget.",
@@ -181,7 +183,8 @@ class ApiToken(models.Model):
     expires_at = models.DateTimeField(null=True, blank=True,
                                       help_text="Empty: the token never expires.")
     read_only = models.BooleanField(
-        default=False, help_text="Reads only, even where the user's role may write.")
+        default=False, db_default=False,
+        help_text="Reads only, even where the user's role may write.")
     # Deleting the team deletes the token: a scope that vanished must not widen to all
     # of the user's teams.
     team = models.ForeignKey(

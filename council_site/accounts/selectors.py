@@ -124,11 +124,12 @@ def api_tokens_of_user(*, user: User | AnonymousUser) -> QuerySet[ApiToken]:
         F("revoked_at").desc(nulls_first=True), "-created_at", "-id")
 
 
-def api_token_is_active(token: ApiToken) -> bool:
-    """Whether ``token`` may still be used: not revoked, not expired, its user active
-    (``ApiToken.is_active``), read from the database again, so a long-running stream
-    that asks now and then notices a revocation made after it started."""
-    fresh = ApiToken.objects.select_related("user").filter(pk=token.pk).first()
+def api_token_is_active(token_id: int) -> bool:
+    """Whether a request authenticated with this token would still be let in
+    (``ApiToken.is_active``: not revoked, not expired, its user active), read from the
+    database again: what long-lived requests (event streams, long-polls) check every few
+    seconds, so they notice a revocation made after they started."""
+    fresh = ApiToken.objects.select_related("user").filter(pk=token_id).first()
     return fresh is not None and fresh.is_active
 
 

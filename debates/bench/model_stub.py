@@ -3,7 +3,10 @@
 It answers the JSON schema each request sends (``response_format`` or a forced tool) with
 varied values: confidences spread over [0.2, 0.9] and fresh words in every text field, so
 a debate neither converges nor runs out of new arguments and runs every round it is
-allowed. Answers are a pure function of the request number, so runs are comparable.
+allowed. An answer is a pure function of what the request is for (its schema, the
+persona it speaks to, its round: ``answer_seed``), not of the order in which concurrent
+requests arrive nor of the prompt's wording, so a prompt change is measured against the
+same answers.
 The server is threaded and sleeps ``latency_s`` per request: concurrent calls overlap, as
 they do on a hosted model.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 import time
 from typing import Any
@@ -19,8 +23,10 @@ from typing import Any
 from debates.bench.schema_instance import schema_instance
 from debates.bench.stub_http import JsonHandler, completion_body, requested_schema, threaded_server
 
-WORDS = ("latency", "budget", "rollback", "ownership", "staffing", "pricing", "audit",
-         "migration", "churn", "runway", "hiring", "vendor", "compliance", "uptime")
+# Words of one length and a zero-padded number: every text answer has the same size, so
+# a prompt's measured size moves with its wording, not with which words a seed drew.
+WORDS = ("latency", "budgets", "rollout", "billing", "pricing", "tenancy", "vendors",
+         "hosting", "support", "backlog", "release", "tooling", "storage", "logging")
 
 
 def varied_instance(schema: dict[str, Any], rng: random.Random) -> Any:
@@ -34,10 +40,18 @@ def varied_instance(schema: dict[str, Any], rng: random.Random) -> Any:
         return round(rng.uniform(low, high), 2)
 
     def text(node: dict[str, Any]) -> str:
-        return f"Consider {' '.join(rng.sample(WORDS, 4))} ({rng.randrange(10**6)})."
+        return f"Consider {' '.join(rng.sample(WORDS, 4))} ({rng.randrange(10**6):06d})."
 
     return schema_instance(schema, text=text, number=number,
                            count=lambda node: max(int(node.get("minItems", 1)), 2))
+
+
+def answer_seed(body: dict[str, Any], schema: dict[str, Any] | None) -> str:
+    text = "\n".join(m.get("content") or "" for m in body.get("messages") or [])
+    persona = re.search(r"^You are (.+?)\. ", text, re.M)
+    round_number = re.search(r"Cross-examination round (\d+)", text)
+    return "|".join([(schema or {}).get("title", ""), persona[1] if persona else "",
+                     round_number[1] if round_number else ""])
 
 
 class ModelStub:
@@ -47,6 +61,8 @@ class ModelStub:
         self.latency_s = latency_s
         self.requests = 0
         self.first_request_at: float | None = None  # time.monotonic() of the first call
+        self.bodies: list[dict[str, Any]] = []  # every request as sent, in arrival order
+        self.last_reply_at: float | None = None  # time.monotonic() of the last reply sent
         self._lock = threading.Lock()
         stub = self
 
@@ -55,15 +71,22 @@ class ModelStub:
                 body = self.read_json()
                 with stub._lock:
                     stub.requests += 1
+                    stub.bodies.append(body)
                     number = stub.requests
                     if stub.first_request_at is None:
                         stub.first_request_at = time.monotonic()
                 time.sleep(stub.latency_s)
                 how, schema = requested_schema(body)
-                text = json.dumps(varied_instance(schema or {}, random.Random(number)))
+                rng = random.Random(answer_seed(body, schema))
+                text = json.dumps(varied_instance(schema or {}, rng))
+                # The tool asked for by name (Council's ``answer``; pydantic-ai, which
+                # Agent Council uses, names its own).
+                tool = body["tools"][0]["function"]["name"] if how == "tools" else "answer"
                 self.send_json(200, completion_body(
                     "" if how == "tools" else text, text if how == "tools" else None,
-                    reply_id=f"chatcmpl-{number}", usage=(200, 120)))
+                    reply_id=f"chatcmpl-{number}", tool_name=tool, usage=(200, 120)))
+                with stub._lock:
+                    stub.last_reply_at = time.monotonic()
 
         self.server, self.thread = threaded_server(Handler)
 

@@ -23,15 +23,15 @@ def requested_schema(body: dict[str, Any]) -> tuple[str, dict[str, Any] | None]:
 
 
 def completion_body(content: str, tool_arguments: str | None = None, *,
-                    reply_id: str = "chatcmpl-stub",
+                    reply_id: str = "chatcmpl-stub", tool_name: str = "answer",
                     usage: tuple[int, int] = (21, 34)) -> dict[str, Any]:
-    """A ``chat.completion`` answering ``content``, or calling the ``answer`` tool with
+    """A ``chat.completion`` answering ``content``, or calling the tool ``tool_name`` with
     ``tool_arguments``; ``usage`` is (prompt, completion) tokens."""
     message: dict[str, Any] = {"role": "assistant", "content": content}
     if tool_arguments is not None:
         message = {"role": "assistant", "content": None, "tool_calls": [{
             "id": "call_stub", "type": "function",
-            "function": {"name": "answer", "arguments": tool_arguments}}]}
+            "function": {"name": tool_name, "arguments": tool_arguments}}]}
     prompt, completion = usage
     return {
         "id": reply_id, "object": "chat.completion", "created": 1_700_000_000,

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from . import prompts, verdicts
 from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from .points import DISAGREEMENT
 from .schemas import (
     CallRecord,
     CallTag,
@@ -137,19 +138,27 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
         # shortens the latest round too; level 3 keeps stances and confidences only.
         if compaction < 3:
             older = None if compaction == 0 else 2
-            if compaction < 2:
+            # The opening position's reasoning and assumptions are examined in round 1.
+            # Later rounds argue over each peer's latest stance, reflection and kept
+            # points, not over a growing transcript (the synthesis gets every final
+            # agent's assumptions).
+            if compaction < 2 and not previous:
                 lines.append(f"Reasoning: {_bullets(position.reasoning, older)}")
                 lines.append(f"Assumptions: {_bullets(position.key_assumptions, older)}")
             last = state.cross_exam(i, previous) if previous else None
             if last is not None:
                 reflection = last.reflection if compaction < 2 else last.reflection[:300]
                 lines.append(f"Latest reflection: {reflection}")
-                latest = None if compaction < 2 else 2
-                lines.append(
-                    f"Still disputes: {_bullets(last.remaining_disagreements, latest)}"
-                )
+                lines.append(f"Still disputes: {_point_refs(state, i, previous)}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
+
+
+def _point_refs(state: DebateState, agent: int, round_number: int) -> str:
+    """The disagreements ``agent`` kept in ``round_number``, by point id: their words
+    are in the list of open points every agent gets, so a prompt states each once."""
+    ids = state.points.ids_of(agent, round_number, DISAGREEMENT)
+    return ", ".join(f"[{point_id}]" for point_id in ids) or "(none)"
 
 
 def _own_previous(state: DebateState, agent: int, round_number: int, compaction: int = 0) -> str:
@@ -163,7 +172,7 @@ def _own_previous(state: DebateState, agent: int, round_number: int, compaction:
     return (
         f"In round {round_number - 1} you reflected: {reflection}\n"
         f"You conceded: {_bullets(exam.concessions, limit)}\n"
-        f"You still disputed: {_bullets(exam.remaining_disagreements, limit)}"
+        f"You still disputed: {_point_refs(state, agent, round_number - 1)}"
     )
 
 
@@ -178,9 +187,15 @@ def _open_points_block(state: DebateState, round_number: int, compaction: int) -
     dropped = [p for p in seen if not p.open_after(previous)]
     lines = ["Points raised so far, with their ids. Still open:"]
     lines += [f"- [{p.id}] {p.text}" for p in still] or ["(none)"]
-    if dropped and compaction == 0:
+    # Points dropped in the last round are worded (an agent may take one up again);
+    # older ones are named by id only, so the list does not grow into a transcript.
+    recent = [p for p in dropped if p.last_round == previous - 1]
+    if recent and compaction == 0:
         lines += [f"No longer raised in round {previous}:"]
-        lines += [f"- [{p.id}] {p.text}" for p in dropped]
+        lines += [f"- [{p.id}] {p.text}" for p in recent]
+    if len(recent) < len(dropped) and compaction == 0:
+        lines.append("Dropped earlier: " + ", ".join(
+            f"[{p.id}]" for p in dropped if p not in recent))
     lines.append(
         "When one of your remaining disagreements or evidence items restates one of these "
         "points, even in other words, begin it with that point's id in brackets, e.g. "

@@ -30,6 +30,8 @@ from debates.engine.capabilities import (
 )
 from debates.engine.grammar_limits import grammar_safe
 from debates.engine.llm_loader import litellm_module as _litellm
+from debates.engine.prompts import without_schema
+from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import CallRecord, CallTag, SimulatorOptions
 
 log = logging.getLogger(__name__)
@@ -428,7 +430,13 @@ def sent_schema(schema: type[BaseModel], max_text_chars: int | None = None) -> d
     a grammar-constrained server's limits (grammar_limits), bounded by ``max_text_chars``
     when set. The answer is validated against ``schema`` itself."""
     full = bounded_schema(schema, max_text_chars) if max_text_chars else json_schema_of(schema)
-    return dict(grammar_safe(full))
+    return dict(grammar_safe(without_titles(full)))
+
+
+# Modes whose request carries the schema and constrains decoding to it, so the prompt
+# need not state it again. json_object is not one: servers that do not know its
+# ``schema`` key ignore it, and the prompt is then the only place the schema is given.
+SCHEMA_CONSTRAINED_MODES: frozenset[OutputMode] = frozenset({"json_schema", "tools"})
 
 
 def format_params(
@@ -854,6 +862,8 @@ class LLMGateway:
         max_tokens: int,
     ) -> Any:
         caps = self.capabilities(model)
+        if mode in SCHEMA_CONSTRAINED_MODES:
+            messages = without_schema(messages, schema)
         kwargs: dict[str, Any] = {
             "model": model,
             "messages": messages,

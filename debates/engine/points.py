@@ -61,6 +61,7 @@ from . import novelty
 
 # Field of CrossExamination -> id prefix of the points it raises.
 KINDS: dict[str, str] = {"remaining_disagreements": "D", "new_evidence_needed": "E"}
+DISAGREEMENT = KINDS["remaining_disagreements"]
 
 # Similarity at which an uncited item counts as a copy of an earlier point even from an
 # agent that cites ids: well above the novelty threshold (0.5), so "migration cost is
@@ -321,6 +322,11 @@ class Ledger:
 
     def open_after(self, round_number: int) -> list[Point]:
         return [p for p in self.points.values() if p.open_after(round_number)]
+
+    def ids_of(self, agent: int, round_number: int, kind: str) -> list[str]:
+        """The ids of the ``kind`` points ``agent`` raised or restated in ``round_number``."""
+        return [p.id for p in self.points.values() if p.kind == kind and any(
+            m.agent == agent and m.round == round_number for m in p.mentions)]
 
     def text_ids(self, before_round: int) -> dict[str, str]:
         """Every text written for a point before ``before_round`` -> its id (the

@@ -139,8 +139,8 @@ class Position(Strict):
     key_assumptions: list[NonEmpty] = Field(default_factory=list)
 
 
-_CITES = ("Each item a string; one that restates a point listed with an id begins with "
-          "that id in brackets, e.g. \"[D3] ...\"; a new point has no id.")
+# Sent with every cross-examination twice: short (the prompt explains the ids).
+_CITES = 'One restating a point listed with an id begins with it, e.g. "[D3] ...".'
 
 
 class CrossExamination(Strict):

@@ -11,6 +11,7 @@ from typing import Any
 
 from . import novelty, prompts
 from .i18n import step_words, translator
+from .points import DISAGREEMENT
 from .schemas import (
     AgentResult,
     AgentView,
@@ -108,13 +109,10 @@ def synthesis_messages(
             assumptions = position.key_assumptions[:per_agent]
             line += f"; assumptions: {'; '.join(assumptions) or '(none)'}"
         positions.append(line)
-    open_items, concessions = [], []
+    concessions = []
     older = 0
     for i in finals:
-        exam = state.cross_exam(i, last) if last else None
-        if exam is not None:
-            open_items += [f"- {names[i].name}: {d}"
-                           for d in exam.remaining_disagreements[:per_agent]]
+        made = []
         for r in range(1, last + 1):
             past = state.cross_exam(i, r)
             if past is None:
@@ -122,8 +120,9 @@ def synthesis_messages(
             if compaction >= 1 and r < last:
                 older += len(past.concessions)
                 continue
-            concessions += [f"- {names[i].name} (round {r}): {c}"
-                            for c in past.concessions[:per_agent]]
+            made += [f"({r}) {c}" for c in past.concessions[:per_agent]]
+        if made:
+            concessions.append(f"- {names[i].name}: {'; '.join(made)}")
     if older:
         concessions.append(f"- ({older} concessions in earlier rounds, summarised away)")
     risks = pre_positional_risks(state)
@@ -143,7 +142,7 @@ def synthesis_messages(
         stop_reason=reason.value,
         stop_explanation=explanation,
         positions="\n".join(positions) or "(none)",
-        open_disagreements="\n".join(open_items) or "(none)",
+        open_disagreements=_open_point_lines(state, finals, last, per_agent),
         concessions="\n".join(concessions) or "(none)",
         risks=_risk_lines(risks, compaction),
         path_instruction=path,
@@ -158,6 +157,23 @@ def synthesis_messages(
     return prompts.messages(
         system=prompts.system_prompt(state.language), user=user, schema=SynthesisNarrative
     ), hints
+
+
+def _open_point_lines(state: DebateState, finals: list[int], last: int,
+                      per_agent: int | None) -> str:
+    """The disagreements the final agents kept in the last round, as tracked points:
+    one line per point with who holds it, so a point several agents restate is
+    stated once."""
+    holders: dict[str, list[str]] = {}
+    for i in finals:
+        for point_id in state.points.ids_of(i, last, DISAGREEMENT)[:per_agent]:
+            holders.setdefault(point_id, []).append(state.personas[i].name)
+    lines = []
+    for point_id in sorted(holders, key=lambda p: int(p[1:])):
+        point = state.points.get(point_id)
+        assert point is not None
+        lines.append(f"- [{point_id}] {point.text} (held by {', '.join(holders[point_id])})")
+    return "\n".join(lines) or "(none)"
 
 
 def _risk_lines(risks: list[ClusteredItem], compaction: int) -> str:

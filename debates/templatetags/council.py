@@ -3,6 +3,7 @@ comment text reaches a page (see council_site.rendering)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
@@ -15,6 +16,32 @@ from debates.engine.schemas import Diagnostic, VerdictSplit
 from debates.engine.verdicts import describe, option_label
 
 register = template.Library()
+
+
+# A heading is a line or two: a question can be 20,000 characters (MAX_QUESTION_CHARS),
+# which as an <h1> pushed the status card thousands of pixels down the page.
+HEADLINE_CHARS = 160
+_FIRST_SENTENCE = re.compile(r"^.*?[.?!](?=\s|$)", re.DOTALL)
+
+
+@register.filter(name="headline")
+def headline(question: str) -> str:
+    """The question's first sentence (or first line), clamped to HEADLINE_CHARS at a
+    word boundary: the page heading. The whole question is shown folded beneath it."""
+    first_line = question.strip().split("\n", 1)[0].strip()
+    found = _FIRST_SENTENCE.match(first_line)
+    title = found.group(0) if found else first_line
+    if len(title) <= HEADLINE_CHARS:
+        return title
+    cut = title[:HEADLINE_CHARS - 1]
+    cut = cut.rsplit(" ", 1)[0] if " " in cut[HEADLINE_CHARS // 2:] else cut
+    return cut.rstrip(" ,;:") + "…"
+
+
+@register.filter(name="beyond_headline")
+def beyond_headline(question: str) -> bool:
+    """Whether the question says more than its headline (then it is shown folded)."""
+    return headline(question) != question.strip()
 
 
 @register.filter(name="untrusted")
@@ -50,8 +77,12 @@ def disp(value: object) -> str:
 
 @register.filter(name="signed")
 def signed(value: object) -> str:
+    """A change as +0.12 or -0.12; one that rounds to nothing is 0.00, not -0.00."""
     number = _number(value)
-    return "–" if number is None else f"{number:+.2f}"
+    if number is None:
+        return "–"
+    text = f"{number:+.2f}"
+    return "0.00" if float(text) == 0 else text
 
 
 @register.filter(name="usd")

@@ -111,8 +111,10 @@
     if (empty) { empty.hidden = order.children.length > 0; }
   });
 
-  // Actions that cannot be undone (Cancel, One more round) ask first; the server asks
-  // on a page of its own when this script does not run.
+  // Actions that cannot be undone ask first: Cancel and One more round (the server asks
+  // on a page of its own when this script does not run), member Remove, invitation and
+  // API token Revoke. A form sent by htmx (comment Delete) uses hx-confirm instead: htmx
+  // sends it from its own submit listener, before this one runs.
   document.addEventListener("submit", function (event) {
     var form = event.target;
     var question = form.getAttribute && form.getAttribute("data-confirm");

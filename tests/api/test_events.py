@@ -13,6 +13,7 @@ from django.test import Client
 
 from council_site.accounts.services import api_token_create
 from debates import events
+from debates.api_events import MAX_WAIT_SECONDS
 from debates.engine.schemas import DebateConfig
 from debates.models import Debate, DebateStatus
 from debates.services import debate_create
@@ -66,16 +67,20 @@ def test_feed_pages_by_seq(owner, team):
 def test_wait_answers_at_once_when_events_exist_or_the_debate_ended(owner, team):
     debate = finished(team, owner)
     client = bearer(owner)
+    # Each asks for the longest wait: answering before it ran out is answering at once
+    # (a wait that slept would take the whole minute, on any machine).
     started = time.monotonic()
     batch = client.get(f"/api/debates/{debate.code}/events/wait",
-                       {"after": 1, "timeout": 10}).json()
+                       {"after": 1, "timeout": MAX_WAIT_SECONDS}).json()
     assert [e["seq"] for e in batch["events"]] == [2, 3]
     assert batch["last_seq"] == 3 and batch["active"] is False
     assert batch["status"] == "succeeded"
+    assert time.monotonic() - started < MAX_WAIT_SECONDS
+    started = time.monotonic()
     done = client.get(f"/api/debates/{debate.code}/events/wait",
-                      {"after": 3, "timeout": 10}).json()
+                      {"after": 3, "timeout": MAX_WAIT_SECONDS}).json()
     assert done == {"events": [], "last_seq": 3, "status": "succeeded", "active": False}
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < MAX_WAIT_SECONDS
 
 
 @pytest.mark.django_db
@@ -105,11 +110,12 @@ def test_wait_wakes_when_an_event_arrives(owner, team, settings):
     thread.start()
     started = time.monotonic()
     batch = client.get(f"/api/debates/{debate.code}/events/wait",
-                       {"after": debate.last_event_seq, "timeout": 20}).json()
+                       {"after": debate.last_event_seq, "timeout": MAX_WAIT_SECONDS}).json()
     elapsed = time.monotonic() - started
     thread.join()
     assert [e["kind"] for e in batch["events"]] == ["round_started"]
-    assert 0.4 <= elapsed < 10
+    # It waited for the event, and woke for it instead of sleeping out the minute.
+    assert 0.4 <= elapsed < MAX_WAIT_SECONDS
 
 
 @pytest.mark.django_db
@@ -194,3 +200,23 @@ def test_feed_honours_the_tokens_limits(owner, team, path):
     assert get(read_only) == 200
     assert get(elsewhere) == 404
     assert get(expired) == 401
+
+
+@pytest.mark.django_db
+def test_a_session_stream_ends_once_its_session_is_logged_out(owner, team, settings,
+                                                              monkeypatch):
+    from debates import api_events
+
+    settings.COUNCIL_EVENTS_POLL_SECONDS = 0.01
+    settings.COUNCIL_STREAM_RECHECK_SECONDS = 0.01
+    monkeypatch.setattr(api_events, "STREAM_SECONDS", 5)  # were it not to end at all
+    debate = queued(team, owner)
+    client = Client()
+    client.force_login(owner)
+    response = client.get(f"/api/debates/{debate.code}/events/stream")
+    assert response.status_code == 200
+    client.logout()
+    frames = sse_frames(response)
+    refused = client.get(f"/api/debates/{debate.code}/events/stream")
+    assert refused.status_code == 401
+    assert frames[-1]["event"] == "error" and json.loads(frames[-1]["data"]) == refused.json()

@@ -194,3 +194,39 @@ def test_an_expired_token_stops_the_mcp_server_and_its_tools(owner, team, monkey
     monkeypatch.setenv("COUNCIL_API_TOKEN", secret)
     with pytest.raises(CommandError, match="expired"):
         call_command("mcp")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("loses_access", ["removed from the team", "token revoked"])
+def test_a_wait_ends_with_a_new_calls_refusal_once_access_is_lost(owner, team, viewer,
+                                                                   loses_access, monkeypatch):
+    from asgiref.sync import async_to_sync, sync_to_async
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from council_site.accounts.models import Membership
+    from council_site.accounts.services import membership_remove
+    from debates.engine.schemas import DebateConfig
+    from debates.services import debate_create
+    from integrations import mcp_server
+
+    monkeypatch.setattr(mcp_server, "WAIT_POLL_SECONDS", 0.01)
+    debate = debate_create(team=team, user=owner, question="Should we hire a second SRE?",
+                           config=DebateConfig(mode="quick"), start=False)
+    token, secret = api_token_create(user=viewer, name="agent")
+    identity = mcp_server.Identity(secret)
+
+    def lose() -> None:
+        if loses_access == "token revoked":
+            api_token_revoke(token=token)
+        else:
+            membership_remove(membership=Membership.objects.get(team=team, user=viewer))
+
+    async def report(seq: float, message: str | None = None) -> None:
+        await sync_to_async(lose)()  # while the wait goes on: its first event is seen
+
+    with pytest.raises(ToolError) as refused:
+        async_to_sync(mcp_server.wait)(identity, str(debate.code), report=report,
+                                       timeout_seconds=30, after=0)
+    with pytest.raises(ToolError) as new_call:
+        mcp_server.status(identity, str(debate.code), 0)
+    assert str(refused.value) == str(new_call.value)

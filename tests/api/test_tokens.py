@@ -206,19 +206,19 @@ def test_expired_token_is_refused_like_a_revoked_one(owner, team):
 
 def test_api_token_is_active_reads_the_token_again(owner):
     token, _ = api_token_create(user=owner, name="stream")
-    assert api_token_is_active(token)
+    assert api_token_is_active(token.pk)
     # The caller's copy is stale on purpose: a stream holds the one it started with.
     ApiToken.objects.filter(pk=token.pk).update(revoked_at=timezone.now())
-    assert not api_token_is_active(token)
+    assert not api_token_is_active(token.pk)
     other, _ = api_token_create(user=owner, name="expiring",
                                 expires_at=timezone.now() + timedelta(days=1))
-    assert api_token_is_active(other)
+    assert api_token_is_active(other.pk)
     expire(other)
-    assert not api_token_is_active(other)
+    assert not api_token_is_active(other.pk)
     third, _ = api_token_create(user=owner, name="deactivated")
     owner.is_active = False
     owner.save()
-    assert not api_token_is_active(third)
+    assert not api_token_is_active(third.pk)
 
 
 def test_read_only_token_reads_but_every_write_is_403(owner, team):

@@ -36,7 +36,7 @@ def test_a_real_process_with_latin1_bytes_exits_2_without_a_traceback(tmp_path):
            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}"}
     proc = subprocess.run([sys.executable.encode(), b"manage.py", b"debate",
                            b"Soll man \xe4ndern?", b"--save", b"--mode", b"quick"],
-                          cwd=ROOT, env=env, capture_output=True, timeout=120)
+                          cwd=ROOT, env=env, capture_output=True, timeout=600)
     stderr = proc.stderr.decode("utf-8", "replace")
     assert proc.returncode == 2, stderr
     assert "not valid UTF-8" in stderr and "Traceback" not in stderr

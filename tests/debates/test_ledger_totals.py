@@ -116,7 +116,7 @@ def test_a_stale_delivery_of_a_step_is_counted_as_spend_and_never_used(team):
             await super().on_turn(turn)
 
     Debate.objects.filter(pk=debate.pk).update(
-        lease_owner="cut-off", lease_expires_at=timezone.now() + timedelta(seconds=30))
+        lease_owner="cut-off", lease_expires_at=timezone.now() + timedelta(minutes=10))
     with contextlib.suppress(Cancelled):
         async_to_sync(protocol.run_step)(stale, step, CutOffWorker(debate, stale, "cut-off"))
 

@@ -27,6 +27,7 @@ from django_q.models import OrmQ
 
 from council_site.accounts.models import Team
 from debates.models import Debate, DebateEvent
+from tests.waiting import PATIENCE_S
 
 ROOT = Path(__file__).resolve().parents[2]
 THREADS = 20
@@ -39,11 +40,11 @@ def _post(url: str, cookies: dict[str, str], kind: str) -> requests.Response:
     if kind == "api":
         return requests.post(f"{url}/api/debates/", json={"question": question,
                              "mode": "quick", "model": "sim/default"},
-                             cookies=cookies, headers=headers, timeout=60)
+                             cookies=cookies, headers=headers, timeout=PATIENCE_S)
     return requests.post(f"{url}/debates/new", data={
         "question": question, "context": "", "protocol": "council", "mode": "quick",
         "model": "sim/default", "csrfmiddlewaretoken": SECRET,
-    }, cookies=cookies, headers=headers, timeout=60, allow_redirects=False)
+    }, cookies=cookies, headers=headers, timeout=PATIENCE_S, allow_redirects=False)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -58,7 +59,7 @@ def test_parallel_starts_create_exactly_what_the_rate_limit_allows(live_server, 
 
     def post(kind: str) -> None:
         try:
-            barrier.wait(timeout=30)
+            barrier.wait(timeout=PATIENCE_S)
             responses.append(_post(live_server.url, cookies, kind))
         except BaseException as exc:  # reported below, not lost in the thread
             errors.append(exc)
@@ -68,7 +69,7 @@ def test_parallel_starts_create_exactly_what_the_rate_limit_allows(live_server, 
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=120)
+        thread.join(timeout=2 * PATIENCE_S)
 
     assert not errors, errors
     created = [r for r in responses if r.status_code in (201, 302)]
@@ -103,7 +104,7 @@ def test_start_race_on_postgresql(scaleout):
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
          f"{Path(__file__).relative_to(ROOT)}::"
          "test_parallel_starts_create_exactly_what_the_rate_limit_allows"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )
     tail = proc.stdout[-6000:] + proc.stderr[-2000:]
     assert proc.returncode == 0, tail

@@ -7,13 +7,14 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 from django.conf import settings
 from django.db import connection
+
+from tests.waiting import PATIENCE_S, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,7 +58,7 @@ class Cluster:
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
         )
 
-    def wait_ready(self, timeout: float = 120) -> None:
+    def wait_ready(self, timeout: float = PATIENCE_S) -> None:
         """Needs ``DJANGO_LOG_LEVEL=INFO``: django-q2 logs "… running." once it is up."""
         wait_for(lambda: "running." in self.output(), timeout=timeout,
                  what="the cluster to start", cluster=self)
@@ -102,13 +103,10 @@ def group_members(pgid: int) -> list[str]:
             if int(group) == pgid and not stat.startswith("Z")]
 
 
-def wait_for(condition: Callable[[], object], *, timeout: float, what: str,
+def wait_for(condition: Callable[[], object], *, what: str, timeout: float = PATIENCE_S,
              cluster: Cluster | None = None) -> object:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    detail = f"\n--- worker log ---\n{cluster.output()[-3000:]}" if cluster else ""
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}{detail}")
+    """``tests.waiting.wait_until`` that shows the cluster's log when it times out."""
+    def log() -> str:
+        return f"\n--- worker log ---\n{cluster.output()[-3000:]}" if cluster else ""
+
+    return wait_until(condition, what=what, timeout=timeout, interval=0.2, detail=log)

@@ -118,3 +118,25 @@ async def test_an_invalid_answer_is_repaired_over_http(stub: StubServer) -> None
     assert repair[-2] == {"role": "assistant", "content": bad}
     assert "confidence" in repair[-1]["content"]
     assert [r.purpose for r in records] == ["call", "repair"]
+
+
+@pytest.mark.parametrize(("mode", "schema_in_prompt"), [
+    ("json_schema", False),  # the request's response_format carries it
+    ("json_object", True),   # a server may ignore json_object's schema key
+    ("prompt", True),        # the prompt is the only place it is given
+])
+async def test_the_schema_is_stated_in_the_prompt_only_where_the_request_does_not_carry_it(
+    stub: StubServer, mode: str, schema_in_prompt: bool
+) -> None:
+    from debates.engine import prompts
+
+    messages = prompts.messages(system="You are Dana Reyes.", user="Should we migrate?",
+                                schema=Position)
+    await gateway_for(stub, [], output_mode=mode).structured(
+        Position, messages=messages, model="openai/stub-model", tag=TAG
+    )
+    (request,) = stub.requests
+    sent = request["body"]["messages"]
+    assert sent[0] == messages[0]
+    assert sent[1]["content"].startswith("Should we migrate?")
+    assert ('"stance"' in sent[1]["content"]) is schema_in_prompt

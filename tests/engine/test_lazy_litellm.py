@@ -20,7 +20,7 @@ def test_django_setup_and_the_engine_modules_do_not_import_litellm() -> None:
             "'council_site.settings'); django.setup(); import debates.execution, "
             "debates.engine.gateway, debates.views; print('litellm' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120, check=True).stdout
+                         text=True, timeout=600, check=True).stdout
     assert out.strip() == "False"
 
 

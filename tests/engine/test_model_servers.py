@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +12,7 @@ import pytest
 
 from debates.engine.council import EngineHooks, make_gateway, run_debate, run_step
 from debates.engine.gateway import CallFailed, LLMGateway, output_tokens
+from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import (
     CallRecord,
     CallTag,
@@ -27,6 +27,7 @@ from debates.engine.schemas import (
 )
 from debates.engine.state import DebateState, Step
 from debates.engine.synthesis import build_result, synthesis_messages
+from tests.waiting import wait_until_async
 
 from .openai_stub import LLAMACPP_REJECTION, StubServer, completion_body, error_body
 
@@ -132,7 +133,7 @@ async def test_a_json_schema_rejection_moves_to_json_object_and_is_remembered(
     first, second = bodies(llamacpp)
     assert first["response_format"]["type"] == "json_schema"
     assert second["response_format"] == {
-        "type": "json_object", "schema": Position.model_json_schema()}
+        "type": "json_object", "schema": without_titles(Position.model_json_schema())}
     assert [(r.ok, r.error_class) for r in ledger.records] == [
         (False, "BadRequestError"), (True, None)]
     assert "json_schema rejected" in (ledger.records[0].error or "")
@@ -151,13 +152,11 @@ async def test_a_400_that_does_not_name_the_format_fails_at_once_with_the_server
 ) -> None:
     llamacpp.answers = [(400, {"error": {"message": "model 'local-llama' not loaded",
                                          "type": "invalid_request_error"}})]
-    started = time.perf_counter()
     with pytest.raises(CallFailed) as caught:
         await gateway(llamacpp).structured(
             Position, messages=MESSAGES, model="openai/local-llama", tag=TAG
         )
-    assert time.perf_counter() - started < 5
-    assert len(llamacpp.requests) == 1
+    assert len(llamacpp.requests) == 1  # at once: no retry, so no back-off either
     assert "model 'local-llama' not loaded" in caught.value.message
 
 
@@ -382,23 +381,21 @@ async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(
     caps_module.configure(None)
     ledger = Ledger()
     gw = gateway(slow, ledger, turn_budget_s=1.5, max_retries=5, output_mode="prompt")
-    started = time.perf_counter()
     try:
         with pytest.raises(CallFailed) as caught:
             await gw.structured(Position, messages=MESSAGES, model="openai/slow", tag=TAG)
     finally:
         monkeypatch.delenv("COUNCIL_MODELS")
         caps_module.configure(None)
-    elapsed = time.perf_counter() - started
     # Two 0.6 s attempts and a short third fit 1.5 s; the five allowed retries do not.
-    assert elapsed < 1.5 + 1.0
-    assert 2 <= len(ledger.records) <= 3
+    # Counted, not timed: each attempt lasts at least its 0.6 s, so a loaded machine
+    # fits fewer attempts in the budget, never more.
+    assert 1 <= len(ledger.records) <= 3
     assert all(r.error_class == "Timeout" and not r.ok for r in ledger.records)
     assert caught.value.error_class in ("Timeout", "TurnBudgetSpent")
     # Each abandoned request was closed: the server saw its client go and stopped.
-    deadline = time.monotonic() + 5
-    while slow.abandoned < len(ledger.records) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    await wait_until_async(lambda: slow.abandoned >= len(ledger.records),
+                           what="the server to see every abandoned request end")
     assert slow.abandoned == len(ledger.records)
 
 

@@ -203,6 +203,19 @@ def test_the_prompt_shows_the_points_with_their_ids_from_round_two():
     assert hints["point_ids"][COST] == "D1"
 
 
+def test_a_peers_kept_disagreements_are_cited_by_id_and_worded_once_in_the_points_list():
+    state = debate_state()
+    _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 3), 2, 0)
+    user = messages[1]["content"]
+    peers, _, listed = user.partition("Points raised so far")
+    assert "Still disputes: [D2], [D3]" in peers  # agent 0 restated D2 and raised D3
+    assert "Still disputes: [D2]" in peers
+    assert ROLLBACK_REWORDED not in peers and TIMELINE not in peers
+    assert f"- [D3] {TIMELINE}" in listed
+    _, own, _ = agent_request(state, Step(Phase.CROSS_EXAM, 3), 0, 0)
+    assert "You still disputed: [D2], [D3]" in own[1]["content"]
+
+
 def test_the_points_shown_ignore_turns_of_the_round_being_asked():
     state = debate_state()
     _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 2), 0, 0)
@@ -299,3 +312,54 @@ def test_an_item_matches_by_any_of_its_texts_pairwise():
                                              match=("unbounded retries flood the payment "
                                                     "provider during outages",))])
     assert placed == [["I1"]] and ledger.new_in_round(2) == 0
+
+
+STAFFING = "Support staffing is too thin for two systems"
+
+
+def three_rounds():
+    state = state_with_positions([0.3, 0.6, 0.9], max_rounds=3)
+    state.add(Turn(phase=Phase.POSITION, agent=1, payload={
+        "stance": "stance 1", "reasoning": ["Bo's opening argument"], "confidence": 0.6,
+        "key_assumptions": ["Bo's assumption"]}))
+    add_round(state, 1, [exam(disagreements=[COST]), exam(disagreements=[ROLLBACK]),
+                         exam(evidence=["A dry run of the migration"])])
+    add_round(state, 2, [exam(disagreements=[STAFFING], concessions=["Cost is known"]),
+                         exam(disagreements=[f"[D2] {ROLLBACK_REWORDED}"]), exam()])
+    add_round(state, 3, [exam(disagreements=["[D2] again"]),
+                         exam(disagreements=["[D2] still"]), exam()])
+    return state
+
+
+def test_a_peers_opening_reasoning_is_sent_in_round_one_and_then_its_latest_position():
+    state = three_rounds()
+    _, first, _ = agent_request(state, Step(Phase.CROSS_EXAM, 1), 0, 0)
+    assert "Bo's opening argument" in first[1]["content"]
+    assert "Bo's assumption" in first[1]["content"]
+    _, later, _ = agent_request(state, Step(Phase.CROSS_EXAM, 2), 0, 0)
+    bo = later[1]["content"].split("### Bo")[1].split("###")[0]
+    assert "Bo's opening argument" not in bo and "Bo's assumption" not in bo
+    assert "Stance: stance 1" in bo and "Latest reflection: thinking" in bo
+
+
+def test_points_dropped_before_the_last_round_are_named_by_id_only():
+    state = three_rounds()
+    state.config = state.config.model_copy(update={"max_rounds": 4})
+    _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 4), 2, 0)
+    user = messages[1]["content"]
+    assert f"- [D3] {STAFFING}" in user.split("No longer raised in round 3:")[1]
+    assert "Dropped earlier: [D1], [E1]" in user
+    assert COST not in user
+
+
+def test_the_synthesis_lists_open_disagreements_as_tracked_points_with_their_holders():
+    from debates.engine.synthesis import synthesis_messages
+
+    state = three_rounds()
+    assert state.stop() is not None
+    messages, _ = synthesis_messages(state)
+    user = messages[1]["content"]
+    opened = user.split("Disagreements still open")[1].split("Concessions")[0]
+    assert f"- [D2] {ROLLBACK} (held by Ann, Bo)" in opened
+    assert "again" not in opened and "still" not in opened.split("(held")[1]
+    assert "- Ann: (2) Cost is known" in user

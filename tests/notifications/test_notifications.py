@@ -225,7 +225,9 @@ def test_the_list_and_opening_a_notification_marks_it_read(viewer_client, viewer
     n = _notify(viewer, "Dana mentioned you", url="/debates/", team=team)
     html = viewer_client.get("/notifications/").content.decode()
     assert "Dana mentioned you" in html and "Mark all 1 read" in html
-    response = viewer_client.post(f"/notifications/{n.code}/open")
+    # A link, not a form's button, so it can be opened in a new tab.
+    assert f'<a class="notification-title" href="/notifications/{n.code}/open">' in html
+    response = viewer_client.get(f"/notifications/{n.code}/open")
     assert response.status_code == 302 and response["Location"] == "/debates/"
     n.refresh_from_db()
     assert n.read_at is not None
@@ -234,12 +236,12 @@ def test_the_list_and_opening_a_notification_marks_it_read(viewer_client, viewer
 
 def test_an_offsite_url_is_never_followed(viewer_client, viewer):
     n = _notify(viewer, url="https://evil.example/")
-    assert viewer_client.post(f"/notifications/{n.code}/open")["Location"] == "/notifications/"
+    assert viewer_client.get(f"/notifications/{n.code}/open")["Location"] == "/notifications/"
 
 
 def test_someone_elses_notification_is_a_404(viewer_client, owner):
     n = _notify(owner, "private")
-    assert viewer_client.post(f"/notifications/{n.code}/open").status_code == 404
+    assert viewer_client.get(f"/notifications/{n.code}/open").status_code == 404
     assert "private" not in viewer_client.get("/notifications/").content.decode()
     n.refresh_from_db()
     assert n.read_at is None

@@ -8,7 +8,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,12 +19,16 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 
 from tests.conftest import PASSWORD
+from tests.waiting import PATIENCE_S, wait_until
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 VENV_BIN = Path(sys.executable).parent
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu"]
+# What every page action and ``expect`` waits at most (Playwright's own defaults, 30 s
+# and 5 s, are too short for a loaded CI machine).
+PATIENCE_MS = int(PATIENCE_S * 1000)
 
 
 def require_chromium() -> None:
@@ -40,6 +43,9 @@ def require_chromium() -> None:
 
 def launch(pw: Any) -> Any:
     """Debian's chromium through Playwright (its own browser download does not work here)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=PATIENCE_MS)
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
@@ -85,10 +91,10 @@ def stop(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
         try:
-            proc.wait(10)
+            proc.wait(PATIENCE_S)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(5)
+            proc.wait(PATIENCE_S)
 
 
 @contextmanager
@@ -100,18 +106,18 @@ def process(args: list[str], env: dict[str, str], log: Path) -> Iterator[subproc
         stop(proc)
 
 
-def wait_for_http(url: str, proc: subprocess.Popen, log: Path, timeout: float = 30) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def wait_for_http(url: str, proc: subprocess.Popen, log: Path) -> None:
+    def answers() -> bool:
         if proc.poll() is not None:
             raise AssertionError(f"server exited:\n{log.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(url, timeout=1) as response:
-                if response.status == 200:
-                    return
+            with urllib.request.urlopen(url, timeout=10) as response:
+                return response.status == 200
         except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"server did not answer {url}:\n{log.read_text()[-3000:]}")
+            return False
+
+    wait_until(answers, what=f"the server to answer {url}", interval=0.2,
+               detail=lambda: f":\n{log.read_text()[-3000:]}")
 
 
 @contextmanager

@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import PASSWORD
 from tests.web.browser_support import (
+    PATIENCE_MS,
     SCREENSHOTS,
     daphne_args,
     free_port,
@@ -59,7 +60,7 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900},
                                     accept_downloads=True)
-            page.set_default_timeout(30_000)
+            page.set_default_timeout(PATIENCE_MS)
             sockets: list[str] = []
             page.on("websocket", lambda ws: sockets.append(ws.url))
 
@@ -87,7 +88,7 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
             expect(live).to_have_attribute("data-ws", "open")
 
             rounds = page.locator("#debate-rounds")
-            expect(rounds).to_contain_text("Round 1", timeout=30_000)
+            expect(rounds).to_contain_text("Round 1")
             expect(page.locator("#debate-agents .agent")).to_have_count(3)
             page.screenshot(path=str(SCREENSHOTS / "live-debate.png"), full_page=True)
 
@@ -98,15 +99,15 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
             expect(live).to_have_attribute("data-ws", "closed")
             web = start(daphne, env, web_log)
             wait_for_http(f"{base}/healthz", web, web_log)
-            expect(live).to_have_attribute("data-ws", "open", timeout=20_000)
+            expect(live).to_have_attribute("data-ws", "open")
             assert len(sockets) >= 2, sockets
             resumed_from = int(sockets[-1].rsplit("after=", 1)[1])
             assert resumed_from >= seen > 0, (seen, sockets)
 
-            expect(rounds).to_contain_text("Round 2", timeout=30_000)
+            expect(rounds).to_contain_text("Round 2")
             expect(page.locator("#debate-chart svg polyline").first).to_be_visible()
             synthesis_link = page.get_by_role("link", name="Read the full synthesis")
-            expect(synthesis_link).to_be_visible(timeout=30_000)
+            expect(synthesis_link).to_be_visible()
             assert page.evaluate("window.__sameDocument") is True
             assert "step-running" not in page.locator("#debate-stepper").inner_html()
             expect(page.locator("#debate-status")).to_contain_text("Stopped")

@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import PASSWORD
 from tests.web.browser_support import (
+    PATIENCE_MS,
     SCREENSHOTS,
     launch,
     real_password,
@@ -52,7 +53,7 @@ def _drive(base: str, username: str) -> None:
         browser = launch(pw)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.set_default_timeout(30_000)
+            page.set_default_timeout(PATIENCE_MS)
             page.goto(f"{base}/accounts/login/")
             page.fill("input[name=username]", username)
             page.fill("input[name=password]", PASSWORD)
@@ -69,11 +70,11 @@ def _drive(base: str, username: str) -> None:
             expect(stepper).not_to_contain_text("premortem")
             expect(agents.locator("h2")).to_have_text("Proposer and critic")
             expect(agents.locator(".agent")).to_have_count(2)
-            expect(page.locator("#debate-chart")).to_contain_text("1/3", timeout=30_000)
+            expect(page.locator("#debate-chart")).to_contain_text("1/3")
             expect(agents).to_contain_text("issues raised")
             page.screenshot(path=str(SCREENSHOTS / "adversarial-live.png"), full_page=True)
             synthesis = page.get_by_role("link", name="Read the full synthesis")
-            expect(synthesis).to_be_visible(timeout=60_000)
+            expect(synthesis).to_be_visible()
             assert page.evaluate("window.__sameDocument") is True
             assert "step-running" not in stepper.inner_html()
             expect(page.locator("#adversarial-proposal")).to_be_visible()
@@ -92,9 +93,9 @@ def _drive(base: str, username: str) -> None:
             expect(agents.locator("h2")).to_have_text("Roles")
             expect(agents.locator(".agent")).to_have_count(3)
             expect(page.locator("#debate-chart")).to_have_count(0)
-            expect(agents).to_contain_text("phase 2 contract", timeout=30_000)
+            expect(agents).to_contain_text("phase 2 contract")
             synthesis = page.get_by_role("link", name="Read the full synthesis")
-            expect(synthesis).to_be_visible(timeout=60_000)
+            expect(synthesis).to_be_visible()
             assert page.evaluate("window.__sameDocument") is True
             expect(page.locator("#workflow-convergence")).to_be_visible()
             page.screenshot(path=str(SCREENSHOTS / "workflow-debate.png"), full_page=True)

@@ -11,6 +11,7 @@ from debates.execution import run_to_completion
 from debates.services import debate_create
 from tests.conftest import PASSWORD
 from tests.web.browser_support import (
+    PATIENCE_MS,
     SCREENSHOTS,
     launch,
     real_password,
@@ -49,7 +50,7 @@ def _drive(base: str, owner: str, member: str, code: object) -> None:
         try:
             def login(username: str, **options):  # noqa: ANN202 - a page
                 page = browser.new_context(**options).new_page()
-                page.set_default_timeout(30_000)
+                page.set_default_timeout(PATIENCE_MS)
                 page.goto(f"{base}/accounts/login/")
                 page.fill("input[name=username]", username)
                 page.fill("input[name=password]", PASSWORD)
@@ -77,7 +78,7 @@ def _drive(base: str, owner: str, member: str, code: object) -> None:
             other.click("#new-comment button[type=submit]")
             expect(other.locator(".comment").first).to_contain_text("Lisbon lease")
             badge = desk.locator("#nav-notifications .badge-unread")
-            expect(badge).to_have_text("1", timeout=45_000)
+            expect(badge).to_have_text("1")
             assert desk.evaluate("window.__sameDocument") is True
             desk.click("#nav-notifications")
             expect(desk.locator(".notification.unread")).to_contain_text(

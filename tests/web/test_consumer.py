@@ -3,7 +3,6 @@ then follow the event log (polling, with the channel layer as a doorbell)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 import uuid
 
@@ -15,6 +14,7 @@ from django.test import Client
 from council_site.asgi import application
 from debates.consumers import CLOSE_NOT_FOUND
 from debates.execution import run_next_step, run_to_completion
+from tests.waiting import PATIENCE_S
 from tests.web.htmltools import apply_oob, outer_html, top_level
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -54,9 +54,9 @@ def fast_poll(settings):
 async def test_outsider_connect_is_closed_with_4404(outsider_client, make_debate):
     debate = await sync_to_async(make_debate)(run=False)
     communicator = _communicator(outsider_client, debate.code, 0)
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(PATIENCE_S)
     assert connected
-    message = await communicator.receive_output(2)
+    message = await communicator.receive_output(PATIENCE_S)
     assert message == {"type": "websocket.close", "code": CLOSE_NOT_FOUND}
 
 
@@ -64,8 +64,8 @@ async def test_anonymous_and_unknown_debates_are_closed_with_4404(member_client,
     debate = await sync_to_async(make_debate)(run=False)
     for client, code in [(None, debate.code), (member_client, uuid.uuid4())]:
         communicator = _communicator(client, code, 0)
-        await communicator.connect()
-        assert (await communicator.receive_output(2))["code"] == CLOSE_NOT_FOUND
+        await communicator.connect(PATIENCE_S)
+        assert (await communicator.receive_output(PATIENCE_S))["code"] == CLOSE_NOT_FOUND
 
 
 async def test_reconnect_with_a_stale_sequence_replays_the_gap_and_ends_like_a_fresh_load(
@@ -81,10 +81,10 @@ async def test_reconnect_with_a_stale_sequence_replays_the_gap_and_ends_like_a_f
     assert debate.last_event_seq > stale_seq
 
     communicator = _communicator(member_client, debate.code, stale_seq)
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(PATIENCE_S)
     assert connected
-    batch = await communicator.receive_from(5)
-    await communicator.disconnect()
+    batch = await communicator.receive_from(PATIENCE_S)
+    await communicator.disconnect(timeout=PATIENCE_S)
 
     ids = [el.attrs.get("id") for el in top_level(batch)]
     assert set(ids) == set(SWAP_TARGETS)
@@ -105,36 +105,38 @@ async def test_up_to_date_client_gets_nothing_until_the_log_grows(
     seq = debate.last_event_seq
 
     communicator = _communicator(member_client, debate.code, seq)
-    await communicator.connect()
+    await communicator.connect(PATIENCE_S)
     assert await communicator.receive_nothing(0.3)
     await sync_to_async(run_next_step)(debate.code)  # premortem: a turn per agent
-    batch = await communicator.receive_from(5)
+    batch = await communicator.receive_from(PATIENCE_S)
     assert 'id="debate-seq"' in batch
     new = [int(s) for s in re.findall(r'<li data-seq="(\d+)"', batch)]
     assert new and new[0] == seq + 1
-    await communicator.disconnect()
+    await communicator.disconnect(timeout=PATIENCE_S)
 
 
 async def test_the_channel_layer_doorbell_wakes_the_consumer_before_the_next_poll(
         member_client, make_debate, settings):
-    settings.COUNCIL_WS_POLL_SECONDS = 30  # only the doorbell can deliver in time
+    # The next poll is an hour away: only the doorbell can deliver within the wait.
+    settings.COUNCIL_WS_POLL_SECONDS = 3600
     debate = await sync_to_async(make_debate)(run=False)
-    communicator = _communicator(member_client, debate.code, debate.last_event_seq)
-    await communicator.connect()
-    await asyncio.sleep(0.1)  # let the follower reach its wait
+    communicator = _communicator(member_client, debate.code, debate.last_event_seq - 1)
+    await communicator.connect(PATIENCE_S)
+    # The last event, sent by the follower's first look: from here on it waits.
+    assert 'id="debate-seq"' in await communicator.receive_from(PATIENCE_S)
     await sync_to_async(run_next_step)(debate.code)
-    batch = await communicator.receive_from(3)
+    batch = await communicator.receive_from(PATIENCE_S)
     assert "debate-stepper" in batch
-    await communicator.disconnect()
+    await communicator.disconnect(timeout=PATIENCE_S)
 
 
 async def test_without_after_the_client_gets_the_full_state(member_client, make_debate):
     debate = await sync_to_async(make_debate)()
     communicator = _communicator(member_client, debate.code, None)
-    await communicator.connect()
-    batch = await communicator.receive_from(5)
+    await communicator.connect(PATIENCE_S)
+    batch = await communicator.receive_from(PATIENCE_S)
     assert len(re.findall(r"<li data-seq=", batch)) == debate.last_event_seq
-    await communicator.disconnect()
+    await communicator.disconnect(timeout=PATIENCE_S)
 
 
 async def test_action_forms_in_live_fragments_carry_a_working_csrf_token(member, make_debate):
@@ -145,9 +147,9 @@ async def test_action_forms_in_live_fragments_carry_a_working_csrf_token(member,
     await _get(client, f"/debates/{debate.code}/")  # sets the CSRF cookie, as a page load does
 
     communicator = _communicator(client, debate.code, 0)
-    await communicator.connect()
-    batch = await communicator.receive_from(5)
-    await communicator.disconnect()
+    await communicator.connect(PATIENCE_S)
+    batch = await communicator.receive_from(PATIENCE_S)
+    await communicator.disconnect(timeout=PATIENCE_S)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', batch).group(1)
     response = await sync_to_async(client.post)(f"/debates/{debate.code}/stop",
                                                 {"csrfmiddlewaretoken": token})
@@ -165,13 +167,13 @@ async def test_after_the_first_push_only_the_parts_that_changed_are_sent(
     seq = int(re.search(r'data-last-seq="(\d+)"', page).group(1))
 
     communicator = _communicator(member_client, debate.code, seq)
-    await communicator.connect()
+    await communicator.connect(PATIENCE_S)
     await sync_to_async(run_next_step)(debate.code)  # premortem
-    first = await communicator.receive_from(5)  # the socket has seen nothing: all parts
+    first = await communicator.receive_from(PATIENCE_S)  # the socket has seen nothing: all parts
     assert {el.attrs.get("id") for el in top_level(first)} == set(SWAP_TARGETS)
     await sync_to_async(run_next_step)(debate.code)  # position: still no synthesis
-    second = await communicator.receive_from(5)
-    await communicator.disconnect()
+    second = await communicator.receive_from(PATIENCE_S)
+    await communicator.disconnect(timeout=PATIENCE_S)
 
     sent = {el.attrs.get("id") for el in top_level(second)}
     assert {"debate-stepper", "debate-rounds", "debate-activity", "debate-seq"} <= sent

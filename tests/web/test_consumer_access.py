@@ -15,6 +15,7 @@ from council_site.accounts.models import Membership
 from council_site.asgi import application
 from debates.consumers import CLOSE_NOT_FOUND
 from debates.execution import run_next_step
+from tests.waiting import PATIENCE_S
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,15 +39,15 @@ async def test_removed_member_gets_no_more_fragments_and_the_socket_closes(
     await sync_to_async(debate.refresh_from_db)()
     communicator = _communicator(member_client, f"/ws/debates/{debate.code}/"
                                                 f"?after={debate.last_event_seq}")
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(PATIENCE_S)
     assert connected
     await sync_to_async(run_next_step)(debate.code)
-    assert "debate-seq" in await communicator.receive_from(5)  # still a member: updates
+    assert "debate-seq" in await communicator.receive_from(PATIENCE_S)  # still a member: updates
 
     await sync_to_async(Membership.objects.filter(user=member).delete)()
     for _ in range(3):  # the tester saw three more messages after removal
         await sync_to_async(run_next_step)(debate.code)
-    message = await communicator.receive_output(5)
+    message = await communicator.receive_output(PATIENCE_S)
     assert message == {"type": "websocket.close", "code": CLOSE_NOT_FOUND}
     assert await communicator.receive_nothing(0.3)
     page = await sync_to_async(member_client.get)(f"/debates/{debate.code}/")
@@ -58,24 +59,24 @@ async def test_a_member_made_viewer_gets_fragments_without_write_controls(
     debate = await sync_to_async(make_debate)(run=False)
     await sync_to_async(run_next_step)(debate.code)
     communicator = _communicator(member_client, f"/ws/debates/{debate.code}/?after=0")
-    await communicator.connect()
-    first = await communicator.receive_from(5)
+    await communicator.connect(PATIENCE_S)
+    first = await communicator.receive_from(PATIENCE_S)
     assert f"/debates/{debate.code}/stop" in first  # an editor may stop the debate
 
     await sync_to_async(Membership.objects.filter(user=member).update)(
         role=Membership.Role.VIEWER)
     await sync_to_async(run_next_step)(debate.code)
-    later = await communicator.receive_from(5)
+    later = await communicator.receive_from(PATIENCE_S)
     assert "debate-seq" in later
     assert f"/debates/{debate.code}/stop" not in later
-    await communicator.disconnect()
+    await communicator.disconnect(timeout=PATIENCE_S)
 
 
 @pytest.mark.parametrize("segment", ["notauuid", "12345", "%00", "x" * 300])
 async def test_a_path_that_is_no_debate_code_closes_with_4404(member_client, segment):
     communicator = _communicator(member_client, f"/ws/debates/{segment}/")
-    connected, _ = await communicator.connect()
+    connected, _ = await communicator.connect(PATIENCE_S)
     assert connected
-    message = await communicator.receive_output(2)
+    message = await communicator.receive_output(PATIENCE_S)
     assert message == {"type": "websocket.close", "code": CLOSE_NOT_FOUND}
     await asyncio.sleep(0)

@@ -13,7 +13,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='team',
             name='allow_unpriced_models',
-            field=models.BooleanField(default=False, help_text='Allow models litellm has no price for while a cost cap or monthly budget is set. Their cost is unknown: the cap cannot refuse them and the budget does not count what they spend. Off: such debates are refused under a cap or budget.'),
+            field=models.BooleanField(default=False, db_default=False, help_text='Allow models litellm has no price for while a cost cap or monthly budget is set. Their cost is unknown: the cap cannot refuse them and the budget does not count what they spend. Off: such debates are refused under a cap or budget.'),
         ),
         migrations.AlterField(
             model_name='team',

@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='apitoken',
             name='read_only',
-            field=models.BooleanField(default=False, help_text="Reads only, even where the user's role may write."),
+            field=models.BooleanField(default=False, db_default=False, help_text="Reads only, even where the user's role may write."),
         ),
         migrations.AddField(
             model_name='apitoken',

@@ -16,6 +16,7 @@ from string import Template
 from pydantic import BaseModel
 
 from ..language import language_name
+from ..schema_titles import without_titles
 
 PROMPT_VERSION = "v1"
 _ROOT = Path(__file__).parent
@@ -47,8 +48,22 @@ def _json_tail(schema: type[BaseModel]) -> str:
     return render(
         "json_tail",
         schema_name=schema.__name__,
-        schema=json.dumps(schema.model_json_schema(), ensure_ascii=False, separators=(",", ":")),
+        schema=json.dumps(without_titles(schema.model_json_schema()), ensure_ascii=False,
+                          separators=(",", ":")),
     )
+
+
+def without_schema(messages: list[dict[str, str]],
+                   schema: type[BaseModel]) -> list[dict[str, str]]:
+    """``messages`` without the schema their user turn states, for a request that carries
+    the schema itself and constrains the answer to it (json_schema, tools): stated in
+    both it is paid for twice. Repair turns keep their wording; only the tail goes."""
+    tail = f"\n\n{_json_tail(schema)}"
+    return [
+        {**m, "content": m["content"][: -len(tail)]}
+        if m.get("role") == "user" and (m.get("content") or "").endswith(tail) else m
+        for m in messages
+    ]
 
 
 def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[str, str]]:

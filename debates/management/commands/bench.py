@@ -23,10 +23,10 @@ from debates.bench.failure import DebatesFailed
 from debates.bench.figures import Figure
 
 # What a plain ``manage.py bench`` measures, within 5 minutes.
-AREAS = ("engine", "workers", "cli", "pages", "events")
+AREAS = ("engine", "workers", "cli", "prompts", "pages", "events")
 # Measured only when asked for (--only): needs root and network namespaces, and takes
 # minutes of its own.
-EXTRA_AREAS = ("hosts",)
+EXTRA_AREAS = ("hosts", "streams")
 HEADER = ("| area | figure | value | target | met | detail |\n"
           "|---|---|---|---|---|---|")
 
@@ -49,7 +49,7 @@ def machine() -> str:
 
 
 class Command(BaseCommand):
-    help = "Measure workers, engine, CLI, pages and events; print a Markdown table."
+    help = "Measure workers, engine, CLI, prompts, pages and events; print a Markdown table."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--only", action="append", choices=AREAS + EXTRA_AREAS,

@@ -1,0 +1,48 @@
+"""The new-debate form in a real browser: the cost estimate and the options preview are
+two htmx requests fired by the same typing, and each must land in its own box."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import PASSWORD
+from tests.web.browser_support import launch, real_password, require_chromium, served_site, site_env
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_switching_protocol_while_typing_keeps_the_estimate_and_updates_the_options_preview(
+        owner, team, tmp_path):
+    require_chromium()
+    real_password(owner)
+    with served_site(tmp_path, site_env(COUNCIL_MODEL="sim/default")) as base:
+        from playwright.sync_api import expect, sync_playwright
+
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.set_default_timeout(30_000)
+                expect.set_options(timeout=30_000)  # a loaded 2-core machine
+                page.goto(f"{base}/accounts/login/")
+                page.fill("input[name=username]", owner.username)
+                page.fill("input[name=password]", PASSWORD)
+                page.click("main button[type=submit]")
+                expect(page.locator("h1")).to_have_text("Debates")
+
+                page.goto(f"{base}/debates/new")
+                preview, estimate = page.locator("#options-preview"), page.locator("#estimate")
+                expect(preview).to_contain_text("for")
+                # Typed, then the protocol picked before the 600 ms typing pause ends.
+                with page.expect_response(lambda r: "/options" in r.url):
+                    page.locator("#id_question").press_sequentially(
+                        "Should we use Kafka or SQS for events?")
+                    page.check("input[name=protocol][value=adversarial]")
+                expect(preview).to_contain_text("Kafka")
+                expect(preview).to_contain_text("SQS")
+                expect(estimate).to_contain_text("calls")
+                expect(estimate).not_to_contain_text("Automatic for this question")
+                expect(page.locator("#estimate")).to_have_count(1)
+                assert preview.locator("#estimate").count() == 0
+            finally:
+                browser.close()
