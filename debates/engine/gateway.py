@@ -535,6 +535,20 @@ class LLMGateway:
         return capabilities(model, self.api_base)
 
     def attempt_timeout(self, model: str) -> float:
+        """One attempt's timeout. A local server without a ``timeout_s`` setting gets the
+        turn's whole budget in one attempt: one that is slow is busy (a small CPU
+        model generates a few tokens a second under load), not flaky, and a retry would
+        restart the same generation from nothing, beside the abandoned one until the
+        server notices the client left. Hosted calls keep short attempts and retries."""
+        caps = self.capabilities(model)
+        # The simulator has no server doing the work: it keeps the retries it imitates.
+        if caps.local and not caps.simulated and not caps.timeout_s:
+            return self.turn_budget(model)
+        return self._configured_timeout(model)
+
+    def _configured_timeout(self, model: str) -> float:
+        """``timeout_s`` from the model's settings, else the local or hosted default: what
+        the default turn budget is made of."""
         caps = self.capabilities(model)
         if caps.timeout_s:
             return caps.timeout_s
@@ -547,10 +561,10 @@ class LLMGateway:
         backoff = sum(
             min(self.backoff_max_s, self.backoff_base_s * 2**i) for i in range(self.max_retries)
         )
-        return self.attempt_timeout(model) * (1 + self.max_retries) + backoff
+        return self._configured_timeout(model) * (1 + self.max_retries) + backoff
 
     def _min_attempt(self, model: str) -> float:
-        return min(MIN_ATTEMPT_S, self.attempt_timeout(model) / 2)
+        return min(MIN_ATTEMPT_S, self._configured_timeout(model) / 2)
 
     def modes(self, model: str) -> list[OutputMode]:
         """The structured-output modes to use, in order; more than one means probing."""

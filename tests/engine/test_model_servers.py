@@ -372,13 +372,21 @@ async def test_max_text_chars_lets_a_rambling_model_finish_its_json(
 
 
 async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(
-    slow: StubServer,
+    slow: StubServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A per-model ``timeout_s`` keeps short attempts (and retries) on a local server too.
+    monkeypatch.setenv("COUNCIL_MODELS", '{"openai/slow": {"timeout_s": 0.6}}')
+    from debates.engine import capabilities as caps_module
+
+    caps_module.configure(None)
     ledger = Ledger()
-    gw = gateway(slow, ledger, local_timeout_s=0.6, turn_budget_s=1.5, max_retries=5,
-                 output_mode="prompt")
-    with pytest.raises(CallFailed) as caught:
-        await gw.structured(Position, messages=MESSAGES, model="openai/slow", tag=TAG)
+    gw = gateway(slow, ledger, turn_budget_s=1.5, max_retries=5, output_mode="prompt")
+    try:
+        with pytest.raises(CallFailed) as caught:
+            await gw.structured(Position, messages=MESSAGES, model="openai/slow", tag=TAG)
+    finally:
+        monkeypatch.delenv("COUNCIL_MODELS")
+        caps_module.configure(None)
     # Two 0.6 s attempts and a short third fit 1.5 s; the five allowed retries do not.
     # Counted, not timed: each attempt lasts at least its 0.6 s, so a loaded machine
     # fits fewer attempts in the budget, never more.
@@ -389,6 +397,19 @@ async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(
     await wait_until_async(lambda: slow.abandoned >= len(ledger.records),
                            what="the server to see every abandoned request end")
     assert slow.abandoned == len(ledger.records)
+
+
+async def test_a_local_server_slower_than_one_attempt_gets_the_whole_turn_in_one(
+    slow: StubServer,
+) -> None:
+    # SmolLM2-135M on 2 loaded cores took 128 s to compose a panel; three attempts of
+    # the 60 s local default each started that generation over, and all timed out.
+    ledger = Ledger()
+    gw = gateway(slow, ledger, local_timeout_s=1.5, max_retries=4, output_mode="prompt")
+    outcome = await gw.structured(Position, messages=MESSAGES, model="openai/slow", tag=TAG)
+    assert outcome.value.stance
+    assert [(r.ok, r.error_class) for r in ledger.records] == [(True, None)]
+    assert slow.abandoned == 0
 
 
 # ------------------------------------------------------------------ context budget
