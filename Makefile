@@ -15,9 +15,11 @@ TEST_JOBS ?= 2
 
 # `make run` is the local, single-machine app over plain http://$(HOST):$(PORT): debug off,
 # the embedded configuration's own secret key (generated into var/ on first start), local
-# host names and no HTTPS redirect, unless the caller sets those variables.
+# host names, no HTTPS redirect and mail links to http://$(HOST):$(PORT), unless the caller
+# sets those variables.
 RUN_ENV := DJANGO_ALLOWED_HOSTS=$${DJANGO_ALLOWED_HOSTS:-localhost,127.0.0.1,[::1]} \
-	DJANGO_SECURE=$${DJANGO_SECURE:-0}
+	DJANGO_SECURE=$${DJANGO_SECURE:-0} \
+	COUNCIL_SITE_URL=$${COUNCIL_SITE_URL:-http://$(HOST):$(PORT)}
 
 .PHONY: help install run worker test lint migrate bench
 
