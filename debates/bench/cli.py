@@ -70,8 +70,9 @@ AC_PYTHON_ENV = "COUNCIL_BENCH_AC_PYTHON"
 def _timed_process(stub: ModelStub, argv: list[str], env: dict[str, str], cwd: Path,
                    tmp: Path) -> dict[str, float | str]:
     """Runs ``argv`` to its end: wall, CPU, peak RSS, and where the wall went around
-    the model calls; ``stdout`` holds what it printed."""
+    the model calls; ``stdout`` holds what it printed, ``stub.bodies`` what it sent."""
     stub.first_request_at = stub.last_reply_at = None
+    stub.bodies.clear()
     with open(tmp / "out.txt", "w+b") as out, open(tmp / "err.txt", "w+b") as err:
         started = time.monotonic()
         proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err)

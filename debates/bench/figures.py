@@ -1,4 +1,5 @@
-"""One measured figure: what was measured, the value, and the target it is held to."""
+"""One measured figure: what was measured, the value, and the target it is held to; or a
+table of its own, for figures compared side by side."""
 
 from __future__ import annotations
 
@@ -19,3 +20,11 @@ class Figure:
         verdict = "" if self.ok is None else ("yes" if self.ok else "**no**")
         return (f"| {self.area} | {self.name} | {self.value:.3g} {self.unit} | {self.target} "
                 f"| {verdict} | {self.detail} |")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A Markdown table the bench prints after its figures (``markdown`` holds the lines)."""
+
+    title: str
+    markdown: tuple[str, ...]

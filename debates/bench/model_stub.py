@@ -4,7 +4,8 @@ It answers the JSON schema each request sends (``response_format`` or a forced t
 varied values: confidences spread over [0.2, 0.9] and fresh words in every text field, so
 a debate neither converges nor runs out of new arguments and runs every round it is
 allowed. An answer is a pure function of what the request is for (its schema, the
-persona it speaks to, its round: ``answer_seed``), not of the order in which concurrent
+persona it speaks to, its round: ``answer_seed``, for Council's prompts and Agent
+Council's alike), not of the order in which concurrent
 requests arrive nor of the prompt's wording, so a prompt change is measured against the
 same answers.
 The server is threaded and sleeps ``latency_s`` per request: concurrent calls overlap, as
@@ -48,10 +49,13 @@ def varied_instance(schema: dict[str, Any], rng: random.Random) -> Any:
 
 def answer_seed(body: dict[str, Any], schema: dict[str, Any] | None) -> str:
     text = "\n".join(m.get("content") or "" for m in body.get("messages") or [])
-    persona = re.search(r"^You are (.+?)\. ", text, re.M)
+    # "You are Dana Reyes. …" (Council) or "You are Dana Reyes.\n" (Agent Council).
+    persona = re.search(r"^You are (.+?)\.(?: |$)", text, re.M)
     round_number = re.search(r"Cross-examination round (\d+)", text)
+    # Agent Council names no round: its round N recalls rounds 1 … N − 1.
+    recalled = len(re.findall(r"^Round \d+ — your reflection", text, re.M))
     return "|".join([(schema or {}).get("title", ""), persona[1] if persona else "",
-                     round_number[1] if round_number else ""])
+                     round_number[1] if round_number else str(recalled or "")])
 
 
 class ModelStub:

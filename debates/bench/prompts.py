@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +47,8 @@ class PromptSizes:
 
 def request_tokens(body: dict[str, Any]) -> int:
     """Prompt tokens of one chat request: its messages, and the schema it sends."""
-    import litellm
+    # Through litellm_base: a bare import would fetch the cost map over the network.
+    from debates.engine.litellm_base import litellm
 
     messages = body.get("messages") or []
     tokens = litellm.token_counter(model=body.get("model", ""), messages=messages)
@@ -61,17 +63,40 @@ def prompt_chars(body: dict[str, Any]) -> int:
     return sum(len(m.get("content") or "") for m in body.get("messages") or [])
 
 
-def sizes_of(bodies: list[dict[str, Any]]) -> PromptSizes:
+CROSS_EXAM = "cross-examination"
+SYNTHESIS = "synthesis"
+# What a request is for: (CROSS_EXAM, its round), (SYNTHESIS, 0), or None for the rest.
+PromptKind = tuple[str, int] | None
+
+
+def council_prompt_kind(body: dict[str, Any]) -> PromptKind:
+    """Council names the round in a cross-examination's user message, and its
+    synthesizer in the system message."""
+    messages = body.get("messages") or []
+    user = next((m.get("content") or "" for m in reversed(messages)
+                 if m.get("role") == "user"), "")
+    found = _ROUND.search(user)
+    if found:
+        return CROSS_EXAM, int(found[1])
+    if "neutral synthesizer" in " ".join(m.get("content") or "" for m in messages):
+        return SYNTHESIS, 0
+    return None
+
+
+def sizes_of(bodies: list[dict[str, Any]],
+             kind_of: Callable[[dict[str, Any]], PromptKind] = council_prompt_kind
+             ) -> PromptSizes:
+    """Tokens of every request; characters of each cross-examination (by round) and of
+    the synthesis, as ``kind_of`` tells them apart."""
     sizes = PromptSizes(calls=len(bodies))
     for body in bodies:
         sizes.tokens += request_tokens(body)
-        user = next((m.get("content") or "" for m in reversed(body.get("messages") or [])
-                     if m.get("role") == "user"), "")
-        found = _ROUND.search(user)
-        if found:
-            sizes.cross_exam_chars.setdefault(int(found[1]), []).append(prompt_chars(body))
-        elif "neutral synthesizer" in " ".join(m.get("content") or ""
-                                               for m in body.get("messages") or []):
+        kind = kind_of(body)
+        if kind is None:
+            continue
+        if kind[0] == CROSS_EXAM:
+            sizes.cross_exam_chars.setdefault(kind[1], []).append(prompt_chars(body))
+        else:
             sizes.synthesis_chars = prompt_chars(body)
     return sizes
 

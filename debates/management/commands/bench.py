@@ -1,7 +1,8 @@
 """``manage.py bench``: measures every area and prints one Markdown table.
 
-Each area is a module ``debates.bench.<area>`` with ``measure() -> list[Figure]``. An
-area whose module is not there (yet) is skipped with a note. The command exits
+Each area is a module ``debates.bench.<area>`` with ``measure() -> list[Figure | Table]``
+(a ``Table`` is printed after the figures' table). An area whose module is not there
+(yet), or that raises ``AreaSkipped``, is skipped with a note. The command exits
 non-zero when an area fails (a debate it ran did not succeed, or it crashed), after
 printing whatever was measured. Results are recorded in docs/performance.md.
 """
@@ -19,11 +20,11 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from debates.bench.failure import DebatesFailed
-from debates.bench.figures import Figure
+from debates.bench.failure import AreaSkipped, DebatesFailed
+from debates.bench.figures import Figure, Table
 
 # What a plain ``manage.py bench`` measures, within 5 minutes.
-AREAS = ("engine", "workers", "cli", "prompts", "pages", "events")
+AREAS = ("engine", "workers", "cli", "prompts", "sidebyside", "pages", "events")
 # Measured only when asked for (--only): needs root and network namespaces, and takes
 # minutes of its own.
 EXTRA_AREAS = ("hosts", "streams")
@@ -49,7 +50,8 @@ def machine() -> str:
 
 
 class Command(BaseCommand):
-    help = "Measure workers, engine, CLI, prompts, pages and events; print a Markdown table."
+    help = ("Measure workers, engine, CLI, prompts, Agent Council side by side, pages and "
+            "events; print Markdown tables.")
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--only", action="append", choices=AREAS + EXTRA_AREAS,
@@ -61,6 +63,7 @@ class Command(BaseCommand):
     def handle(self, *args: object, **opts: Any) -> None:
         areas: list[str] = opts["only"] or list(AREAS)
         figures: list[Figure] = []
+        tables: list[Table] = []
         notes: list[str] = []
         failed: list[str] = []
         started = time.monotonic()
@@ -75,7 +78,11 @@ class Command(BaseCommand):
                 notes.append(f"{area}: skipped, debates/bench/{area}.py is not there yet")
                 continue
             try:
-                figures += module.measure()
+                for measured in module.measure():
+                    (tables if isinstance(measured, Table) else figures).append(measured)
+            except AreaSkipped as exc:
+                notes.append(f"{area}: skipped, {exc}")
+                continue
             except DebatesFailed as exc:
                 figures += exc.figures
                 failed.append(f"{area}: {exc}")
@@ -87,6 +94,7 @@ class Command(BaseCommand):
             f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {machine()}; "
             f"whole bench {time.monotonic() - started:.0f} s.",
             "", HEADER, *(f.row() for f in figures), "",
+            *(line for table in tables for line in (table.title, "", *table.markdown, "")),
             *(f"- {note}" for note in notes), *(f"- **failed** {f}" for f in failed), "",
         ])
         self.stdout.write(report)
