@@ -97,7 +97,10 @@ class DebateOut(DebateSummaryOut):
 
 class DebateIn(Schema):
     model_config = ConfigDict(extra="forbid")
-    question: str = Field(max_length=MAX_QUESTION_CHARS + 1000)
+    # No max_length here: the form's clean_question gives the one message (the body is
+    # capped at 12 MiB before it is read).
+    question: str = Field(description=f"At most {MAX_QUESTION_CHARS:,} characters once "
+                          "surrounding whitespace is trimmed.")
     context: str = ""
     mode: Mode = Mode.MEDIUM
     protocol: str = Field(default="council",

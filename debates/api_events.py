@@ -63,7 +63,11 @@ class EventOut(Schema):
 
 class EventBatchOut(Schema):
     events: list[EventOut]
-    last_seq: int = Field(description="Pass as `after` next time.")
+    last_event_seq: int = Field(description="The debate's last event so far: pass as "
+                                "`after` next time (the name GET /api/debates/{code} and "
+                                "MCP use).")
+    last_seq: int = Field(description="Deprecated: the same as last_event_seq.",
+                          json_schema_extra={"deprecated": True})
     status: str
     active: bool = Field(description="False once the debate has ended: no event will follow.")
 
@@ -78,12 +82,13 @@ class StreamQuery(Schema):
     after: int = Field(default=0, ge=0, description="Overridden by a larger Last-Event-ID.")
 
 
-def _read(debate_id: int, after: int) -> tuple[list[DebateEvent], str]:
-    debate = Debate.objects.only("id", "status").get(pk=debate_id)
+def _read(debate_id: int, after: int) -> tuple[list[DebateEvent], str, int]:
+    debate = Debate.objects.only("id", "status", "last_event_seq").get(pk=debate_id)
     # Status first, events second: events written after a status read as final are
     # still returned, so "ended" is never answered before the last event.
     status = debate.status
-    return events_after(debate, after), status
+    batch = events_after(debate, after)
+    return batch, status, batch[-1].seq if batch else debate.last_event_seq
 
 
 read = sync_to_async(_read)
@@ -121,7 +126,7 @@ async def wait_events(request: HttpRequest, code: uuid.UUID,
         while True:
             if (refused := await watch.refusal()) is not None:
                 return refused
-            batch, status = await read(debate.pk, query.after)
+            batch, status, last = await read(debate.pk, query.after)
             active = status in ACTIVE_STATUSES
             if batch or not active or time.monotonic() >= deadline:
                 break
@@ -129,7 +134,7 @@ async def wait_events(request: HttpRequest, code: uuid.UUID,
     finally:
         await _release(watch)
     return {"events": [_event_dict(e) for e in batch],
-            "last_seq": batch[-1].seq if batch else query.after,
+            "last_event_seq": last, "last_seq": last,
             "status": status, "active": active}
 
 
@@ -149,16 +154,18 @@ async def stream(debate_id: int, after: int, *, lifetime: float = STREAM_SECONDS
         if watch is not None and (refused := await watch.refusal()) is not None:
             yield f"event: error\ndata: {json.dumps(refused.value)}\n\n"
             return
-        batch, status = await read(debate_id, after)
+        batch, status, _ = await read(debate_id, after)
         for event in batch:
             yield _sse(event)
             after = event.seq
         if status not in ACTIVE_STATUSES and not batch:
-            yield f"event: end\ndata: {json.dumps({'status': status, 'last_seq': after})}\n\n"
+            data = json.dumps({"status": status, "last_event_seq": after, "last_seq": after})
+            yield f"event: end\ndata: {data}\n\n"
             return
         now = time.monotonic()
         if now - started >= lifetime:
-            data = json.dumps({"status": status, "last_seq": after, "reconnect": True})
+            data = json.dumps({"status": status, "last_event_seq": after, "last_seq": after,
+                               "reconnect": True})
             yield f"event: end\ndata: {data}\n\n"
             return
         if batch:

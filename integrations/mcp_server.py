@@ -13,6 +13,7 @@ do in the team, and nothing more.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
@@ -22,6 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import ValidationError
 
 from council_site.accounts.access import Need, require_role
 from council_site.accounts.models import ApiToken
@@ -133,6 +135,11 @@ def start(identity: Identity, payload: dict[str, Any], team: str | None) -> dict
     request = identity.request(team)
     try:
         answer = create_debate(request, DebateIn.model_validate(payload))
+    except ValidationError as exc:  # the body's shape, as the API's 422 names it
+        fields = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
+            for error in exc.errors())
+        raise ToolError(f"Refused: invalid input ({fields})") from exc
     except (Http404, PermissionDenied) as exc:
         raise _refusal(exc) from exc
     except RateLimited as exc:  # the API lets it through to answer 429 with Retry-After
@@ -184,55 +191,74 @@ def build_server(secret: str) -> MCPServer:
     identity = Identity(secret)
     server = MCPServer(name="council", instructions=INSTRUCTIONS)
 
-    @server.tool()
+    def tool(function: Any) -> Any:
+        # The docstring without its source indentation: indented lines read as code in
+        # the Markdown a client shows.
+        return server.tool(description=inspect.cleandoc(function.__doc__))(function)
+
+    @tool
     async def list_teams() -> list[dict[str, Any]]:
         """Your teams and your role in each (a viewer may read, not start debates)."""
         return await sync_to_async(teams)(identity)
 
-    @server.tool()
+    @tool
     async def list_personas(team: str | None = None) -> list[dict[str, Any]]:
         """Persona libraries of a team (default: your first team) and their personas;
         pass persona codes to start_debate to choose the panel."""
         return await sync_to_async(personas)(identity, team)
 
-    @server.tool()
+    @tool
     async def start_debate(question: str, context: str = "", mode: Mode = Mode.MEDIUM,
                            model: str | None = None, agents: int | None = None,
                            max_rounds: int | None = None, personas: list[str] | None = None,
                            team: str | None = None, protocol: str = "council",
                            options: list[str] | None = None, threshold: float | None = None,
-                           anonymize_peers: bool = False) -> dict[str, Any]:
-        """Start a council debate on a decision question; returns its code at once.
-        mode: quick, medium or deep. model: a litellm model name (default: the
-        server's). personas: library persona codes, in panel order. protocol:
-        council, adversarial or workflow. options: the answers verdicts choose
-        between (default: automatic). The same options as POST /api/debates/.
-        Follow it with wait_for_debate, then get_result."""
+                           anonymize_peers: bool = False,
+                           inline_personas: list[dict[str, Any]] | None = None,
+                           synthesis_model: str | None = None,
+                           fallback_model: str | None = None,
+                           seed: int | None = None) -> dict[str, Any]:
+        """Start a council debate on a decision question; returns its status (with its
+        code) at once. The options of POST /api/debates/, with the same checks:
+        question (at most 20,000 characters), context, mode (quick, medium or deep),
+        model (a litellm model name; default: the server's), agents, max_rounds,
+        threshold, personas (library persona codes, in panel order), inline_personas
+        (personas given in full: name, background, expertise, approach, bias),
+        protocol (council, adversarial or workflow), options (the answers verdicts
+        choose between; default: automatic), anonymize_peers, synthesis_model,
+        fallback_model, seed; team is a team code (default: your first team).
+        A refusal names the field. Follow it with wait_for_debate, then get_result."""
         payload: dict[str, Any] = {"question": question, "context": context, "mode": mode,
                                    "personas": personas or [], "protocol": protocol,
-                                   "anonymize_peers": anonymize_peers}
-        payload.update({k: v for k, v in {"model": model, "agents": agents,
-                                          "max_rounds": max_rounds, "options": options,
-                                          "threshold": threshold}.items() if v is not None})
+                                   "anonymize_peers": anonymize_peers,
+                                   "inline_personas": inline_personas or []}
+        payload.update({k: v for k, v in {
+            "model": model, "agents": agents, "max_rounds": max_rounds, "options": options,
+            "threshold": threshold, "synthesis_model": synthesis_model,
+            "fallback_model": fallback_model, "seed": seed}.items() if v is not None})
         return await sync_to_async(start)(identity, payload, team)
 
-    @server.tool()
+    @tool
     async def get_status(code: str, after: int = 0) -> dict[str, Any]:
-        """Status of a debate and its events after sequence number ``after``."""
+        """Status of a debate and its events after sequence number `after`; pass its
+        last_event_seq as `after` next time."""
         return await sync_to_async(status)(identity, code, after)
 
-    @server.tool()
+    @tool
     async def wait_for_debate(code: str, ctx: Context, timeout_seconds: float = 300,
                               after: int = 0) -> dict[str, Any]:
-        """Wait until the debate ends (or ``timeout_seconds`` pass), reporting progress
+        """Wait until the debate ends (or `timeout_seconds` pass), reporting progress
         as its events arrive. Returns its status; call again if it is still active."""
         return await wait(identity, code, report=ctx.report_progress,
                           timeout_seconds=timeout_seconds, after=after)
 
-    @server.tool()
+    @tool
     async def get_result(code: str) -> dict[str, Any]:
-        """The finished debate's typed result (DebateResult): recommended_path,
-        disagreements, consensus_points, unverified_claims, stop_reason, degraded ..."""
+        """The finished debate: its status fields (code, status, stop_reason, degraded,
+        simulated, cost_usd, last_event_seq ...) and, under "result", its typed result
+        (DebateResult, schema at /api/debates/schemas/result): recommended_path,
+        disagreements, consensus_points, unverified_claims ... An error while the debate
+        has no result yet (still running, failed or cancelled)."""
         return await sync_to_async(result)(identity, code)
 
     return server

@@ -35,3 +35,13 @@ def test_a_bad_cli_option_is_refused_and_saves_nothing(member_client):
     assert any(k.startswith("inline_personas.0") for k in half_persona.json()["errors"])
     assert _create(member_client, seed=-1).status_code == 422
     assert not Debate.objects.exists()
+
+
+def test_a_long_question_is_refused_with_the_one_limit_the_docs_give(member_client):
+    for length in (20_001, 30_000):
+        response = member_client.post("/api/debates/", {"question": "x" * length},
+                                      content_type="application/json")
+        assert response.status_code == 400, response.content
+        [problem] = response.json()["errors"]["question"]
+        assert f"the question is {length:,} characters long; the limit is 20,000" in problem
+    assert not Debate.objects.exists()

@@ -79,8 +79,18 @@ def test_wait_answers_at_once_when_events_exist_or_the_debate_ended(owner, team)
     started = time.monotonic()
     done = client.get(f"/api/debates/{debate.code}/events/wait",
                       {"after": 3, "timeout": MAX_WAIT_SECONDS}).json()
-    assert done == {"events": [], "last_seq": 3, "status": "succeeded", "active": False}
+    assert done == {"events": [], "last_event_seq": 3, "last_seq": 3, "status": "succeeded",
+                    "active": False}
     assert time.monotonic() - started < MAX_WAIT_SECONDS
+
+
+@pytest.mark.django_db
+def test_wait_past_the_end_answers_the_real_last_sequence(owner, team):
+    debate = finished(team, owner)
+    done = bearer(owner).get(f"/api/debates/{debate.code}/events/wait",
+                             {"after": 999, "timeout": 0}).json()
+    assert done["events"] == [] and done["active"] is False
+    assert done["last_event_seq"] == done["last_seq"] == 3
 
 
 @pytest.mark.django_db
@@ -136,7 +146,8 @@ def test_stream_sends_every_event_then_end(owner, team):
     assert [f["event"] for f in frames if "event" in f] == [
         "debate_created", "round_finished", "debate_finished", "end"]
     assert json.loads(frames[2]["data"])["payload"] == {"round": 1}
-    assert json.loads(frames[-1]["data"]) == {"status": "succeeded", "last_seq": 3}
+    assert json.loads(frames[-1]["data"]) == {"status": "succeeded", "last_event_seq": 3,
+                                              "last_seq": 3}
 
 
 @pytest.mark.django_db
@@ -164,7 +175,7 @@ def test_stream_ends_with_reconnect_after_its_lifetime(owner, team, settings):
     frames = async_to_sync(collect)()
     assert frames[1].startswith("id: 1\nevent: debate_created")
     assert json.loads(frames[-1].split("data: ", 1)[1]) == {
-        "status": "queued", "last_seq": 1, "reconnect": True}
+        "status": "queued", "last_event_seq": 1, "last_seq": 1, "reconnect": True}
 
 
 @pytest.mark.django_db

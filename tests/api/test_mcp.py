@@ -230,3 +230,55 @@ def test_a_wait_ends_with_a_new_calls_refusal_once_access_is_lost(owner, team, v
     with pytest.raises(ToolError) as new_call:
         mcp_server.status(identity, str(debate.code), 0)
     assert str(refused.value) == str(new_call.value)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_mcp_refusals_name_the_field_and_every_protocol_runs_start_wait_result(owner, team):
+    from debates.engine.protocols import known_protocols
+
+    _, secret = api_token_create(user=owner, name="agent")
+    protocols = known_protocols()
+
+    async def body(session: Any) -> dict[str, Any]:
+        refusals = {
+            "long": await session.call_tool("start_debate", {
+                "question": "Should we? " * 3000, "mode": "quick", "model": "sim/default"}),
+            "persona": await session.call_tool("start_debate", {
+                "question": "Should we adopt a four-day week?", "personas": ["not-a-code"]}),
+            "seed": await session.call_tool("start_debate", {
+                "question": "Should we adopt a four-day week?", "seed": -1}),
+        }
+        walked = {}
+        for protocol in protocols:
+            started = structured(await session.call_tool("start_debate", {
+                "question": "Should we adopt a four-day week?", "mode": "quick",
+                "model": "sim/default", "protocol": protocol, "seed": 7,
+                "synthesis_model": "sim/judge",
+                "inline_personas": [{"name": "Dana", "background": "CFO",
+                                     "expertise": "Pricing", "approach": "Downside first",
+                                     "bias": "Cautious"}]}))
+            waited = structured(await session.call_tool(
+                "wait_for_debate", {"code": started["code"], "timeout_seconds": 120}))
+            result = structured(await session.call_tool("get_result",
+                                                        {"code": started["code"]}))
+            walked[protocol] = (started, waited, result)
+        tools = {t.name: t.description for t in (await session.list_tools()).tools}
+        return {"refusals": refusals, "walked": walked, "tools": tools}
+
+    out = asyncio.run(session_run(server_env(secret), body))
+    texts = {k: r.content[0].text for k, r in out["refusals"].items()}
+    assert all(r.is_error for r in out["refusals"].values())
+    assert "question" in texts["long"] and "20,000" in texts["long"], texts["long"]
+    assert "personas.0" in texts["persona"], texts["persona"]
+    assert "seed" in texts["seed"], texts["seed"]
+    for protocol, (started, waited, result) in out["walked"].items():
+        debate = Debate.objects.get(code=started["code"])
+        assert debate.protocol == protocol and debate.settings["seed"] == 7
+        assert [p["name"] for p in debate.given_personas] == ["Dana"]
+        assert waited["active"] is False and waited["status"] == "succeeded", waited
+        # The status fields beside the protocol's typed result, as get_result says.
+        assert result["stop_reason"] == debate.stop_reason and result["result"]
+        assert result["last_event_seq"] == debate.last_event_seq
+    # Descriptions are text, not code: no line starts with source indentation.
+    for name, description in out["tools"].items():
+        assert not any(line.startswith("    ") for line in description.splitlines()), name

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 import yaml
+
+from tests.waiting import PATIENCE_S
 
 SKILL = Path(__file__).resolve().parents[2] / "skills" / "council" / "SKILL.md"
 
@@ -23,3 +30,56 @@ def test_frontmatter_names_the_skill_and_says_when_to_use_it():
     for must in ("stop_reason", "degraded", "unverified_claims", "/api/debates/",
                  "manage.py debate"):
         assert must in body, must
+
+
+def recipe() -> str:
+    """The HTTP recipe exactly as SKILL.md gives it (the fenced block after its marker)."""
+    text = SKILL.read_text(encoding="utf-8")
+    match = re.search(r"<!-- council-recipe -->\n```sh\n(.*?)```\n", text, re.S)
+    assert match, "SKILL.md must mark its HTTP recipe with <!-- council-recipe -->"
+    return match.group(1)
+
+
+def require_tools() -> None:
+    missing = [tool for tool in ("bash", "curl", "jq") if shutil.which(tool) is None]
+    if not missing:
+        return
+    reason = f"{', '.join(missing)} missing (apt-get install {' '.join(missing)})"
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{reason}; CI=true: the recipe test must run", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_recipe_run_verbatim_against_a_served_site_prints_the_result(owner, team,
+                                                                         tmp_path):
+    from council_site.accounts.services import api_token_create
+    from debates.models import Debate
+    from tests.web.browser_support import served_site, site_env
+
+    require_tools()
+    _, secret = api_token_create(user=owner, name="skill")
+    script = tmp_path / "council.sh"
+    script.write_text(recipe(), encoding="utf-8")
+    # Slow enough that the debate is still running at the first wait: the loop must go on.
+    env = site_env(COUNCIL_SIM_LATENCY_MS="50", COUNCIL_MODEL="sim/default")
+    with served_site(tmp_path, env) as base:
+        run_env = {**env, "COUNCIL_URL": base, "COUNCIL_API_TOKEN": secret}
+
+        def run(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(["bash", str(script), *args], env=run_env, text=True,
+                                  capture_output=True, timeout=PATIENCE_S * 4)
+
+        done = run("Should we adopt a four-day week?", "A team of 12.", "quick")
+        refused = run("x" * 20_001)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    debate = Debate.objects.get()
+    assert result["stop_reason"] == debate.stop_reason and debate.status == "succeeded"
+    assert result["question"] == "Should we adopt a four-day week?"
+    # Progress went to stderr, every event in order up to the last.
+    seqs = [int(line.split()[0]) for line in done.stderr.splitlines()
+            if line.split()[:1] and line.split()[0].isdigit()]
+    assert seqs == list(range(1, debate.last_event_seq + 1))
+    assert refused.returncode == 1 and "20,000" in refused.stderr, refused.stderr
+    assert Debate.objects.count() == 1
