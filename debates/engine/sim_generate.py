@@ -491,7 +491,7 @@ def _claim_type(quote: str) -> str:
     return "other"
 
 
-def _generic(ctx: CallContext) -> dict[str, Any]:
+def generic(ctx: CallContext) -> dict[str, Any]:
     """Any other schema (e.g. a later protocol's): built from its JSON schema."""
     schema = ctx.json_schema or {"type": "object", "properties": {}}
     writer = _Writer(ctx, ctx.rng())
@@ -538,10 +538,3 @@ GENERATORS: dict[str, Callable[[CallContext], dict[str, Any]]] = {
     "SynthesisNarrative": _synthesis,
     "VerifierReport": _verify,
 }
-
-
-def generate(ctx: CallContext) -> dict[str, Any]:
-    # Imported here: the protocols' generators build on this module's helpers.
-    from debates.engine.sim_protocols import GENERATORS as PROTOCOL_GENERATORS
-
-    return (GENERATORS.get(ctx.schema) or PROTOCOL_GENERATORS.get(ctx.schema) or _generic)(ctx)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from debates.engine.sim_data import text_banks as banks
-from debates.engine.sim_generate import CallContext, _cap, _Writer
+from debates.engine.sim_generate import GENERATORS as CORE_GENERATORS
+from debates.engine.sim_generate import CallContext, _cap, _Writer, generic
 
 
 def _path(writer: _Writer, key: str) -> str:
@@ -190,3 +191,10 @@ GENERATORS = {
     "ConvergenceCheck": _convergence,
     "WorkflowSynthesis": _workflow_synthesis,
 }
+
+
+def generate(ctx: CallContext) -> dict[str, Any]:
+    """The simulated answer to one call: the council schemas' generators, then the other
+    protocols', else generic valid output. The dispatch lives here, above both
+    registries, so neither module imports the other back."""
+    return (CORE_GENERATORS.get(ctx.schema) or GENERATORS.get(ctx.schema) or generic)(ctx)

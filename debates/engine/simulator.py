@@ -50,8 +50,9 @@ from debates.engine.sim_config import (  # noqa: F401 - re-exported for callers 
 )
 from debates.engine.sim_data import LANGUAGES, text_banks
 from debates.engine.sim_faults import break_schema, cut_off, draw_fault
-from debates.engine.sim_generate import CallContext, generate
+from debates.engine.sim_generate import CallContext
 from debates.engine.sim_phrases import salient_phrases
+from debates.engine.sim_protocols import generate
 
 __all__ = ["DOWN_MESSAGE", "FAULT_KINDS", "SimHandler", "handler", "salient_phrases"]
 

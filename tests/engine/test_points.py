@@ -18,8 +18,9 @@ from debates.engine.schemas import (
     Turn,
     usage_from_calls,
 )
-from debates.engine.sim_generate import CallContext, generate
+from debates.engine.sim_generate import CallContext
 from debates.engine.sim_phrases import salient_phrases
+from debates.engine.sim_protocols import generate
 from debates.engine.state import DebateState, Step
 from debates.engine.synthesis import build_result
 
