@@ -49,6 +49,17 @@ def launch(pw: Any) -> Any:
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
+def sign_in(page: Any, base: str, username: str) -> None:
+    """Signs in through the login form and waits for the debate list it lands on."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    expect(page.locator("h1")).to_have_text("Debates")
+
+
 def real_password(*users: Any) -> None:
     # Tests hash with MD5 for speed; the server process only knows the real hashers.
     for user in users:

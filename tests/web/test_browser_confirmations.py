@@ -9,13 +9,13 @@ import pytest
 from collab.services import comment_create
 from council_site.accounts.models import ApiToken
 from council_site.accounts.services import api_token_create
-from tests.conftest import PASSWORD
 from tests.web.browser_support import (
     PATIENCE_MS,
     launch,
     real_password,
     require_chromium,
     served_site,
+    sign_in,
     site_env,
 )
 
@@ -45,11 +45,7 @@ def test_revoke_and_delete_ask_and_a_dismissed_dialog_changes_nothing(
                     dialog.accept() if answer["accept"] else dialog.dismiss()
 
                 page.on("dialog", on_dialog)
-                page.goto(f"{base}/accounts/login/")
-                page.fill("input[name=username]", owner.username)
-                page.fill("input[name=password]", PASSWORD)
-                page.click("main button[type=submit]")
-                expect(page.locator("h1")).to_have_text("Debates")
+                sign_in(page, base, owner.username)
 
                 page.goto(f"{base}/accounts/tokens/")
                 revoke = page.get_by_role("button", name="Revoke")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import PASSWORD
 from tests.web.browser_support import (
     PATIENCE_MS,
     launch,
     real_password,
     require_chromium,
     served_site,
+    sign_in,
     site_env,
 )
 
@@ -30,11 +30,7 @@ def test_switching_protocol_while_typing_keeps_the_estimate_and_updates_the_opti
             try:
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 page.set_default_timeout(PATIENCE_MS)
-                page.goto(f"{base}/accounts/login/")
-                page.fill("input[name=username]", owner.username)
-                page.fill("input[name=password]", PASSWORD)
-                page.click("main button[type=submit]")
-                expect(page.locator("h1")).to_have_text("Debates")
+                sign_in(page, base, owner.username)
 
                 page.goto(f"{base}/debates/new")
                 preview, estimate = page.locator("#options-preview"), page.locator("#estimate")

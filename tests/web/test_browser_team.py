@@ -9,7 +9,6 @@ import pytest
 from debates.engine.schemas import DebateConfig
 from debates.execution import run_to_completion
 from debates.services import debate_create
-from tests.conftest import PASSWORD
 from tests.web.browser_support import (
     PATIENCE_MS,
     SCREENSHOTS,
@@ -17,6 +16,7 @@ from tests.web.browser_support import (
     real_password,
     require_chromium,
     served_site,
+    sign_in,
     site_env,
 )
 
@@ -51,11 +51,7 @@ def _drive(base: str, owner: str, member: str, code: object) -> None:
             def login(username: str, **options):  # noqa: ANN202 - a page
                 page = browser.new_context(**options).new_page()
                 page.set_default_timeout(PATIENCE_MS)
-                page.goto(f"{base}/accounts/login/")
-                page.fill("input[name=username]", username)
-                page.fill("input[name=password]", PASSWORD)
-                page.click("main button[type=submit]")
-                expect(page.locator("h1")).to_have_text("Debates")
+                sign_in(page, base, username)
                 return page
 
             # --- find a past debate: results refresh as one types, the URL follows.
