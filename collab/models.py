@@ -61,6 +61,13 @@ class Comment(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
         related_name="+",
     )
+    # An owner hid it from the team (moderation); the text stays, for owners, until
+    # they show it again or delete it.
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["created_at", "id"]
@@ -76,6 +83,53 @@ class Comment(models.Model):
     @property
     def is_resolved(self) -> bool:
         return self.resolved_at is not None
+
+    @property
+    def is_hidden(self) -> bool:
+        return self.hidden_at is not None
+
+
+class CommentRevision(models.Model):
+    """What a comment said before an edit: the history its readers can open. Deleting
+    the comment deletes its revisions too (its text is gone for good)."""
+
+    comment = models.ForeignKey(Comment, on_delete=models.CASCADE, related_name="revisions")
+    body = models.TextField()
+    # When this text was written (the comment's creation or the edit before).
+    written_at = models.DateTimeField()
+    replaced_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-replaced_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"revision of {self.comment_id} replaced {self.replaced_at:%Y-%m-%d %H:%M}"
+
+
+class ModerationAction(models.TextChoices):
+    HIDE = "hide", "hid"
+    SHOW = "show", "showed again"
+    DELETE = "delete", "deleted"
+
+
+class CommentModeration(models.Model):
+    """The log of an owner acting on someone else's comment: who, when, what. It keeps
+    no text of the comment (a deletion must not survive in the log)."""
+
+    comment = models.ForeignKey(Comment, on_delete=models.CASCADE, related_name="moderation")
+    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="+")
+    moderator = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    comment_author = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                       on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=10, choices=ModerationAction.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.moderator} {self.get_action_display()} {self.comment_id}"
 
 
 class ActionStatus(models.TextChoices):

@@ -3,13 +3,27 @@ or to the calling user's own mentions."""
 
 from __future__ import annotations
 
+import html
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+import nh3
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 
-from collab.models import Action, ClaimCheck, Comment, Mention, TargetKind, claim_ref
+from collab.models import (
+    Action,
+    ClaimCheck,
+    Comment,
+    CommentModeration,
+    CommentRevision,
+    Mention,
+    TargetKind,
+    claim_ref,
+)
+from council_site.rendering import render_untrusted
 from debates.engine.schemas import DebateResult, UnverifiedClaim
 from debates.models import Debate
 from debates.selectors import debate_result
@@ -64,25 +78,116 @@ def target_label(comment: Comment | Action, result: DebateResult | None) -> str:
     return "On the recommendation"
 
 
+# ------------------------------------------------------------------ the quotable text
+
+
+def _passages(result: DebateResult) -> Iterator[tuple[object, str]]:
+    """(text, how the synthesis page renders it) for every passage a reader can select
+    a quote in, in page order; templates/debates/synthesis.html marks the same ones
+    ``data-passage``. "plain" is escaped text, "inline"/"block" untrusted Markdown."""
+    if (p := result.recommended_path) is not None:
+        yield from ((p.recommendation, "block"), (p.stakes, "block"),
+                    (p.strongest_evidence, "block"), (p.weakest_evidence, "block"))
+        yield from ((d, "inline") for d in (*p.path_dependencies, *p.risks))
+    if (d := result.divergence_report) is not None:
+        yield d.summary, "block"
+        yield from ((camp.view, "block") for camp in d.camps)
+        yield from ((x, "inline") for x in d.what_would_resolve_it)
+    yield from ((r.text, "inline") for r in result.pre_positional_risks)
+    yield from ((c.text, "inline") for c in result.post_positional_concerns)
+    for topic in result.disagreements:
+        yield topic.topic, "plain"
+        yield from ((v.view, "block") for v in topic.views)
+    yield from ((c, "inline") for c in result.consensus_points)
+    for agent in result.agents:
+        yield from ((x, "inline") for x in agent.key_assumptions)
+    yield from ((c.quote, "plain") for c in result.unverified_claims)
+
+
+def _as_text(text: object, how: str) -> str:
+    if how == "plain":
+        return str(text)
+    rendered = render_untrusted(text, inline=how == "inline")
+    return html.unescape(nh3.clean(str(rendered), tags=set()))
+
+
+def synthesis_text(result: DebateResult | None) -> str:
+    """The text a reader sees in the synthesis's passages, whitespace runs as one
+    space: what a quote is checked against and its offset counts in. The page's script
+    (static/js/comments.js) builds the same string from the rendered passages."""
+    if result is None:
+        return ""
+    return " ".join(" ".join(_as_text(t, how) for t, how in _passages(result)).split())
+
+
+def normalize_quote(quote: str) -> str:
+    return " ".join(quote.split())
+
+
+def quote_starts(text: str, quote: str) -> list[int]:
+    """Where ``quote`` starts in ``text``, every occurrence."""
+    starts, at = [], text.find(quote) if quote else -1
+    while at >= 0:
+        starts.append(at)
+        at = text.find(quote, at + 1)
+    return starts
+
+
+def nearest(starts: list[int], offset: int | None) -> int:
+    """The index (in ``starts``) of the occurrence closest to ``offset``."""
+    return min(range(len(starts)), key=lambda i: abs(starts[i] - (offset or 0)))
+
+
+# ------------------------------------------------------------------------------ threads
+
+
 @dataclass
 class Thread:
     root: Comment
     label: str
     replies: list[Comment] = field(default_factory=list)
+    # For a quote: which occurrence of the quote in today's synthesis text it is on
+    # (the page's script anchors it there), or None when the quote is no longer in
+    # the text: the thread was on an earlier version.
+    occurrence: int | None = None
+
+    @property
+    def on_earlier_version(self) -> bool:
+        return self.root.target_kind == TargetKind.QUOTE and self.occurrence is None
+
+
+def _anchor(root: Comment, text: str) -> int | None:
+    if root.target_kind != TargetKind.QUOTE or not root.quote:
+        return None
+    starts = quote_starts(text, normalize_quote(root.quote))
+    return nearest(starts, root.quote_offset) if starts else None
 
 
 def debate_threads(*, debate: Debate) -> list[Thread]:
     """Open threads first, then resolved ones; each oldest first with its replies."""
-    replies = Comment.objects.select_related("author").order_by("created_at", "id")
+    replies = (Comment.objects.select_related("author", "hidden_by")
+               .prefetch_related("mentions__user").order_by("created_at", "id"))
     roots = (
         Comment.objects.filter(debate=debate, parent__isnull=True)
-        .select_related("author", "resolved_by")
-        .prefetch_related(Prefetch("replies", queryset=replies))
+        .select_related("author", "resolved_by", "hidden_by")
+        .prefetch_related(Prefetch("replies", queryset=replies), "mentions__user")
         .order_by("created_at", "id")
     )
     result = synthesis_result(debate)
-    threads = [Thread(root, target_label(root, result), list(root.replies.all())) for root in roots]
+    text = synthesis_text(result)
+    threads = [Thread(root, target_label(root, result), list(root.replies.all()),
+                      _anchor(root, text)) for root in roots]
     return sorted(threads, key=lambda t: t.root.is_resolved)
+
+
+def comment_history(*, comment: Comment) -> list[CommentRevision]:
+    """Earlier texts of ``comment``, newest first."""
+    return list(comment.revisions.all())
+
+
+def moderation_log(*, debate: Debate) -> QuerySet[CommentModeration]:
+    return CommentModeration.objects.filter(debate=debate).select_related(
+        "moderator", "comment_author", "comment")
 
 
 def debate_comment(*, debate: Debate, code: uuid.UUID) -> Comment | None:
@@ -95,7 +200,7 @@ def user_mentions(*, user: User) -> QuerySet[Mention]:
     """Mentions of ``user`` in live comments of debates of teams they still belong to."""
     return (
         Mention.objects.filter(
-            user=user, comment__deleted_at__isnull=True,
+            user=user, comment__deleted_at__isnull=True, comment__hidden_at__isnull=True,
             comment__debate__team__memberships__user=user,
         )
         .select_related("comment__author", "comment__debate")
@@ -121,7 +226,8 @@ class FollowUp:
 
 def synthesis_follow_up(*, debate: Debate) -> FollowUp:
     """Three queries, whatever the size of the synthesis."""
-    rows = (Comment.objects.filter(debate=debate, deleted_at__isnull=True)
+    rows = (Comment.objects.filter(debate=debate, deleted_at__isnull=True,
+                                   hidden_at__isnull=True)
             .exclude(target_kind=TargetKind.QUOTE)
             .values("target_kind", "target_ref").annotate(n=Count("id")))
     return FollowUp(

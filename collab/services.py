@@ -20,10 +20,23 @@ from collab.models import (
     ActionStatus,
     ClaimCheck,
     Comment,
+    CommentModeration,
+    CommentRevision,
     Mention,
+    ModerationAction,
     TargetKind,
 )
-from collab.selectors import item_text, synthesis_claims, synthesis_result, target_label
+from collab.selectors import (
+    item_text,
+    nearest,
+    normalize_quote,
+    quote_starts,
+    synthesis_claims,
+    synthesis_result,
+    synthesis_text,
+    target_label,
+)
+from council_site.accounts.models import Membership
 from debates.engine.schemas import DebateResult, RecommendedPath
 from debates.forms import MAX_CONTEXT_CHARS
 from debates.models import Debate
@@ -47,7 +60,8 @@ class CommentError(ValueError):
 
 
 class NotYourComment(PermissionDenied):
-    """Only a comment's author may edit or delete it."""
+    """Only a comment's author may edit it; only its author or a team owner may delete
+    it, and only an owner may hide it."""
 
 
 def _clean_body(body: str) -> str:
@@ -96,14 +110,20 @@ def _clean_target(
         if ref not in RECOMMENDATION_PARTS:
             raise CommentError(f"Unknown part {ref!r} of the recommendation.")
         return kind, ref, "", None
-    # A quote: the passage itself identifies the target; the offset disambiguates it.
+    # A quote: the passage itself identifies the target; the offset says which
+    # occurrence when it appears more than once.
+    quote = normalize_quote(quote)
     if not quote:
         raise CommentError("Select the passage you are annotating.")
     if len(quote) > MAX_QUOTE:
         raise CommentError(f"A quoted passage can be at most {MAX_QUOTE:,} characters.")
     if offset is not None and not 0 <= offset <= MAX_QUOTE_OFFSET:
         raise CommentError(f"The quote's offset must be between 0 and {MAX_QUOTE_OFFSET:,}.")
-    return kind, ref, quote, offset
+    starts = quote_starts(synthesis_text(result), quote)
+    if not starts:
+        raise CommentError("The quoted passage is not in the synthesis: select the text "
+                           "in the synthesis itself (it may have changed since you copied it).")
+    return kind, "", quote, starts[nearest(starts, offset)]
 
 
 def _check_claim(result: DebateResult, ref: str) -> None:
@@ -172,24 +192,71 @@ def _own(comment: Comment, user: User) -> None:
         raise CommentError("This comment was deleted.")
 
 
+def is_team_owner(*, user: User, debate: Debate) -> bool:
+    return Membership.objects.filter(team_id=debate.team_id, user_id=user.pk,
+                                     role=Membership.Role.OWNER).exists()
+
+
+def may_moderate(*, comment: Comment, user: User) -> bool:
+    """Owners moderate the comments of others on their team's debates."""
+    return comment.author_id != user.pk and is_team_owner(user=user, debate=comment.debate)
+
+
 @transaction.atomic
 def comment_edit(*, comment: Comment, user: User, body: str) -> Comment:
+    """The author's new text; the text it replaces is kept as a revision."""
     _own(comment, user)
-    comment.body = _clean_body(body)
+    body = _clean_body(body)
+    if body == comment.body:
+        return comment
+    CommentRevision.objects.create(comment=comment, body=comment.body,
+                                   written_at=comment.edited_at or comment.created_at)
+    comment.body = body
     comment.edited_at = timezone.now()
     comment.save(update_fields=["body", "edited_at"])
     _sync_mentions(comment)
     return comment
 
 
+def _log(comment: Comment, user: User, action: str) -> None:
+    CommentModeration.objects.create(comment=comment, debate_id=comment.debate_id,
+                                     moderator=user, comment_author_id=comment.author_id,
+                                     action=action)
+
+
 @transaction.atomic
 def comment_delete(*, comment: Comment, user: User) -> Comment:
-    """A soft delete: the comment stays in its thread as "deleted", its text goes."""
-    _own(comment, user)
+    """A soft delete: the comment stays in its thread as "deleted", its text and its
+    earlier versions go. Its author may delete it, and so may a team owner (logged)."""
+    if comment.is_deleted:
+        raise CommentError("This comment was deleted.")
+    moderated = may_moderate(comment=comment, user=user)
+    if not moderated:
+        _own(comment, user)
     comment.body = ""
     comment.deleted_at = timezone.now()
     comment.save(update_fields=["body", "deleted_at"])
     Mention.objects.filter(comment=comment).delete()
+    CommentRevision.objects.filter(comment=comment).delete()
+    if moderated:
+        _log(comment, user, ModerationAction.DELETE)
+    return comment
+
+
+@transaction.atomic
+def comment_set_hidden(*, comment: Comment, user: User, hidden: bool) -> Comment:
+    """An owner hides someone else's comment from the team (its text stays for owners)
+    or shows it again; each is logged."""
+    if not may_moderate(comment=comment, user=user):
+        raise NotYourComment("Only team owners can hide or show others' comments.")
+    if comment.is_deleted:
+        raise CommentError("This comment was deleted.")
+    if comment.is_hidden == hidden:
+        return comment
+    comment.hidden_at = timezone.now() if hidden else None
+    comment.hidden_by = user if hidden else None
+    comment.save(update_fields=["hidden_at", "hidden_by"])
+    _log(comment, user, ModerationAction.HIDE if hidden else ModerationAction.SHOW)
     return comment
 
 
@@ -215,11 +282,13 @@ def objections_for_rerun(*, debate: Debate, comment_codes: Sequence[object]) -> 
     if not codes:
         raise CommentError("Choose at least one comment to carry into the re-run.")
     valid = [u for u in map(_as_uuid, codes) if u is not None]
-    found = Comment.objects.filter(debate=debate, code__in=valid, deleted_at__isnull=True)
+    found = Comment.objects.filter(debate=debate, code__in=valid, deleted_at__isnull=True,
+                                   hidden_at__isnull=True)
     comments = {str(c.code): c for c in found}
     missing = [c for c in codes if c not in comments]
     if missing:
-        raise CommentError(f"Not comments of this debate (or deleted): {', '.join(missing)}")
+        raise CommentError(
+            f"Not comments of this debate (or deleted or hidden): {', '.join(missing)}")
     result = synthesis_result(debate)
     lines = ["Objections the council must address:"]
     for code in codes:

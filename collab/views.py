@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -15,6 +17,7 @@ from collab.access import comment_access, debate_comments_access
 from collab.forms import CommentForm, EditForm
 from collab.models import TargetKind
 from council_site.accounts.access import WRITE_ROLES, Need
+from council_site.accounts.models import Membership
 from council_site.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from debates.limits import LimitExceeded
 from debates.models import Debate
@@ -54,9 +57,14 @@ def _target_choices(debate: Debate) -> list[tuple[str, str]]:
 def _panel(request: HtmxHttpRequest, debate: Debate, role: str, *,
            form: CommentForm | None = None, error: str = "", status: int = 200) -> HttpResponse:
     """The panel: a fragment for HTMX requests, otherwise a full page."""
+    can_write = role in WRITE_ROLES
     context = {
         "debate": debate,
-        "can_write": role in WRITE_ROLES,
+        "can_write": can_write,
+        "can_moderate": role == Membership.Role.OWNER,
+        # For @-mention autocompletion in the comment boxes.
+        "members": [u.get_username() for u in selectors.team_members(debate=debate)]
+        if can_write else [],
         "threads": selectors.debate_threads(debate=debate),
         "form": form or CommentForm(),
         "error": error,
@@ -110,10 +118,22 @@ def comments(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
             quote_offset=data["quote_offset"], parent=parent,
         )
     except services.CommentError as exc:
+        if request.htmx and request.POST.get("via") == "selection":
+            return _selection_refused(f"The comment was not saved: {exc}")
         # A reply's text belongs to its thread's reply box, not the new-comment form.
         return _after_write(request, debate, role, error=f"The comment was not saved: {exc}",
                             form=None if parent else form)
     return _after_write(request, debate, role)
+
+
+def _selection_refused(error: str) -> HttpResponse:
+    """A comment on selected text that was refused: the message goes into the small
+    form next to the selection (which keeps what was typed), not the panel below."""
+    response = render_to_string("collab/_form_error.html", {"error": error})
+    refused = HttpResponse(response)
+    refused["HX-Retarget"] = "#selection-comment-error"
+    refused["HX-Reswap"] = "innerHTML"
+    return refused
 
 
 @login_required
@@ -150,6 +170,53 @@ def _act(request: AuthenticatedHttpRequest, code: str, comment: str, action: str
     except services.CommentError as exc:
         error = str(exc)
     return _after_write(request, found.debate, role, error=error)
+
+
+def _moderate(request: AuthenticatedHttpRequest, code: str, comment: str,
+              hidden: bool) -> HttpResponse:
+    found, role = comment_access(request, code, comment, need=Need.WRITE)
+    error = ""
+    try:
+        services.comment_set_hidden(comment=found, user=request.user, hidden=hidden)
+    except services.CommentError as exc:
+        error = str(exc)
+    return _after_write(request, found.debate, role, error=error)
+
+
+@login_required
+@require_POST
+def comment_hide(request: AuthenticatedHttpRequest, code: str, comment: str) -> HttpResponse:
+    return _moderate(request, code, comment, hidden=True)
+
+
+@login_required
+@require_POST
+def comment_show(request: AuthenticatedHttpRequest, code: str, comment: str) -> HttpResponse:
+    return _moderate(request, code, comment, hidden=False)
+
+
+@login_required
+@require_GET
+def comment_history(request: AuthenticatedHttpRequest, code: str, comment: str) -> HttpResponse:
+    """The comment's earlier texts, newest first. A hidden comment's history is for
+    owners (and its author) only, like its text."""
+    found, role = comment_access(request, code, comment)
+    if found.is_hidden and role != Membership.Role.OWNER and found.author_id != request.user.pk:
+        raise services.NotYourComment("An owner hid this comment.")
+    return render(request, "collab/history.html", {
+        "debate": found.debate, "comment": found,
+        "revisions": selectors.comment_history(comment=found)})
+
+
+@login_required
+@require_GET
+def moderation(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
+    """The log of owners hiding, showing and deleting others' comments on this debate."""
+    debate, role = debate_comments_access(request, code)
+    if role != Membership.Role.OWNER:
+        raise PermissionDenied("Only team owners can read the moderation log.")
+    return render(request, "collab/moderation.html", {
+        "debate": debate, "entries": selectors.moderation_log(debate=debate)[:500]})
 
 
 @login_required

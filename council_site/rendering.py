@@ -12,6 +12,8 @@ is processed by htmx and an ``id`` could hijack an out-of-band swap target.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 import nh3
@@ -77,11 +79,33 @@ def sanitize(html: str) -> str:
     )
 
 
-def render_untrusted(text: object, *, inline: bool = False) -> SafeString:
+# A tag of sanitised HTML (attribute values quoted, so a ">" inside one does not end it).
+_TAG = re.compile(r"""(<(?:[^>"']|"[^"]*"|'[^']*')*>)""")
+# What a Django username may hold; nothing HTML would read as markup.
+_USERNAME = re.compile(r"[\w.@+-]+")
+
+
+def _mark_mentions(html: str, names: Iterable[str]) -> str:
+    """Each ``@name`` in the text (not inside a tag) wrapped in ``<span
+    class="mention">``; ``names`` are the users the comment really mentions."""
+    known = sorted({n for n in names if _USERNAME.fullmatch(n)}, key=len, reverse=True)
+    if not known:
+        return html
+    mention = re.compile(r"(?<![\w.@+-])@(" + "|".join(map(re.escape, known))
+                         + r")(?![\w@+-]|\.\w)")
+    return "".join(part if _TAG.fullmatch(part)
+                   else mention.sub(r'<span class="mention">@\1</span>', part)
+                   for part in _TAG.split(html))
+
+
+def render_untrusted(text: object, *, inline: bool = False,
+                     mentions: Iterable[str] = ()) -> SafeString:
     """Markdown (raw HTML off) -> sanitised HTML, safe to put in any page or fragment.
-    ``inline`` renders one line of inline Markdown, without block elements."""
+    ``inline`` renders one line of inline Markdown, without block elements;
+    ``mentions`` are usernames to highlight where the text says @username."""
     if text is None:
         text = ""
     source = str(text)[:MAX_CHARS]
-    # The only mark_safe: nh3 has just reduced the HTML to the allow-list.
-    return mark_safe(sanitize(_to_html(source, inline)))  # noqa: S308
+    # The only mark_safe: nh3 has just reduced the HTML to the allow-list (plus, for
+    # mentions, spans around validated usernames).
+    return mark_safe(_mark_mentions(sanitize(_to_html(source, inline)), mentions))  # noqa: S308

@@ -7,11 +7,21 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.utils.safestring import SafeString
 
-from collab.models import Action, ClaimCheck
+from collab.models import Action, ClaimCheck, Comment
 from collab.selectors import FollowUp, synthesis_follow_up
+from council_site.rendering import render_untrusted
 
 register = template.Library()
+
+
+@register.filter(name="comment_html")
+def comment_html(comment: Comment) -> SafeString:
+    """The comment's body as untrusted Markdown, with the @username of each team
+    member it mentions (its Mention rows) highlighted."""
+    return render_untrusted(comment.body,
+                            mentions=[m.user.get_username() for m in comment.mentions.all()])
 
 
 @register.simple_tag

@@ -100,8 +100,11 @@ _EN = {
     "nav.debate_page": "Debate page", "nav.transcript": "Transcript",
     "nav.comments": "Comments", "nav.export_md": "Export Markdown",
     "nav.export_json": "Export JSON", "nav.printable": "Printable", "nav.comment": "comment",
-    "comments_help": "Discuss the synthesis with your team; use comment next to a risk, "
-                     "concern or disagreement to start a thread about it.",
+    "comments_help": "Discuss the synthesis with your team: select text in it and press "
+                     "Comment, or use comment next to a risk, concern or disagreement.",
+    "comments_help_read": "Your team's discussion of this synthesis.",
+    "nav.comment_selection": "Comment", "nav.your_comment": "Your comment",
+    "nav.cancel": "Cancel",
     "open_comments": "Open the comments",
     "follow_up": "Follow-up",
     # ---------------------------------------------------------------- enumerations
@@ -250,7 +253,9 @@ _ZH = {
     "nav.debate_page": "讨论页面", "nav.transcript": "完整记录",
     "nav.comments": "评论", "nav.export_md": "导出 Markdown",
     "nav.export_json": "导出 JSON", "nav.printable": "打印版", "nav.comment": "评论",
-    "comments_help": "与团队讨论这份综合结论；点击风险、顾虑或分歧旁的“评论”即可发起讨论。",
+    "comments_help": "与团队讨论这份综合结论：选中其中的文字并点击“评论”，或点击风险、顾虑或分歧旁的“评论”。",
+    "comments_help_read": "团队对这份综合结论的讨论。",
+    "nav.comment_selection": "评论", "nav.your_comment": "你的评论", "nav.cancel": "取消",
     "open_comments": "打开评论",
     "follow_up": "后续行动",
     "reason.converged": "已收敛",
@@ -395,8 +400,11 @@ _JA = {
     "nav.debate_page": "議論ページ", "nav.transcript": "記録",
     "nav.comments": "コメント", "nav.export_md": "Markdown で書き出し",
     "nav.export_json": "JSON で書き出し", "nav.printable": "印刷用", "nav.comment": "コメント",
-    "comments_help": "この総括についてチームで話し合えます。リスク、懸念、相違点の横にある"
-                     "「コメント」からスレッドを始めてください。",
+    "comments_help": "この総括についてチームで話し合えます。本文を選択して「コメント」を押すか、"
+                     "リスク、懸念、相違点の横にある「コメント」からスレッドを始めてください。",
+    "comments_help_read": "この総括についてのチームの議論です。",
+    "nav.comment_selection": "コメント", "nav.your_comment": "あなたのコメント",
+    "nav.cancel": "キャンセル",
     "open_comments": "コメントを開く",
     "follow_up": "フォローアップ",
     "reason.converged": "収束",
