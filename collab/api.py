@@ -5,6 +5,7 @@ objections. The same access helpers and services as the comment panel (collab.vi
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from collab import selectors, services
 from collab.access import comment_access, debate_comments_access
 from collab.models import Comment, TargetKind
 from council_site.accounts.access import Need
+from council_site.accounts.models import Membership
 from council_site.api_auth import api_auth
 from council_site.api_errors import errors, refuse
 from council_site.http import AuthenticatedHttpRequest
@@ -26,8 +28,10 @@ router = Router(tags=["comments"], auth=api_auth)
 class CommentOut(Schema):
     code: uuid.UUID
     author: str | None
-    body: str
+    body: str = Field(description="Empty when deleted, and when hidden by an owner (except "
+                                  "for owners and the comment's author).")
     deleted: bool
+    hidden: bool = Field(description="An owner hid it from the team (moderation).")
     created_at: datetime
     edited_at: datetime | None
     mentions: list[str]
@@ -53,30 +57,49 @@ class CommentIn(Schema):
     parent: uuid.UUID | None = Field(default=None, description="Reply to this comment's thread.")
 
 
-def _comment_out(comment: Comment) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Reader:
+    """Who reads the comments: a hidden comment's text is for owners and its author."""
+
+    user_id: int | None
+    owner: bool
+
+    def sees(self, comment: Comment) -> bool:
+        return not comment.is_hidden or self.owner or comment.author_id == self.user_id
+
+
+def _reader(request: HttpRequest, role: str) -> _Reader:
+    return _Reader(request.user.pk, role == Membership.Role.OWNER)
+
+
+def _comment_out(comment: Comment, reader: _Reader) -> dict[str, Any]:
     return {
         "code": comment.code,
         "author": comment.author.get_username() if comment.author else None,
-        "body": comment.body, "deleted": comment.is_deleted,
+        "body": comment.body if reader.sees(comment) else "", "deleted": comment.is_deleted,
+        "hidden": comment.is_hidden,
         "created_at": comment.created_at, "edited_at": comment.edited_at,
         "mentions": [m.user.get_username() for m in comment.mentions.select_related("user")],
     }
 
 
-def _thread_out(thread: selectors.Thread) -> dict[str, Any]:
+def _thread_out(thread: selectors.Thread, reader: _Reader) -> dict[str, Any]:
     root = thread.root
     return {
-        **_comment_out(root), "target_kind": root.target_kind, "target_ref": root.target_ref,
+        **_comment_out(root, reader), "target_kind": root.target_kind,
+        "target_ref": root.target_ref,
         "target_label": thread.label, "quote": root.quote, "quote_offset": root.quote_offset,
-        "resolved": root.is_resolved, "replies": [_comment_out(r) for r in thread.replies],
+        "resolved": root.is_resolved,
+        "replies": [_comment_out(r, reader) for r in thread.replies],
     }
 
 
 @router.get("/{uuid:code}/comments", response=list[ThreadOut], url_name="collab_comments")
 def list_comments(request: HttpRequest, code: uuid.UUID) -> list[dict[str, Any]]:
     """The debate's comment threads, open ones first."""
-    debate, _ = debate_comments_access(request, code)
-    return [_thread_out(t) for t in selectors.debate_threads(debate=debate)]
+    debate, role = debate_comments_access(request, code)
+    reader = _reader(request, role)
+    return [_thread_out(t, reader) for t in selectors.debate_threads(debate=debate)]
 
 
 @router.post("/{uuid:code}/comments", response={201: CommentOut, **errors(400)},
@@ -84,7 +107,7 @@ def list_comments(request: HttpRequest, code: uuid.UUID) -> list[dict[str, Any]]
 def create_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: CommentIn
                    ) -> Status[Any]:
     """A new thread on (a part of) the synthesis, or a reply when ``parent`` is set."""
-    debate, _ = debate_comments_access(request, code, need=Need.WRITE)
+    debate, role = debate_comments_access(request, code, need=Need.WRITE)
     parent = None
     if payload.parent:
         parent = selectors.debate_comment(debate=debate, code=payload.parent)
@@ -99,7 +122,7 @@ def create_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: 
         )
     except services.CommentError as exc:
         return refuse(400, str(exc))
-    return Status(201, _comment_out(comment))
+    return Status(201, _comment_out(comment, _reader(request, role)))
 
 
 class CommentEditIn(Schema):
@@ -111,35 +134,56 @@ class CommentEditIn(Schema):
               url_name="collab_comment_edit")
 def edit_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID,
                  payload: CommentEditIn) -> Status[Any]:
-    """Replaces the body of your own comment (403 on anybody else's)."""
-    found, _ = comment_access(request, code, comment, need=Need.WRITE)
+    """Replaces the body of your own comment (403 on anybody else's); the text it
+    replaces stays in the comment's history."""
+    found, role = comment_access(request, code, comment, need=Need.WRITE)
     try:
         services.comment_edit(comment=found, user=request.user, body=payload.body)
     except services.CommentError as exc:
         return refuse(400, str(exc))
-    return Status(200, _comment_out(found))
+    return Status(200, _comment_out(found, _reader(request, role)))
 
 
 @router.delete("/{uuid:code}/comments/{uuid:comment}", response={200: CommentOut, **errors(400)},
                url_name="collab_comment_delete")
 def delete_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID
                    ) -> Status[Any]:
-    """Deletes your own comment softly: it stays in its thread as deleted, its text goes."""
-    found, _ = comment_access(request, code, comment, need=Need.WRITE)
+    """Deletes a comment softly: it stays in its thread as deleted, its text goes. Your
+    own, or (team owners) anybody's, which the moderation log records."""
+    found, role = comment_access(request, code, comment, need=Need.WRITE)
     try:
         services.comment_delete(comment=found, user=request.user)
     except services.CommentError as exc:
         return refuse(400, str(exc))
-    return Status(200, _comment_out(found))
+    return Status(200, _comment_out(found, _reader(request, role)))
 
 
 def _set_resolved(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID,
                   resolved: bool) -> dict[str, Any]:
-    found, _ = comment_access(request, code, comment, need=Need.WRITE)
+    found, role = comment_access(request, code, comment, need=Need.WRITE)
     root = services.thread_set_resolved(comment=found, user=request.user, resolved=resolved)
     thread = next(t for t in selectors.debate_threads(debate=found.debate)
                   if t.root.pk == root.pk)
-    return _thread_out(thread)
+    return _thread_out(thread, _reader(request, role))
+
+
+class HiddenIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+    hidden: bool = Field(description="true hides the comment from the team, false shows it.")
+
+
+@router.post("/{uuid:code}/comments/{uuid:comment}/hidden",
+             response={200: CommentOut, **errors(400)}, url_name="collab_comment_hidden")
+def set_hidden(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid.UUID,
+               payload: HiddenIn) -> Status[Any]:
+    """Team owners hide someone else's comment from the team, or show it again (403 for
+    anyone else, and on your own comment); the moderation log records it."""
+    found, role = comment_access(request, code, comment, need=Need.WRITE)
+    try:
+        services.comment_set_hidden(comment=found, user=request.user, hidden=payload.hidden)
+    except services.CommentError as exc:
+        return refuse(400, str(exc))
+    return Status(200, _comment_out(found, _reader(request, role)))
 
 
 @router.post("/{uuid:code}/comments/{uuid:comment}/resolve", response=ThreadOut,

@@ -1,10 +1,11 @@
-"""The team's follow-up on a synthesis (actions, checked claims) as a Markdown
-section of the debate's export (registered in collab/apps.py)."""
+"""What the team did with a synthesis, as Markdown sections of the debate's export
+(registered in collab/apps.py): the follow-up (actions, checked claims) always, the
+comment threads when the export asks for them."""
 
 from __future__ import annotations
 
-from collab.models import TargetKind
-from collab.selectors import synthesis_follow_up, synthesis_result
+from collab.models import Comment, TargetKind
+from collab.selectors import Thread, debate_threads, synthesis_follow_up, synthesis_result
 from debates.engine.markdown import inline
 from debates.models import Debate
 
@@ -33,4 +34,41 @@ def follow_up_markdown(debate: Debate) -> str:
             note = f": {inline(check.note)}" if check.note else ""
             out.append(f"- **{inline(ref)}** checked by {who} on {check.checked_at:%Y-%m-%d}{note}")
         out.append("")
+    return "\n".join(out)
+
+
+def _comment_line(comment: Comment) -> str:
+    who = inline(comment.author.get_username()) if comment.author else "former user"
+    when = f"{comment.created_at:%Y-%m-%d %H:%M}"
+    if comment.is_deleted:
+        text = "*deleted*"
+    elif comment.is_hidden:
+        text = "*hidden by an owner*"
+    else:
+        text = inline(comment.body) + (" *(edited)*" if comment.edited_at else "")
+    return f"**{who}** ({when}): {text}"
+
+
+def _thread_markdown(thread: Thread) -> list[str]:
+    root = thread.root
+    notes = [n for n, on in (("resolved", root.is_resolved),
+                             ("on an earlier version", thread.on_earlier_version)) if on]
+    title = inline(thread.label) + (f" ({', '.join(notes)})" if notes else "")
+    out = [f"### {title}", ""]
+    if root.quote and not root.is_deleted and not root.is_hidden:
+        out += [f"> {inline(root.quote)}", ""]
+    out.append(f"- {_comment_line(root)}")
+    out += [f"  - {_comment_line(reply)}" for reply in thread.replies]
+    return [*out, ""]
+
+
+def threads_markdown(debate: Debate) -> str:
+    """"## Comments": each thread (what it is about, the quoted passage) with its
+    replies, one line each; hidden and deleted comments say so without their text."""
+    threads = debate_threads(debate=debate)
+    if not threads:
+        return ""
+    out = ["## Comments", ""]
+    for thread in threads:
+        out += _thread_markdown(thread)
     return "\n".join(out)

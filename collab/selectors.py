@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import nh3
-
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 

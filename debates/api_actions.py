@@ -14,7 +14,7 @@ from pydantic import ConfigDict, Field
 from council_site.api_auth import api_auth
 from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
 from council_site.http import AuthenticatedHttpRequest
-from debates import selectors
+from debates import report_extras, selectors
 from debates.access import current_team_access, debate_access
 from debates.api import ResultOut
 from debates.engine.inputs import InputError
@@ -116,15 +116,18 @@ def rerun(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: RerunIn |
             openapi_extra={"responses": {"200": {
                 "description": "The result as Markdown.",
                 "content": {"text/markdown": {"schema": {"type": "string"}}}}}})
-def export_markdown(request: HttpRequest, code: uuid.UUID) -> Any:
-    """The result as the Markdown report the web app exports."""
+def export_markdown(request: HttpRequest, code: uuid.UUID, threads: bool = False) -> Any:
+    """The result as the Markdown report the web app exports (the same body: the
+    team's follow-up included); ``threads=true`` adds the comment threads."""
     debate, _ = debate_access(user=request.user, code=code)
     result = selectors.debate_result(debate=debate)
     if result is None:
         return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
-    response = HttpResponse(get_protocol(debate.protocol).render_markdown(result),
-                            content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.md"'
+    body = report_extras.export_markdown(
+        debate, result, options={report_extras.THREADS} if threads else ())
+    response = HttpResponse(body, content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = report_extras.attachment(
+        report_extras.export_filename(debate, "md"))
     return response
 
 
@@ -139,5 +142,6 @@ def export_json(request: HttpRequest, code: uuid.UUID) -> Any:
         return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
     response = HttpResponse(result.model_dump_json(indent=2),
                             content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.json"'
+    response["Content-Disposition"] = report_extras.attachment(
+        report_extras.export_filename(debate, "json"))
     return response

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from pydantic import BaseModel, ValidationError
 
 from council_site.http import AuthenticatedHttpRequest
-from debates import selectors
+from debates import report_extras, selectors
 from debates.access import can_write, current_team_access, debate_access
 from debates.compare import compare_results
 from debates.engine.inputs import InputError
@@ -39,7 +39,7 @@ from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
 from debates.page_cache import finished_body
 from debates.pages import debate_page
-from debates.report_extras import extra_sections
+from debates.report_extras import THREADS, attachment, export_filename
 from debates.services import (
     IllegalTransition,
     debate_cancel,
@@ -72,12 +72,15 @@ def _result_or_404(debate: Debate) -> BaseModel:
     return result
 
 
-def _markdown(debate: Debate) -> str:
-    """The debate's report, written by its protocol, with what other apps add (the
-    team's actions and checked claims)."""
-    report = get_protocol(debate.protocol).render_markdown(_result_or_404(debate))
-    extra = extra_sections(debate)
-    return f"{report.rstrip()}\n\n{extra}\n" if extra else report
+def _markdown(debate: Debate, *, threads: bool = False) -> str:
+    """The debate's report (debates.report_extras.export_markdown, the API's too)."""
+    return report_extras.export_markdown(debate, _result_or_404(debate),
+                                         options={THREADS} if threads else ())
+
+
+def wants(request: HttpRequest, flag: str) -> bool:
+    """``?threads=1`` (or true, yes, on) asks an export for an optional part."""
+    return request.GET.get(flag, "").strip().lower() in ("1", "true", "yes", "on")
 
 
 # ------------------------------------------------------------------------ lists and forms
@@ -224,8 +227,9 @@ def debate_print(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @require_GET
 def export_markdown(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code)
-    response = HttpResponse(_markdown(debate), content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.md"'
+    response = HttpResponse(_markdown(debate, threads=wants(request, THREADS)),
+                            content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = attachment(export_filename(debate, "md"))
     return response
 
 
@@ -236,7 +240,7 @@ def export_json(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     body = json.dumps(_result_or_404(debate).model_dump(mode="json"), ensure_ascii=False,
                       indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.json"'
+    response["Content-Disposition"] = attachment(export_filename(debate, "json"))
     return response
 
 

@@ -99,6 +99,7 @@ _EN = {
     "nav.debates": "Debates", "nav.debate": "Debate", "nav.synthesis": "Synthesis",
     "nav.debate_page": "Debate page", "nav.transcript": "Transcript",
     "nav.comments": "Comments", "nav.export_md": "Export Markdown",
+    "nav.export_md_threads": "Markdown with comments",
     "nav.export_json": "Export JSON", "nav.printable": "Printable", "nav.comment": "comment",
     "comments_help": "Discuss the synthesis with your team: select text in it and press "
                      "Comment, or use comment next to a risk, concern or disagreement.",
@@ -252,8 +253,10 @@ _ZH = {
     "nav.debates": "讨论列表", "nav.debate": "讨论", "nav.synthesis": "综合结论",
     "nav.debate_page": "讨论页面", "nav.transcript": "完整记录",
     "nav.comments": "评论", "nav.export_md": "导出 Markdown",
+    "nav.export_md_threads": "含评论的 Markdown",
     "nav.export_json": "导出 JSON", "nav.printable": "打印版", "nav.comment": "评论",
-    "comments_help": "与团队讨论这份综合结论：选中其中的文字并点击“评论”，或点击风险、顾虑或分歧旁的“评论”。",
+    "comments_help": "与团队讨论这份综合结论：选中其中的文字并点击“评论”，"
+                     "或点击风险、顾虑或分歧旁的“评论”。",
     "comments_help_read": "团队对这份综合结论的讨论。",
     "nav.comment_selection": "评论", "nav.your_comment": "你的评论", "nav.cancel": "取消",
     "open_comments": "打开评论",
@@ -399,6 +402,7 @@ _JA = {
     "nav.debates": "議論一覧", "nav.debate": "議論", "nav.synthesis": "総括",
     "nav.debate_page": "議論ページ", "nav.transcript": "記録",
     "nav.comments": "コメント", "nav.export_md": "Markdown で書き出し",
+    "nav.export_md_threads": "コメント付き Markdown",
     "nav.export_json": "JSON で書き出し", "nav.printable": "印刷用", "nav.comment": "コメント",
     "comments_help": "この総括についてチームで話し合えます。本文を選択して「コメント」を押すか、"
                      "リスク、懸念、相違点の横にある「コメント」からスレッドを始めてください。",

@@ -20,7 +20,9 @@ _BLOCK_START = re.compile(r"(?:[#>|=~`]|[-+*](?=\s|$)|[-*_](?:\s*[-*_]){2,}\s*$)
 _ORDERED_START = re.compile(r"(\d{1,9})([.)])")
 # "\" first, so the backslashes added for the others are not doubled. "[" and "]" make
 # links, images and link reference definitions; "<" raw HTML and autolinks; "&" entities.
-_INLINE = {"\\": "\\\\", "[": "\\[", "]": "\\]", "<": "&lt;", "&": "\\&"}
+# Markdown escapes, not HTML ones: the file reads as what was typed (no "&lt;"), and a
+# renderer shows the character itself.
+_INLINE = {"\\": "\\\\", "[": "\\[", "]": "\\]", "<": "\\<", "&": "\\&"}
 _LINE = str.maketrans(_INLINE)
 _CELL = str.maketrans({**_INLINE, "|": "\\|"})
 

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
+from markdown_it import MarkdownIt
 
 from collab.models import Action, ClaimCheck, Comment
 from collab.services import (
@@ -290,5 +291,8 @@ def test_the_follow_up_in_the_markdown_export_carries_no_markup_from_the_team(
     claim_set_checked(debate=debate, user=owner, claim_ref="V1", checked=True,
                       note="\n\n# Forged heading")
     md = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
-    assert "&lt;img src=x onerror=alert(1)> \\[go\\](javascript:x())" in md
-    assert "<img" not in md and "\n# Forged" not in md
+    # Markdown escapes (no HTML entity): the file reads as typed, a renderer adds nothing.
+    assert "\\<img src=x onerror=alert(1)> \\[go\\](javascript:x())" in md
+    assert "&lt;" not in md and "\n# Forged" not in md
+    rendered = MarkdownIt("commonmark", {"html": True}).render(md)
+    assert "<img" not in rendered and "<a " not in rendered
