@@ -117,10 +117,11 @@ class World:
 
     def comment_of(self, role: str) -> Comment:
         """A comment written by the role's user (made directly: viewers and outsiders
-        could not write one, which is the point)."""
+        could not write one, which is the point); "extra" is the extra member's."""
         if role not in self.comments:
+            author = self.extra.user if role == "extra" else self.users[role]
             self.comments[role] = Comment.objects.create(
-                debate=self.debate, author=self.users[role], body=f"by {role}")
+                debate=self.debate, author=author, body=f"by {role}")
         return self.comments[role]
 
     def fingerprint(self) -> tuple[Any, ...]:
@@ -215,6 +216,11 @@ def thread(w: World, r: str) -> dict[str, Any]:
 
 def own_comment(w: World, r: str) -> dict[str, Any]:
     return {"code": w.debate.code, "comment": w.comment_of(r).code}
+
+
+def others_comment(w: World, r: str) -> dict[str, Any]:
+    """A comment by a member who is none of the roles tried: what owners moderate."""
+    return {"code": w.debate.code, "comment": w.comment_of("extra").code}
 
 
 def extra_member(w: World, r: str) -> dict[str, Any]:
@@ -352,6 +358,10 @@ ROWS: list[R] = [
       data=lambda w, r: {"body": "edited"}),
     R("debates/<uuid:code>/comments/<uuid:comment>/delete", "POST", WRITE, kw=own_comment),
     R("debates/<uuid:code>/comments/<uuid:comment>/resolve", "POST", WRITE, kw=thread),
+    R("debates/<uuid:code>/comments/<uuid:comment>/hide", "POST", OWNER_ONLY, kw=others_comment),
+    R("debates/<uuid:code>/comments/<uuid:comment>/show", "POST", OWNER_ONLY, kw=others_comment),
+    R("debates/<uuid:code>/comments/<uuid:comment>/history", "GET", READ, kw=thread),
+    R("debates/<uuid:code>/comments/moderation", "GET", OWNER_ONLY, kw=debate),
     R("debates/<uuid:code>/comments/<uuid:comment>/reopen", "POST", WRITE, kw=thread),
     # ---- acting on a synthesis
     R("debates/<uuid:code>/actions/", "GET", READ, kw=debate),
@@ -417,6 +427,8 @@ ROWS: list[R] = [
       data=lambda w, r: {"body": f"edited by {r}"}),
     R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>", "DELETE", WRITE, kw=own_comment),
     R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>/resolve", "POST", WRITE, kw=thread),
+    R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>/hidden", "POST", OWNER_ONLY,
+      kw=others_comment, data=lambda w, r: {"hidden": True}),
     R("api/debates/<uuidstr:code>/comments/<uuidstr:comment>/reopen", "POST", WRITE, kw=thread),
     R("api/debates/<uuidstr:code>/comments/carry", "POST", WRITE, kw=debate,
       data=lambda w, r: {"comments": [str(w.thread.code)]}),

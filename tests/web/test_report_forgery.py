@@ -122,7 +122,7 @@ def test_markdown_export_keeps_one_cell_per_column_and_one_recommended_path_head
     text = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
     assert text == render_markdown(result)
     assert sum(line.startswith("## Recommended path") for line in text.splitlines()) == 1
-    assert "<script>" not in text
+    assert "<script>" not in text.replace("\\<", "")  # only Markdown's escaped "\<"
     html = MarkdownIt("commonmark", {"html": True}).enable(["table"]).render(text)
     _assert_structure_holds(html, result, "export.md rendered", risk_columns=4)
 
@@ -211,7 +211,7 @@ def test_no_protocols_markdown_export_carries_markup_from_the_question_or_the_mo
     forged = member_client.get(url).content.decode()
     assert "onerror=alert(1)" in forged  # the text is there, but not as markup:
     for raw in ("<img", "<https:", "[link](", "![image]("):
-        assert raw not in forged, raw
+        assert raw not in forged.replace("\\<", ""), raw  # "\<" is Markdown's escaped "<"
     html = _rendered(forged)
     assert _structure(html) == _structure(_rendered(clean))
     shown = text_of(html)
