@@ -63,6 +63,12 @@
   function place(items) {
     var margin = marginBox();
     if (!margin) return;
+    document.querySelectorAll("[data-passage].has-thread").forEach(function (p) {
+      p.classList.remove("has-thread");
+    });
+    items.forEach(function (item) {
+      if (item.el.classList.contains("thread")) item.anchor.passage.classList.add("has-thread");
+    });
     var desk = DESK.matches;
     if (desk) {
       var top0 = margin.getBoundingClientRect().top;
