@@ -7,6 +7,7 @@ import pytest
 
 from collab.models import Comment
 from collab.services import comment_create, comment_edit, comment_set_hidden
+from debates.models import Synthesis
 from tests.factories import add_synthesis, make_debate
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -92,3 +93,16 @@ def test_the_edit_history_is_readable(viewer_client, debate, owner):
     assert history_url in panel
     page = viewer_client.get(history_url).content.decode()
     assert "Second take" in page and "First take" in page
+
+
+def test_a_thread_whose_quote_is_gone_shows_as_on_an_earlier_version(member_client, debate,
+                                                                    owner):
+    comment_create(debate=debate, author=owner, body="Why Q3?", target_kind="quote",
+                   quote="Migrate in Q3")
+    panel = member_client.get(f"/debates/{debate.code}/comments/", **HX).content.decode()
+    assert 'data-quote="Migrate in Q3"' in panel and "on an earlier version" not in panel
+    synthesis = Synthesis.objects.get(debate=debate)
+    synthesis.result["recommended_path"]["recommendation"] = "Migrate in Q4"
+    synthesis.save(update_fields=["result"])
+    panel = member_client.get(f"/debates/{debate.code}/comments/", **HX).content.decode()
+    assert "on an earlier version" in panel and "data-quote=" not in panel
