@@ -8,7 +8,7 @@ import uuid
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
-from ninja import Router, Schema, Status
+from ninja import Query, Router, Schema, Status
 from pydantic import ConfigDict, Field
 
 from council_site.api_auth import api_auth
@@ -111,12 +111,18 @@ def rerun(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: RerunIn |
     return Status(201, {"code": child.code, "status": child.status, "parent": debate.code})
 
 
+class ExportQuery(Schema):
+    threads: bool = Field(default=False, description="true adds the comment threads "
+                          "(a \"## Comments\" section), as the web's ?threads=1 does.")
+
+
 @router.get("/{uuid:code}/export.md", response={200: None, **errors(404)},
             url_name="debate_export_md",
             openapi_extra={"responses": {"200": {
                 "description": "The result as Markdown.",
                 "content": {"text/markdown": {"schema": {"type": "string"}}}}}})
-def export_markdown(request: HttpRequest, code: uuid.UUID, threads: bool = False) -> Any:
+def export_markdown(request: HttpRequest, code: uuid.UUID,
+                    query: Query[ExportQuery]) -> Any:
     """The result as the Markdown report the web app exports (the same body: the
     team's follow-up included); ``threads=true`` adds the comment threads."""
     debate, _ = debate_access(user=request.user, code=code)
@@ -124,7 +130,7 @@ def export_markdown(request: HttpRequest, code: uuid.UUID, threads: bool = False
     if result is None:
         return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
     body = report_extras.export_markdown(
-        debate, result, options={report_extras.THREADS} if threads else ())
+        debate, result, options={report_extras.THREADS} if query.threads else ())
     response = HttpResponse(body, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = report_extras.attachment(
         report_extras.export_filename(debate, "md"))
