@@ -6,9 +6,10 @@ class CollabConfig(AppConfig):
     verbose_name = "Comments and reviews"
 
     def ready(self) -> None:
-        from collab.exports import follow_up_markdown, threads_markdown
+        from collab.exports import actions_json, follow_up_markdown, threads_markdown
         from debates import report_extras
 
         # Sections in export order; the threads only when the export asks for them.
         report_extras.register("collab.follow_up", follow_up_markdown)
         report_extras.register("collab.threads", threads_markdown, option=report_extras.THREADS)
+        report_extras.register_json("actions", actions_json)

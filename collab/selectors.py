@@ -22,6 +22,7 @@ from collab.models import (
     TargetKind,
     claim_ref,
 )
+from council_site.accounts.access import WRITE_ROLES
 from council_site.rendering import render_untrusted
 from debates.engine.schemas import DebateResult, UnverifiedClaim
 from debates.models import Debate
@@ -243,6 +244,8 @@ def debate_action(*, debate: Debate, code: uuid.UUID) -> Action | None:
 
 
 def team_members(*, debate: Debate) -> QuerySet[User]:
-    """Who may own an action on ``debate``: its team's members, by username."""
+    """Who may own an action on ``debate``: its team's editors and owners (only they can
+    mark it done; a viewer could never complete it), by username."""
     return User.objects.filter(memberships__team_id=debate.team_id,
+                               memberships__role__in=WRITE_ROLES,
                                is_active=True).distinct().order_by("username")

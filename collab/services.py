@@ -35,6 +35,7 @@ from collab.selectors import (
     synthesis_result,
     synthesis_text,
     target_label,
+    team_members,
 )
 from council_site.accounts.models import Membership
 from debates.engine.schemas import DebateResult, RecommendedPath
@@ -356,6 +357,9 @@ def action_create(
     if not User.objects.filter(pk=owner.pk, is_active=True,
                                memberships__team_id=debate.team_id).exists():
         raise CommentError("The owner must be a member of this debate's team.")
+    if not team_members(debate=debate).filter(pk=owner.pk).exists():
+        raise CommentError("The owner must be an editor or owner of this debate's team: "
+                           "viewers cannot complete an action.")
     if due_date < timezone.localdate():
         raise CommentError("The due date is in the past.")
     action = Action.objects.create(debate=debate, target_kind=kind, target_ref=ref,

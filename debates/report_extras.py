@@ -1,5 +1,6 @@
 """A debate's Markdown export, the one the web download, the print view and the API's
-``export.md`` all serve, and the sections other apps add to it.
+``export.md`` all serve, the sections other apps add to it, and the keys they add to
+its JSON export.
 
 debates must not import the apps above it (collab, personas), yet the team's work on a
 synthesis (actions, checked claims, comment threads) belongs in the export. An app
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 from django.utils.http import content_disposition_header
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from debates.models import Debate
 
 ReportSection = Callable[["Debate"], str]
+# Returns a JSON-ready value for the export's key of the same name, or None to leave
+# the key out.
+JsonSection = Callable[["Debate"], Any]
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class _Registered:
 
 
 _sections: dict[str, _Registered] = {}
+_json_sections: dict[str, JsonSection] = {}
 
 # Export options a caller may ask for, each naming the sections it adds.
 THREADS = "threads"
@@ -88,3 +93,14 @@ def attachment(filename: str) -> str:
     """The Content-Disposition header of a download named ``filename`` (RFC 6266, with
     ``filename*`` for a non-ASCII name)."""
     return content_disposition_header(True, filename) or "attachment"
+
+
+def register_json(key: str, section: JsonSection) -> None:
+    """Adds (or replaces) the writer of the JSON export's top-level ``key``."""
+    _json_sections[key] = section
+
+
+def extra_json(debate: Debate) -> dict[str, Any]:
+    """Every registered JSON key for ``debate`` whose writer has something."""
+    found = ((key, write(debate)) for key, write in _json_sections.items())
+    return {key: value for key, value in found if value is not None}
