@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "debates",
     "personas",
     "collab",
+    "decisions",
     "notifications",
     "integrations",
 ]

@@ -1,0 +1,85 @@
+"""What the team decided after a debate, and every earlier version of that decision.
+
+A debate has at most one decision; changing it adds a version (``DecisionVersion``)
+so what was decided before, by whom and why stays readable.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+from debates.models import Debate
+
+
+class DecisionState(models.TextChoices):
+    DECIDED = "decided", "Decided"
+    REVIEW_DUE = "review_due", "Review due"
+    REVIEWED = "reviewed", "Reviewed"
+
+
+class Decision(models.Model):
+    """The team's current decision on a debate. ``option`` is one of the debate's
+    options; ``choice`` is another choice in words (then ``option`` is empty)."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    debate = models.OneToOneField(Debate, on_delete=models.CASCADE, related_name="decision")
+    option = models.CharField(max_length=200, blank=True)
+    choice = models.CharField(max_length=500, blank=True,
+                              help_text="Another choice in words, when none of the options.")
+    rationale = models.TextField()
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="decisions")
+    decided_at = models.DateTimeField()
+    # When the team looks back at it; null: no review.
+    review_on = models.DateField(null=True, blank=True, db_index=True)
+    version = models.PositiveIntegerField(default=1)
+    # Set when an outcome is recorded (the outcome lives beside this model): the
+    # decision is then "reviewed" and leaves the review queue.
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-decided_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"decision on {self.debate_id}: {self.label}"
+
+    @property
+    def label(self) -> str:
+        """What was decided, as the team would say it."""
+        return self.option or self.choice
+
+    @property
+    def is_free_choice(self) -> bool:
+        return not self.option
+
+
+class DecisionVersion(models.Model):
+    """One version of a decision as it was recorded (the current one included)."""
+
+    decision = models.ForeignKey(Decision, on_delete=models.CASCADE, related_name="versions")
+    version = models.PositiveIntegerField()
+    option = models.CharField(max_length=200, blank=True)
+    choice = models.CharField(max_length=500, blank=True)
+    rationale = models.TextField()
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    decided_at = models.DateTimeField()
+    review_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["decision", "version"],
+                                    name="decision_version_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"version {self.version} of {self.decision_id}"
+
+    @property
+    def label(self) -> str:
+        return self.option or self.choice

@@ -1,0 +1,111 @@
+"""Reads on decisions, always scoped to a team (or to a debate the caller may read)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from council_site.accounts.models import Team
+from debates.models import Debate, DebateStatus, Synthesis
+from debates.selectors import DebateFilters, debate_search
+from debates.stored_state import load_state
+from decisions.models import Decision, DecisionState, DecisionVersion
+
+DECISION_SORTS = {
+    "newest": ("-decided_at", "-id"),
+    "oldest": ("decided_at", "id"),
+    "review": ("review_on", "-decided_at"),
+    "question": ("debate__question", "-decided_at"),
+}
+
+
+@dataclass(frozen=True)
+class DecisionFilters:
+    """The decision log's filters: the debate list's, plus the decision's own."""
+
+    debate: DebateFilters = DebateFilters()
+    state: str = ""  # a DecisionState value
+    owner: str = ""  # the username of who decided
+    sort: str = "newest"  # a key of DECISION_SORTS
+
+
+def debate_is_finished(debate: Debate) -> bool:
+    """A debate the team can decide on: it ran to its result (any protocol)."""
+    return debate.status == DebateStatus.SUCCEEDED
+
+
+def debate_options(debate: Debate) -> list[str]:
+    """The options the debate's verdicts chose from: the stored result's, else what
+    the engine derives from the stored debate (user's, composed, or the question's)."""
+    try:
+        stored = debate.synthesis.result
+    except Synthesis.DoesNotExist:
+        stored = None
+    if isinstance(stored, dict) and stored.get("options"):
+        return [str(o) for o in stored["options"]]
+    return list(load_state(debate).options)
+
+
+def decision_for_debate(*, debate: Debate) -> Decision | None:
+    return (Decision.objects.select_related("decided_by")
+            .filter(debate=debate).first())
+
+
+def decision_versions(*, decision: Decision) -> list[DecisionVersion]:
+    """Every version, newest first (the first is the current one)."""
+    return list(decision.versions.select_related("decided_by").order_by("-version"))
+
+
+def decision_state(decision: Decision, *, today: date | None = None) -> str:
+    """Decided; review due once its review date came; reviewed once an outcome exists."""
+    if decision.reviewed_at is not None:
+        return DecisionState.REVIEWED
+    today = today or timezone.localdate()
+    if decision.review_on is not None and decision.review_on <= today:
+        return DecisionState.REVIEW_DUE
+    return DecisionState.DECIDED
+
+
+def _with_state(qs: QuerySet[Decision], state: str, today: date) -> QuerySet[Decision]:
+    if state == DecisionState.REVIEWED:
+        return qs.filter(reviewed_at__isnull=False)
+    if state == DecisionState.REVIEW_DUE:
+        return qs.filter(reviewed_at__isnull=True, review_on__lte=today)
+    if state == DecisionState.DECIDED:
+        return qs.filter(reviewed_at__isnull=True).exclude(review_on__lte=today)
+    return qs
+
+
+def decision_search(*, team: Team, filters: DecisionFilters,
+                    today: date | None = None) -> QuerySet[Decision]:
+    """The team's decisions whose debates match the debate list's filters, narrowed by
+    state and owner, sorted; the caller paginates."""
+    today = today or timezone.localdate()
+    debates = debate_search(team=team, filters=filters.debate).values("id")
+    qs = Decision.objects.filter(debate__team=team, debate_id__in=debates)
+    qs = _with_state(qs, filters.state, today)
+    if filters.owner:
+        qs = qs.filter(decided_by__username=filters.owner)
+    order = DECISION_SORTS.get(filters.sort, DECISION_SORTS["newest"])
+    return qs.select_related("debate", "decided_by").order_by(*order)
+
+
+def decision_detail(*, team: Team, code: uuid.UUID) -> Decision | None:
+    return (Decision.objects.select_related("debate", "decided_by")
+            .filter(debate__team=team, code=code).first())
+
+
+def decision_owners(*, team: Team) -> list[str]:
+    """Who decided something in the team, for the filter drop-down."""
+    return sorted(set(Decision.objects.filter(debate__team=team, decided_by__isnull=False)
+                      .values_list("decided_by__username", flat=True)), key=str.casefold)
+
+
+def reviews_due(*, today: date) -> QuerySet[Decision]:
+    """Every team's decisions whose review date came and that nobody reviewed yet."""
+    return (Decision.objects.filter(reviewed_at__isnull=True, review_on__lte=today)
+            .select_related("debate__team", "decided_by"))
