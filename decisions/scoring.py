@@ -38,7 +38,8 @@ class Forecast:
     name: str
     verdict: str | None
     confidence: float | None
-    library_persona: bool = True
+    # The debate a composed persona belongs to (None for a library persona).
+    debate: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,11 @@ class PersonaRecord:
     scored: int  # reviewed decisions with a verdict from this persona
     brier: float  # mean Brier score over them
     hits: int  # of which the verdict was the right option
-    library_persona: bool
+    debate: str | None  # set for a persona composed for that one debate
+
+    @property
+    def library_persona(self) -> bool:
+        return self.debate is None
 
     @property
     def too_few(self) -> bool:
@@ -149,7 +154,7 @@ def calibrate(debates: Iterable[ReviewedDebate]) -> Calibration:
     scores: dict[str, list[float]] = defaultdict(list)
     hits: dict[str, int] = defaultdict(int)
     names: dict[str, str] = {}
-    library: dict[str, bool] = {}
+    debates_of: dict[str, str | None] = {}
     bins: list[list[tuple[float, bool]]] = [[] for _ in range(BINS)]
     panel_scored = initial_hits = final_hits = 0
     for debate in debates:
@@ -169,11 +174,11 @@ def calibrate(debates: Iterable[ReviewedDebate]) -> Calibration:
             hits[forecast.scorer] += hit
             # The newest name wins: debates come oldest first, renames show as they are now.
             names[forecast.scorer] = forecast.name
-            library[forecast.scorer] = forecast.library_persona
+            debates_of[forecast.scorer] = forecast.debate
             bins[_bin_of(forecast.confidence)].append((forecast.confidence, hit))
     records = [
         PersonaRecord(scorer=s, name=names[s], scored=len(v), brier=sum(v) / len(v),
-                      hits=hits[s], library_persona=library[s])
+                      hits=hits[s], debate=debates_of[s])
         for s, v in scores.items()
     ]
     # Enough evidence first, then best score; a one-debate lucky guess does not top it.
