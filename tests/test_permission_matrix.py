@@ -277,6 +277,19 @@ def edited_persona_version_1(w: World, r: str) -> dict[str, Any]:
     return {"code": w.persona.code, "number": 1}
 
 
+def decided(w: World, r: str) -> dict[str, Any]:
+    """The finished debate with a decision on it (made directly), so a review can follow."""
+    from decisions.models import Decision
+
+    Decision.objects.get_or_create(debate=w.debate, defaults={
+        "option": "for", "rationale": "r", "decided_at": w.debate.created_at})
+    return {"code": w.debate.code}
+
+
+def outcome_body(w: World, r: str) -> dict[str, Any]:
+    return {"right_option": "for", "result": "worked", "notes": f"{r} reviewed it"}
+
+
 def debate_form(w: World, r: str) -> dict[str, Any]:
     return {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
             "model": "sim/default", "protocol": "council"}
@@ -448,6 +461,9 @@ ROWS: list[R] = [
     R("api/debates/<uuidstr:code>/more-round", "POST", WRITE_THEN_409, kw=active),
     R("api/debates/<uuidstr:code>/rerun", "POST", WRITE, kw=debate,
       data=lambda w, r: {"question": f"Should {r} move billing?"}),
+    # ---- learning from outcomes (JSON API)
+    R("api/debates/<uuidstr:code>/outcome", "POST", WRITE, kw=decided, data=outcome_body),
+    R("api/calibration", "GET", CURRENT_READ),
 ]
 
 # Websocket routes: (route, URL kwargs, expectation). Members connect; others are closed.

@@ -5,59 +5,31 @@ from __future__ import annotations
 
 import pytest
 
-from debates.engine.schemas import Persona
-from debates.models import Agent
 from decisions.calibration import persona_records, team_calibration
 from decisions.outcomes import outcome_record
 from decisions.services import decision_record
 from personas.services import library_create, persona_create, persona_update
-from tests.decisions.conftest import OPTIONS, finish
-from tests.factories import make_debate
+from tests.decisions.conftest import OPTIONS
+from tests.decisions.panels import debate_with_verdicts as judged
+from tests.decisions.panels import persona
 
 NOW, Q3, STAY = OPTIONS
-
-
-def _persona(name: str) -> Persona:
-    return Persona(name=name, background="b", expertise="e", approach="a", bias="x")
-
-
-def _debate(team, owner, panel, *, before, after):
-    """A finished debate whose agents (name, library persona or None, verdict,
-    confidence) gave these final verdicts."""
-    debate = finish(make_debate(team, owner, personas=[_persona(n) for n, *_ in panel]))
-    for index, (_, source, _, _) in enumerate(panel):
-        if source is not None:
-            Agent.objects.filter(debate=debate, index=index).update(source_persona_id=source.code)
-    synthesis = debate.synthesis
-    agents = synthesis.result["agents"][:1] * len(panel)
-    synthesis.result = {
-        **synthesis.result,
-        "agents": [{**agents[i], "index": i, "persona": {**agents[i]["persona"], "name": n},
-                    "final_verdict": v, "final_confidence": c}
-                   for i, (n, _, v, c) in enumerate(panel)],
-        "verdicts_before": {"counts": {}, "of": 3, "supporters": 2, "leading": before,
-                            "agreement": 0.67},
-        "verdicts_after": {"counts": {}, "of": 3, "supporters": 2, "leading": after,
-                           "agreement": 0.67},
-    }
-    synthesis.save()
-    return debate
 
 
 @pytest.fixture
 def dana(team, owner):
     library = library_create(team=team, user=owner, name="Advisers")
-    return persona_create(library=library, user=owner, data=_persona("Dana"))
+    return persona_create(library=library, user=owner, data=persona("Dana"))
 
 
 def test_a_library_persona_keeps_one_record_across_debates_and_versions(team, owner, dana):
-    first = _debate(team, owner, [("Dana", dana, STAY, 0.8), ("Composed", None, NOW, 0.6)],
-                    before=NOW, after=STAY)
+    first = judged(team, owner, [("Dana", dana, STAY, 0.8), ("Composed", None, NOW, 0.6)],
+                   before=NOW, after=STAY)
     # A new version renames her; her record follows the persona, under today's name.
     persona_update(persona=dana, user=owner,
                    data=dana.as_persona().model_copy(update={"name": "Dana R."}))
-    second = _debate(team, owner, [("Dana", dana, NOW, 0.5), ("Composed", None, NOW, 0.9)],
-                     before=NOW, after=NOW)
+    second = judged(team, owner, [("Dana", dana, NOW, 0.5), ("Composed", None, NOW, 0.9)],
+                    before=NOW, after=NOW)
     for debate, right in ((first, STAY), (second, Q3)):
         decision_record(debate=debate, user=owner, option=STAY, rationale="r")
         outcome_record(debate=debate, user=owner, right_option=right, result="worked")
@@ -76,7 +48,7 @@ def test_a_library_persona_keeps_one_record_across_debates_and_versions(team, ow
 
 
 def test_only_the_latest_review_counts_and_cant_tell_yet_scores_nothing(team, owner, dana):
-    debate = _debate(team, owner, [("Dana", dana, STAY, 0.8)], before=STAY, after=STAY)
+    debate = judged(team, owner, [("Dana", dana, STAY, 0.8)], before=STAY, after=STAY)
     decision_record(debate=debate, user=owner, option=STAY, rationale="r")
     outcome_record(debate=debate, user=owner, right_option=NOW, result="failed")
     outcome_record(debate=debate, user=owner, right_option=STAY, result="worked")
@@ -88,7 +60,8 @@ def test_only_the_latest_review_counts_and_cant_tell_yet_scores_nothing(team, ow
 
 
 def test_other_teams_reviews_stay_out(team, owner, other_team, outsider):
-    debate = _debate(other_team, outsider, [("Eve", None, STAY, 0.9)], before=STAY, after=STAY)
+    debate = judged(other_team, outsider, [("Eve", None, STAY, 0.9)], before=STAY,
+                    after=STAY)
     decision_record(debate=debate, user=outsider, option=STAY, rationale="r")
     outcome_record(debate=debate, user=outsider, right_option=STAY, result="worked")
     assert team_calibration(team=team).personas == ()
