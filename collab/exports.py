@@ -34,3 +34,15 @@ def follow_up_markdown(debate: Debate) -> str:
             out.append(f"- **{inline(ref)}** checked by {who} on {check.checked_at:%Y-%m-%d}{note}")
         out.append("")
     return "\n".join(out)
+
+
+def actions_json(debate: Debate) -> list[dict[str, object]] | None:
+    """The debate's actions for the JSON export; None when it has none."""
+    actions = synthesis_follow_up(debate=debate).actions
+    if not actions:
+        return None
+    return [{"code": str(a.code), "title": a.title, "target_kind": a.target_kind,
+             "target_ref": a.target_ref, "status": a.status,
+             "owner": a.owner.get_username() if a.owner else None,
+             "due_date": a.due_date.isoformat(),
+             "done_at": a.done_at.isoformat() if a.done_at else None} for a in actions]

@@ -39,7 +39,9 @@ class ActionForm(forms.Form):
     target = forms.ChoiceField(label="About")
     title = forms.CharField(max_length=300, required=False, label="What to do",
                             help_text="Leave empty to name it after the risk or claim.")
-    owner = MemberChoiceField(queryset=User.objects.none(), label="Owner", empty_label=None)
+    owner = MemberChoiceField(queryset=User.objects.none(), label="Owner", empty_label=None,
+                              help_text="Editors and owners of the team: only they can "
+                                        "complete an action.")
     due_date = forms.DateField(label="Due", widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args: Any, targets: list[tuple[str, str]], members: Any,

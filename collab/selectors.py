@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 
 from collab.models import Action, ClaimCheck, Comment, Mention, TargetKind, claim_ref
+from council_site.accounts.access import WRITE_ROLES
 from debates.engine.schemas import DebateResult, UnverifiedClaim
 from debates.models import Debate
 from debates.selectors import debate_result
@@ -138,6 +139,8 @@ def debate_action(*, debate: Debate, code: uuid.UUID) -> Action | None:
 
 
 def team_members(*, debate: Debate) -> QuerySet[User]:
-    """Who may own an action on ``debate``: its team's members, by username."""
+    """Who may own an action on ``debate``: its team's editors and owners (only they can
+    mark it done; a viewer could never complete it), by username."""
     return User.objects.filter(memberships__team_id=debate.team_id,
+                               memberships__role__in=WRITE_ROLES,
                                is_active=True).distinct().order_by("username")

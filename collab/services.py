@@ -23,7 +23,13 @@ from collab.models import (
     Mention,
     TargetKind,
 )
-from collab.selectors import item_text, synthesis_claims, synthesis_result, target_label
+from collab.selectors import (
+    item_text,
+    synthesis_claims,
+    synthesis_result,
+    target_label,
+    team_members,
+)
 from debates.engine.schemas import DebateResult, RecommendedPath
 from debates.forms import MAX_CONTEXT_CHARS
 from debates.models import Debate
@@ -287,6 +293,9 @@ def action_create(
     if not User.objects.filter(pk=owner.pk, is_active=True,
                                memberships__team_id=debate.team_id).exists():
         raise CommentError("The owner must be a member of this debate's team.")
+    if not team_members(debate=debate).filter(pk=owner.pk).exists():
+        raise CommentError("The owner must be an editor or owner of this debate's team: "
+                           "viewers cannot complete an action.")
     if due_date < timezone.localdate():
         raise CommentError("The due date is in the past.")
     action = Action.objects.create(debate=debate, target_kind=kind, target_ref=ref,

@@ -41,6 +41,8 @@ from debates.api_compare import router as debate_compare_router
 from debates.api_events import router as debate_events_router
 from debates.engine.inputs import InputError
 from debates.limits import RateLimited
+from decisions.api import debate_router as decision_debate_router
+from decisions.api import log_router as decision_log_router
 from decisions.api_calibration import calibration_router, outcome_router
 from personas.api import router as personas_router
 
@@ -301,5 +303,7 @@ api.add_router("/debates", debate_compare_router)
 api.add_router("/debates", debates_router)
 api.add_router("/debates", debate_events_router)
 api.add_router("/debates", debate_actions_router)
+api.add_router("/debates", decision_debate_router)
+api.add_router("/decisions", decision_log_router)
 api.add_router("/debates", outcome_router)
 api.add_router("/calibration", calibration_router)

@@ -33,5 +33,6 @@ urlpatterns = [
     path("", include("council_site.accounts.urls")),
     path("", include("personas.urls")),
     path("", include("collab.urls")),
+    path("", include("decisions.urls")),
     path("", include("notifications.urls")),
 ]

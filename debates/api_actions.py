@@ -4,6 +4,7 @@ helper as the HTML views (debates.views)."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -21,6 +22,7 @@ from debates.engine.inputs import InputError
 from debates.engine.protocols import UnknownProtocol, get_protocol, known_protocols
 from debates.engine.schemas import MAX_QUESTION_CHARS
 from debates.limits import RateLimited
+from debates.report_extras import extra_json, extra_sections
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
 
 router = Router(tags=["debates"], auth=api_auth)
@@ -122,7 +124,9 @@ def export_markdown(request: HttpRequest, code: uuid.UUID) -> Any:
     result = selectors.debate_result(debate=debate)
     if result is None:
         return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
-    response = HttpResponse(get_protocol(debate.protocol).render_markdown(result),
+    report = get_protocol(debate.protocol).render_markdown(result)
+    extra = extra_sections(debate)  # the team's decision and follow-up, as on the web
+    response = HttpResponse(f"{report.rstrip()}\n\n{extra}\n" if extra else report,
                             content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.md"'
     return response
@@ -137,7 +141,8 @@ def export_json(request: HttpRequest, code: uuid.UUID) -> Any:
     result = selectors.debate_result(debate=debate)
     if result is None:
         return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
-    response = HttpResponse(result.model_dump_json(indent=2),
-                            content_type="application/json; charset=utf-8")
+    body = json.dumps({**result.model_dump(mode="json"), **extra_json(debate)},
+                      ensure_ascii=False, indent=2)
+    response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.json"'
     return response

@@ -39,7 +39,7 @@ from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
 from debates.page_cache import finished_body
 from debates.pages import debate_page
-from debates.report_extras import extra_sections
+from debates.report_extras import extra_json, extra_sections
 from debates.services import (
     IllegalTransition,
     debate_cancel,
@@ -174,7 +174,8 @@ def debate_detail(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     # An active debate changes with every step: nothing worth keeping.
     html = body() if debate.is_active else finished_body(debate, role, body)
     return render(request, "debates/detail.html",
-                  {"debate": debate, "body": html, "action_forms": ACTION_FORMS})
+                  {"debate": debate, "body": html, "action_forms": ACTION_FORMS,
+                   "role": role})
 
 
 @login_required
@@ -233,8 +234,9 @@ def export_markdown(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @require_GET
 def export_json(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code)
-    body = json.dumps(_result_or_404(debate).model_dump(mode="json"), ensure_ascii=False,
-                      indent=2)
+    # The result, with what other apps add (the team's decision, its actions).
+    body = json.dumps({**_result_or_404(debate).model_dump(mode="json"), **extra_json(debate)},
+                      ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="council-{debate.code}.json"'
     return response

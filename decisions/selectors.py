@@ -6,10 +6,12 @@ import uuid
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import QuerySet
+from django.contrib.auth.models import User
+from django.db.models import Case, QuerySet, When
 from django.utils import timezone
 
-from council_site.accounts.models import Team
+from collab.models import Action, ActionStatus
+from council_site.accounts.models import Membership, Team
 from debates.models import Debate, DebateStatus, Synthesis
 from debates.selectors import DebateFilters, debate_search
 from debates.stored_state import load_state
@@ -109,3 +111,13 @@ def reviews_due(*, today: date) -> QuerySet[Decision]:
     """Every team's decisions whose review date came and that nobody reviewed yet."""
     return (Decision.objects.filter(reviewed_at__isnull=True, review_on__lte=today)
             .select_related("debate__team", "decided_by"))
+
+
+def owned_actions(*, user: User) -> list[Action]:
+    """``user``'s actions in the teams they still belong to: open ones first, each
+    group by due date."""
+    teams = Membership.objects.filter(user=user).values("team_id")
+    return list(Action.objects.filter(owner=user, debate__team_id__in=teams)
+                .select_related("debate", "debate__team")
+                .order_by(Case(When(status=ActionStatus.OPEN, then=0), default=1),
+                          "due_date", "id"))

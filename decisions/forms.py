@@ -1,0 +1,74 @@
+"""The decision form and the decision log's query string."""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from datetime import date
+from typing import Any
+
+from django import forms
+
+from debates.list_filters import DebateFilterForm
+from debates.selectors import DebateFilters
+from decisions.models import DecisionState
+from decisions.selectors import DecisionFilters
+from decisions.services import MAX_CHOICE, MAX_RATIONALE
+
+OTHER = "__other__"
+LOG_SORTS = [("newest", "decided, newest first"), ("oldest", "decided, oldest first"),
+             ("review", "review date"), ("question", "question A–Z")]
+
+
+class DecisionForm(forms.Form):
+    """One of the debate's options (radio buttons), or "another choice" in words."""
+
+    option = forms.ChoiceField(widget=forms.RadioSelect, label="The team decided")
+    choice = forms.CharField(max_length=MAX_CHOICE, required=False, label="Another choice",
+                             help_text="When the team chose none of the options, say what.")
+    rationale = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}),
+                                max_length=MAX_RATIONALE, label="Why")
+    review_on = forms.DateField(required=False, label="Review on",
+                                widget=forms.DateInput(attrs={"type": "date"}),
+                                help_text="When to look back at it. Leave empty for no review.")
+
+    def __init__(self, *args: Any, options: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["option"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [*((o, o) for o in options), (OTHER, "Another choice")]
+
+    def decision_kwargs(self) -> dict[str, Any]:
+        """The service's arguments: the option, or the free choice when "other"."""
+        data = self.cleaned_data
+        other = data["option"] == OTHER
+        review: date | None = data.get("review_on")
+        return {"option": "" if other else data["option"],
+                "choice": data["choice"] if other else "",
+                "rationale": data["rationale"], "review_on": review}
+
+
+class DecisionFilterForm(DebateFilterForm):
+    """The debate list's filters, plus the decision's state and owner."""
+
+    state = forms.ChoiceField(required=False,
+                              choices=[("", "any state"), *DecisionState.choices])
+    owner = forms.CharField(required=False, max_length=150, label="Decided by")
+    # The log sorts decisions, not debates (the debates only narrow it).
+    sort = forms.ChoiceField(required=False, choices=LOG_SORTS)
+
+    def filters(self) -> DebateFilters:
+        """The debate list's part; the log's own fields stay out of it."""
+        self.is_valid()
+        own = {f.name for f in fields(DebateFilters)}
+        mine = {k: self.cleaned_data.pop(k) for k in list(self.cleaned_data) if k not in own}
+        try:
+            return replace(super().filters(), sort="newest")
+        finally:
+            self.cleaned_data.update(mine)
+
+    def decision_filters(self) -> DecisionFilters:
+        debate = self.filters()
+        data = {k: v for k, v in self.cleaned_data.items() if k not in self.errors}
+        return DecisionFilters(debate=debate, state=data.get("state") or "",
+                               owner=data.get("owner") or "",
+                               sort=data.get("sort") or "newest")

@@ -1,0 +1,26 @@
+"""The team's decision at the top of a debate page. A tag library, so the debates app's
+templates show it without importing decisions (``{% load decisions %}`` resolves at
+render time)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+
+from council_site.accounts.access import WRITE_ROLES
+from decisions.models import DecisionState
+from decisions.selectors import debate_is_finished, decision_for_debate, decision_state
+
+register = template.Library()
+
+
+@register.inclusion_tag("decisions/_banner.html")
+def decision_banner(debate: Any, role: str | None) -> dict[str, Any]:
+    """The decision (or, for editors on a finished debate without one, a link to record
+    it). One query."""
+    decision = decision_for_debate(debate=debate)
+    state = decision_state(decision) if decision is not None else ""
+    return {"debate": debate, "decision": decision, "state": state,
+            "state_label": DecisionState(state).label if state else "",
+            "finished": debate_is_finished(debate), "can_write": role in WRITE_ROLES}
