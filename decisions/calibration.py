@@ -9,7 +9,6 @@ composed for one debate is scored under that debate's agent alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -105,8 +104,6 @@ def team_calibration(*, team: Team) -> Calibration:
     return calibrate(reviewed_debates(team=team))
 
 
-def persona_records(*, team: Team, personas: Iterable[LibraryPersona]
-                    ) -> dict[str, PersonaRecord | None]:
-    """Each library persona's record in the team (None: never scored), by code."""
-    calibration = team_calibration(team=team)
-    return {str(p.code): calibration.record_of(str(p.code)) for p in personas}
+def library_records(*, team: Team) -> dict[str, PersonaRecord]:
+    """The record of each library persona of the team that has one, by its code."""
+    return {p.scorer: p for p in team_calibration(team=team).personas if p.library_persona}

@@ -373,6 +373,10 @@ ROWS: list[R] = [
     R("debates/<uuid:code>/actions/<uuid:action>/reopen", "POST", WRITE, kw=an_action),
     R("debates/<uuid:code>/claims/check", "POST", WRITE, kw=debate,
       data=lambda w, r: {"claim": "V1", "note": f"{r} looked", "checked": "yes"}),
+    # ---- learning from outcomes (web)
+    R("debates/<uuid:code>/outcome", "GET", WRITE, kw=decided),
+    R("debates/<uuid:code>/outcome", "POST", WRITE, kw=decided, data=outcome_body),
+    R("calibration/", "GET", CURRENT_READ),
     # ---- debates (web)
     R("debates/", "GET", CURRENT_READ),
     R("debates/new", "GET", CURRENT_WRITE),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from decisions.calibration import persona_records, team_calibration
+from decisions.calibration import library_records, team_calibration
 from decisions.outcomes import outcome_record
 from decisions.services import decision_record
 from personas.services import library_create, persona_create, persona_update
@@ -44,7 +44,7 @@ def test_a_library_persona_keeps_one_record_across_debates_and_versions(team, ow
     assert records[("Composed", str(second.code))].scored == 1
     assert (calibration.panel.scored, calibration.panel.initial_hits,
             calibration.panel.final_hits) == (2, 0, 1)
-    assert persona_records(team=team, personas=[dana])[str(dana.code)] == dana_record
+    assert library_records(team=team) == {str(dana.code): dana_record}
 
 
 def test_only_the_latest_review_counts_and_cant_tell_yet_scores_nothing(team, owner, dana):
