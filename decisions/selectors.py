@@ -5,9 +5,10 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Case, QuerySet, When
+from django.db.models import Case, F, QuerySet, When
 from django.utils import timezone
 
 from collab.models import Action, ActionStatus
@@ -17,10 +18,11 @@ from debates.selectors import DebateFilters, debate_search
 from debates.stored_state import load_state
 from decisions.models import Decision, DecisionState, DecisionVersion
 
-DECISION_SORTS = {
+DECISION_SORTS: dict[str, tuple[Any, ...]] = {
     "newest": ("-decided_at", "-id"),
     "oldest": ("decided_at", "id"),
-    "review": ("review_on", "-decided_at"),
+    # The next review first; decisions without one last, on every database.
+    "review": (F("review_on").asc(nulls_last=True), "-decided_at"),
     "question": ("debate__question", "-decided_at"),
 }
 

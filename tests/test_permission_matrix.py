@@ -46,6 +46,7 @@ from council_site.accounts.services import (
 from debates.engine.schemas import DebateConfig, Persona
 from debates.models import Debate, DebateStatus, Synthesis
 from debates.services import debate_create
+from decisions.models import Decision
 from personas.models import LibraryPersona, PersonaLibrary
 from personas.services import library_create, persona_create
 from tests.waiting import PATIENCE_S
@@ -137,6 +138,7 @@ class World:
             sorted(Comment.objects.values_list("id", "body", "deleted_at", "resolved_at")),
             sorted(Action.objects.values_list("id", "status", "done_by")),
             sorted(ClaimCheck.objects.values_list("id", "note")),
+            sorted(Decision.objects.values_list("id", "version", "option", "rationale")),
         )
 
 
@@ -277,17 +279,26 @@ def edited_persona_version_1(w: World, r: str) -> dict[str, Any]:
     return {"code": w.persona.code, "number": 1}
 
 
-def decided(w: World, r: str) -> dict[str, Any]:
-    """The finished debate with a decision on it (made directly), so a review can follow."""
-    from decisions.models import Decision
+def decision_form(w: World, r: str) -> dict[str, Any]:
+    """One of the world's debate's options, so writers get through to the service."""
+    option = Synthesis.objects.get(debate=w.debate).result["options"][0]
+    return {"option": option, "rationale": f"{r} decided", "review_on": "2100-01-01"}
 
-    Decision.objects.get_or_create(debate=w.debate, defaults={
-        "option": "for", "rationale": "r", "decided_at": w.debate.created_at})
+
+def decided(w: World, r: str) -> dict[str, Any]:
+    """The world's debate with a decision (recorded by its owner), to read it back."""
+    from decisions.services import decision_record
+
+    form = decision_form(w, "owner")
+    decision_record(debate=w.debate, user=w.users["owner"], option=form["option"],
+                    rationale=form["rationale"])
     return {"code": w.debate.code}
 
 
 def outcome_body(w: World, r: str) -> dict[str, Any]:
-    return {"right_option": "for", "result": "worked", "notes": f"{r} reviewed it"}
+    """A review of the decided debate naming one of its options as right."""
+    return {"right_option": decision_form(w, r)["option"], "result": "worked",
+            "notes": f"{r} reviewed it"}
 
 
 def debate_form(w: World, r: str) -> dict[str, Any]:
@@ -373,6 +384,13 @@ ROWS: list[R] = [
     R("debates/<uuid:code>/actions/<uuid:action>/reopen", "POST", WRITE, kw=an_action),
     R("debates/<uuid:code>/claims/check", "POST", WRITE, kw=debate,
       data=lambda w, r: {"claim": "V1", "note": f"{r} looked", "checked": "yes"}),
+    # ---- decisions and follow-through
+    R("debates/<uuid:code>/decision", "GET", WRITE, kw=debate),
+    R("debates/<uuid:code>/decision", "POST", WRITE, kw=debate, data=decision_form),
+    R("debates/<uuid:code>/decision/history", "GET", READ, kw=decided),
+    R("decisions/", "GET", CURRENT_READ),
+    R("decisions/", "GET", CURRENT_READ, data=lambda w, r: {"q": "billing", "state": "decided"}),
+    R("actions/", "GET", PERSONAL),
     # ---- learning from outcomes (web)
     R("debates/<uuid:code>/outcome", "GET", WRITE, kw=decided),
     R("debates/<uuid:code>/outcome", "POST", WRITE, kw=decided, data=outcome_body),
@@ -443,6 +461,11 @@ ROWS: list[R] = [
     R("api/debates/compare", "GET", READ,
       data=lambda w, r: {"a": str(w.debate.code), "b": str(w.active.code)}),
     R("api/debates/<uuidstr:code>/export.json", "GET", READ, kw=debate),
+    R("api/debates/<uuidstr:code>/decision", "POST", WRITE, kw=debate, data=decision_form),
+    R("api/debates/<uuidstr:code>/decision", "GET", READ, kw=decided),
+    R("api/decisions/", "GET", CURRENT_READ),
+    R("api/decisions/", "GET", CURRENT_READ, data=lambda w, r: {
+        "q": "billing", "state": "decided", "sort": "review", "page_size": 5}),
     R("api/teams/", "GET", PERSONAL),
     R("api/teams/<uuidstr:code>", "GET", READ, kw=team_),
     R("api/teams/<uuidstr:code>/members", "GET", READ, kw=team_),
