@@ -12,9 +12,8 @@ class DecisionVersionInline(admin.TabularInline):
     model = DecisionVersion
     extra = 0
     can_delete = False
-    fields = ["version", "option", "choice", "rationale", "decided_by", "decided_at",
-              "review_on"]
-    readonly_fields = fields
+    fields = readonly_fields = ("version", "option", "choice", "rationale", "decided_by",
+                                "decided_at", "review_on")
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False
@@ -42,9 +41,8 @@ class DecisionInline(admin.StackedInline):
     model = Decision
     extra = 0
     can_delete = False
-    fields = ["option", "choice", "rationale", "decided_by", "decided_at", "review_on",
-              "version", "reviewed_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("option", "choice", "rationale", "decided_by", "decided_at",
+                                "review_on", "version", "reviewed_at")
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return False

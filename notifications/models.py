@@ -17,6 +17,9 @@ class Kind(models.TextChoices):
     DEBATE_FAILED = "debate_failed", "Your debate failed"
     INVITATION_ACCEPTED = "invitation_accepted", "Accepted your invitation"
     ACTION_ASSIGNED = "action_assigned", "Gave you an action"
+    ACTION_DUE = "action_due", "Your action is due tomorrow"
+    ACTION_OVERDUE = "action_overdue", "Your action is overdue"
+    REVIEW_DUE = "review_due", "A decision is due for review"
 
 
 class Notification(models.Model):
@@ -71,6 +74,12 @@ class NotificationSettings(models.Model):
     invitations = models.CharField(max_length=10, choices=Channel.choices,
                                    default=Channel.EMAIL,
                                    help_text="Someone accepted an invitation you created.")
+    follow_up = models.CharField(max_length=10, choices=Channel.choices, default=Channel.EMAIL,
+                                 help_text="Reminders: your actions due tomorrow or overdue, "
+                                           "decisions due for review.")
+    # Mail once a day, everything not yet mailed in one message, instead of one mail
+    # per event (30 debates finishing = 30 mails otherwise).
+    email_digest = models.BooleanField(default=False)
 
     class Meta:
         verbose_name_plural = "notification settings"
@@ -87,4 +96,6 @@ SETTING_OF_KIND = {
     Kind.DEBATE_FAILED: "debates", Kind.INVITATION_ACCEPTED: "invitations",
     # Being given an action is being named by a teammate, as a mention is.
     Kind.ACTION_ASSIGNED: "mentions",
+    Kind.ACTION_DUE: "follow_up", Kind.ACTION_OVERDUE: "follow_up",
+    Kind.REVIEW_DUE: "follow_up",
 }

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
@@ -14,8 +15,6 @@ from notifications.models import Channel, Notification, NotificationSettings
 from notifications.selectors import settings_for
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
-
     from council_site.accounts.models import Team
 
 logger = logging.getLogger(__name__)
@@ -35,27 +34,61 @@ def notification_create(
     """Records the news for ``user`` and mails it if they asked for mail. Called from
     worker tasks: idempotent per (user, key), so a retried task neither duplicates the
     notification nor sends a second mail. None when the user turned this kind off."""
-    channel = settings_for(user=user).channel(kind)
+    prefs = settings_for(user=user)
+    channel = prefs.channel(kind)
     if channel == Channel.OFF:
         return None
     notification, _ = Notification.objects.get_or_create(
         user=user, key=key,
         defaults={"kind": kind, "title": title[:300], "body": body, "url": url,
                   "team": team, "actor": actor})
-    if channel == Channel.EMAIL and notification.emailed_at is None and user.email:
+    # A digest reader gets it in the day's digest (send_digests) instead.
+    if (channel == Channel.EMAIL and not prefs.email_digest
+            and notification.emailed_at is None and user.email):
         _mail(notification, user.email)
     return notification
 
 
+def site_link(path: str) -> str:
+    """``path`` on the configured site (COUNCIL_SITE_URL), for links in mail."""
+    return f"{settings.COUNCIL_SITE_URL.rstrip('/')}{path}"
+
+
+def _settings_line() -> str:
+    return f"\n\nChange what you are told at {site_link('/notifications/settings')}\n"
+
+
 def _mail(notification: Notification, address: str) -> None:
-    link = f"{settings.COUNCIL_SITE_URL.rstrip('/')}{notification.url}"
+    link = site_link(notification.url)
     text = "\n\n".join(p for p in (notification.title, notification.body, link) if p)
     send_mail(subject=f"[Council] {notification.title}"[:200],
-              message=text + "\n\nChange what you are told at "
-              f"{settings.COUNCIL_SITE_URL.rstrip('/')}/notifications/settings\n",
-              from_email=None, recipient_list=[address])
+              message=text + _settings_line(), from_email=None, recipient_list=[address])
     # Marked only after the backend accepted it: a failure leaves it to the retry.
     Notification.objects.filter(pk=notification.pk).update(emailed_at=timezone.now())
+
+
+def send_digests() -> int:
+    """One mail per digest reader with every notification not mailed yet whose kind
+    they want by mail; each is marked mailed, so a second run sends nothing. Returns
+    the number of mails sent."""
+    readers = User.objects.filter(notification_settings__email_digest=True, is_active=True
+                                  ).exclude(email="").select_related("notification_settings")
+    sent = 0
+    for user in readers:
+        prefs = user.notification_settings
+        pending = [n for n in Notification.objects.filter(user=user, emailed_at__isnull=True)
+                   .order_by("created_at", "id") if prefs.channel(n.kind) == Channel.EMAIL]
+        if not pending:
+            continue
+        lines = [f"- {n.title}\n  {site_link(n.url)}" for n in pending]
+        send_mail(subject=f"[Council] Your daily digest: {len(pending)} "
+                          f"notification{'s' if len(pending) != 1 else ''}",
+                  message="\n".join(lines) + _settings_line(), from_email=None,
+                  recipient_list=[user.email])
+        Notification.objects.filter(pk__in=[n.pk for n in pending]).update(
+            emailed_at=timezone.now())
+        sent += 1
+    return sent
 
 
 def notification_mark_read(*, notification: Notification) -> Notification:
@@ -71,11 +104,11 @@ def notifications_mark_all_read(*, user: User) -> int:
 
 
 @transaction.atomic
-def notification_settings_update(*, user: User, **channels: str) -> \
-        NotificationSettings:
+def notification_settings_update(*, user: User, **channels: Any) -> NotificationSettings:
     """Sets the channel (off, app, email) of the given kinds: mentions, replies,
-    debates, invitations."""
-    allowed = {"mentions", "replies", "debates", "invitations"}
+    debates, invitations, follow_up; and ``email_digest`` (True: one mail a day)."""
+    allowed = {"mentions", "replies", "debates", "invitations", "follow_up"}
+    digest = channels.pop("email_digest", None)
     unknown = set(channels) - allowed
     if unknown:
         raise ValueError(f"Unknown notification settings: {', '.join(sorted(unknown))}")
@@ -85,5 +118,7 @@ def notification_settings_update(*, user: User, **channels: str) -> \
     row, _ = NotificationSettings.objects.select_for_update().get_or_create(user=user)
     for name, value in channels.items():
         setattr(row, name, value)
+    if digest is not None:
+        row.email_digest = bool(digest)
     row.save()
     return row

@@ -7,14 +7,19 @@ Only current members of the debate's team are told anything about it.
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.urls import reverse
+from django.utils import timezone
 
 from collab.models import Action, ActionStatus, Comment
 from council_site.accounts.models import Invitation, Membership
 from debates.models import Debate, DebateStatus
-from notifications.models import Kind
-from notifications.services import notification_create
+from decisions.selectors import reviews_due
+from notifications.models import Kind, Notification
+from notifications.services import notification_create, send_digests
 
 
 def _short(text: str, n: int = 80) -> str:
@@ -129,3 +134,76 @@ def notify_action_assigned(action_id: int) -> int:
             body=f"On {action.target_ref} of: {_short(action.debate.question)}", url=url,
             team=action.debate.team, actor=action.created_by) is not None
     return sent
+
+
+# ------------------------------------------------------------------------ daily follow-up
+
+
+def _today(today: str | None) -> date:
+    return date.fromisoformat(today) if today else timezone.localdate()
+
+
+def _remind(user: User, key: str, **fields: Any) -> int:
+    """1 when ``user`` is told now, 0 when they were told before (or want nothing)."""
+    if Notification.objects.filter(user=user, key=key).exists():
+        return 0
+    return notification_create(user=user, key=key, **fields) is not None
+
+
+def _action_reminder(action: Action, kind: Kind, title: str) -> int:
+    url = reverse("debates:synthesis", args=[action.debate.code]) + f"#action-{action.code}"
+    sent = 0
+    # Keyed by the due date: moved to a later date, the action is reminded of again.
+    for user in _members(action.debate.team_id, {action.owner_id} if action.owner_id else set()):
+        sent += _remind(
+            user, f"{kind.value}:{action.pk}:{action.due_date:%Y-%m-%d}", kind=kind,
+            title=title, body=f"On {action.target_ref} of: {_short(action.debate.question)}",
+            url=url, team=action.debate.team)
+    return sent
+
+
+def remind_actions(today: date) -> int:
+    """Owners of open actions due tomorrow, and of overdue ones (once per due date)."""
+    open_actions = (Action.objects.filter(status=ActionStatus.OPEN, owner__isnull=False)
+                    .select_related("debate__team"))
+    sent = 0
+    for action in open_actions.filter(due_date=today + timedelta(days=1)):
+        sent += _action_reminder(action, Kind.ACTION_DUE,
+                                 f"Due tomorrow: {_short(action.title)}")
+    for action in open_actions.filter(due_date__lt=today):
+        sent += _action_reminder(action, Kind.ACTION_OVERDUE,
+                                 f"Overdue since {action.due_date:%Y-%m-%d}: "
+                                 f"{_short(action.title)}")
+    return sent
+
+
+def remind_reviews(today: date) -> int:
+    """Whoever decided, for each decision whose review date came (or, when they left
+    the team, its owners): once per review date."""
+    sent = 0
+    for decision in reviews_due(today=today):
+        team_id = decision.debate.team_id
+        users = _members(team_id, {decision.decided_by_id} if decision.decided_by_id else set())
+        if not users:
+            owners = Membership.objects.filter(team_id=team_id, role=Membership.Role.OWNER)
+            users = _members(team_id, set(owners.values_list("user_id", flat=True)))
+        for user in users:
+            sent += _remind(
+                user, f"review:{decision.pk}:{decision.review_on:%Y-%m-%d}",
+                kind=Kind.REVIEW_DUE,
+                title=f"Time to review the decision: {_short(decision.label)}",
+                body=f"Decided on {decision.decided_at:%Y-%m-%d} after: "
+                     f"{_short(decision.debate.question)}",
+                url=reverse("debates:detail", args=[decision.debate.code]) + "#decision",
+                team=decision.debate.team)
+    return sent
+
+
+def send_follow_ups(today: str | None = None) -> dict[str, int]:
+    """The daily schedule (notifications.schedules): action reminders, decision reviews
+    that fell due, then the digests. Every reminder is keyed, so running it twice (a
+    retry, a second worker) tells nobody anything twice. ``today`` (ISO date): for
+    tests and catch-up runs; default: the site's today."""
+    day = _today(today)
+    return {"actions": remind_actions(day), "reviews": remind_reviews(day),
+            "digests": send_digests()}

@@ -339,7 +339,8 @@ ROWS: list[R] = [
     R("notifications/settings", "GET", PERSONAL),
     R("notifications/settings", "POST", PERSONAL,
       data=lambda w, r: {"mentions": "app", "replies": "off", "debates": "email",
-                         "invitations": "email"}),
+                         "invitations": "email", "follow_up": "email",
+                         "email_digest": "on"}),
     R("notifications/<uuid:code>/open", "GET", PERSONAL, kw=own_notification),
     # ---- persona libraries
     R("personas/", "GET", CURRENT_READ),

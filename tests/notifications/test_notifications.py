@@ -270,9 +270,12 @@ def test_the_settings_page_saves(viewer_client, viewer):
     html = viewer_client.get("/notifications/settings").content.decode()
     assert "Someone mentions you" in html and "viewer@example.com" in html
     response = viewer_client.post("/notifications/settings", {
-        "mentions": "app", "replies": "off", "debates": "email", "invitations": "email"})
+        "mentions": "app", "replies": "off", "debates": "email", "invitations": "email",
+        "follow_up": "app", "email_digest": "on"})
     assert response.status_code == 302
     assert viewer.notification_settings.replies == "off"
+    assert viewer.notification_settings.follow_up == "app"
+    assert viewer.notification_settings.email_digest is True
     bad = viewer_client.post("/notifications/settings", {"mentions": "sms"})
     assert bad.status_code == 400
 
