@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from council_site.accounts.models import Team
-from debates.models import Agent, Synthesis
+from debates.models import Agent, Debate, Synthesis
 from decisions.models import Outcome
 from decisions.scoring import Calibration, Forecast, PersonaRecord, ReviewedDebate, calibrate
 from personas.models import LibraryPersona
@@ -107,3 +107,10 @@ def team_calibration(*, team: Team) -> Calibration:
 def library_records(*, team: Team) -> dict[str, PersonaRecord]:
     """The record of each library persona of the team that has one, by its code."""
     return {p.scorer: p for p in team_calibration(team=team).personas if p.library_persona}
+
+
+def composed_questions(*, team: Team, calibration: Calibration) -> dict[str, str]:
+    """The question of each debate a scored composed persona belongs to, by its code."""
+    codes = {p.debate for p in calibration.personas if p.debate}
+    return {str(code): question for code, question in Debate.objects.filter(
+        team=team, code__in=codes).values_list("code", "question")}

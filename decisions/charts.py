@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 from decisions.scoring import ReliabilityBin
 
+MARK_COLOR = "#4e79a7"  # the convergence chart's first colour
+DIAGONAL_COLOR = "#6b6b70"
+
 
 @dataclass(frozen=True)
 class BinMark:
@@ -44,6 +47,8 @@ class ReliabilityChart:
     marks: tuple[BinMark, ...]
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
+    mark_color: str = MARK_COLOR
+    diagonal_color: str = DIAGONAL_COLOR
 
     @property
     def empty(self) -> bool:
@@ -75,8 +80,8 @@ class ReliabilityChart:
         return (self.left + self.right) / 2
 
 
-def reliability_chart(bins: Sequence[ReliabilityBin], *, width: int = 360,
-                      height: int = 300) -> ReliabilityChart:
+def reliability_chart(bins: Sequence[ReliabilityBin], *, width: int = 440,
+                      height: int = 360) -> ReliabilityChart:
     """One mark per non-empty bin at (mean stated confidence, observed hit rate)."""
     left, top, right, bottom = 40.0, 12.0, width - 12.0, height - 44.0
 

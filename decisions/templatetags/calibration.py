@@ -20,10 +20,10 @@ def calibration_records(team: Any) -> dict[str, PersonaRecord]:
     return library_records(team=team)
 
 
-@register.filter(name="record_of")
-def record_of(records: dict[str, PersonaRecord | None] | None, code: object
-              ) -> PersonaRecord | None:
-    return (records or {}).get(str(code))
+@register.filter(name="by_code")
+def by_code(found: dict[str, Any] | None, code: object) -> Any:
+    """``found[code]`` for a public code (a UUID or its text), None when absent."""
+    return (found or {}).get(str(code))
 
 
 @register.filter(name="percent")

@@ -80,8 +80,8 @@ def test_the_calibration_page_ranks_personas_and_draws_the_diagram(viewer_client
     _reviewed(team, owner, [("Dana", dana, STAY, 0.8), ("Composed", None, NOW, 0.6)],
               right=STAY, before=NOW, after=STAY)
     page = viewer_client.get("/calibration/").content.decode()
-    rows = re.findall(r"<tr(?: class=\"too-few\")?>\s*<td>(\d)</td>\s*<td>(?:<a [^>]*>)?(\w+)",
-                      page)
+    rows = re.findall(r'<td data-label="rank">(\d)</td>\s*<td data-label="persona">'
+                      r"(?:<a [^>]*>)?(\w+)", page)
     assert rows == [("1", "Dana"), ("2", "Composed")]  # 0.020 before 0.347
     assert "0.020" in page and "0.347" in page and "too few" in page
     assert '0 of 1 (0%)' in page and '1 of 1 (100%)' in page and "+100 points" in page
