@@ -26,7 +26,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from council_site.accounts.access import Need, require_role
+from council_site.accounts.access import Need, parse_code, require_role
 from council_site.accounts.models import ApiToken
 from council_site.accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
 from council_site.accounts.services import api_token_use
@@ -43,8 +43,10 @@ Council runs a structured debate between LLM personas on a question and returns 
 synthesis: recommended path, disagreements, consensus, risks, and claims to verify.
 Start one with start_debate, follow it with wait_for_debate (progress is reported),
 then read get_result. Check stop_reason and degraded before trusting a result, and
-verify the unverified_claims yourself. When a decision the team recorded is reviewed,
-record_outcome says which option proved right, so the team learns whom to trust."""
+verify the unverified_claims yourself. Once the user has decided, record_decision
+keeps their decision, rationale and review date with the debate; when that decision is
+reviewed, record_outcome says which option proved right, so the team learns whom to
+trust."""
 
 WAIT_POLL_SECONDS = 0.5
 
@@ -152,6 +154,25 @@ def start(identity: Identity, payload: dict[str, Any], team: str | None) -> dict
         raise ToolError(f"Refused: {refusal['message']}" + (f" ({fields})" if fields else ""))
     debate = Debate.objects.get(code=answer.value["code"])
     return _status(debate)
+
+
+def decide(identity: Identity, code: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """``record_decision``: the API's own route function, so checks and refusals match."""
+    from decisions.api import DecisionIn, DecisionOut, record_decision
+
+    request = identity.request()
+    try:
+        answer = record_decision(request, parse_code(code), DecisionIn.model_validate(payload))
+    except ValidationError as exc:
+        fields = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
+            for error in exc.errors())
+        raise ToolError(f"Refused: invalid input ({fields})") from exc
+    except (Http404, PermissionDenied) as exc:
+        raise _refusal(exc) from exc
+    if answer.status_code != 200:
+        raise ToolError(f"Refused: {answer.value['message']} Nothing was saved.")
+    return DecisionOut.model_validate(answer.value).model_dump(mode="json")
 
 
 def status(identity: Identity, code: str, after: int) -> dict[str, Any]:
@@ -286,6 +307,26 @@ def build_server(secret: str) -> MCPServer:
         as its events arrive. Returns its status; call again if it is still active."""
         return await wait(identity, code, report=ctx.report_progress,
                           timeout_seconds=timeout_seconds, after=after)
+
+    @tool
+    async def record_decision(code: str, rationale: str, option: str = "", choice: str = "",
+                              review_on: str | None = None,
+                              no_review: bool = False) -> dict[str, Any]:
+        """Record what the team decided after a finished debate (as POST
+        /api/debates/{code}/decision; editors and owners only). Call it only when the
+        user has told you their decision: never decide for them from the synthesis.
+        option: one of the debate's options (get_result's "options"); or choice:
+        another choice in words. rationale: why, in the user's words. review_on: when
+        to look back at it (YYYY-MM-DD, today or later; default 90 days on);
+        no_review=true for none. Recording again changes the decision and keeps the
+        earlier version. Returns the decision with its state and earlier versions."""
+        payload: dict[str, Any] = {"option": option, "choice": choice,
+                                   "rationale": rationale}
+        if no_review:
+            payload["review_on"] = None
+        elif review_on:
+            payload["review_on"] = review_on
+        return await sync_to_async(decide)(identity, code, payload)
 
     @tool
     async def get_result(code: str) -> dict[str, Any]:

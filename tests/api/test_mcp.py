@@ -66,7 +66,7 @@ def test_mcp_lists_tools_runs_a_simulated_debate_and_reads_its_result(owner, tea
     async def body(session: Any) -> dict[str, Any]:
         tools = {t.name for t in (await session.list_tools()).tools}
         assert {"start_debate", "get_status", "wait_for_debate", "get_result",
-                "list_personas", "list_teams"} <= tools
+                "list_personas", "list_teams", "record_decision"} <= tools
         teams = structured(await session.call_tool("list_teams", {}))
         assert teams == [{"team": str(team.code), "name": "Acme", "role": "owner"}]
         started = structured(await session.call_tool("start_debate", {
@@ -77,8 +77,11 @@ def test_mcp_lists_tools_runs_a_simulated_debate_and_reads_its_result(owner, tea
             progress_callback=on_progress))
         result = structured(await session.call_tool("get_result", {"code": started["code"]}))
         missing = await session.call_tool("get_result", {"code": str(team.code)})
+        decided = structured(await session.call_tool("record_decision", {
+            "code": started["code"], "option": result["result"]["options"][0],
+            "rationale": "The team agreed with the panel."}))
         return {"started": started, "waited": waited, "result": result,
-                "missing": missing}
+                "missing": missing, "decided": decided}
 
     out = asyncio.run(session_run(server_env(secret), body))
     debate = Debate.objects.get(code=out["started"]["code"])
@@ -95,6 +98,8 @@ def test_mcp_lists_tools_runs_a_simulated_debate_and_reads_its_result(owner, tea
     assert progress[-1][0] == debate.last_event_seq
     assert any(m and m.startswith("debate_created") for _, m in progress)
     assert out["missing"].is_error
+    assert out["decided"]["option"] == result["result"]["options"][0]
+    assert debate.decision.rationale == "The team agreed with the panel."
 
 
 @pytest.mark.django_db(transaction=True)
