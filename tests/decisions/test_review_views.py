@@ -93,3 +93,13 @@ def test_the_calibration_page_ranks_personas_and_draws_the_diagram(viewer_client
 def test_the_calibration_page_before_any_review(viewer_client, team):
     page = viewer_client.get("/calibration/").content.decode()
     assert 'id="calibration-empty"' in page and "<svg class=\"chart" not in page
+
+
+def test_the_reviews_show_in_the_decision_admin(owner, debate, decided, client):
+    owner.is_staff = owner.is_superuser = True
+    owner.save()
+    client.force_login(owner)
+    outcome_record(debate=debate, user=owner, right_option=Q3, result="failed",
+                   notes="The freeze moved.")
+    page = client.get(f"/admin/decisions/decision/{decided.pk}/change/").content.decode()
+    assert "The freeze moved." in page and "Migrate in Q3" in page
