@@ -2,10 +2,12 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.html import format_html
 
 from collab.admin import ReviewedDebateAdmin
 from debates.models import Debate
 from decisions.models import Decision, DecisionVersion, Outcome
+from decisions.selectors import decision_for_debate, decision_state
 
 
 class DecisionVersionInline(admin.TabularInline):
@@ -47,24 +49,29 @@ class DecisionAdmin(admin.ModelAdmin):
         return False
 
 
-class DecisionInline(admin.StackedInline):
-    """The team's decision, read-only, on the debate's admin page (where staff review
-    the debate): changed only by the team, through the service, so versions are kept."""
-
-    model = Decision
-    extra = 0
-    can_delete = False
-    fields = readonly_fields = ("option", "choice", "rationale", "decided_by", "decided_at",
-                                "review_on", "version", "reviewed_at")
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-
 # Decisions build on collab's debate admin (reviews) as collab builds on debates'.
 admin.site.unregister(Debate)
 
 
 @admin.register(Debate)
 class DecidedDebateAdmin(ReviewedDebateAdmin):
-    inlines = [DecisionInline, *ReviewedDebateAdmin.inlines]
+    """The team's decision, read-only, where staff review the debate. A field, not an
+    inline: the change form's POST (reviews) then needs no extra formset, and the team
+    changes its decision only through the service, which keeps the versions."""
+
+    readonly_fields = [*ReviewedDebateAdmin.readonly_fields, "team_decision"]
+    fieldsets = [ReviewedDebateAdmin.fieldsets[0],
+                 ("Team decision", {"fields": ["team_decision"]}),
+                 *ReviewedDebateAdmin.fieldsets[1:]]
+
+    @admin.display(description="decision")
+    def team_decision(self, debate: Debate) -> str:
+        decision = decision_for_debate(debate=debate)
+        if decision is None:
+            return "No decision recorded."
+        who = decision.decided_by.get_username() if decision.decided_by else "a former member"
+        review = f"{decision.review_on:%Y-%m-%d}" if decision.review_on else "none"
+        return format_html(
+            "<strong>{}</strong> (version {}, {} by {}; review {}; {})<br>{}",
+            decision.label, decision.version, f"{decision.decided_at:%Y-%m-%d}", who, review,
+            decision_state(decision).replace("_", " "), decision.rationale)

@@ -28,7 +28,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 QUESTION = "Should we move the billing service to a managed database next quarter?"
 WIDE = """() => [...document.querySelectorAll('body *')].filter(el => !el.closest('thead'))
     .filter(el => el.getBoundingClientRect().right > 391)
-    .map(el => el.tagName + '.' + el.className + ' ' + Math.round(el.getBoundingClientRect().right))"""
+    .map(el => el.tagName + '.' + el.className + ' '
+         + Math.round(el.getBoundingClientRect().right))"""
 
 
 def test_decide_on_desk_and_read_the_log_and_my_actions_on_a_phone(owner, member, team,
