@@ -61,7 +61,7 @@ test: install
 	fi
 	$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal $(PYTEST_ARGS)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy debates collab council_site personas notifications integrations
+	$(VENV)/bin/mypy debates collab council_site personas decisions notifications integrations
 	$(VENV)/bin/lint-imports
 
 # Under 5 minutes; non-zero if a debate fails. BENCH_ARGS="--only workers" for one area.
@@ -71,5 +71,5 @@ bench: install
 
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy debates collab council_site personas notifications integrations
+	$(VENV)/bin/mypy debates collab council_site personas decisions notifications integrations
 	$(VENV)/bin/lint-imports

@@ -10,7 +10,7 @@ from pathlib import Path
 import council_site.accounts
 
 ACCOUNTS = Path(council_site.accounts.__file__).resolve().parent
-ABOVE = {"debates", "personas", "collab"}
+ABOVE = {"debates", "personas", "collab", "decisions"}
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:

@@ -87,3 +87,17 @@ def test_review_due_once_its_date_came(debate, owner):
     assert decision_state(decision, today=today - timedelta(days=1)) == "decided"
     decision.reviewed_at = timezone.now()
     assert decision_state(decision, today=today) == "reviewed"
+
+
+@pytest.mark.parametrize("protocol", ["adversarial", "workflow"])
+def test_a_decision_on_a_finished_debate_of_any_protocol(team, owner, protocol, monkeypatch):
+    from debates.execution import run_to_completion
+
+    monkeypatch.setenv("COUNCIL_SIM_LATENCY_MS", "0")
+    debate = make_debate(team, owner, protocol=protocol)
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    options = debate_options(debate)
+    assert options, protocol
+    decision = decision_record(debate=debate, user=owner, option=options[-1], rationale="r")
+    assert decision.option == options[-1]

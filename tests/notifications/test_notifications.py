@@ -283,7 +283,7 @@ def test_the_settings_page_saves(viewer_client, viewer):
 # ------------------------------------------------------------------------ dependencies
 
 
-@pytest.mark.parametrize("package", ["debates", "collab", "council_site/accounts"])
+@pytest.mark.parametrize("package", ["debates", "collab", "decisions", "council_site/accounts"])
 def test_producers_never_import_the_notifications_app(package):
     offenders = []
     for path in (ROOT / package).rglob("*.py"):

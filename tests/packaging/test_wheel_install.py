@@ -82,7 +82,7 @@ def test_every_app_is_imported_from_the_installed_wheel(installed):
     )
     out = _run([str(python), "-c", code], cwd=outside, env=_clean_env(outside)).stdout
     paths = json.loads(out.strip().splitlines()[-1])
-    for app in ("council_site.accounts", "debates", "personas", "collab"):
+    for app in ("council_site.accounts", "debates", "personas", "collab", "decisions"):
         assert app in paths
         assert str(ROOT) not in paths[app], f"{app} came from the checkout: {paths[app]}"
 

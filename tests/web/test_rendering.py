@@ -77,7 +77,8 @@ def test_template_filter_uses_the_same_path():
 
 def _source_files() -> list[Path]:
     files = []
-    for folder in ("council_site", "debates", "personas", "collab", "templates"):
+    for folder in ("council_site", "debates", "personas", "collab", "decisions",
+                   "templates"):
         files += [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".html")]
     return files
 
