@@ -88,6 +88,8 @@ def test_the_calibration_page_ranks_personas_and_draws_the_diagram(viewer_client
     assert page.count("<circle") == 2  # the 0.6 and 0.8 bins
     library_page = viewer_client.get(f"/personas/libraries/{library.code}/").content.decode()
     assert "Brier 0.020 over 1 decision" in library_page
+    persona_page = viewer_client.get(f"/personas/{dana.code}/").content.decode()
+    assert "Brier 0.020 over 1 reviewed decision, its final verdict right in 1" in persona_page
 
 
 def test_the_calibration_page_before_any_review(viewer_client, team):
