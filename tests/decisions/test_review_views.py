@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.utils import timezone
 
-from decisions.models import Outcome
+from decisions.models import Decision, Outcome
 from decisions.outcomes import outcome_record
 from decisions.services import decision_record
 from personas.services import library_create, persona_create
@@ -28,6 +29,13 @@ def test_the_debate_page_offers_the_review_to_editors(member_client, viewer_clie
     assert f'href="/debates/{debate.code}/outcome"' in page
     assert f"/debates/{debate.code}/outcome" not in viewer_client.get(
         f"/debates/{debate.code}/").content.decode()
+
+
+def test_a_due_review_is_offered_as_a_button(member_client, debate, decided):
+    Decision.objects.filter(pk=decided.pk).update(review_on=timezone.localdate())
+    page = member_client.get(f"/debates/{debate.code}/").content.decode()
+    assert (f'<a class="button" href="/debates/{debate.code}/outcome">Review it now</a>'
+            in page)
 
 
 def test_an_editor_records_the_outcome_on_the_web(member_client, debate, decided):
