@@ -21,7 +21,7 @@ from debates.selectors import debate_filter_choices
 from decisions import selectors, services
 from decisions.access import debate_decision_access
 from decisions.forms import OTHER, DecisionFilterForm, DecisionForm
-from decisions.models import DecisionState
+from decisions.models import Decision, DecisionState
 
 
 @login_required
@@ -53,12 +53,12 @@ def decide(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     }, status=400 if request.method == "POST" else 200)
 
 
-def _initial(current: object) -> dict[str, object]:
+def _initial(current: Decision | None) -> dict[str, object]:
+    """The form as the decision stands (a change starts from it), or the defaults."""
     if current is None:
         return {"review_on": services.default_review_on()}
-    return {"option": current.option or OTHER, "choice": current.choice,  # type: ignore[attr-defined]
-            "rationale": current.rationale,  # type: ignore[attr-defined]
-            "review_on": current.review_on}  # type: ignore[attr-defined]
+    return {"option": current.option or OTHER, "choice": current.choice,
+            "rationale": current.rationale, "review_on": current.review_on}
 
 
 @login_required

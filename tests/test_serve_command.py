@@ -126,3 +126,17 @@ def test_each_web_process_gets_its_own_socket_and_connections_are_spread_over_th
     finally:
         for s in clients + listeners:
             s.close()
+
+
+@pytest.mark.parametrize("host, expected", [
+    ("127.0.0.1", "http://127.0.0.1:9123"), ("0.0.0.0", "http://localhost:9123"),
+    ("::1", "http://[::1]:9123")])
+def test_mail_links_follow_the_port_serve_listens_on(host, expected):
+    """The workers mail the links (reminders, notifications): without COUNCIL_SITE_URL
+    they point at the address serve listens on, not at :8000; a configured one wins."""
+    from debates.management.commands.serve import children_env
+
+    assert children_env(host, 9123, {})["COUNCIL_SITE_URL"] == expected
+    configured = {"COUNCIL_SITE_URL": "https://council.example.org"}
+    assert children_env(host, 9123, configured)["COUNCIL_SITE_URL"] == \
+        "https://council.example.org"

@@ -47,6 +47,18 @@ def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
                       for _ in range(count - 1)]
 
 
+def children_env(host: str, port: int, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of the web and worker processes: mail links (notifications,
+    reminders, password resets) must point at the address this command serves, so
+    COUNCIL_SITE_URL defaults to it rather than to the settings' :8000."""
+    env = dict(os.environ if environ is None else environ)
+    if not env.get("COUNCIL_SITE_URL", "").strip():
+        shown = "localhost" if host in ("0.0.0.0", "::", "") else host
+        shown = f"[{shown}]" if ":" in shown else shown
+        env["COUNCIL_SITE_URL"] = f"http://{shown}:{port}"
+    return env
+
+
 class Command(BaseCommand):
     help = "Run the web app (daphne) and the django-q2 worker cluster; Ctrl-C stops both."
 
@@ -60,6 +72,7 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         count = max(1, opts["web_processes"] or default_web_processes())
         listeners = listening_sockets(opts["host"], opts["port"], count)
+        env = children_env(opts["host"], listeners[0].getsockname()[1])
         processes = {}
         for i in range(count):
             fd = listeners[i % len(listeners)].fileno()
@@ -68,12 +81,13 @@ class Command(BaseCommand):
                 # script would import the project from wherever it was installed).
                 [sys.executable, "-m", "daphne", "--fd", str(fd),
                  "council_site.asgi:application"],
-                pass_fds=(fd,))
+                pass_fds=(fd,), env=env)
         # The children hold the sockets now; ours would only keep the port open after
         # they are gone.
         for listener in listeners:
             listener.close()
-        processes["worker"] = subprocess.Popen([sys.executable, "manage.py", "qcluster"])
+        processes["worker"] = subprocess.Popen([sys.executable, "manage.py", "qcluster"],
+                                               env=env)
         web = ", ".join(str(p.pid) for name, p in processes.items() if name != "worker")
         self.stderr.write(f"Council on http://{opts['host']}:{opts['port']}/ "
                           f"(web pids {web}, worker pid {processes['worker'].pid}); "
