@@ -43,6 +43,7 @@ from debates.engine.inputs import InputError
 from debates.limits import RateLimited
 from decisions.api import debate_router as decision_debate_router
 from decisions.api import log_router as decision_log_router
+from decisions.api_calibration import calibration_router, outcome_router
 from personas.api import router as personas_router
 
 log = logging.getLogger(__name__)
@@ -304,3 +305,5 @@ api.add_router("/debates", debate_events_router)
 api.add_router("/debates", debate_actions_router)
 api.add_router("/debates", decision_debate_router)
 api.add_router("/decisions", decision_log_router)
+api.add_router("/debates", outcome_router)
+api.add_router("/calibration", calibration_router)

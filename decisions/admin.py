@@ -6,7 +6,7 @@ from django.utils.html import format_html
 
 from collab.admin import ReviewedDebateAdmin
 from debates.models import Debate
-from decisions.models import Decision, DecisionVersion
+from decisions.models import Decision, DecisionVersion, Outcome
 from decisions.selectors import decision_for_debate, decision_state
 
 
@@ -21,6 +21,19 @@ class DecisionVersionInline(admin.TabularInline):
         return False
 
 
+class OutcomeInline(admin.TabularInline):
+    """The reviews of the decision, read-only: recorded by the team through the service."""
+
+    model = Outcome
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = ("recorded_at", "recorded_by", "right_option", "result",
+                                "notes", "review_again_on")
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
 @admin.register(Decision)
 class DecisionAdmin(admin.ModelAdmin):
     list_display = ["debate", "option", "choice", "decided_by", "decided_at", "review_on",
@@ -30,7 +43,7 @@ class DecisionAdmin(admin.ModelAdmin):
     # Read-only: a change goes through the service, which keeps the earlier version.
     readonly_fields = ["code", "debate", "option", "choice", "rationale", "decided_by",
                        "decided_at", "review_on", "version", "reviewed_at", "created_at"]
-    inlines = [DecisionVersionInline]
+    inlines = [DecisionVersionInline, OutcomeInline]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -83,3 +83,36 @@ class DecisionVersion(models.Model):
     @property
     def label(self) -> str:
         return self.option or self.choice
+
+
+class OutcomeResult(models.TextChoices):
+    WORKED = "worked", "Worked"
+    MIXED = "mixed", "Mixed"
+    FAILED = "failed", "Failed"
+
+
+class Outcome(models.Model):
+    """What a review found: which of the debate's options proved right in hindsight and
+    how the decision went. A blank ``right_option`` is "can't tell yet": the review was
+    put off to ``review_again_on``. Every review is kept; the latest counts, and
+    calibration scores it when it names a right option."""
+
+    code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    decision = models.ForeignKey(Decision, on_delete=models.CASCADE, related_name="outcomes")
+    right_option = models.CharField(max_length=200, blank=True)
+    result = models.CharField(max_length=10, choices=OutcomeResult.choices, blank=True)
+    notes = models.TextField(blank=True)
+    review_again_on = models.DateField(null=True, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-recorded_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"outcome of {self.decision_id}: {self.right_option or 'cannot tell yet'}"
+
+    @property
+    def can_tell(self) -> bool:
+        return bool(self.right_option)

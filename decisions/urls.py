@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decisions import views
+from decisions import review_views, views
 
 app_name = "decisions"
 
@@ -9,4 +9,6 @@ urlpatterns = [
     path("debates/<uuid:code>/decision/history", views.history, name="history"),
     path("decisions/", views.decision_log, name="log"),
     path("actions/", views.my_actions, name="my_actions"),
+    path("debates/<uuid:code>/outcome", review_views.review, name="review"),
+    path("calibration/", review_views.calibration, name="calibration"),
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
+import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
@@ -43,7 +44,9 @@ synthesis: recommended path, disagreements, consensus, risks, and claims to veri
 Start one with start_debate, follow it with wait_for_debate (progress is reported),
 then read get_result. Check stop_reason and degraded before trusting a result, and
 verify the unverified_claims yourself. Once the user has decided, record_decision
-keeps their decision, rationale and review date with the debate."""
+keeps their decision, rationale and review date with the debate; when that decision is
+reviewed, record_outcome says which option proved right, so the team learns whom to
+trust."""
 
 WAIT_POLL_SECONDS = 0.5
 
@@ -185,6 +188,39 @@ def result(identity: Identity, code: str) -> dict[str, Any]:
     return {**_status(debate), "result": typed.model_dump(mode="json")}
 
 
+def _invalid(exc: ValidationError) -> ToolError:
+    """A body the API would answer 422, naming each field."""
+    fields = "; ".join(f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
+                       for error in exc.errors())
+    return ToolError(f"Refused: invalid input ({fields})")
+
+
+def _refused(refusal: dict[str, Any]) -> ToolError:
+    """The API's error body (message, errors by field) as a tool error."""
+    fields = "; ".join(f"{k}: {', '.join(v)}" for k, v in refusal.get("errors", {}).items())
+    return ToolError(f"Refused: {refusal['message']}" + (f" ({fields})" if fields else ""))
+
+
+def outcome(identity: Identity, code: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """``record_outcome``: the JSON API's route itself, so the checks are the same."""
+    from decisions.api_calibration import OutcomeIn, OutcomeOut, record_outcome
+
+    try:
+        debate_code = uuid.UUID(code)
+    except ValueError as exc:  # not a code at all: as unknown as a code of another team
+        raise _refusal(Http404()) from exc
+    request = identity.request()
+    try:
+        answer = record_outcome(request, debate_code, OutcomeIn.model_validate(payload))
+    except ValidationError as exc:
+        raise _invalid(exc) from exc
+    except (Http404, PermissionDenied) as exc:
+        raise _refusal(exc) from exc
+    if answer.status_code != 201:
+        raise _refused(answer.value)
+    return OutcomeOut.model_validate(answer.value).model_dump(mode="json")
+
+
 async def wait(identity: Identity, code: str, *,
                report: Callable[..., Awaitable[None]], timeout_seconds: float,
                after: int) -> dict[str, Any]:
@@ -300,5 +336,20 @@ def build_server(secret: str) -> MCPServer:
         disagreements, consensus_points, unverified_claims ... An error while the debate
         has no result yet (still running, failed or cancelled)."""
         return await sync_to_async(result)(identity, code)
+
+    @tool
+    async def record_outcome(code: str, right_option: str | None, result: str | None = None,
+                             notes: str = "", review_again_on: str | None = None
+                             ) -> dict[str, Any]:
+        """When the team reviews a decision it recorded on a debate (its review date
+        came, or the consequences are known): record which of the debate's options
+        proved right in hindsight (right_option, spelled as in the result's
+        "options"), how it went (result: worked, mixed or failed) and notes. Pass
+        right_option null for "can't tell yet": the review moves to review_again_on
+        (YYYY-MM-DD, default 90 days on). Needs a decision on the debate first; the
+        outcome feeds the team's calibration (GET /api/calibration)."""
+        payload = {"right_option": right_option, "result": result, "notes": notes,
+                   "review_again_on": review_again_on}
+        return await sync_to_async(outcome)(identity, code, payload)
 
     return server

@@ -301,6 +301,12 @@ def decided(w: World, r: str) -> dict[str, Any]:
     return {"code": w.debate.code}
 
 
+def outcome_body(w: World, r: str) -> dict[str, Any]:
+    """A review of the decided debate naming one of its options as right."""
+    return {"right_option": decision_form(w, r)["option"], "result": "worked",
+            "notes": f"{r} reviewed it"}
+
+
 def debate_form(w: World, r: str) -> dict[str, Any]:
     return {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
             "model": "sim/default", "protocol": "council"}
@@ -396,6 +402,10 @@ ROWS: list[R] = [
     R("decisions/", "GET", CURRENT_READ),
     R("decisions/", "GET", CURRENT_READ, data=lambda w, r: {"q": "billing", "state": "decided"}),
     R("actions/", "GET", PERSONAL),
+    # ---- learning from outcomes (web)
+    R("debates/<uuid:code>/outcome", "GET", WRITE, kw=decided),
+    R("debates/<uuid:code>/outcome", "POST", WRITE, kw=decided, data=outcome_body),
+    R("calibration/", "GET", CURRENT_READ),
     # ---- debates (web)
     R("debates/", "GET", CURRENT_READ),
     R("debates/new", "GET", CURRENT_WRITE),
@@ -491,6 +501,9 @@ ROWS: list[R] = [
     R("api/debates/<uuidstr:code>/more-round", "POST", WRITE_THEN_409, kw=active),
     R("api/debates/<uuidstr:code>/rerun", "POST", WRITE, kw=debate,
       data=lambda w, r: {"question": f"Should {r} move billing?"}),
+    # ---- learning from outcomes (JSON API)
+    R("api/debates/<uuidstr:code>/outcome", "POST", WRITE, kw=decided, data=outcome_body),
+    R("api/calibration", "GET", CURRENT_READ),
 ]
 
 # Websocket routes: (route, URL kwargs, expectation). Members connect; others are closed.

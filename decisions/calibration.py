@@ -1,0 +1,116 @@
+"""Reads for calibration: a team's reviewed decisions turned into the plain data
+``decisions.scoring`` scores.
+
+Which agent is which persona: an agent made from a library persona carries the
+persona's code (``Agent.source_persona_id``), the same code across all its versions,
+so its record spans every debate of the team that used it. A persona the panel
+composed for one debate is scored under that debate's agent alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from council_site.accounts.models import Team
+from debates.models import Agent, Debate, Synthesis
+from decisions.models import Outcome
+from decisions.scoring import Calibration, Forecast, PersonaRecord, ReviewedDebate, calibrate
+from personas.models import LibraryPersona
+
+
+class _Split(BaseModel):
+    leading: str | None = None
+
+
+class _Name(BaseModel):
+    name: str = ""
+
+
+class _Agent(BaseModel):
+    index: int
+    persona: _Name = _Name()
+    final_verdict: str | None = None
+    final_confidence: float | None = None
+
+
+class _ResultVerdicts(BaseModel):
+    """The part of a stored ``DebateResult`` calibration reads; protocols without
+    verdicts parse to no options and no agents, and score nothing."""
+
+    options: list[str] = []
+    verdicts_before: _Split | None = None
+    verdicts_after: _Split | None = None
+    agents: list[_Agent] = []
+
+
+def _parse(result: Any) -> _ResultVerdicts:
+    try:
+        return _ResultVerdicts.model_validate(result)
+    except ValidationError:
+        return _ResultVerdicts()
+
+
+def _scored_outcomes(team: Team) -> list[Outcome]:
+    """The latest review of each of the team's decisions, when it names a right
+    option, oldest first (so the newest name of a persona wins)."""
+    latest: dict[int, Outcome] = {}
+    for outcome in (Outcome.objects.filter(decision__debate__team=team)
+                    .select_related("decision__debate").order_by("recorded_at", "id")):
+        latest[outcome.decision_id] = outcome
+    return [o for o in latest.values() if o.can_tell]
+
+
+def reviewed_debates(*, team: Team) -> list[ReviewedDebate]:
+    """The team's reviewed decisions as ``scoring`` takes them (four queries)."""
+    outcomes = _scored_outcomes(team)
+    debate_ids = [o.decision.debate_id for o in outcomes]
+    results = dict(Synthesis.objects.filter(debate_id__in=debate_ids)
+                   .values_list("debate_id", "result"))
+    sources: dict[tuple[int, int], str] = {
+        (debate_id, index): str(code)
+        for debate_id, index, code in Agent.objects.filter(
+            debate_id__in=debate_ids, source_persona_id__isnull=False)
+        .values_list("debate_id", "index", "source_persona_id")
+    }
+    names = {str(code): name for code, name in LibraryPersona.objects.filter(
+        library__team=team, code__in=set(sources.values())).values_list("code", "name")}
+    reviewed = []
+    for outcome in outcomes:
+        debate = outcome.decision.debate
+        result = _parse(results.get(debate.pk))
+        forecasts = []
+        for agent in result.agents:
+            code = sources.get((debate.pk, agent.index))
+            if code is not None:
+                forecasts.append(Forecast(
+                    scorer=code, name=names.get(code, agent.persona.name),
+                    verdict=agent.final_verdict, confidence=agent.final_confidence))
+            else:
+                forecasts.append(Forecast(
+                    scorer=f"{debate.code}/{agent.index}", name=agent.persona.name,
+                    verdict=agent.final_verdict, confidence=agent.final_confidence,
+                    debate=str(debate.code)))
+        reviewed.append(ReviewedDebate(
+            options=result.options, right_option=outcome.right_option,
+            initial_majority=result.verdicts_before.leading if result.verdicts_before else None,
+            final_majority=result.verdicts_after.leading if result.verdicts_after else None,
+            forecasts=forecasts))
+    return reviewed
+
+
+def team_calibration(*, team: Team) -> Calibration:
+    return calibrate(reviewed_debates(team=team))
+
+
+def library_records(*, team: Team) -> dict[str, PersonaRecord]:
+    """The record of each library persona of the team that has one, by its code."""
+    return {p.scorer: p for p in team_calibration(team=team).personas if p.library_persona}
+
+
+def composed_questions(*, team: Team, calibration: Calibration) -> dict[str, str]:
+    """The question of each debate a scored composed persona belongs to, by its code."""
+    codes = {p.debate for p in calibration.personas if p.debate}
+    return {str(code): question for code, question in Debate.objects.filter(
+        team=team, code__in=codes).values_list("code", "question")}
