@@ -24,8 +24,10 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from .capabilities import load_model_settings
+from .configure import resolve_config
 from .inputs import InputError, check_model, clean_question
+from .llm.capabilities import load_model_settings
+from .llm.usage import usage_from_calls
 from .persona_files import PersonaFileError, load_persona_file
 from .progress import ConsoleProgress
 from .protocols import get_protocol, known_protocols, run_protocol
@@ -35,11 +37,9 @@ from .schemas import (
     MIN_AGENTS,
     MIN_ROUNDS,
     MODE_DEFAULTS,
-    DebateConfig,
     Mode,
-    usage_from_calls,
 )
-from .sim_config import load_sim_script, simulator_options_from_env
+from .sim.config import load_sim_script, simulator_options_from_env
 from .state import DebateState
 from .verdicts import parse_options
 
@@ -187,7 +187,7 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
     except ValueError as exc:
         raise InputError(f"--options: {exc}") from None
     try:
-        config = DebateConfig(
+        config = resolve_config(
             protocol=opts["protocol"], mode=Mode.DEEP if opts["deep"] else opts["mode"],
             agents=opts["agents"], max_rounds=opts["rounds"],
             threshold=opts["threshold"], options=options, model=model,

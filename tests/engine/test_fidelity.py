@@ -5,20 +5,21 @@ from __future__ import annotations
 
 import re
 
-from debates.engine.council import EngineHooks, agent_request, run_debate
-from debates.engine.report import render_markdown
+from debates.engine.configure import resolve_config
+from debates.engine.hooks import EngineHooks
+from debates.engine.llm.usage import usage_from_calls
+from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.steps import agent_request, run_debate
+from debates.engine.protocols.council.synthesis import build_result
 from debates.engine.schemas import (
-    DebateConfig,
     DiagnosticLabel,
     Phase,
     SimulatorOptions,
     StopReason,
     SynthesisNarrative,
     TurnStatus,
-    usage_from_calls,
 )
 from debates.engine.state import DebateState, Step
-from debates.engine.synthesis import build_result
 
 QUESTION = "Should we move to usage-based pricing?"
 
@@ -36,7 +37,7 @@ def agent(name, confidence, rounds=(), **extra):
 
 
 async def run(agents, question=QUESTION, **config):
-    state = DebateState(question=question, config=DebateConfig(
+    state = DebateState(question=question, config=resolve_config(
         mode="quick", agents=len(agents), retry_backoff_s=0.0,
         simulator=SimulatorOptions(script={"agents": agents}), **config))
     hooks = Recorder()
@@ -109,7 +110,7 @@ async def test_the_synthesizer_sees_the_carried_forward_stance_marked():
                           agent("Cy", 0.7)], max_rounds=1)
     synthesis_call = [m for m in state.turns if m[0] == Phase.SYNTHESIS.value]
     assert synthesis_call
-    from debates.engine.synthesis import synthesis_messages
+    from debates.engine.protocols.council.synthesis import synthesis_messages
     messages, hints = synthesis_messages(state)
     line = next(x for x in messages[1]["content"].splitlines() if x.startswith("- Ann:"))
     assert "failed in round 1" in line and "carried forward" in line

@@ -7,12 +7,15 @@ import string
 
 import pytest
 
-from debates.engine.council import EngineHooks, run_debate
+from debates.engine.configure import resolve_config
+from debates.engine.hooks import EngineHooks
 from debates.engine.i18n import TRANSLATIONS, step_words, translator
-from debates.engine.report import render_markdown
-from debates.engine.schemas import DebateConfig, SimulatorOptions, usage_from_calls
+from debates.engine.llm.usage import usage_from_calls
+from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.steps import run_debate
+from debates.engine.protocols.council.synthesis import build_result
+from debates.engine.schemas import SimulatorOptions
 from debates.engine.state import DebateState
-from debates.engine.synthesis import build_result
 
 
 def fields(text: str) -> set[str]:
@@ -44,7 +47,7 @@ class Calls(EngineHooks):
 
 async def report_for(question, agents=None):
     simulator = SimulatorOptions(script={"agents": agents}) if agents else SimulatorOptions()
-    state = DebateState(question=question, config=DebateConfig(
+    state = DebateState(question=question, config=resolve_config(
         mode="quick", retry_backoff_s=0.0, simulator=simulator))
     hooks = Calls()
     await run_debate(state, hooks)

@@ -7,22 +7,22 @@ import json
 import pytest
 
 from debates.engine import novelty
-from debates.engine.council import EngineHooks, agent_request, run_debate
+from debates.engine.configure import resolve_config
+from debates.engine.hooks import EngineHooks
+from debates.engine.llm.usage import usage_from_calls
 from debates.engine.points import Ledger, LedgerItem, normalise_item, parse_item
+from debates.engine.protocols.council.steps import agent_request, run_debate
+from debates.engine.protocols.council.synthesis import build_result
 from debates.engine.schemas import (
     CrossExamination,
-    DebateConfig,
     Phase,
     SimulatorOptions,
     StopReason,
     Turn,
-    usage_from_calls,
 )
-from debates.engine.sim_generate import CallContext
-from debates.engine.sim_phrases import salient_phrases
-from debates.engine.sim_protocols import generate
+from debates.engine.sim.generate import CallContext, generate
+from debates.engine.sim.phrases import salient_phrases
 from debates.engine.state import DebateState, Step
-from debates.engine.synthesis import build_result
 
 from .test_state import add_round, exam, state_with_positions
 
@@ -247,7 +247,7 @@ def test_the_point_hints_change_which_ids_the_simulator_cites_not_its_draws():
 
 
 async def simulated(seed: int) -> DebateState:
-    state = DebateState(question="Should we move billing to microservices?", config=DebateConfig(
+    state = DebateState(question="Should we move billing to microservices?", config=resolve_config(
         mode="quick", seed=seed, threshold=0.02, max_rounds=6, retry_backoff_s=0.0,
         simulator=SimulatorOptions(seed=seed)))
     await run_debate(state, EngineHooks())
@@ -279,7 +279,7 @@ async def test_surviving_concerns_carry_the_ledger_ids():
     again = {"remaining_disagreements": [f"[D1] {ROLLBACK_REWORDED}"]}
     agents = [{"name": n, "position_confidence": c, "rounds": [r1, again]}
               for n, c, r1 in (("Ann", 0.1, stuck), ("Bo", 0.9, again), ("Cy", 0.5, stuck))]
-    state = DebateState(question="Should we ship the migration?", config=DebateConfig(
+    state = DebateState(question="Should we ship the migration?", config=resolve_config(
         mode="quick", agents=3, max_rounds=4, retry_backoff_s=0.0,
         simulator=SimulatorOptions(script={"agents": agents})))
     await run_debate(state, EngineHooks())
@@ -354,7 +354,7 @@ def test_points_dropped_before_the_last_round_are_named_by_id_only():
 
 
 def test_the_synthesis_lists_open_disagreements_as_tracked_points_with_their_holders():
-    from debates.engine.synthesis import synthesis_messages
+    from debates.engine.protocols.council.synthesis import synthesis_messages
 
     state = three_rounds()
     assert state.stop() is not None

@@ -1,0 +1,423 @@
+"""The adversarial protocol (protocols.md 2): a proposer and a critic, context-isolated.
+
+Steps, all derived from the stored turns: ``propose n`` (agent 0), ``critique n``
+(agent 1) for n = 1, 2, ... until the orchestrator's rule stops, then ``synthesis``
+and ``verify``. The rule reads the issue ledger (``issues.py``), rebuilt from the
+stored critiques, never the critic's own counts.
+
+Isolation: the proposer sees the input, its previous version and the last critique
+(presented as "review feedback"); the critic sees the input, the current version and
+its own earlier issues. Neither prompt mentions the other agent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from ... import prompts
+from ...i18n import translator
+from ...i18n.protocol_labels import labels
+from ...llm.capabilities import uses_simulator
+from ...schemas import (
+    Phase,
+    StopReason,
+    TurnStatus,
+    Usage,
+    VerifierReport,
+)
+from ...state import DebateState, Step
+from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from .domains import DetectedDomain, detect_domain, team_domains
+from .issues import IssueLedger, RoundTally
+from .report import adversarial_markdown, adversarial_rounds
+from .schemas import AdversarialResult, AdversarialRound, AdversarialSynthesis, Critique, Proposal
+from .stopping import DEFAULT_MAX_ROUNDS, converged, status_line
+
+PROPOSER, CRITIC = 0, 1
+
+
+class AdversarialProtocol(DebateProtocol):
+    name = "adversarial"
+    label = "Adversarial"
+    description = "proposer vs critic, red/yellow/green issues by id → synthesis"
+    result_model = AdversarialResult
+    partials = {"chart": "debates/protocols/_adversarial_tally.html",
+                "live": "debates/protocols/_adversarial_live.html",
+                "result": "debates/protocols/_adversarial_result.html",
+                "summary": "debates/protocols/_adversarial_summary.html"}
+    participants_title = "Proposer and critic"
+    default_max_rounds = DEFAULT_MAX_ROUNDS
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        unknown = set(options) - {"domains", "domain"}
+        if unknown:
+            raise ValueError(f"unknown adversarial option(s): {', '.join(sorted(unknown))}")
+        team_domains(options)
+        if options.get("domain"):
+            detect_domain("", options)  # an unknown named domain fails here, before running
+
+    # ------------------------------------------------------------------ derived state
+
+    def domain(self, state: DebateState) -> DetectedDomain:
+        return detect_domain(state.question, state.config.protocol_options)
+
+    def prepare(self, state: DebateState) -> None:
+        if state.given_personas:
+            return
+        d = self.domain(state).domain
+        focus = ", ".join(d.focus_areas)
+        state.given_personas = [
+            role_persona(f"Proposer ({d.proposer_role})", d.proposer_role, focus),
+            role_persona(f"Critic ({d.critic_role})", d.critic_role, focus),
+        ]
+        state._changed()
+
+    def proposal(self, state: DebateState, round_number: int) -> Proposal | None:
+        payload = state.ok_payload(Phase.PROPOSE, round_number, PROPOSER)
+        return Proposal.model_validate(payload) if payload else None
+
+    def critique(self, state: DebateState, round_number: int) -> Critique | None:
+        payload = state.ok_payload(Phase.CRITIQUE, round_number, CRITIC)
+        return Critique.model_validate(payload) if payload else None
+
+    def rounds_done(self, state: DebateState) -> int:
+        r = 0
+        while self.critique(state, r + 1) is not None:
+            r += 1
+        return r
+
+    def ledger(self, state: DebateState, up_to: int | None = None) -> IssueLedger:
+        last = self.rounds_done(state) if up_to is None else up_to
+        rounds = []
+        for r in range(1, last + 1):
+            critique = self.critique(state, r)
+            assert critique is not None
+            rounds.append((r, critique.issues, critique.resolutions, critique.claimed_counts))
+        return IssueLedger.replay(rounds, state.config.novelty_threshold)
+
+    def decision(self, state: DebateState, tally: RoundTally) -> tuple[StopReason | None, str]:
+        cap = state.config.round_cap
+        c = tally.counts
+        if converged(c):
+            return StopReason.CONVERGED, (
+                f"round {tally.round}: red×{c.red}, yellow×{c.yellow} by the issue ledger "
+                "(converged: red = 0 and yellow ≤ 1)")
+        if tally.round >= cap:
+            return StopReason.MAX_ROUNDS, (
+                f"round {tally.round} of {cap}: red×{c.red}, yellow×{c.yellow} still open")
+        return None, ""
+
+    def stop(self, state: DebateState) -> tuple[StopReason, str] | None:
+        ledger = self.ledger(state)
+        for tally in ledger.tallies:
+            reason, explanation = self.decision(state, tally)
+            if reason is not None:
+                return reason, explanation
+        if state.stop_requested and ledger.tallies:
+            return StopReason.STOPPED_BY_USER, translator(state.language)(
+                "explain.stopped_by_user", rounds=len(ledger.tallies))
+        return None
+
+    # ------------------------------------------------------------------ steps
+
+    def failure(self, state: DebateState) -> str | None:
+        for turn in sorted(state.turns.values(), key=lambda t: (t.round, t.agent)):
+            if turn.status is not TurnStatus.FAILED or turn.phase is Phase.VERIFY:
+                continue
+            if turn.phase is Phase.SYNTHESIS:
+                return f"the synthesis failed: {turn.error}"
+            role = "proposer" if turn.phase is Phase.PROPOSE else "critic"
+            return (f"the {role} failed in round {turn.round}: {turn.error} (the adversarial "
+                    "protocol needs both roles)")
+        return None
+
+    def next_step(self, state: DebateState) -> Step | None:
+        if self.failure(state) is not None:
+            return None
+        if self.stop(state) is None:
+            n = self.rounds_done(state) + 1
+            if state.turn(Phase.PROPOSE, n, PROPOSER) is None:
+                return Step(Phase.PROPOSE, n)
+            return Step(Phase.CRITIQUE, n)
+        if state.turn(Phase.SYNTHESIS) is None:
+            return Step(Phase.SYNTHESIS)
+        if state.turn(Phase.VERIFY) is None:
+            return Step(Phase.VERIFY)
+        return None
+
+    def asks(self, state: DebateState, step: Step) -> list[Ask]:
+        d = self.domain(state).domain
+        if step.phase is Phase.PROPOSE:
+            prompt = "adv_propose_first" if step.round == 1 else "adv_propose_next"
+            return [Ask(PROPOSER, d.proposer_role, Proposal, prompt, "propose")]
+        if step.phase is Phase.CRITIQUE:
+            return [Ask(CRITIC, d.critic_role, Critique, "adv_critique", "critique")]
+        if step.phase is Phase.SYNTHESIS:
+            return [Ask(PANEL, "synthesizer", AdversarialSynthesis, "adv_synthesis",
+                        "synthesis", fallback=True)]
+        return [Ask(PANEL, "verifier", VerifierReport, "verifier", "verify", fallback=True)]
+
+    def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        d = self.domain(state).domain
+        lang = state.language
+        common = {"question": state.question,
+                  "context_block": prompts.context_block(state.context)}
+        hints: dict[str, Any] = {"question": state.question, "language": lang,
+                                 "round": step.round, "focus_areas": d.focus_areas}
+        focus = ", ".join(d.focus_areas)
+        if step.phase is Phase.PROPOSE:
+            system = prompts.system_prompt(lang, prompts.render(
+                "adv_proposer_role", role=d.proposer_role, focus=focus))
+            if step.round == 1:
+                user = prompts.render(ask.prompt, **common)
+            else:
+                previous = self.proposal(state, step.round - 1)
+                critique = self.critique(state, step.round - 1)
+                assert previous is not None and critique is not None
+                tally = self.ledger(state, step.round - 1).tallies[-1]
+                user = prompts.render(
+                    ask.prompt, previous_round=step.round - 1,
+                    previous_proposal=previous.proposal,
+                    critique=_feedback(critique, tally), **common)
+                hints["issue_ids"] = tally.issue_ids
+            return Request(prompts.messages(system=system, user=user, schema=Proposal), hints)
+        if step.phase is Phase.CRITIQUE:
+            system = prompts.system_prompt(lang, prompts.render(
+                "adv_critic_role", role=d.critic_role, focus=focus))
+            current = self.proposal(state, step.round)
+            assert current is not None
+            ledger = self.ledger(state, step.round - 1)
+            earlier = _earlier_issues(ledger)
+            previous_block = (prompts.render("adv_critique_previous", earlier=earlier)
+                              if ledger.issues else "")
+            user = prompts.render(ask.prompt, round=step.round, proposal=current.proposal,
+                                  previous_block=previous_block, **common)
+            hints["open_issues"] = [{"id": i.id, "severity": i.severity.value,
+                                     "title": i.title} for i in ledger.open_issues()]
+            hints["issue_count"] = len(ledger.issues)
+            return Request(prompts.messages(system=system, user=user, schema=Critique), hints)
+        if step.phase is Phase.SYNTHESIS:
+            return self._synthesis_request(state, hints, common)
+        payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+        assert payload is not None
+        text = _synthesis_text(AdversarialSynthesis.model_validate(payload))
+        return Request(prompts.messages(system=prompts.system_prompt(lang),
+                                        user=prompts.render("verifier", text=text),
+                                        schema=VerifierReport),
+                       {"text": text, "language": lang})
+
+    def _synthesis_request(self, state: DebateState, hints: dict[str, Any],
+                           common: dict[str, str]) -> Request:
+        stop = self.stop(state)
+        assert stop is not None
+        ledger = self.ledger(state)
+        last = len(ledger.tallies)
+        final = self.proposal(state, last)
+        assert final is not None
+        history = []
+        for tally in ledger.tallies:
+            proposal = self.proposal(state, tally.round)
+            assert proposal is not None
+            history.append(f"Round {tally.round}: {proposal.summary}")
+            for issue_id in tally.issue_ids:
+                issue = ledger.issues[issue_id]
+                outcome = (f"resolved in round {issue.resolved_in}" if issue.resolved_in
+                           else "open")
+                history.append(f"  - [{issue.id}] ({issue.severity.value}) {issue.title}: "
+                               f"{issue.detail} Fix: {issue.suggested_fix} — {outcome}")
+        open_issues = "\n".join(f"- [{i.id}] ({i.severity.value}) {i.title}: {i.detail}"
+                                for i in ledger.open_issues()) or "(none)"
+        user = prompts.render("adv_synthesis", rounds=last, stop=f"{stop[0].value} — {stop[1]}",
+                              history="\n".join(history), final_proposal=final.proposal,
+                              open_issues=open_issues, **common)
+        hints.update(final_proposal=final.proposal,
+                     issues=[{"id": i.id, "title": i.title, "fix": i.suggested_fix,
+                              "open": i.open} for i in ledger.issues.values()])
+        return Request(prompts.messages(system=prompts.system_prompt(state.language),
+                                        user=user, schema=AdversarialSynthesis), hints)
+
+    def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
+        if step.phase is not Phase.CRITIQUE or self.critique(state, step.round) is None:
+            return {}
+        tally = self.ledger(state, step.round).tallies[-1]
+        reason, _ = self.decision(state, tally)
+        decision = "continue" if reason is None else reason.value
+        return {"counts": tally.counts.model_dump(),
+                "status_line": status_line(step.round, state.config.round_cap, tally.counts,
+                                           decision)}
+
+    def live_view(self, state: DebateState) -> dict[str, Any]:
+        """Each round's status line and issues, and the proposal's versions: the page
+        shows the latest with a diff against the one before."""
+        ledger = self.ledger(state)
+        cap = state.config.round_cap
+        rounds: list[dict[str, Any]] = []
+        versions: list[dict[str, Any]] = []
+        r = 1
+        while (proposal := self.proposal(state, r)) is not None:
+            versions.append({"round": r, "summary": proposal.summary,
+                             "text": proposal.proposal})
+            entry: dict[str, Any] = {"round": r, "summary": proposal.summary,
+                                     "status_line": "", "assessment": "", "issues": []}
+            if r <= len(ledger.tallies):
+                tally = ledger.tallies[r - 1]
+                reason, _ = self.decision(state, tally)
+                entry["status_line"] = status_line(
+                    r, cap, tally.counts, "continue" if reason is None else reason.value)
+                critique = self.critique(state, r)
+                entry["assessment"] = critique.assessment if critique else ""
+                entry["issues"] = [
+                    {"id": i.id, "severity": i.severity.value, "title": i.title,
+                     "open": i.open, "resolved_in": i.resolved_in}
+                    for i in (ledger.issues[k] for k in tally.issue_ids)]
+            rounds.append(entry)
+            r += 1
+        bars: list[dict[str, Any]] = []
+        for counted in ledger.tallies:
+            reason, _ = self.decision(state, counted)
+            c = counted.counts
+            bars.append({"round": counted.round, "red": c.red, "yellow": c.yellow,
+                         "green": c.green, "total": c.red + c.yellow + c.green,
+                         "decision": "continue" if reason is None else reason.value})
+        # Bars share one scale: the round with the most open issues fills its row.
+        scale = max([bar["total"] for bar in bars] + [1])
+        for bar in bars:
+            bar["rest"] = scale - bar["total"]
+        return {
+            "domain": self.domain(state).domain.name, "max_rounds": cap, "rounds": rounds,
+            "tally": bars, "tally_scale": scale,
+            "latest": versions[-1] if versions else None,
+            "previous": versions[-2] if len(versions) > 1 else None,
+            "open_issues": [{"id": i.id, "severity": i.severity.value, "title": i.title}
+                            for i in ledger.open_issues()],
+        }
+
+    def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
+        """A step per round (proposal and critique), up to the cap while the debate goes
+        on and up to the round it stopped in once it has (or the one still running
+        after Stop), then the synthesis."""
+        done = self.rounds_done(state)
+        last = done if self.stop(state) is not None else max(state.config.round_cap, done)
+        kind, _, number = running.partition(" ")
+        if kind in (Phase.PROPOSE.value, Phase.CRITIQUE.value) and number.isdigit():
+            last = max(last, int(number))
+        steps = [PageStep(f"round-{r}", f"round {r}", r <= done) for r in range(1, last + 1)]
+        steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
+        return steps
+
+    def describe(self, state: DebateState, card: Participant) -> None:
+        """The proposer: its versions and its latest summary; the critic: the ledger's
+        open issues by severity (what the rule reads) and its latest assessment."""
+        if card.index == PROPOSER:
+            r = 0
+            while (proposal := self.proposal(state, r + 1)) is not None:
+                r += 1
+                card.latest, card.latest_label = proposal.summary, f"version {r}"
+                replies = len(proposal.replies)
+            card.facts.append(Fact("versions", str(r)))
+            if r > 1:
+                card.facts.append(Fact("replies to the last critique", str(replies)))
+            return
+        ledger = self.ledger(state)
+        if not ledger.tallies:
+            return
+        counts = ledger.tallies[-1].counts
+        card.facts += [Fact("open", f"{sev}×{getattr(counts, sev)}", sev)
+                       for sev in ("red", "yellow", "green")]
+        resolved = sum(1 for i in ledger.issues.values() if not i.open)
+        card.facts.append(Fact("issues raised", str(len(ledger.issues))))
+        card.facts.append(Fact("resolved", str(resolved)))
+        critique = self.critique(state, len(ledger.tallies))
+        if critique is not None:
+            card.latest = critique.assessment
+            card.latest_label = f"critique {len(ledger.tallies)}"
+
+    def summary_line(self, state: DebateState) -> str:
+        detected = self.domain(state)
+        return (f"Adversarial · domain {detected.domain.name} ({detected.reason}) · "
+                f"up to {state.config.round_cap} rounds · model {state.config.model}")
+
+    # ------------------------------------------------------------------ result
+
+    def build_result(self, state: DebateState, usage: Usage) -> AdversarialResult:
+        stop = self.stop(state)
+        assert stop is not None, "the debate has not stopped"
+        payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+        assert payload is not None, "no synthesis"
+        synthesis = AdversarialSynthesis.model_validate(payload)
+        ledger = self.ledger(state)
+        cap = state.config.round_cap
+        rounds = []
+        for tally in ledger.tallies:
+            reason, _ = self.decision(state, tally)
+            decision = "continue" if reason is None else reason.value
+            if tally is ledger.tallies[-1] and reason is None:
+                decision = stop[0].value
+            proposal, critique = self.proposal(state, tally.round), self.critique(
+                state, tally.round)
+            assert proposal is not None and critique is not None
+            rounds.append(AdversarialRound(
+                round=tally.round, proposal=proposal, critique=critique, tally=tally,
+                decision=decision,
+                status_line=status_line(tally.round, cap, tally.counts, decision)))
+        verify = state.turn(Phase.VERIFY)
+        verifier_ok = verify is not None and verify.status is TurnStatus.OK
+        claims = (VerifierReport.model_validate(verify.payload).claims
+                  if verify is not None and verifier_ok and verify.payload else [])
+        notes = [] if verifier_ok else [
+            f"the verifier failed: {verify.error if verify else 'not run'}"]
+        synthesis_turn = state.turn(Phase.SYNTHESIS)
+        return AdversarialResult(
+            question=state.question, language=state.language, protocol=self.name,
+            config=state.config, prompt_version=prompts.PROMPT_VERSION,
+            simulated=uses_simulator(state.config), domain=self.domain(state),
+            rounds_completed=len(rounds), max_rounds=cap, stop_reason=stop[0],
+            stop_explanation=stop[1], rounds=rounds, issues=list(ledger.issues.values()),
+            final_solution=synthesis.final_solution, key_decisions=synthesis.key_decisions,
+            remaining_risks=synthesis.remaining_risks, unverified_claims=claims,
+            verifier_ok=verifier_ok, degraded=bool(notes), degraded_notes=notes,
+            synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
+                             else state.config.model_for("synthesis")),
+            usage=usage,
+        )
+
+    def render_markdown(self, result: BaseModel) -> str:
+        assert isinstance(result, AdversarialResult)
+        return adversarial_markdown(result)
+
+    def render_transcript(self, state: DebateState) -> str:
+        ledger = self.ledger(state)
+        pairs = []
+        for tally in ledger.tallies:
+            proposal, critique = self.proposal(state, tally.round), self.critique(
+                state, tally.round)
+            assert proposal is not None and critique is not None
+            pairs.append((tally, proposal, critique))
+        return adversarial_rounds(labels(state.language), pairs)
+
+
+def _feedback(critique: Critique, tally: RoundTally) -> str:
+    lines = [critique.assessment]
+    for issue, issue_id in zip(critique.issues, tally.issue_ids, strict=True):
+        lines.append(f"- [{issue_id}] ({issue.severity.value}) {issue.title}: {issue.detail} "
+                     f"Suggested fix: {issue.suggested_fix}")
+    return "\n".join(lines)
+
+
+def _earlier_issues(ledger: IssueLedger) -> str:
+    lines = []
+    for issue in ledger.issues.values():
+        state = (f"you marked it resolved in round {issue.resolved_in}" if not issue.open
+                 else "still open")
+        lines.append(f"- [{issue.id}] ({issue.severity.value}, raised in round "
+                     f"{issue.raised_in}, {state}) {issue.title}: {issue.detail}")
+    return "\n".join(lines)
+
+
+def _synthesis_text(synthesis: AdversarialSynthesis) -> str:
+    parts = [synthesis.final_solution]
+    parts += [f"{d.issue}: {d.decision} ({d.rationale})" for d in synthesis.key_decisions]
+    parts += synthesis.remaining_risks
+    return "\n".join(parts)

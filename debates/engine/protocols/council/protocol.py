@@ -1,0 +1,145 @@
+"""The council protocol (protocols.md 1) on the registry: a thin adapter that calls
+the existing council modules (steps.py, state.py, synthesis.py, report.py), so
+they keep their shape and owners while the registry treats every protocol alike."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from ...hooks import EngineHooks
+from ...llm.gateway import LLMGateway
+from ...schemas import (
+    ComposedPanel,
+    CrossExamination,
+    DebateResult,
+    Phase,
+    Position,
+    Premortem,
+    SynthesisNarrative,
+    TurnStatus,
+    Usage,
+    VerifierReport,
+)
+from ...state import DebateState, Step
+from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request
+from . import report, steps, synthesis, transcript
+
+_AGENT_STEPS: dict[Phase, tuple[type[BaseModel], str]] = {
+    Phase.PREMORTEM: (Premortem, "premortem"),
+    Phase.POSITION: (Position, "position"),
+    Phase.CROSS_EXAM: (CrossExamination, "cross_exam"),
+}
+_PANEL_STEPS: dict[Phase, tuple[type[BaseModel], str, bool]] = {
+    Phase.COMPOSE: (ComposedPanel, "compose", False),
+    Phase.SYNTHESIS: (SynthesisNarrative, "synthesis", True),
+    Phase.VERIFY: (VerifierReport, "verifier", True),
+}
+
+
+class CouncilProtocol(DebateProtocol):
+    name = "council"
+    label = "Council"
+    description = "compose → premortem → position → cross-examination → synthesis"
+    result_model = DebateResult
+    # The rounds on the debate page; the council's result is the synthesis page's own
+    # body (templates/debates/synthesis.html), so it declares no "result" partial.
+    more_rounds = True
+    partials = {"head": "debates/protocols/_council_head.html",
+                "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html"}
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        if options:
+            raise ValueError("the council protocol takes no protocol_options")
+
+    def next_step(self, state: DebateState) -> Step | None:
+        return state.next_step()
+
+    def failure(self, state: DebateState) -> str | None:
+        return state.failure()
+
+    def step_label(self, step: Step) -> str:
+        return step.label
+
+    def summary_line(self, state: DebateState) -> str:
+        cfg = state.config
+        return (f"Council · {cfg.mode.value} · {state.target_agents} agents · "
+                f"model {cfg.model}")
+
+    def asks(self, state: DebateState, step: Step) -> list[Ask]:
+        if step.phase in _PANEL_STEPS:
+            schema, prompt, fallback = _PANEL_STEPS[step.phase]
+            return [Ask(PANEL, "panel", schema, prompt, step.phase.value, fallback)]
+        schema, prompt = _AGENT_STEPS[step.phase]
+        return [Ask(i, state.personas[i].name, schema, prompt, step.phase.value)
+                for i in state.active_agents(step)]
+
+    def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        if step.phase is Phase.SYNTHESIS:
+            messages, hints = synthesis.synthesis_messages(state)
+        elif step.phase is Phase.VERIFY:
+            messages, hints = synthesis.verifier_messages(state)
+        elif step.phase is Phase.COMPOSE:
+            raise NotImplementedError("compose messages are built inside steps.run_step")
+        else:
+            _, messages, hints = steps.agent_request(state, step, ask.agent, 0)
+        return Request(messages=messages, hints=hints)
+
+    async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
+                       gateway: LLMGateway | None = None) -> None:
+        # The council's own runner: context compaction and its progress data.
+        await steps.run_step(state, step, hooks, gateway)
+
+    # ------------------------------------------------------------------ the debate page
+
+    def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
+        # After Stop the state plans no further round, but a round a worker is still
+        # running finishes and counts: it stays on the stepper meanwhile.
+        rounds = state.planned_rounds
+        if running.startswith("round ") and running[6:].isdigit():
+            rounds = max(rounds, int(running[6:]))
+        steps = []
+        if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
+            compose = state.turn(Phase.COMPOSE)
+            steps.append(PageStep("compose", "compose",
+                                  compose is not None and compose.status is TurnStatus.OK))
+        agent_steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
+        agent_steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, rounds + 1)]
+        for step in agent_steps:
+            if not state.personas:
+                done = False
+            elif step.phase is Phase.CROSS_EXAM:
+                done = step.round <= state.completed_rounds
+            else:
+                done = state.step_complete(step)
+            steps.append(PageStep(step.label.replace(" ", "-"), step.label, done))
+        # Synthesis and its verifier are one step on the page.
+        steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
+        return steps
+
+    def describe(self, state: DebateState, card: Participant) -> None:
+        """Confidence from the first position to now, and the latest stance and verdict."""
+        last = state.last_round_started
+        for r in range(last + 1):
+            phase, rnd = (Phase.POSITION, 0) if r == 0 else (Phase.CROSS_EXAM, r)
+            ok = state.ok_payload(phase, rnd, card.index) is not None
+            card.trail.append(state.confidence(card.index, r) if ok else None)
+        stance_round = max((r for r in range(last + 1)
+                            if state.ok_payload(Phase.POSITION if r == 0 else Phase.CROSS_EXAM,
+                                                r, card.index) is not None), default=None)
+        if stance_round is not None:
+            card.latest = state.stance(card.index, stance_round)
+            card.verdict = state.verdict(card.index, stance_round)
+
+    # ------------------------------------------------------------------ result
+
+    def build_result(self, state: DebateState, usage: Usage) -> DebateResult:
+        return synthesis.build_result(state, usage)
+
+    def render_markdown(self, result: BaseModel) -> str:
+        assert isinstance(result, DebateResult)
+        return report.render_markdown(result)
+
+    def render_transcript(self, state: DebateState) -> str:
+        return transcript.render_transcript(state)

@@ -1,0 +1,399 @@
+"""The council protocol: runs one step of a debate at a time.
+
+``run_step`` asks the model only for turns the state does not hold yet, so a step
+re-delivered after a crash costs no extra calls. Every finished turn, ledger
+record and progress event goes out through ``EngineHooks`` as soon as it exists;
+the CLI prints them, the Django side persists them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from pydantic import BaseModel
+
+from ... import prompts, verdicts
+from ...hooks import EngineEvent, EngineHooks, make_gateway
+from ...llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from ...points import DISAGREEMENT
+from ...schemas import (
+    CallTag,
+    EngineEventKind,
+    Phase,
+    Premortem,
+    SynthesisNarrative,
+    Turn,
+    TurnStatus,
+    VerifierReport,
+    composed_panel_of,
+)
+from ...state import DebateState, Step
+from .synthesis import synthesis_messages, verifier_messages
+
+# Levels of prompt shortening tried in turn when a prompt does not fit the context:
+# older material goes first, the latest stances and confidences stay whole to the end.
+MAX_COMPACTION = 3
+
+
+# ---------------------------------------------------------------------- prompts per phase
+
+
+def _persona_system(state: DebateState, agent: int) -> str:
+    persona = state.personas[agent]
+    return prompts.system_prompt(
+        state.language,
+        prompts.render(
+            "persona",
+            name=persona.name,
+            background=persona.background,
+            expertise=persona.expertise,
+            approach=persona.approach,
+            bias=persona.bias,
+        ),
+    )
+
+
+def _bullets(items: list[str], limit: int | None = None) -> str:
+    chosen = items if limit is None else items[:limit]
+    return "; ".join(chosen) if chosen else "(none)"
+
+
+def anonymous_labels(state: DebateState, reader: int) -> dict[int, str]:
+    """The labels ``reader`` sees its peers under: the same in every round of the
+    debate, so it can follow who argued what, and not shifted when a peer fails
+    (every other persona gets a label, answered or not). A seeded shuffle per reader,
+    so the labels reveal neither the panel's order nor, across readers, a name."""
+    others = [i for i in range(len(state.personas)) if i != reader]
+    random.Random(f"{state.config.seed}:{reader}:peer-labels").shuffle(others)
+    return {agent: f"Agent {chr(ord('B') + n)}" for n, agent in enumerate(others)}
+
+
+def _peer_block(state: DebateState, agent: int, round_number: int, compaction: int) -> str:
+    previous = round_number - 1
+    peers = [
+        i for i in state.ok_agents(Step(Phase.CROSS_EXAM, previous) if previous else
+                                   Step(Phase.POSITION))
+        if i != agent
+    ]
+    labels = {i: state.personas[i].name for i in peers}
+    if state.config.anonymize_peers:
+        labels = {i: anonymous_labels(state, agent)[i] for i in peers}
+        peers.sort(key=labels.__getitem__)
+    blocks = []
+    for i in peers:
+        position = state.position(i)
+        assert position is not None
+        lines = [
+            f"### {labels[i]}",
+            f"Stance: {state.stance(i, previous)}",
+            f"Verdict: {state.verdict(i, previous) or '(none)'}",
+            f"Confidence: {state.confidence(i, previous):.2f}",
+        ]
+        # Level 1 summarises the opening position (the oldest material) first; level 2
+        # shortens the latest round too; level 3 keeps stances and confidences only.
+        if compaction < 3:
+            older = None if compaction == 0 else 2
+            # The opening position's reasoning and assumptions are examined in round 1.
+            # Later rounds argue over each peer's latest stance, reflection and kept
+            # points, not over a growing transcript (the synthesis gets every final
+            # agent's assumptions).
+            if compaction < 2 and not previous:
+                lines.append(f"Reasoning: {_bullets(position.reasoning, older)}")
+                lines.append(f"Assumptions: {_bullets(position.key_assumptions, older)}")
+            last = state.cross_exam(i, previous) if previous else None
+            if last is not None:
+                reflection = last.reflection if compaction < 2 else last.reflection[:300]
+                lines.append(f"Latest reflection: {reflection}")
+                lines.append(f"Still disputes: {_point_refs(state, i, previous)}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _point_refs(state: DebateState, agent: int, round_number: int) -> str:
+    """The disagreements ``agent`` kept in ``round_number``, by point id: their words
+    are in the list of open points every agent gets, so a prompt states each once."""
+    ids = state.points.ids_of(agent, round_number, DISAGREEMENT)
+    return ", ".join(f"[{point_id}]" for point_id in ids) or "(none)"
+
+
+def _own_previous(state: DebateState, agent: int, round_number: int, compaction: int = 0) -> str:
+    if round_number == 1:
+        return ""
+    exam = state.cross_exam(agent, round_number - 1)
+    if exam is None:
+        return ""
+    limit = None if compaction < 2 else 2
+    reflection = exam.reflection if compaction < 3 else exam.reflection[:300]
+    return (
+        f"In round {round_number - 1} you reflected: {reflection}\n"
+        f"You conceded: {_bullets(exam.concessions, limit)}\n"
+        f"You still disputed: {_point_refs(state, agent, round_number - 1)}"
+    )
+
+
+def _open_points_block(state: DebateState, round_number: int, compaction: int) -> str:
+    """The points raised before this round, with their ids, so that an agent restating
+    one cites it and ``new_arguments`` need not guess from words (points.py)."""
+    seen = state.points.raised_before(round_number)
+    if not seen:
+        return ""
+    previous = round_number - 1
+    still = [p for p in seen if p.open_after(previous)]
+    dropped = [p for p in seen if not p.open_after(previous)]
+    lines = ["Points raised so far, with their ids. Still open:"]
+    lines += [f"- [{p.id}] {p.text}" for p in still] or ["(none)"]
+    # Points dropped in the last round are worded (an agent may take one up again);
+    # older ones are named by id only, so the list does not grow into a transcript.
+    recent = [p for p in dropped if p.last_round == previous - 1]
+    if recent and compaction == 0:
+        lines += [f"No longer raised in round {previous}:"]
+        lines += [f"- [{p.id}] {p.text}" for p in recent]
+    if len(recent) < len(dropped) and compaction == 0:
+        lines.append("Dropped earlier: " + ", ".join(
+            f"[{p.id}]" for p in dropped if p not in recent))
+    lines.append(
+        "When one of your remaining disagreements or evidence items restates one of these "
+        "points, even in other words, begin it with that point's id in brackets, e.g. "
+        f'"[{seen[0].id}] ...". An item that raises a point not listed has no id.'
+    )
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def agent_request(
+    state: DebateState, step: Step, agent: int, compaction: int
+) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
+    common = {
+        "question": state.question,
+        "context_block": prompts.context_block(state.context),
+    }
+    hints: dict[str, Any] = {"question": state.question, "language": state.language,
+                             "options": state.options}
+    options = ", ".join(state.options)
+    if step.phase is Phase.PREMORTEM:
+        schema: type[BaseModel] = Premortem
+        user = prompts.render("premortem", **common)
+    elif step.phase is Phase.POSITION:
+        schema = verdicts.position_schema(state.options)
+        premortem = state.premortem(agent)
+        assert premortem is not None
+        user = prompts.render(
+            "position",
+            premortem=f"{premortem.failure_scenario}\nRoot causes: "
+            f"{_bullets(premortem.root_causes)}",
+            options=options,
+            **common,
+        )
+    else:
+        schema = verdicts.cross_exam_schema(state.options)
+        previous = step.round - 1
+        position = state.position(agent)
+        assert position is not None
+        own_conf = state.confidence(agent, previous) or 0.0
+        peer_confs = [
+            state.confidence(i, previous) or 0.0
+            for i in state.ok_agents(
+                Step(Phase.CROSS_EXAM, previous) if previous else Step(Phase.POSITION)
+            )
+            if i != agent
+        ]
+        peers = [i for i in state.counted_agents(previous) if i != agent]
+        hints.update(
+            own_verdict=state.verdict(agent, previous),
+            peer_verdict=verdicts.leading_of([state.verdict(i, previous) for i in peers]),
+            round=step.round,
+            own_confidence=own_conf,
+            peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
+            point_ids=state.points.text_ids(step.round),
+        )
+        user = prompts.render(
+            "cross_exam",
+            round=step.round,
+            own_stance=state.stance(agent, previous),
+            own_confidence=f"{own_conf:.2f}",
+            own_verdict=state.verdict(agent, previous) or "(none)",
+            options=options,
+            own_reasoning=_bullets(position.reasoning, None if compaction == 0 else 2),
+            own_previous=_own_previous(state, agent, step.round, compaction),
+            peers=_peer_block(state, agent, step.round, compaction),
+            open_points=_open_points_block(state, step.round, compaction),
+            **common,
+        )
+    return schema, prompts.messages(
+        system=_persona_system(state, agent), user=user, schema=schema
+    ), hints
+
+
+# ---------------------------------------------------------------------- running steps
+
+
+async def _call_agent(state: DebateState, step: Step, agent: int, gateway: LLMGateway) -> Turn:
+    persona = state.personas[agent]
+    model = state.config.model_for(step.phase.value, persona)
+    tag = CallTag(phase=step.phase, round=step.round, agent=agent, agent_name=persona.name)
+    error: str
+    for compaction in range(MAX_COMPACTION + 1):
+        schema, messages, hints = agent_request(state, step, agent, compaction)
+        try:
+            outcome = await gateway.structured(
+                schema,
+                messages=messages,
+                model=model,
+                tag=tag,
+                temperature=persona.temperature
+                if persona.temperature is not None
+                else state.config.temperature,
+                seed=state.config.seed + agent,
+                hints=hints,
+            )
+        except ContextTooLong as exc:
+            error = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
+            continue
+        except CallFailed as exc:
+            error = f"{exc.error_class}: {exc.message}"
+            break
+        return Turn(
+            phase=step.phase, round=step.round, agent=agent,
+            payload=outcome.value.model_dump(mode="json"), model=outcome.model,
+            compaction=compaction,
+        )
+    return Turn(
+        phase=step.phase, round=step.round, agent=agent,
+        status=TurnStatus.FAILED, error=error, model=model, compaction=compaction,
+    )
+
+
+async def _run_agents(
+    state: DebateState, step: Step, gateway: LLMGateway, hooks: EngineHooks
+) -> None:
+    semaphore = asyncio.Semaphore(state.config.concurrency)
+    missing = [
+        i for i in state.active_agents(step) if state.turn(step.phase, step.round, i) is None
+    ]
+
+    async def one(agent: int) -> None:
+        async with semaphore:
+            if hooks.should_cancel():
+                raise Cancelled()
+            turn = await _call_agent(state, step, agent, gateway)
+        state.add(turn)
+        await hooks.on_turn(turn)
+        await hooks.on_event(
+            EngineEvent(
+                kind=EngineEventKind.TURN_COMPLETED if turn.status is TurnStatus.OK
+                else EngineEventKind.TURN_FAILED,
+                step=step.label, phase=step.phase.value, round=step.round, agent=agent,
+                data={"error": turn.error} if turn.error else {},
+            )
+        )
+
+    results = await asyncio.gather(*(one(i) for i in missing), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+
+
+def _panel_request(
+    state: DebateState, step: Step, compaction: int
+) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
+    if step.phase is Phase.COMPOSE:
+        needed = state.target_agents - len(state.given_personas)
+        reserved = [p.name for p in state.given_personas]
+        messages = prompts.messages(
+            system=prompts.system_prompt(state.language),
+            user=prompts.render(
+                "compose",
+                n=needed,
+                question=state.question,
+                context_block=prompts.context_block(state.context),
+                reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
+                if reserved else "",
+            ),
+            schema=composed_panel_of(needed),
+        )
+        hints: dict[str, Any] = {
+            "n": needed, "question": state.question, "language": state.language,
+            "reserved_names": reserved,
+        }
+        return composed_panel_of(needed), messages, hints
+    if step.phase is Phase.SYNTHESIS:
+        messages, hints = synthesis_messages(state, compaction)
+        return SynthesisNarrative, messages, hints
+    messages, hints = verifier_messages(state, compaction)
+    return VerifierReport, messages, hints
+
+
+async def _run_panel_call(
+    state: DebateState, step: Step, gateway: LLMGateway, hooks: EngineHooks
+) -> None:
+    config = state.config
+    # The synthesis and the verifier (which marks claims as checked) must not be lost
+    # to an outage of the main model when a fallback is configured.
+    fallback = None if step.phase is Phase.COMPOSE else config.fallback_model
+    model = config.model_for(step.phase.value)
+    if hooks.should_cancel():
+        raise Cancelled()
+    # The compose prompt holds only the question: nothing to shorten.
+    levels = 1 if step.phase is Phase.COMPOSE else MAX_COMPACTION + 1
+    message = ""
+    turn: Turn | None = None
+    for compaction in range(levels):
+        schema, messages, hints = _panel_request(state, step, compaction)
+        try:
+            outcome = await gateway.structured(
+                schema, messages=messages, model=model, tag=CallTag(phase=step.phase),
+                temperature=config.temperature, seed=config.seed, hints=hints,
+                fallback_model=fallback,
+            )
+        except ContextTooLong as exc:
+            message = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
+            continue
+        except CallFailed as exc:
+            message = f"{exc.error_class} from {exc.model}: {exc.message}"
+            turn = Turn(phase=step.phase, status=TurnStatus.FAILED, error=message, model=model,
+                        compaction=compaction)
+            break
+        turn = Turn(phase=step.phase, payload=outcome.value.model_dump(mode="json"),
+                    model=outcome.model, compaction=compaction)
+        break
+    if turn is None:
+        turn = Turn(phase=step.phase, status=TurnStatus.FAILED, error=message, model=model,
+                    compaction=levels - 1)
+    state.add(turn)
+    await hooks.on_turn(turn)
+
+
+async def run_step(
+    state: DebateState, step: Step, hooks: EngineHooks, gateway: LLMGateway | None = None
+) -> None:
+    """Runs one step, adding its turns to ``state`` (and reporting them) as they arrive."""
+    gateway = gateway or make_gateway(state, hooks)
+    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_STARTED, step=step.label,
+                                     phase=step.phase.value, round=step.round))
+    if step.phase in (Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY):
+        await _run_panel_call(state, step, gateway, hooks)
+    else:
+        await _run_agents(state, step, gateway, hooks)
+    data: dict[str, Any] = {
+        "ok": len(state.ok_agents(step)) if step.phase not in (
+            Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY) else None,
+        "of": len(state.active_agents(step)),
+    }
+    if step.phase in (Phase.POSITION, Phase.CROSS_EXAM) and state.step_complete(step) \
+            and state.ok_agents(step):
+        data["metrics"] = state.metrics(step.round).model_dump(mode="json")
+    turn = state.turn(step.phase) if step.phase in (
+        Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY) else None
+    if turn is not None:
+        data["status"] = turn.status.value
+        data["error"] = turn.error
+    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_COMPLETED, step=step.label,
+                                     phase=step.phase.value, round=step.round, data=data))
+
+
+async def run_debate(state: DebateState, hooks: EngineHooks) -> None:
+    """Runs every remaining step in this process (the CLI's path)."""
+    gateway = make_gateway(state, hooks)
+    while (step := state.next_step()) is not None:
+        await run_step(state, step, hooks, gateway)

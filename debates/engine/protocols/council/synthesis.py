@@ -1,0 +1,377 @@
+"""The synthesis: algorithmic findings plus the LLM's narrative, as one typed result.
+
+What code can compute (risk clusters, surviving concerns, verdict splits, metrics,
+the diagnostic) is computed here and only *shown* to the synthesizer, so the
+narrative cannot quietly rewrite it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import novelty, prompts
+from ...i18n import step_words, translator
+from ...llm.capabilities import uses_simulator
+from ...points import DISAGREEMENT
+from ...schemas import (
+    AgentResult,
+    AgentView,
+    ClusteredItem,
+    Compaction,
+    DebateResult,
+    DivergenceReport,
+    Phase,
+    RiskFollowUp,
+    RiskStatus,
+    Severity,
+    StopReason,
+    SynthesisNarrative,
+    TurnStatus,
+    Usage,
+    VerifierReport,
+)
+from ...state import DebateState, Step
+
+
+def severity(raised_by: int) -> Severity:
+    """High when three or more agents foresaw the same failure independently."""
+    if raised_by >= 3:
+        return Severity.HIGH
+    return Severity.MEDIUM if raised_by == 2 else Severity.LOW
+
+
+def pre_positional_risks(state: DebateState) -> list[ClusteredItem]:
+    items = []
+    for i in state.ok_agents(Step(Phase.PREMORTEM)):
+        premortem = state.premortem(i)
+        assert premortem is not None
+        items += [(cause, state.personas[i].name) for cause in premortem.root_causes]
+    return [
+        ClusteredItem(id=f"R{n}", text=text, raised_by=sources, severity=severity(len(sources)))
+        for n, (text, sources) in enumerate(
+            novelty.cluster(items, state.config.novelty_threshold), 1)
+    ]
+
+
+def post_positional_concerns(state: DebateState) -> list[ClusteredItem]:
+    """Points still raised in the last round, or raised by >= 2 distinct agents, under
+    their ledger ids (D1, E2...: the ids the agents cited), most agents first."""
+    last = state.completed_rounds
+    concerns: list[tuple[int, ClusteredItem]] = []
+    for point in state.points.raised_before(last + 1):
+        agents = list(dict.fromkeys(m.agent for m in point.mentions if m.round <= last))
+        if point.open_after(last) or len(agents) >= 2:
+            concerns.append((len(agents), ClusteredItem(
+                id=point.id, text=point.text,
+                raised_by=[state.personas[i].name for i in agents])))
+    concerns.sort(key=lambda c: -c[0])  # stable: ledger order among equals
+    return [item for _, item in concerns]
+
+
+def final_agents(state: DebateState) -> list[int]:
+    """Agents live in the last round."""
+    return state.live_agents(state.completed_rounds)
+
+
+def counted_agents(state: DebateState) -> list[int]:
+    """Agents whose final stance counts: the live ones and those carried forward."""
+    return state.counted_agents(state.completed_rounds)
+
+
+# ---------------------------------------------------------------------- LLM requests
+
+
+def synthesis_messages(
+    state: DebateState, compaction: int = 0
+) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The synthesizer's prompt. ``compaction`` shortens it to fit the context: older
+    rounds' concessions are summarised first, then assumptions, open items and minor
+    risks; every final stance and confidence stays whole at every level."""
+    stop = state.stop()
+    assert stop is not None
+    reason, explanation = stop
+    last = state.completed_rounds
+    names = state.personas
+    finals = final_agents(state)
+    per_agent = None if compaction < 2 else 2
+    positions = []
+    for i in counted_agents(state):
+        position = state.position(i)
+        assert position is not None
+        failed = state.failed_at(i)
+        carried = (f" [failed in {failed.label}: last stance carried forward]"
+                   if i not in finals and failed is not None else "")
+        line = (
+            f"- {names[i].name}: [{state.verdict(i, last) or 'no verdict'}] "
+            f"{state.stance(i, last)} (confidence "
+            f"{state.confidence(i, last):.2f}){carried}"
+        )
+        if compaction < 3:
+            assumptions = position.key_assumptions[:per_agent]
+            line += f"; assumptions: {'; '.join(assumptions) or '(none)'}"
+        positions.append(line)
+    concessions = []
+    older = 0
+    for i in finals:
+        made = []
+        for r in range(1, last + 1):
+            past = state.cross_exam(i, r)
+            if past is None:
+                continue
+            if compaction >= 1 and r < last:
+                older += len(past.concessions)
+                continue
+            made += [f"({r}) {c}" for c in past.concessions[:per_agent]]
+        if made:
+            concessions.append(f"- {names[i].name}: {'; '.join(made)}")
+    if older:
+        concessions.append(f"- ({older} concessions in earlier rounds, summarised away)")
+    risks = pre_positional_risks(state)
+    if reason is StopReason.GENUINE_DISAGREEMENT:
+        path = ("divergence_report: the panel ended in genuine disagreement, so do NOT force a "
+                "recommendation: summarise the divergence, each camp's view (by agent name) and "
+                "what would resolve it. Set recommended_path to null.")
+    else:
+        path = ("recommended_path: what is at stake, where evidence is strongest and weakest, "
+                "what each path depends on, the recommended path and its risks. Set "
+                "divergence_report to null.")
+    user = prompts.render(
+        "synthesis",
+        question=state.question,
+        context_block=prompts.context_block(state.context),
+        rounds=last,
+        stop_reason=reason.value,
+        stop_explanation=explanation,
+        positions="\n".join(positions) or "(none)",
+        open_disagreements=_open_point_lines(state, finals, last, per_agent),
+        concessions="\n".join(concessions) or "(none)",
+        risks=_risk_lines(risks, compaction),
+        path_instruction=path,
+    )
+    hints = {
+        "question": state.question,
+        "language": state.language,
+        "agent_names": [names[i].name for i in finals],
+        "risk_ids": [r.id for r in risks],
+        "stop_reason": reason.value,
+    }
+    return prompts.messages(
+        system=prompts.system_prompt(state.language), user=user, schema=SynthesisNarrative
+    ), hints
+
+
+def _open_point_lines(state: DebateState, finals: list[int], last: int,
+                      per_agent: int | None) -> str:
+    """The disagreements the final agents kept in the last round, as tracked points:
+    one line per point with who holds it, so a point several agents restate is
+    stated once."""
+    holders: dict[str, list[str]] = {}
+    for i in finals:
+        for point_id in state.points.ids_of(i, last, DISAGREEMENT)[:per_agent]:
+            holders.setdefault(point_id, []).append(state.personas[i].name)
+    lines = []
+    for point_id in sorted(holders, key=lambda p: int(p[1:])):
+        point = state.points.get(point_id)
+        assert point is not None
+        lines.append(f"- [{point_id}] {point.text} (held by {', '.join(holders[point_id])})")
+    return "\n".join(lines) or "(none)"
+
+
+def _risk_lines(risks: list[ClusteredItem], compaction: int) -> str:
+    shown = risks
+    if compaction >= 2:
+        # Risks several agents foresaw first; single-agent risks are counted, not listed.
+        shown = [r for r in risks if r.severity is not Severity.LOW] or risks[:3]
+    lines = [f"- [{r.id}] {r.text} (raised by {', '.join(r.raised_by)})" for r in shown]
+    if len(shown) < len(risks):
+        lines.append(f"- ({len(risks) - len(shown)} risks raised by one agent not listed)")
+    return "\n".join(lines) or "(none)"
+
+
+def narrative_text(narrative: SynthesisNarrative) -> str:
+    parts = list(narrative.consensus_points)
+    for topic in narrative.disagreements:
+        parts.append(topic.topic)
+        parts += [f"{v.agent}: {v.view}" for v in topic.views]
+    if narrative.recommended_path is not None:
+        p = narrative.recommended_path
+        parts += [p.stakes, p.strongest_evidence, p.weakest_evidence, *p.path_dependencies,
+                  p.recommendation, *p.risks]
+    if narrative.divergence_report is not None:
+        d = narrative.divergence_report
+        parts += [d.summary, *(f"{v.agent}: {v.view}" for v in d.camps), *d.what_would_resolve_it]
+    return "\n".join(parts)
+
+
+VERIFIER_CHARS_AT_LEVEL = (None, 8000, 4000, 2000)
+
+
+def verifier_messages(
+    state: DebateState, compaction: int = 0
+) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The verifier's prompt; ``compaction`` cuts the narrative it checks (recorded, so
+    the result says that later claims were not checked)."""
+    payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
+    assert payload is not None
+    text = narrative_text(SynthesisNarrative.model_validate(payload))
+    cap = VERIFIER_CHARS_AT_LEVEL[min(compaction, len(VERIFIER_CHARS_AT_LEVEL) - 1)]
+    if cap is not None and len(text) > cap:
+        text = text[:cap].rsplit("\n", 1)[0]
+    return prompts.messages(
+        system=prompts.system_prompt(state.language),
+        user=prompts.render("verifier", text=text),
+        schema=VerifierReport,
+    ), {"text": text, "language": state.language}
+
+
+# ---------------------------------------------------------------------- result
+
+
+def _degraded_notes(state: DebateState) -> list[str]:
+    t = translator(state.language)
+    notes = []
+    total = len(state.personas)
+    counted = set(counted_agents(state))
+    for i, persona in enumerate(state.personas):
+        failed = state.failed_at(i)
+        if failed is None:
+            continue
+        turn = state.turn(failed.phase, failed.round, i)
+        assert turn is not None
+        notes.append(t("note.failed" if i in counted else "note.failed_early",
+                       name=persona.name, step=step_words(t, failed.label), error=turn.error))
+    if state.needs_compose and len(state.personas) < state.target_agents:
+        notes.append(t("note.composed", got=len(state.personas), wanted=state.target_agents))
+    if total and len(final_agents(state)) < total:
+        notes.append(t("note.final_round", live=len(final_agents(state)), total=total))
+    verify = state.turn(Phase.VERIFY)
+    if verify is not None and verify.status is TurnStatus.FAILED:
+        notes.append(t("note.verifier", error=verify.error))
+    return notes
+
+
+def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
+    payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
+    assert payload is not None
+    narrative = SynthesisNarrative.model_validate(payload)
+    last = state.completed_rounds
+    if reason is StopReason.GENUINE_DISAGREEMENT:
+        # The rule found genuine disagreement: a recommendation would claim more
+        # authority than the debate earned, whatever the synthesizer wrote.
+        narrative.recommended_path = None
+        if narrative.divergence_report is None:
+            narrative.divergence_report = DivergenceReport(
+                summary=translator(state.language)("fallback_divergence"),
+                camps=[AgentView(agent=state.personas[i].name, view=state.stance(i, last) or "")
+                       for i in counted_agents(state)],
+            )
+    elif narrative.recommended_path is not None:
+        # The prompt asked for a recommendation and a null divergence report; a server
+        # that fills every field (a small model under a grammar) writes both, and a
+        # report with two conclusions has none.
+        narrative.divergence_report = None
+    return narrative
+
+
+def build_result(state: DebateState, usage: Usage) -> DebateResult:
+    stop = state.stop()
+    assert stop is not None, "the debate has not stopped"
+    reason, explanation = stop
+    narrative = _narrative(state, reason)
+    metrics = state.all_metrics()
+    last = state.completed_rounds
+    finals = final_agents(state)
+    # The decision's split, before (round 0: the baseline answer) and after: counted
+    # on verdicts, not on how alike stances read.
+    before, after = state.verdict_split(0), state.verdict_split(last)
+    leading = after.leading if after else None
+
+    follow_up = {f.risk_id: f for f in narrative.risk_follow_up}
+    risks = pre_positional_risks(state)
+    for risk in risks:
+        item = follow_up.get(risk.id) or RiskFollowUp(
+            risk_id=risk.id, status=RiskStatus.OPEN,
+            note=translator(state.language)("not_assessed")
+        )
+        risk.follow_up, risk.follow_up_note = item.status, item.note
+
+    agents = []
+    for i, persona in enumerate(state.personas):
+        position = state.position(i)
+        failed = state.failed_at(i)
+        agents.append(AgentResult(
+            index=i,
+            persona=persona,
+            model=state.config.model_for(Phase.CROSS_EXAM.value, persona),
+            initial_stance=position.stance if position else None,
+            initial_confidence=position.confidence if position else None,
+            final_stance=state.stance(i, last) if i in finals else None,
+            final_confidence=state.confidence(i, last) if i in finals else None,
+            key_assumptions=position.key_assumptions if position else [],
+            confidence_by_round=[
+                state.confidence(i, r) if i in state.ok_agents(
+                    Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
+                for r in range(last + 1)
+            ],
+            initial_verdict=state.verdict(i, 0) if position else None,
+            final_verdict=state.verdict(i, last) if i in finals else None,
+            verdict_by_round=[
+                state.verdict(i, r) if i in state.ok_agents(
+                    Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
+                for r in range(last + 1)
+            ],
+            in_final_majority=(leading is not None and state.verdict(i, last) == leading)
+            if i in finals else None,
+            failed_in=failed.label if failed else None,
+        ))
+
+    verify = state.turn(Phase.VERIFY)
+    claims = (VerifierReport.model_validate(verify.payload).claims
+              if verify is not None and verify.status is TurnStatus.OK and verify.payload
+              else [])
+    notes = _degraded_notes(state)
+    synthesis_turn = state.turn(Phase.SYNTHESIS)
+    return DebateResult(
+        question=state.question,
+        language=state.language,
+        protocol=state.config.protocol,
+        mode=state.config.mode,
+        config=state.config,
+        prompt_version=prompts.PROMPT_VERSION,
+        simulated=uses_simulator(state.config),
+        agents=agents,
+        rounds_completed=last,
+        stop_reason=reason,
+        stop_explanation=explanation,
+        metrics=metrics,
+        diagnostic=state.diagnostic(metrics),
+        options=state.options,
+        verdicts_before=before,
+        verdicts_after=after,
+        pre_positional_risks=risks,
+        post_positional_concerns=post_positional_concerns(state),
+        disagreements=narrative.disagreements,
+        consensus_points=narrative.consensus_points,
+        recommended_path=narrative.recommended_path,
+        divergence_report=narrative.divergence_report,
+        unverified_claims=claims,
+        verifier_ok=verify is not None and verify.status is TurnStatus.OK,
+        degraded=bool(notes),
+        degraded_notes=notes,
+        synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
+                         else state.config.model_for(Phase.SYNTHESIS.value)),
+        usage=usage,
+        compactions=compactions(state),
+    )
+
+
+def compactions(state: DebateState) -> list[Compaction]:
+    """Every prompt that was shortened to fit, in the order the debate ran."""
+    found = []
+    for turn in state.turns.values():
+        if turn.compaction:
+            step = turn.phase.value if not turn.round else f"{turn.phase.value} {turn.round}"
+            agent = state.personas[turn.agent].name if 0 <= turn.agent < len(
+                state.personas) else None
+            found.append(Compaction(step=step, agent=agent, level=turn.compaction))
+    return found

@@ -1,0 +1,495 @@
+"""The workflow protocol (protocols.md 3): researcher, critic, synthesizer.
+
+Steps, derived from the stored turns: ``analysis`` (phase 1, the three roles in
+parallel), ``discussion 1`` (phase 2, in parallel), ``convergence 1`` (one judging
+call over the three key recommendations), in deep mode ``discussion 2`` (phase 2b)
+and ``convergence 2`` when the first check did not converge, then ``synthesis``
+(phase 3, its own model phase) and ``verify``.
+
+Phase 2's contract (>= 2 citations naming another role, >= 1 acknowledged missed
+point, one key recommendation) is checked here in code and recorded with the result;
+the schema accepts a reply that breaks it, so a breach is reported, never hidden by
+a silent retry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from ... import prompts
+from ...i18n.protocol_labels import labels
+from ...llm.capabilities import uses_simulator
+from ...schemas import (
+    Mode,
+    Phase,
+    TurnStatus,
+    Usage,
+    VerifierReport,
+)
+from ...state import DebateState, Step
+from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from .contracts import QUORUM, ROLES, check_discussion
+from .report import workflow_markdown
+from .schemas import (
+    CONVERGED_BASES,
+    Basis,
+    ContractCheck,
+    ConvergenceCheck,
+    ConvergenceLabel,
+    ConvergenceStatus,
+    Discussion,
+    DiscussionEntry,
+    Rebuttal,
+    RolePerspective,
+    WorkflowResult,
+    WorkflowSynthesis,
+)
+
+
+class WorkflowProtocol(DebateProtocol):
+    name = "workflow"
+    label = "Workflow"
+    description = "researcher, critic, synthesizer: analysis → discussion → synthesis"
+    result_model = WorkflowResult
+    partials = {"live": "debates/protocols/_workflow_live.html",
+                "result": "debates/protocols/_workflow_result.html",
+                "summary": "debates/protocols/_workflow_summary.html"}
+    participants_title = "Roles"
+
+    def check_options(self, options: dict[str, Any]) -> None:
+        if options:
+            raise ValueError("the workflow protocol takes no protocol_options "
+                             "(deep mode is --mode deep)")
+
+    def prepare(self, state: DebateState) -> None:
+        if state.given_personas:
+            return
+        state.given_personas = [role_persona(r.label, r.label, r.focus, r.must_not)
+                                for r in ROLES]
+        state._changed()
+
+    def deep(self, state: DebateState) -> bool:
+        return state.config.mode is Mode.DEEP
+
+    # ------------------------------------------------------------------ derived state
+
+    def _failed_before(self, state: DebateState, agent: int, step: Step) -> bool:
+        order = _order(step)
+        return any(t.agent == agent and t.status is TurnStatus.FAILED and _order(
+            Step(t.phase, t.round)) < order for t in state.turns.values())
+
+    def active(self, state: DebateState, step: Step) -> list[int]:
+        return [i for i in range(len(ROLES)) if not self._failed_before(state, i, step)]
+
+    def ok(self, state: DebateState, step: Step) -> list[int]:
+        return [i for i in self.active(state, step)
+                if state.ok_payload(step.phase, step.round, i) is not None]
+
+    def complete(self, state: DebateState, step: Step) -> bool:
+        return all(state.turn(step.phase, step.round, i) is not None
+                   for i in self.active(state, step))
+
+    def check(self, state: DebateState, round_number: int) -> ConvergenceCheck | None:
+        payload = state.ok_payload(Phase.CONVERGENCE, round_number, PANEL)
+        return ConvergenceCheck.model_validate(payload) if payload else None
+
+    def converged(self, state: DebateState, round_number: int) -> bool:
+        """Unclear, or a failed check, counts as not converged (protocols.md 3)."""
+        check = self.check(state, round_number)
+        return check is not None and check.basis in CONVERGED_BASES
+
+    def needs_phase_2b(self, state: DebateState) -> bool:
+        return (self.deep(state) and state.turn(Phase.CONVERGENCE, 1) is not None
+                and not self.converged(state, 1))
+
+    def discussion_rounds(self, state: DebateState) -> int:
+        return 2 if any(k[0] == Phase.DISCUSSION.value and k[1] == 2 for k in state.turns) else 1
+
+    # ------------------------------------------------------------------ steps
+
+    def failure(self, state: DebateState) -> str | None:
+        synthesis = state.turn(Phase.SYNTHESIS)
+        if synthesis is not None and synthesis.status is TurnStatus.FAILED:
+            return f"the synthesis failed: {synthesis.error}"
+        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1), Step(Phase.DISCUSSION, 2)):
+            if not any(k[0] == step.phase.value and k[1] == step.round for k in state.turns):
+                continue
+            if self.complete(state, step) and len(self.ok(state, step)) < QUORUM:
+                failed = [f"{ROLES[t.agent].label} ({t.error})" for t in state.turns.values()
+                          if t.status is TurnStatus.FAILED and t.agent >= 0]
+                return (f"below quorum in {self.step_label(step)}: "
+                        f"{len(self.ok(state, step))} of {len(ROLES)} roles remain (at least "
+                        f"{QUORUM} needed); failed: {'; '.join(failed)}")
+        return None
+
+    def next_step(self, state: DebateState) -> Step | None:
+        if self.failure(state) is not None:
+            return None
+        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1)):
+            if not self.complete(state, step):
+                return step
+        if state.turn(Phase.CONVERGENCE, 1) is None:
+            return Step(Phase.CONVERGENCE, 1)
+        if self.needs_phase_2b(state):
+            if not self.complete(state, Step(Phase.DISCUSSION, 2)):
+                return Step(Phase.DISCUSSION, 2)
+            if state.turn(Phase.CONVERGENCE, 2) is None:
+                return Step(Phase.CONVERGENCE, 2)
+        if state.turn(Phase.SYNTHESIS) is None:
+            return Step(Phase.SYNTHESIS)
+        if state.turn(Phase.VERIFY) is None:
+            return Step(Phase.VERIFY)
+        return None
+
+    def step_label(self, step: Step) -> str:
+        if step.phase is Phase.ANALYSIS:
+            return "phase 1"
+        if step.phase is Phase.DISCUSSION:
+            return "phase 2" if step.round == 1 else "phase 2b"
+        return super().step_label(step)
+
+    def asks(self, state: DebateState, step: Step) -> list[Ask]:
+        if step.phase is Phase.ANALYSIS:
+            return [Ask(i, ROLES[i].label, ROLES[i].schema, "wf_phase1", "analysis")
+                    for i in self.active(state, step)]
+        if step.phase is Phase.DISCUSSION:
+            schema, prompt = ((Discussion, "wf_phase2") if step.round == 1
+                              else (Rebuttal, "wf_phase2b"))
+            return [Ask(i, ROLES[i].label, schema, prompt, "discussion")
+                    for i in self.active(state, step)]
+        if step.phase is Phase.CONVERGENCE:
+            return [Ask(PANEL, "convergence check", ConvergenceCheck, "wf_convergence",
+                        "convergence")]
+        if step.phase is Phase.SYNTHESIS:
+            return [Ask(PANEL, "Synthesizer", WorkflowSynthesis, "wf_synthesis", "synthesis",
+                        fallback=True)]
+        return [Ask(PANEL, "verifier", VerifierReport, "verifier", "verify", fallback=True)]
+
+    def _analysis_text(self, state: DebateState, agent: int) -> str:
+        payload = state.ok_payload(Phase.ANALYSIS, 0, agent)
+        return _flatten(payload) if payload else "(failed)"
+
+    def _recommendations(self, state: DebateState) -> tuple[str, list[str]]:
+        latest = 2 if any(k[0] == Phase.DISCUSSION.value and k[1] == 2
+                          for k in state.turns) else 1
+        lines, texts = [], []
+        for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
+            payload = (state.ok_payload(Phase.DISCUSSION, latest, i)
+                       or state.ok_payload(Phase.DISCUSSION, 1, i))
+            assert payload is not None
+            text = str(payload.get("key_recommendation") or "(none)")
+            texts.append(text)
+            lines.append(f"- {ROLES[i].label}: {text}")
+        return "\n".join(lines), texts
+
+    def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        lang = state.language
+        common = {"question": state.question,
+                  "context_block": prompts.context_block(state.context)}
+        hints: dict[str, Any] = {"question": state.question, "language": lang,
+                                 "round": step.round}
+        if ask.agent >= 0 or step.phase is Phase.SYNTHESIS:
+            role = ROLES[ask.agent] if ask.agent >= 0 else ROLES[2]
+            system = prompts.system_prompt(lang, prompts.render(
+                "wf_role", role=role.label, focus=role.focus, must_not=role.must_not))
+            hints["role"] = role.key
+        else:
+            system = prompts.system_prompt(lang)
+        if step.phase is Phase.ANALYSIS:
+            user = prompts.render(ask.prompt, **common)
+        elif step.phase is Phase.DISCUSSION and step.round == 1:
+            others = [i for i in self.ok(state, Step(Phase.ANALYSIS)) if i != ask.agent]
+            user = prompts.render(
+                ask.prompt, own=self._analysis_text(state, ask.agent),
+                others="\n\n".join(f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
+                                   for i in others),
+                roles=", ".join(ROLES[i].key for i in others), **common)
+            hints["other_roles"] = [ROLES[i].key for i in others]
+            hints["claims"] = {ROLES[i].key: _claims(state.ok_payload(Phase.ANALYSIS, 0, i))
+                               for i in others}
+        elif step.phase is Phase.DISCUSSION:
+            check = self.check(state, 1)
+            recommendations, _ = self._recommendations(state)
+            disagreement = (check.disagreement or check.remaining_tension if check
+                            else "the convergence check could not be made")
+            user = prompts.render(ask.prompt, recommendations=recommendations,
+                                  disagreement=disagreement or "(not stated)", **common)
+        elif step.phase is Phase.CONVERGENCE:
+            recommendations, texts = self._recommendations(state)
+            user = prompts.render(ask.prompt, recommendations=recommendations, **common)
+            hints["recommendations"] = texts
+        elif step.phase is Phase.SYNTHESIS:
+            user = prompts.render(
+                ask.prompt, analyses="\n\n".join(
+                    f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
+                    for i in self.ok(state, Step(Phase.ANALYSIS))),
+                discussion=self._discussion_text(state),
+                convergence=self._convergence_text(state), **common)
+        else:
+            payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+            assert payload is not None
+            text = _flatten(payload)
+            user = prompts.render("verifier", text=text)
+            hints["text"] = text
+        return Request(prompts.messages(system=system, user=user, schema=ask.schema), hints)
+
+    def _discussion_text(self, state: DebateState) -> str:
+        parts = []
+        for r in (1, 2):
+            for i in range(len(ROLES)):
+                payload = state.ok_payload(Phase.DISCUSSION, r, i)
+                if payload:
+                    label = self.step_label(Step(Phase.DISCUSSION, r))
+                    parts.append(f"### {ROLES[i].label} ({label})\n{_flatten(payload)}")
+        return "\n\n".join(parts) or "(none)"
+
+    def _convergence_text(self, state: DebateState) -> str:
+        status = self.status(state)
+        return (f"{status.status} after {status.rounds} discussion round(s); key agreement: "
+                f"{status.key_agreement}; remaining tension: {status.remaining_tension or '-'}")
+
+    def status(self, state: DebateState) -> ConvergenceStatus:
+        rounds = self.discussion_rounds(state)
+        checks = [c for c in (self.check(state, 1), self.check(state, 2)) if c is not None]
+        last = self.check(state, rounds)
+        label: ConvergenceLabel
+        if last is not None and last.basis is Basis.SAME_DIRECTION:
+            label = "converged"
+        elif last is not None and last.basis in CONVERGED_BASES:
+            label = "partially_converged"
+        else:
+            label = "divergent"
+        return ConvergenceStatus(
+            rounds=rounds, status=label,
+            key_agreement=last.key_agreement if last else "",
+            remaining_tension=(last.remaining_tension if last else
+                               "the convergence check failed: treated as not converged"),
+            checks=checks)
+
+    def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
+        if step.phase is Phase.DISCUSSION and step.round == 1:
+            checks = self.contract_checks(state)
+            failed = [c for c in checks if not c.passed]
+            line = f"contract {len(checks) - len(failed)}/{len(checks)} met"
+            if failed:
+                line += " (" + "; ".join(f"{c.role}: {', '.join(c.problems)}" for c in failed) + ")"
+            return {"status_line": line}
+        if step.phase is Phase.CONVERGENCE:
+            check = self.check(state, step.round)
+            basis = check.basis.value if check else "check failed"
+            verdict = "converged" if self.converged(state, step.round) else "not converged"
+            return {"status_line": f"{basis} → {verdict}"}
+        return {}
+
+    def live_view(self, state: DebateState) -> dict[str, Any]:
+        """Perspectives, phase 2 as it arrives with its contract check, the convergence
+        status once checked, and the synthesis once written."""
+        perspectives = []
+        for i, role in enumerate(ROLES):
+            turn = state.turn(Phase.ANALYSIS, 0, i)
+            perspectives.append({
+                "label": role.label, "focus": role.focus,
+                "summary": (turn.payload or {}).get("summary", "") if turn else "",
+                "body": _flatten(turn.payload) if turn and turn.payload else "",
+                "failed": turn.error if turn and turn.status is TurnStatus.FAILED else "",
+                "pending": turn is None})
+        discussion = []
+        for r in (1, 2):
+            for i, role in enumerate(ROLES):
+                turn = state.turn(Phase.DISCUSSION, r, i)
+                if turn is None:
+                    continue
+                entry: dict[str, Any] = {
+                    "phase": self.step_label(Step(Phase.DISCUSSION, r)), "label": role.label,
+                    "failed": turn.error if turn.status is TurnStatus.FAILED else "",
+                    "body": _flatten(turn.payload) if turn.payload else "",
+                    "recommendation": (turn.payload or {}).get("key_recommendation", ""),
+                    "contract": None}
+                if r == 1 and turn.payload:
+                    entry["contract"] = check_discussion(
+                        role.key, Discussion.model_validate(turn.payload)).model_dump()
+                discussion.append(entry)
+        checked = state.turn(Phase.CONVERGENCE, 1) is not None
+        synthesis = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+        return {
+            "deep": self.deep(state), "perspectives": perspectives, "discussion": discussion,
+            "convergence": self.status(state).model_dump() if checked else None,
+            "synthesis": (WorkflowSynthesis.model_validate(synthesis).model_dump()
+                          if synthesis else None),
+        }
+
+    def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
+        """Phase 1, phase 2, the convergence check, phase 2b (deep mode, unless the first
+        check converged), then the synthesis."""
+        steps = [
+            PageStep("phase-1", "phase 1", self.complete(state, Step(Phase.ANALYSIS))),
+            PageStep("phase-2", "phase 2", self.complete(state, Step(Phase.DISCUSSION, 1))),
+            PageStep("convergence", "convergence check",
+                     state.turn(Phase.CONVERGENCE, 1) is not None),
+        ]
+        if self.deep(state) and (state.turn(Phase.CONVERGENCE, 1) is None
+                                 or self.needs_phase_2b(state)):
+            steps.append(PageStep("phase-2b", "phase 2b",
+                                  state.turn(Phase.CONVERGENCE, 2) is not None))
+        steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
+        return steps
+
+    def describe(self, state: DebateState, card: Participant) -> None:
+        """Phase 1 done or not, the phase 2 contract (citations, acknowledged points)
+        and the role's latest key recommendation (phase 2b's when it ran)."""
+        if card.index >= len(ROLES):
+            return
+        role = ROLES[card.index]
+        card.facts.append(Fact("must not", role.must_not))
+        analysis = state.ok_payload(Phase.ANALYSIS, 0, card.index)
+        if analysis:
+            card.latest, card.latest_label = str(analysis.get("summary", "")), "phase 1"
+        discussion = state.ok_payload(Phase.DISCUSSION, 1, card.index)
+        if discussion:
+            check = check_discussion(role.key, Discussion.model_validate(discussion))
+            card.facts.append(Fact("phase 2 contract", "met" if check.passed else "not met",
+                                   "ok" if check.passed else "error"))
+            card.facts.append(Fact("citations", str(check.citations)))
+            card.facts.append(Fact("acknowledged", str(check.acknowledged)))
+        for r in (2, 1):
+            payload = state.ok_payload(Phase.DISCUSSION, r, card.index)
+            if payload and payload.get("key_recommendation"):
+                card.latest = str(payload["key_recommendation"])
+                card.latest_label = ("key recommendation" if r == 1 else
+                                     f"key recommendation after phase 2b ({payload['stance']})")
+                break
+
+    def summary_line(self, state: DebateState) -> str:
+        mode = "deep" if self.deep(state) else "standard"
+        return (f"Workflow · {mode} · researcher, critic, synthesizer · model "
+                f"{state.config.model} · synthesis {state.config.model_for('synthesis')}")
+
+    def contract_checks(self, state: DebateState) -> list[ContractCheck]:
+        checks = []
+        for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
+            payload = state.ok_payload(Phase.DISCUSSION, 1, i)
+            assert payload is not None
+            checks.append(check_discussion(ROLES[i].key, Discussion.model_validate(payload)))
+        return checks
+
+    # ------------------------------------------------------------------ result
+
+    def build_result(self, state: DebateState, usage: Usage) -> WorkflowResult:
+        payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+        assert payload is not None, "no synthesis"
+        notes: list[str] = []
+        perspectives = []
+        for i, role in enumerate(ROLES):
+            turn = state.turn(Phase.ANALYSIS, 0, i)
+            failed = turn.error if turn is not None and turn.status is TurnStatus.FAILED else None
+            if failed:
+                notes.append(f"{role.label} failed in phase 1: {failed}")
+            perspectives.append(RolePerspective(
+                role=role.key, label=role.label, focus=role.focus, must_not=role.must_not,
+                analysis=state.ok_payload(Phase.ANALYSIS, 0, i), failed=failed))
+        checks = {c.role: c for c in self.contract_checks(state)}
+        entries = []
+        for r in (1, 2):
+            for i, role in enumerate(ROLES):
+                turn = state.turn(Phase.DISCUSSION, r, i)
+                if turn is None:
+                    continue
+                entry = DiscussionEntry(round=r, role=role.key, label=role.label)
+                if turn.status is TurnStatus.FAILED:
+                    entry.failed = turn.error
+                    label = self.step_label(Step(Phase.DISCUSSION, r))
+                    notes.append(f"{role.label} failed in {label}: {turn.error}")
+                elif r == 1:
+                    entry.discussion = Discussion.model_validate(turn.payload)
+                    entry.contract = checks.get(role.key)
+                else:
+                    entry.rebuttal = Rebuttal.model_validate(turn.payload)
+                entries.append(entry)
+        for r in (1, 2):
+            turn = state.turn(Phase.CONVERGENCE, r)
+            if turn is not None and turn.status is TurnStatus.FAILED:
+                notes.append(f"the convergence check {r} failed (treated as not converged): "
+                             f"{turn.error}")
+        verify = state.turn(Phase.VERIFY)
+        verifier_ok = verify is not None and verify.status is TurnStatus.OK
+        if not verifier_ok:
+            notes.append(f"the verifier failed: {verify.error if verify else 'not run'}")
+        claims = (VerifierReport.model_validate(verify.payload).claims
+                  if verify is not None and verifier_ok and verify.payload else [])
+        synthesis_turn = state.turn(Phase.SYNTHESIS)
+        contract_checks = list(checks.values())
+        return WorkflowResult(
+            question=state.question, language=state.language, protocol=self.name,
+            config=state.config, prompt_version=prompts.PROMPT_VERSION,
+            simulated=uses_simulator(state.config), deep=self.deep(state),
+            perspectives=perspectives, discussion=entries, contract_checks=contract_checks,
+            contract_failures=sum(1 for c in contract_checks if not c.passed),
+            convergence=self.status(state),
+            synthesis=WorkflowSynthesis.model_validate(payload),
+            unverified_claims=claims, verifier_ok=verifier_ok, degraded=bool(notes),
+            degraded_notes=notes,
+            synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
+                             else state.config.model_for("synthesis")),
+            usage=usage,
+        )
+
+    def outcome(self, result: BaseModel) -> tuple[str, str, bool]:
+        # The workflow stops after its fixed phases: its outcome is the convergence.
+        assert isinstance(result, WorkflowResult)
+        c = result.convergence
+        return (c.status, f"{c.key_agreement}; remaining tension: "
+                f"{c.remaining_tension or '-'}", result.degraded)
+
+    def render_markdown(self, result: BaseModel) -> str:
+        assert isinstance(result, WorkflowResult)
+        return workflow_markdown(result)
+
+    def render_transcript(self, state: DebateState) -> str:
+        t = labels(state.language)
+        out = ["", f"# {t('wf.discussion')} (transcript)", ""]
+        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1), Step(Phase.DISCUSSION, 2)):
+            for i, role in enumerate(ROLES):
+                turn = state.turn(step.phase, step.round, i)
+                if turn is None:
+                    continue
+                body = (_flatten(turn.payload) if turn.payload
+                        else f"*failed: {turn.error}*")
+                out += [f"## {self.step_label(step)} · {role.label}", "", body, ""]
+        return "\n".join(out) + "\n"
+
+
+_STEP_ORDER = {Phase.ANALYSIS: 0, Phase.DISCUSSION: 1, Phase.CONVERGENCE: 1,
+               Phase.SYNTHESIS: 3, Phase.VERIFY: 4}
+
+
+def _order(step: Step) -> tuple[int, int]:
+    return (_STEP_ORDER.get(step.phase, 9), step.round)
+
+
+def _flatten(payload: dict[str, Any] | None, indent: str = "") -> str:
+    """A typed payload as readable lines (prompts and the transcript)."""
+    lines = []
+    for key, value in (payload or {}).items():
+        if isinstance(value, list):
+            lines.append(f"{indent}- {key}:")
+            for item in value:
+                text = "; ".join(f"{k}: {v}" for k, v in item.items()) if isinstance(
+                    item, dict) else str(item)
+                lines.append(f"{indent}  - {text}")
+        else:
+            lines.append(f"{indent}- {key}: {value}")
+    return "\n".join(lines)
+
+
+def _claims(payload: dict[str, Any] | None) -> list[str]:
+    """Short claims of a phase 1 analysis the simulator can cite."""
+    if not payload:
+        return []
+    claims = [str(payload.get("summary") or "")]
+    for key in ("findings", "risks", "patterns", "evidence_gaps", "options"):
+        for item in payload.get(key) or []:
+            claims.append(str(item.get("claim") or item.get("risk") or "")
+                          if isinstance(item, dict) else str(item))
+    return [c for c in claims if c][:6]
