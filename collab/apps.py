@@ -7,6 +7,6 @@ class CollabConfig(AppConfig):
 
     def ready(self) -> None:
         from collab.exports import follow_up_markdown
-        from debates import report_extras
+        from debates.web import export_sections
 
-        report_extras.register("collab.follow_up", follow_up_markdown)
+        export_sections.register("collab.follow_up", follow_up_markdown)

@@ -25,9 +25,9 @@ from collab.models import (
 )
 from collab.selectors import item_text, synthesis_claims, synthesis_result, target_label
 from debates.engine.schemas import DebateResult, RecommendedPath
-from debates.forms import MAX_CONTEXT_CHARS
 from debates.models import Debate
 from debates.services import debate_rerun
+from debates.web.forms import MAX_CONTEXT_CHARS
 
 MAX_BODY = 10_000
 MAX_TITLE = 300

@@ -5,7 +5,7 @@ and a django-q2 schedule every minute as a backstop."""
 
 from django.core.management.base import BaseCommand
 
-from debates.execution import resume_stalled
+from debates.runtime.execution import resume_stalled
 
 
 class Command(BaseCommand):

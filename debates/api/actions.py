@@ -1,6 +1,6 @@
 """More of what the web app does with a debate, under /api/debates: one more round,
 re-run, the Markdown and JSON exports and the result's JSON schema. Same services and access
-helper as the HTML views (debates.views)."""
+helper as the HTML views (debates.web.views)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
 from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import current_team_access, debate_access
-from debates.api import ResultOut
+from debates.api.results import ResultOut
 from debates.engine.inputs import InputError
 from debates.engine.protocols import UnknownProtocol, get_protocol, known_protocols
 from debates.engine.schemas import MAX_QUESTION_CHARS
