@@ -1,6 +1,6 @@
 """``manage.py resume_stalled``: hand debates whose worker died to a live worker.
 
-``manage.py qcluster`` also runs this every ``COUNCIL_SWEEP_SECONDS`` (debates/workerhost),
+``manage.py qcluster`` also runs this every ``COUNCIL_SWEEP_SECONDS`` (debates/runtime/workerhost),
 and a django-q2 schedule every minute as a backstop."""
 
 from django.core.management.base import BaseCommand
