@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from debates.engine import plugins
 from debates.engine.protocols import known_protocols
-from debates.engine.protocols.adversarial.protocol import Critique
+from debates.engine.protocols.adversarial.schemas import Critique
 from debates.engine.protocols.adversarial.simulated import GENERATORS as ADVERSARIAL
 from debates.engine.schemas import SimulatorOptions
 from debates.engine.sim import generate as sim_generate
