@@ -1,7 +1,10 @@
 """The django-q2 tasks: one step per task, the next queued on commit; the sweeper
 is scheduled every minute by migrate."""
 
+import importlib
+import inspect
 import pydoc
+from pathlib import Path
 
 import pytest
 from django_q.models import Schedule
@@ -61,7 +64,12 @@ QUEUED_TASK_PATHS = [
 
 @pytest.mark.parametrize("path", QUEUED_TASK_PATHS)
 def test_a_task_path_a_queue_may_already_hold_still_resolves(path):
-    assert callable(pydoc.locate(path))
+    func = pydoc.locate(path)
+    assert callable(func)
+    # From this checkout: an editable install of another one (a shared virtualenv)
+    # would otherwise answer for a module that is gone here.
+    package = importlib.import_module(path.split(".")[0])
+    assert Path(inspect.getfile(func)).is_relative_to(Path(package.__file__).parent)
 
 
 def test_the_queue_is_given_the_paths_it_has_always_held():
