@@ -7,9 +7,9 @@ class CollabConfig(AppConfig):
 
     def ready(self) -> None:
         from collab.exports import actions_json, follow_up_markdown, threads_markdown
-        from debates import report_extras
+        from debates.web import export_sections
 
         # Sections in export order; the threads only when the export asks for them.
-        report_extras.register("collab.follow_up", follow_up_markdown)
-        report_extras.register("collab.threads", threads_markdown, option=report_extras.THREADS)
-        report_extras.register_json("actions", actions_json)
+        export_sections.register("collab.follow_up", follow_up_markdown)
+        export_sections.register("collab.threads", threads_markdown, option=export_sections.THREADS)
+        export_sections.register_json("actions", actions_json)

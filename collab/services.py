@@ -39,9 +39,9 @@ from collab.selectors import (
 )
 from council_site.accounts.models import Membership
 from debates.engine.schemas import DebateResult, RecommendedPath
-from debates.forms import MAX_CONTEXT_CHARS
 from debates.models import Debate
 from debates.services import debate_rerun
+from debates.web.forms import MAX_CONTEXT_CHARS
 
 MAX_BODY = 10_000
 MAX_TITLE = 300

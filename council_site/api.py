@@ -36,9 +36,6 @@ from council_site.api_auth import INVALID_TOKEN, NO_CREDENTIALS
 from council_site.api_errors import ApiError, error_body
 from council_site.request_guard import too_large_message
 from debates.api import router as debates_router
-from debates.api_actions import router as debate_actions_router
-from debates.api_compare import router as debate_compare_router
-from debates.api_events import router as debate_events_router
 from debates.engine.inputs import InputError
 from debates.limits import RateLimited
 from decisions.api import debate_router as decision_debate_router
@@ -299,10 +296,7 @@ def health(request: HttpRequest) -> HealthOut:
 api.add_router("/teams", teams_router)
 api.add_router("/personas", personas_router)
 api.add_router("/debates", collab_router)
-api.add_router("/debates", debate_compare_router)
 api.add_router("/debates", debates_router)
-api.add_router("/debates", debate_events_router)
-api.add_router("/debates", debate_actions_router)
 api.add_router("/debates", decision_debate_router)
 api.add_router("/decisions", decision_log_router)
 api.add_router("/debates", outcome_router)

@@ -21,9 +21,9 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 from council_site.http_dispatch import SyncViewsOnThreads  # noqa: E402
 
 try:
-    from debates.routing import websocket_urlpatterns
+    from debates.live.routing import websocket_urlpatterns
 except ModuleNotFoundError as exc:  # the debates app may not ship routes yet
-    if exc.name != "debates.routing":
+    if exc.name != "debates.live.routing":
         raise
     websocket_urlpatterns = []
 

@@ -72,7 +72,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
-    "debates.workerhost",  # before django_q: its qcluster command wins
+    "debates.runtime.workerhost",  # before django_q: its qcluster command wins
     "django_q",
     "django_htmx",
     "axes",  # login throttling (see "auth" below)
@@ -205,7 +205,7 @@ COUNCIL_SWEEP_SECONDS = env_int("COUNCIL_SWEEP_SECONDS", 5, minimum=1)
 # A step handed on (queued) but not claimed for this long was lost with its task (a
 # worker host cut off after taking it from the queue): the sweeper queues it again.
 COUNCIL_QUEUE_GRACE_SECONDS = env_int("COUNCIL_QUEUE_GRACE_SECONDS", 60, minimum=1)
-# Debates one worker process drives at once on its event loop (debates/worker_loop.py):
+# Debates one worker process drives at once on its event loop (debates/runtime/worker_loop.py):
 # a step waits on model calls nearly all the time, so one process serves many.
 COUNCIL_DEBATES_PER_WORKER = env_int("COUNCIL_DEBATES_PER_WORKER", 20, minimum=1)
 

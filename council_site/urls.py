@@ -5,7 +5,7 @@ from django.urls import include, path
 from council_site import views
 from council_site.accounts import views as account_views
 from council_site.api import api
-from debates.views import debate_list
+from debates.web.views import debate_list
 
 urlpatterns = [
     # The home page is the current team's debate list, the same view as /debates/.

@@ -1,4 +1,4 @@
-"""Site-wide views: the plain health check (the home page is ``debates.views.debate_list``)."""
+"""Site-wide views: the plain health check (the home page is ``debates.web.views.debate_list``)."""
 
 from __future__ import annotations
 

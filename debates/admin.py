@@ -176,7 +176,7 @@ class DebateAdmin(admin.ModelAdmin):
     @admin.display(description="transcript")
     def transcript(self, debate: Debate) -> str:
         from debates.selectors import debate_detail
-        from debates.transcripts import transcript_sections
+        from debates.web.transcript_page import transcript_sections
 
         detailed = debate_detail(team=debate.team, code=debate.code)
         raw = [(t.phase, t.round, t.agent_index,

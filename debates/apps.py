@@ -8,9 +8,11 @@ def _schedule_sweeper(sender, **kwargs):  # noqa: ANN001, ANN003 - signal signat
     """The cluster re-queues stalled debates every minute (see resume_stalled)."""
     from django_q.models import Schedule
 
+    from debates.runtime.queue import RESUME_STALLED
+
     Schedule.objects.update_or_create(
         name="council-resume-stalled",
-        defaults={"func": "debates.tasks.resume_stalled", "schedule_type": Schedule.MINUTES,
+        defaults={"func": RESUME_STALLED, "schedule_type": Schedule.MINUTES,
                   "minutes": 1, "repeats": -1},
     )
 

@@ -18,7 +18,7 @@ from django.http import Http404
 from pydantic import BaseModel
 
 from council_site.accounts.models import Team
-from debates import events
+from debates import event_log
 from debates.engine.protocols import get_protocol
 from debates.models import Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
 from debates.persona_sources import persona_source
@@ -195,4 +195,4 @@ def earlier_result(*, debate: Debate, code: uuid.UUID | str) -> tuple[EarlierSyn
 
 def debate_events_after(*, debate: Debate, after: int) -> list[DebateEvent]:
     """The durable event log past ``after`` (the caller has checked access)."""
-    return events.events_after(debate, after)
+    return event_log.events_after(debate, after)

@@ -13,7 +13,7 @@ from django.utils import timezone
 from pydantic import ValidationError
 
 from council_site.accounts.models import Team
-from debates import events
+from debates import event_log
 from debates.engine.configure import resolve_config
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.llm.capabilities import is_simulated
@@ -23,7 +23,6 @@ from debates.engine.schemas import DebateConfig, Persona, Phase, SimulatorOption
 from debates.engine.sim.config import simulator_options_from_env
 from debates.engine.state import DebateState, Step
 from debates.estimates import Estimate, estimate, estimate_more_round
-from debates.execution import store_usage
 from debates.limits import MORE_ROUND_EVENT, check_can_spend
 from debates.models import (
     ACTIVE_STATUSES,
@@ -34,26 +33,17 @@ from debates.models import (
     Synthesis,
 )
 from debates.models import Turn as TurnRow
-from debates.persistence import store_round_metrics
 from debates.persona_sources import PersonaSourceError, persona_source
-from debates.stored_state import load_state, snapshot_agents
+from debates.runtime.execution import store_usage
+from debates.runtime.persistence import store_round_metrics
+from debates.runtime.queue import enqueue_step
+from debates.runtime.state_rows import load_state, snapshot_agents
 
 MAX_CONTEXT_CHARS = 20_000
 
 
 class IllegalTransition(Exception):
     pass
-
-
-def enqueue_step(debate: Debate) -> None:
-    """Hands the debate's next step to a worker once the current transaction commits,
-    so a worker never reads a debate that is not saved yet."""
-    from django_q.tasks import async_task
-
-    code = str(debate.code)
-    transaction.on_commit(
-        lambda: async_task("debates.tasks.run_step", code, task_name=f"debate-{code}")
-    )
 
 
 # ------------------------------------------------------------------------ starting a debate
@@ -225,7 +215,7 @@ def debate_start(
             if source is not None:
                 Agent.objects.filter(debate=debate, index=index).update(
                     source_persona_id=source)
-        events.append(debate, "debate_created", {"status": debate.status})
+        event_log.append(debate, "debate_created", {"status": debate.status})
         if start:
             enqueue_step(debate)
     return debate
@@ -260,7 +250,7 @@ def debate_cancel(*, debate: Debate, user: User | None = None) -> Debate:
         raise IllegalTransition(f"a {debate.status} debate cannot be cancelled")
     # What it has spent so far counts; a worker still in a step adds what follows.
     store_usage(debate)
-    events.append(debate, "debate_cancelled", {"by": user.get_username()} if user else {})
+    event_log.append(debate, "debate_cancelled", {"by": user.get_username()} if user else {})
     debate.refresh_from_db()
     return debate
 
@@ -273,7 +263,7 @@ def debate_stop(*, debate: Debate) -> Debate:
     )
     if not updated:
         raise IllegalTransition(f"a {debate.status} debate cannot be stopped")
-    events.append(debate, "stop_requested", {})
+    event_log.append(debate, "stop_requested", {})
     debate.refresh_from_db()
     return debate
 
@@ -332,7 +322,7 @@ def debate_more_round(*, debate: Debate, user: User | None = None) -> Debate:
     debate.estimated_cost_usd = (None if extra.cost_usd is None
                                  else debate.cost_usd + extra.cost_usd)
     debate.save()
-    events.append(debate, MORE_ROUND_EVENT, {"round": state.forced_rounds})
+    event_log.append(debate, MORE_ROUND_EVENT, {"round": state.forced_rounds})
     enqueue_step(debate)
     return debate
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import uuid
 
-from debates import execution, shutdown, worker_loop
 from debates.models import Debate
-from debates.services import enqueue_step
+from debates.runtime import execution, shutdown, worker_loop
+from debates.runtime.queue import enqueue_step
 
 
 def run_step(code: str) -> None:
     """In a worker process: hands the debate to the process's event loop, which runs
-    its steps alongside other debates (``debates.worker_loop``). Elsewhere (django-q2's
+    its steps alongside other debates (``debates.runtime.worker_loop``). Elsewhere (django-q2's
     synchronous mode): runs one step, then queues the next (on commit) if more remain."""
     with shutdown.busy():
         loop = worker_loop.current()

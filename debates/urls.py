@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from debates import views
+from debates.web import views
 
 app_name = "debates"
 

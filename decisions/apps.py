@@ -6,8 +6,8 @@ class DecisionsConfig(AppConfig):
     verbose_name = "Decisions and follow-through"
 
     def ready(self) -> None:
-        from debates import report_extras
+        from debates.web import export_sections
         from decisions.exports import decision_json, decision_markdown
 
-        report_extras.register("decisions.decision", decision_markdown)
-        report_extras.register_json("decision", decision_json)
+        export_sections.register("decisions.decision", decision_markdown)
+        export_sections.register_json("decision", decision_json)

@@ -1,5 +1,5 @@
 """Geometry of the reliability diagram, drawn server-side as inline SVG like the
-convergence chart (``debates.charts``).
+convergence chart (``debates.web.charts``).
 
 Pure: bins in, coordinates out; ``templates/decisions/_reliability.html`` draws it.
 x is the confidence agents stated, y how often their verdict proved right; a

@@ -8,8 +8,8 @@ from typing import Any
 
 from django import forms
 
-from debates.list_filters import DebateFilterForm
 from debates.selectors import DebateFilters
+from debates.web.list_filters import DebateFilterForm
 from decisions.models import DecisionState
 from decisions.selectors import DecisionFilters
 from decisions.services import MAX_CHOICE, MAX_RATIONALE

@@ -14,8 +14,8 @@ from django.utils import timezone
 from collab.models import Action, ActionStatus
 from council_site.accounts.models import Membership, Team
 from debates.models import Debate, DebateStatus, Synthesis
+from debates.runtime.state_rows import load_state
 from debates.selectors import DebateFilters, debate_search
-from debates.stored_state import load_state
 from decisions.models import Decision, DecisionState, DecisionVersion
 
 DECISION_SORTS: dict[str, tuple[Any, ...]] = {

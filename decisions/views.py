@@ -16,8 +16,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from council_site.accounts.access import WRITE_ROLES, Need
 from debates.access import current_team_access
-from debates.list_filters import PAGE_SIZE
 from debates.selectors import debate_filter_choices
+from debates.web.list_filters import PAGE_SIZE
 from decisions import selectors, services
 from decisions.access import debate_decision_access
 from decisions.forms import OTHER, DecisionFilterForm, DecisionForm

@@ -82,7 +82,7 @@ PUBLIC_EXACT = ("api/",)  # ninja's API root
 def _finished_result() -> dict[str, Any]:
     """A real DebateResult, computed once per session by the simulator, so pages that
     need a synthesis render a genuine one without running a debate per test."""
-    from debates.execution import run_to_completion
+    from debates.runtime.execution import run_to_completion
 
     team = Team.objects.create(name="scratch")
     debate = debate_create(team=team, user=None, question="Should we adopt a four-day week?",
@@ -574,7 +574,7 @@ def test_every_route_is_in_the_matrix() -> None:
 
 
 def test_every_websocket_route_is_in_the_matrix() -> None:
-    from debates.routing import websocket_urlpatterns
+    from debates.live.routing import websocket_urlpatterns
 
     known = {route for route, _, _ in WS_ROWS}
     missing = [str(p.pattern) for p in websocket_urlpatterns if str(p.pattern) not in known]
@@ -716,7 +716,7 @@ def check_row(row: R, world: World, capture: Any, client_for: Callable[[User], C
 
 
 def _ws_app() -> Any:
-    from debates.routing import websocket_urlpatterns
+    from debates.live.routing import websocket_urlpatterns
 
     return AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
 
@@ -740,7 +740,7 @@ async def _ws_outcome(path: str, cookie: str) -> str:
 @pytest.mark.parametrize("route, kw, expect", WS_ROWS, ids=[r for r, _, _ in WS_ROWS])
 def test_websocket_matrix(route: str, kw: Factory, expect: dict[str, object],
                           world: World, settings: Any) -> None:
-    from debates.routing import websocket_urlpatterns
+    from debates.live.routing import websocket_urlpatterns
 
     if route not in {str(p.pattern) for p in websocket_urlpatterns}:
         pytest.skip(f"{route} is not routed yet")

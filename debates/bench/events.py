@@ -43,7 +43,7 @@ print(json.dumps({"code": str(debate.code), "seq": debate.last_event_seq}))
 """
 RUN = """
 import json
-from debates.execution import run_to_completion
+from debates.runtime.execution import run_to_completion
 from debates.models import DebateEvent
 run_to_completion(CODE)
 print(json.dumps({e.seq: e.created_at.timestamp()

@@ -34,7 +34,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from council_site.accounts.services import team_create
 from debates.engine.schemas import DebateConfig
-from debates.execution import run_to_completion
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
 user = get_user_model().objects.create_user("bench", password="bench-pass-1234")
 team = team_create(name="Bench", owner=user)

@@ -196,7 +196,8 @@ def _run_debates(team: Any, count: int, *, latency_ms: int = LATENCY_MS,
 
     from debates.engine.schemas import DebateConfig, Mode, SimulatorOptions
     from debates.models import ACTIVE_STATUSES, Debate, DebateStatus
-    from debates.services import debate_create, enqueue_step
+    from debates.runtime.queue import enqueue_step
+    from debates.services import debate_create
 
     config = DebateConfig(mode=Mode(mode), max_rounds=ROUNDS, seed=7,
                           simulator=SimulatorOptions(latency_ms=latency_ms, seed=7))

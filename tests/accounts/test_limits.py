@@ -66,14 +66,14 @@ def test_a_rate_limit_of_zero_says_to_retry_after_an_hour(team, owner):
 
 
 def test_one_more_round_counts_against_the_rate_limit(team, owner):
-    from debates import events
+    from debates import event_log
 
     _limits(team, debates_per_hour=3)
     debate = make_debate(team, owner)
     Debate.objects.filter(pk=debate.pk).update(forced_rounds=3)
-    events.append(debate, "more_round_requested", {"round": 3})
+    event_log.append(debate, "more_round_requested", {"round": 3})
     check_can_spend(team=team, user=owner, estimated_cost_usd=None)  # 2 taken: 1 + 1
-    events.append(debate, "more_round_requested", {"round": 4})
+    event_log.append(debate, "more_round_requested", {"round": 4})
     with pytest.raises(RateLimited, match="has started 3"):
         check_can_spend(team=team, user=owner, estimated_cost_usd=None)
 

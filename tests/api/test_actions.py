@@ -8,8 +8,8 @@ from django.test import Client
 
 from council_site.accounts.services import api_token_create
 from debates.engine.schemas import DebateConfig, DebateResult
-from debates.execution import run_to_completion
 from debates.models import Debate, DebateStatus
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
 
 pytestmark = pytest.mark.django_db

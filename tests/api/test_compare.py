@@ -1,5 +1,5 @@
 """GET /api/debates/compare and the JSON export: the web compare page's comparison
-(debates.compare) and the web export, over the API."""
+(debates.web.compare) and the web export, over the API."""
 
 from __future__ import annotations
 

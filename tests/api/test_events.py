@@ -12,8 +12,8 @@ from django.db import connection
 from django.test import Client
 
 from council_site.accounts.services import api_token_create
-from debates import events
-from debates.api_events import MAX_WAIT_SECONDS
+from debates import event_log
+from debates.api.events import MAX_WAIT_SECONDS
 from debates.engine.schemas import DebateConfig
 from debates.models import Debate, DebateStatus
 from debates.services import debate_create
@@ -33,9 +33,9 @@ def queued(team, owner) -> Debate:
 
 def finished(team, owner) -> Debate:
     debate = queued(team, owner)
-    events.append(debate, "round_finished", {"round": 1})
+    event_log.append(debate, "round_finished", {"round": 1})
     Debate.objects.filter(pk=debate.pk).update(status=DebateStatus.SUCCEEDED)
-    events.append(debate, "debate_finished", {"status": "succeeded"})
+    event_log.append(debate, "debate_finished", {"status": "succeeded"})
     return debate
 
 
@@ -113,7 +113,7 @@ def test_wait_wakes_when_an_event_arrives(owner, team, settings):
 
     def later() -> None:
         time.sleep(0.5)
-        events.append(debate, "round_started", {"round": 1})
+        event_log.append(debate, "round_started", {"round": 1})
         connection.close()
 
     thread = threading.Thread(target=later)
@@ -164,7 +164,7 @@ def test_stream_resumes_after_last_event_id(owner, team):
 
 @pytest.mark.django_db
 def test_stream_ends_with_reconnect_after_its_lifetime(owner, team, settings):
-    from debates.api_events import stream
+    from debates.api.events import stream
 
     settings.COUNCIL_EVENTS_POLL_SECONDS = 0.01
     debate = queued(team, owner)
@@ -216,7 +216,7 @@ def test_feed_honours_the_tokens_limits(owner, team, path):
 @pytest.mark.django_db
 def test_a_session_stream_ends_once_its_session_is_logged_out(owner, team, settings,
                                                               monkeypatch):
-    from debates import api_events
+    from debates.api import events as api_events
 
     settings.COUNCIL_EVENTS_POLL_SECONDS = 0.01
     settings.COUNCIL_STREAM_RECHECK_SECONDS = 0.01

@@ -117,3 +117,31 @@ def test_the_served_schema_has_no_duplicate_keys(client, db):
     served = json.loads(response.content, object_pairs_hook=no_duplicates)
     md = served["paths"]["/api/debates/{code}/export.md"]["get"]["responses"]["200"]
     assert list(md["content"]) == ["text/markdown"]
+
+
+# Clients generated from the schema name their methods after these ids, and ninja
+# derives an id from the view's module: moving a route to another module renames it.
+DEBATE_OPERATION_IDS = {
+    ("get", "/api/debates/"): "debates_api_list_debates",
+    ("post", "/api/debates/"): "debates_api_create_debate",
+    ("get", "/api/debates/{code}"): "debates_api_get_debate",
+    ("get", "/api/debates/{code}/synthesis"): "debates_api_get_synthesis",
+    ("post", "/api/debates/{code}/cancel"): "debates_api_cancel_debate",
+    ("post", "/api/debates/{code}/stop"): "debates_api_stop_debate",
+    ("get", "/api/debates/{code}/events"): "debates_api_list_events",
+    ("get", "/api/debates/{code}/events/wait"): "debates_api_events_wait_events",
+    ("get", "/api/debates/{code}/events/stream"): "debates_api_events_stream_events",
+    ("get", "/api/debates/compare"): "debates_api_compare_compare",
+    ("get", "/api/debates/schemas/result"): "debates_api_actions_result_schema",
+    ("get", "/api/debates/protocols"): "debates_api_actions_protocols",
+    ("post", "/api/debates/{code}/more-round"): "debates_api_actions_more_round",
+    ("post", "/api/debates/{code}/rerun"): "debates_api_actions_rerun",
+    ("get", "/api/debates/{code}/export.md"): "debates_api_actions_export_markdown",
+    ("get", "/api/debates/{code}/export.json"): "debates_api_actions_export_json",
+}
+
+
+def test_the_debate_routes_keep_their_operation_ids(schema):
+    ids = {(method, path): op["operationId"] for path, method, op in _operations(schema)
+           if op["operationId"].startswith("debates_")}
+    assert ids == DEBATE_OPERATION_IDS

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from debates.execution import run_to_completion
 from debates.models import Debate, DebateStatus
+from debates.runtime.execution import run_to_completion
 from tests.factories import make_debate
 
 CHANGELIST = "/admin/debates/debate/"

@@ -7,8 +7,8 @@ import pytest
 from django_q.models import OrmQ
 
 from collab.services import CommentError, comment_create, debate_rerun_with_objections
-from debates.forms import MAX_CONTEXT_CHARS
 from debates.models import Debate
+from debates.web.forms import MAX_CONTEXT_CHARS
 from tests.factories import add_synthesis, make_debate
 
 

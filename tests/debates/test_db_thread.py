@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from debates.db_thread import DatabaseThread
+from debates.runtime.db_thread import DatabaseThread
 from tests.waiting import PATIENCE_S
 
 
@@ -29,7 +29,7 @@ def test_it_still_serves_while_the_interpreter_waits_for_a_non_daemon_thread():
     code = textwrap.dedent("""
         import threading, time
         from concurrent.futures import ThreadPoolExecutor
-        from debates.db_thread import DatabaseThread
+        from debates.runtime.db_thread import DatabaseThread
         ours, pool = DatabaseThread("db"), ThreadPoolExecutor(1)
         pool.submit(int).result()
         def late_step():

@@ -73,7 +73,7 @@ def test_more_round_needs_a_finished_debate(team):
 @pytest.mark.parametrize("protocol", ["adversarial", "workflow"])
 def test_one_more_round_is_refused_for_protocols_without_it_and_changes_nothing(
         team, protocol, member_client):
-    from debates.execution import run_to_completion
+    from debates.runtime.execution import run_to_completion
 
     debate = create(team, config=DebateConfig(mode="quick", protocol=protocol))
     run_to_completion(debate.code)
@@ -88,7 +88,7 @@ def test_one_more_round_is_refused_for_protocols_without_it_and_changes_nothing(
 
 
 def test_one_more_round_runs_a_round_past_the_stop(team):
-    from debates.execution import run_to_completion
+    from debates.runtime.execution import run_to_completion
 
     debate = create(team)
     run_to_completion(debate.code)
@@ -105,7 +105,7 @@ def test_one_more_round_runs_a_round_past_the_stop(team):
 
 
 def test_one_more_round_keeps_the_replaced_synthesis_as_an_earlier_version(team):
-    from debates.execution import run_to_completion
+    from debates.runtime.execution import run_to_completion
 
     debate = create(team)
     run_to_completion(debate.code)
@@ -127,7 +127,7 @@ def test_one_more_round_keeps_the_replaced_synthesis_as_an_earlier_version(team)
 
 
 def _cached_and_derived(debate):
-    from debates.stored_state import load_state
+    from debates.runtime.state_rows import load_state
 
     fields = [f for f in debate.round_metrics.model._meta.concrete_fields
               if f.name not in ("id", "debate")]
@@ -142,7 +142,7 @@ def _cached_and_derived(debate):
 
 
 def test_round_metric_rows_equal_the_state_after_one_more_round(team):
-    from debates.execution import run_to_completion
+    from debates.runtime.execution import run_to_completion
 
     debate = create(team)
     run_to_completion(debate.code)

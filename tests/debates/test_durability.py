@@ -17,10 +17,10 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
-from debates import execution
 from debates.engine.schemas import DebateConfig, SimulatorOptions
-from debates.events import events_after
+from debates.event_log import events_after
 from debates.models import Debate, DebateStatus, LLMCall, Synthesis, Turn
+from debates.runtime import execution
 from debates.services import debate_create
 from tests.debates.workers import Cluster, wait_for
 

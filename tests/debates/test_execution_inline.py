@@ -3,8 +3,8 @@
 import pytest
 
 from debates.engine.schemas import DebateConfig, Phase
-from debates.execution import run_next_step, run_to_completion
 from debates.models import Debate, DebateStatus, LLMCall, Turn
+from debates.runtime.execution import run_next_step, run_to_completion
 from debates.services import debate_create
 
 pytestmark = pytest.mark.django_db
@@ -68,7 +68,7 @@ def test_a_crash_after_the_lease_was_taken_over_leaves_the_debate_to_its_new_wor
     from django.utils import timezone
 
     from debates.engine.protocols import get_protocol
-    from debates.lease import claim
+    from debates.runtime.lease import claim
 
     debate = make_debate(team)
 
@@ -94,7 +94,7 @@ def test_a_debate_cancelled_between_two_steps_of_a_loop_is_handed_back(team):
     between makes the next claim fail, and the lease it still holds is handed back."""
     from asgiref.sync import async_to_sync
 
-    from debates.execution import advance
+    from debates.runtime.execution import advance
     from debates.services import debate_cancel
 
     debate = make_debate(team)
@@ -151,7 +151,7 @@ def test_a_session_the_server_ended_counts_as_a_lost_connection():
     25P03), not OperationalError: it is a lost connection all the same."""
     from django.db import DataError, InternalError, OperationalError
 
-    from debates.execution import connection_lost
+    from debates.runtime.execution import connection_lost
 
     class PgError(Exception):
         def __init__(self, sqlstate: str) -> None:

@@ -11,8 +11,8 @@ from debates.engine.protocols.adversarial.stopping import converged
 from debates.engine.protocols.workflow.schemas import WorkflowResult
 from debates.engine.schemas import DebateConfig, Phase
 from debates.engine.state import Step
-from debates.execution import run_next_step, run_to_completion
 from debates.models import Debate, DebateStatus, Turn
+from debates.runtime.execution import run_next_step, run_to_completion
 from debates.services import debate_create
 
 pytestmark = pytest.mark.django_db

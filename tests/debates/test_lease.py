@@ -12,9 +12,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from debates import execution, lease
 from debates.engine.schemas import DebateConfig, SimulatorOptions
 from debates.models import Debate, DebateStatus, Turn
+from debates.runtime import execution, lease
 from debates.services import debate_create
 from tests.waiting import PATIENCE_S, wait_until
 

@@ -14,12 +14,12 @@ from django.utils import timezone
 from debates.engine.llm.gateway import Cancelled
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import SimulatorOptions
-from debates.execution import run_next_step, run_to_completion, store_usage
 from debates.limits import team_month_spend
 from debates.models import Debate, DebateStatus, LLMCall, Turn
-from debates.persistence import PersistingHooks
+from debates.runtime.execution import run_next_step, run_to_completion, store_usage
+from debates.runtime.persistence import PersistingHooks
+from debates.runtime.state_rows import load_state
 from debates.services import debate_cancel
-from debates.stored_state import load_state
 from tests.factories import make_debate
 
 pytestmark = pytest.mark.django_db

@@ -9,9 +9,9 @@ from django.test import Client
 
 from council_site.accounts.services import api_token_create
 from debates.engine.schemas import DebateConfig
-from debates.execution import run_to_completion
 from debates.limits import LimitExceeded, RateLimited
 from debates.models import Debate, DebateEvent, DebateStatus, Synthesis
+from debates.runtime.execution import run_to_completion
 from debates.services import DebateSpec, debate_create, debate_more_round, debate_start
 
 pytestmark = pytest.mark.django_db

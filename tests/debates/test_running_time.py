@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from debates.engine.schemas import DebateConfig
-from debates.execution import run_to_completion
 from debates.models import Debate
-from debates.running_time import running_seconds
+from debates.runtime.execution import run_to_completion
+from debates.runtime.running_time import running_seconds
 from debates.services import debate_create, debate_more_round
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

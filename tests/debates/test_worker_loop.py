@@ -1,4 +1,4 @@
-"""One worker process drives many debates at once (``debates.worker_loop``): their steps
+"""One worker process drives many debates at once (``debates.runtime.worker_loop``): their steps
 overlap instead of queueing, a loop that dies mid-flight loses nothing that the sweeper
 cannot resume, and cancelling one debate leaves the others running."""
 
@@ -9,11 +9,11 @@ from collections import Counter
 import pytest
 from django.db.models import Count
 
-from debates import execution
 from debates.engine.schemas import DebateConfig, SimulatorOptions
 from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, LLMCall, Turn
+from debates.runtime import execution
+from debates.runtime.worker_loop import DebateLoop
 from debates.services import debate_cancel, debate_create
-from debates.worker_loop import DebateLoop
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -173,7 +173,8 @@ def test_a_full_loop_hands_the_debate_back_and_a_duplicate_is_not_run_twice(team
 
 def test_in_a_worker_the_task_hands_the_debate_to_the_loop_or_back_to_the_queue(
         team, loops, monkeypatch):
-    from debates import tasks, worker_loop
+    from debates import tasks
+    from debates.runtime import worker_loop
 
     loop = loops(slots=1)
     monkeypatch.setattr(worker_loop, "_current", loop)

@@ -91,7 +91,7 @@ def test_review_due_once_its_date_came(debate, owner):
 
 @pytest.mark.parametrize("protocol", ["adversarial", "workflow"])
 def test_a_decision_on_a_finished_debate_of_any_protocol(team, owner, protocol, monkeypatch):
-    from debates.execution import run_to_completion
+    from debates.runtime.execution import run_to_completion
 
     monkeypatch.setenv("COUNCIL_SIM_LATENCY_MS", "0")
     debate = make_debate(team, owner, protocol=protocol)

@@ -15,8 +15,8 @@ from django_q.models import Schedule
 
 from council_site.accounts.services import api_token_create
 from debates.engine.schemas import Persona, SimulatorOptions
-from debates.execution import run_to_completion
 from debates.models import Synthesis
+from debates.runtime.execution import run_to_completion
 from debates.services import DebateSpec, debate_start
 from decisions.models import Decision
 from decisions.selectors import decision_state

@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_django_setup_and_the_engine_modules_do_not_import_litellm() -> None:
     code = ("import os, sys, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
-            "'council_site.settings'); django.setup(); import debates.execution, "
-            "debates.engine.llm.gateway, debates.views; print('litellm' in sys.modules)")
+            "'council_site.settings'); django.setup(); import debates.runtime.execution, "
+            "debates.engine.llm.gateway, debates.web.views; print('litellm' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=600, check=True).stdout
     assert out.strip() == "False"

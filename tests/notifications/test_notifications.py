@@ -19,8 +19,8 @@ from django.utils.module_loading import import_string
 from collab.services import comment_create, comment_edit
 from council_site.accounts.services import invitation_accept, invitation_create
 from debates.engine.schemas import DebateConfig
-from debates.execution import _fail, run_to_completion
-from debates.lease import claim
+from debates.runtime.execution import _fail, run_to_completion
+from debates.runtime.lease import claim
 from debates.services import debate_create
 from notifications.models import Kind, Notification
 from notifications.services import notification_settings_update

@@ -9,8 +9,8 @@ import pytest
 
 from council_site.accounts.models import Team
 from debates.engine.schemas import DebateConfig, SimulatorOptions
-from debates.execution import run_to_completion
 from debates.models import Debate
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
 
 QUESTION = "Should we move our billing system to a new payment provider this year?"

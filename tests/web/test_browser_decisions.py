@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from collab.models import Action
 from debates.engine.schemas import DebateConfig
-from debates.execution import run_to_completion
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
 from tests.web.browser_support import (
     PATIENCE_MS,

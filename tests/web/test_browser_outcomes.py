@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from debates.engine.schemas import DebateConfig, SimulatorOptions
-from debates.execution import run_to_completion
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
 from tests.web.browser_support import (
     PATIENCE_MS,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from debates.engine.schemas import DebateConfig
-from debates.execution import run_to_completion
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
 from tests.web.browser_support import (
     PATIENCE_MS,

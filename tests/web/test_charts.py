@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.template.loader import render_to_string
 
-from debates.charts import PALETTE, convergence_chart
+from debates.web.charts import PALETTE, convergence_chart
 from tests.web.htmltools import elements
 
 

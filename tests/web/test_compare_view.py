@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from debates.compare import compare_results, only_in
 from debates.engine.schemas import DebateResult
+from debates.web.compare import compare_results, only_in
 
 
 def test_only_in_matches_paraphrases():

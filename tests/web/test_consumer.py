@@ -12,8 +12,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from council_site.asgi import application
-from debates.consumers import CLOSE_NOT_FOUND
-from debates.execution import run_next_step, run_to_completion
+from debates.live.consumers import CLOSE_NOT_FOUND
+from debates.runtime.execution import run_next_step, run_to_completion
 from tests.waiting import PATIENCE_S
 from tests.web.htmltools import apply_oob, outer_html, top_level
 

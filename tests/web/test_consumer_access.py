@@ -13,8 +13,8 @@ from django.test import Client
 
 from council_site.accounts.models import Membership
 from council_site.asgi import application
-from debates.consumers import CLOSE_NOT_FOUND
-from debates.execution import run_next_step
+from debates.live.consumers import CLOSE_NOT_FOUND
+from debates.runtime.execution import run_next_step
 from tests.waiting import PATIENCE_S
 
 pytestmark = pytest.mark.django_db(transaction=True)

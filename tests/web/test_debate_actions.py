@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from debates.execution import run_next_step, run_to_completion
 from debates.models import Debate, DebateStatus
+from debates.runtime.execution import run_next_step, run_to_completion
 
 
 def _messages(response) -> list[str]:

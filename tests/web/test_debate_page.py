@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from debates.execution import run_next_step
+from debates.runtime.execution import run_next_step
 from tests.web.htmltools import elements, id_counts
 
 SWAP_TARGETS = ("debate-status", "debate-stepper", "debate-agents", "debate-chart",

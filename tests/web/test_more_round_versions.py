@@ -3,7 +3,7 @@ earlier versions and shows each one on request, marked as earlier."""
 
 from __future__ import annotations
 
-from debates.execution import run_to_completion
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_more_round
 
 

@@ -8,8 +8,8 @@ import re
 import pytest
 from django.test import Client
 
-from debates.execution import run_to_completion
 from debates.models import Debate, DebateStatus
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_more_round
 
 pytestmark = pytest.mark.django_db

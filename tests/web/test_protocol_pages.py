@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from debates.consumers import render_live_fragments
 from debates.engine.protocols import get_protocol
-from debates.execution import run_next_step, run_to_completion
+from debates.live.consumers import render_live_fragments
 from debates.models import Debate, DebateStatus
+from debates.runtime.execution import run_next_step, run_to_completion
 from debates.templatetags.protocol_views import version_diff_text
 from tests.web.htmltools import apply_oob, elements, outer_html, top_level
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from markdown_it import MarkdownIt
 
-from debates.consumers import render_live_fragments
+from debates.live.consumers import render_live_fragments
 from debates.models import Debate
 from tests.web.htmltools import id_counts, live_markup_problems, text_of, top_level
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from debates.engine.inputs import InputError
-from debates.execution import run_to_completion
 from debates.models import Debate
+from debates.runtime.execution import run_to_completion
 from debates.services import debate_rerun
 
 

@@ -45,8 +45,8 @@ def test_a_cancelled_debate_names_who_cancelled_and_has_no_failed_step(member_cl
 
 
 def test_a_failed_debate_still_shows_its_failed_step(member_client, make_debate):
-    from debates.execution import _fail
-    from debates.lease import claim
+    from debates.runtime.execution import _fail
+    from debates.runtime.lease import claim
 
     debate = make_debate(run=False)
     assert claim(debate.code, "worker-1")  # only the lease holder fails a debate

@@ -3,8 +3,8 @@ diagnostic's words on the pages follow its numbers."""
 
 from __future__ import annotations
 
-from debates.execution import run_next_step
 from debates.models import Debate
+from debates.runtime.execution import run_next_step
 from debates.services import debate_stop
 
 

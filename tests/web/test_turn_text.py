@@ -11,7 +11,7 @@ from debates.engine.schemas import (
     TopicDisagreement,
     UnverifiedClaim,
 )
-from debates.pages import payload_item, readable
+from debates.web.pages import payload_item, readable
 
 
 def _stored(model) -> dict:

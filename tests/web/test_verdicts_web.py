@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from debates.charts import convergence_chart
 from debates.engine.schemas import DebateResult
 from debates.models import Debate, RoundMetric
+from debates.web.charts import convergence_chart
 from tests.web.test_debate_new_view import GOOD
 
 SPLIT = {"agents": [

@@ -1,11 +1,11 @@
 """``manage.py resume_stalled``: hand debates whose worker died to a live worker.
 
-``manage.py qcluster`` also runs this every ``COUNCIL_SWEEP_SECONDS`` (debates/workerhost),
+``manage.py qcluster`` also runs this every ``COUNCIL_SWEEP_SECONDS`` (debates/runtime/workerhost),
 and a django-q2 schedule every minute as a backstop."""
 
 from django.core.management.base import BaseCommand
 
-from debates.execution import resume_stalled
+from debates.runtime.execution import resume_stalled
 
 
 class Command(BaseCommand):

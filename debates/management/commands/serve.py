@@ -116,7 +116,7 @@ class Command(BaseCommand):
                 # SIGTERM, not SIGINT: children inherit an ignored SIGINT from a
                 # background shell; both daphne and qcluster shut down cleanly on it.
                 p.terminate()
-        # qcluster stops by itself within 8 s (debates.workerhost); the kill is the
+        # qcluster stops by itself within 8 s (debates.runtime.workerhost); the kill is the
         # backstop that keeps the whole stop under the 10 s systemd and the docs allow.
         deadline = time.monotonic() + 9
         for p in processes.values():

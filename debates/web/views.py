@@ -25,21 +25,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from pydantic import BaseModel, ValidationError
 
 from council_site.http import AuthenticatedHttpRequest
-from debates import report_extras, selectors
+from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
-from debates.compare import compare_results
 from debates.engine.inputs import InputError
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, DebateResult
 from debates.engine.verdicts import options_from_question
 from debates.estimates import estimate
-from debates.forms import DebateForm, RerunForm, SettingsForm
 from debates.limits import LimitExceeded, refuses_unpriced
-from debates.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.models import Debate
-from debates.page_cache import finished_body
-from debates.pages import debate_page
-from debates.report_extras import THREADS, attachment, export_filename, extra_json
 from debates.services import (
     IllegalTransition,
     debate_cancel,
@@ -49,7 +43,19 @@ from debates.services import (
     debate_stop,
     plan_debate,
 )
-from debates.transcripts import transcript_sections
+from debates.web import export_sections
+from debates.web.compare import compare_results
+from debates.web.export_sections import (
+    THREADS,
+    attachment,
+    export_filename,
+    extra_json,
+)
+from debates.web.forms import DebateForm, RerunForm, SettingsForm
+from debates.web.list_filters import PAGE_SIZE, DebateFilterForm
+from debates.web.page_cache import finished_body
+from debates.web.pages import debate_page
+from debates.web.transcript_page import transcript_sections
 
 
 def _page_context(debate: Debate, role: str) -> dict[str, object]:
@@ -73,8 +79,8 @@ def _result_or_404(debate: Debate) -> BaseModel:
 
 
 def _markdown(debate: Debate, *, threads: bool = False) -> str:
-    """The debate's report (debates.report_extras.export_markdown, the API's too)."""
-    return report_extras.export_markdown(debate, _result_or_404(debate),
+    """The debate's report (debates.web.export_sections.export_markdown, the API's too)."""
+    return export_sections.export_markdown(debate, _result_or_404(debate),
                                          options={THREADS} if threads else ())
 
 

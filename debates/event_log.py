@@ -34,7 +34,7 @@ def append(debate: Debate, kind: str, payload: dict[str, Any] | None = None) -> 
     return event
 
 
-# A worker process's debate loop (``debates.worker_loop``): rings are sent from it.
+# A worker process's debate loop (``debates.runtime.worker_loop``): rings are sent from it.
 _ring_loop: asyncio.AbstractEventLoop | None = None
 
 

@@ -21,12 +21,12 @@ still one idempotent, lease-held unit.
 - **Full.** A task that finds every slot taken waits (the django-q2 worker takes no
   other task meanwhile, so the other worker processes do) and, after
   ``SLOT_WAIT_S``, puts the step back on the queue for any worker.
-- **Stop.** A debate in flight keeps its process busy (``debates.shutdown``): a
+- **Stop.** A debate in flight keeps its process busy (``debates.runtime.shutdown``): a
   SIGINT makes every step in flight give its lease back and re-queue itself within a
   heartbeat poll, and the worker exits on the next signal. When django-q2 ends the
   worker for another reason (it recycles workers after 500 tasks) the steps in flight
   finish and hand their debates on, and the process exits after them. Either way the
-  database threads (``debates.db_thread``) keep serving while the interpreter waits
+  database threads (``debates.runtime.db_thread``) keep serving while the interpreter waits
   for the loop thread, so a step's last writes and its hand-off are never refused.
 """
 
@@ -43,9 +43,11 @@ from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
 from django.db import connections
 
-from debates import events, execution, shutdown
-from debates.db_thread import DatabaseThread
-from debates.lease import worker_id
+from debates import event_log
+from debates.runtime import execution, shutdown
+from debates.runtime.db_thread import DatabaseThread
+from debates.runtime.lease import worker_id
+from debates.runtime.queue import enqueue_step
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +90,7 @@ class DebateLoop:
         self._thread = threading.Thread(target=self._run, name="council-debates")
 
     def start(self) -> None:
-        events.ring_from(self.loop)
+        event_log.ring_from(self.loop)
         self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -101,7 +103,7 @@ class DebateLoop:
             dropped = list(self._in_flight)
         for code in dropped:
             self._done(code)
-        events.ring_from(None)
+        event_log.ring_from(None)
         for db_thread in self._db_threads:
             try:
                 db_thread.submit(connections.close_all).result(timeout)
@@ -234,7 +236,6 @@ def _hand_on(code: uuid.UUID, driver: str) -> None:
     """Between steps, while the worker winds down: the kept lease is handed on and
     the next step queued for any worker."""
     from debates.models import Debate
-    from debates.services import enqueue_step
 
     debate = Debate.objects.get(code=code)
     execution.release(debate.pk, driver)

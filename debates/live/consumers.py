@@ -37,10 +37,10 @@ from django.http import Http404, HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 
-from debates import events, selectors
+from debates import event_log, selectors
 from debates.access import can_write, debate_access
 from debates.models import Debate
-from debates.pages import debate_page
+from debates.web.pages import debate_page
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +145,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
         self.shown: dict[str, bytes] = {}
         self.active = self.debate.is_active
         self.csrf_token = self._csrf_token()
-        self.group = events.group_name(self.debate)
+        self.group = event_log.group_name(self.debate)
         self.wake = asyncio.Event()
         if self.channel_layer is not None:
             await self.channel_layer.group_add(self.group, self.channel_name)

@@ -6,7 +6,7 @@ idle worker exits at once; a busy one sets the flag, the step (``lease.run_holdi
 cancels its calls within a fraction of a second, hands its lease on and re-queues
 itself, and the worker exits on the next signal its host sends. A worker is busy while
 a task runs and while any debate is in flight on its event loop
-(``debates.worker_loop``), so the count is shared by threads.
+(``debates.runtime.worker_loop``), so the count is shared by threads.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, path
 
-from debates.consumers import DebateConsumer
+from debates.live.consumers import DebateConsumer
 
 websocket_urlpatterns: list[URLPattern] = [
     # <str:code>, not <uuid:code>: a path no route matches makes channels' URLRouter raise

@@ -3,7 +3,7 @@ a stop that ends every process within 10 s of SIGTERM or SIGINT.
 
 django-q2's own command waits for running tasks to finish (a debate step may wait
 minutes on model calls) and can hang when the whole process group gets SIGTERM. Here
-the main process owns the stop: see ``debates.workerhost.host.stop_cluster``.
+the main process owns the stop: see ``debates.runtime.workerhost.host.stop_cluster``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from django.conf import settings
 from django_q.cluster import Cluster
 from django_q.management.commands.qcluster import Command as QClusterCommand
 
-from debates.workerhost.host import (
+from debates.runtime.workerhost.host import (
     STOP_DEADLINE_S,
     Sweeper,
     become_subreaper,

@@ -1,15 +1,15 @@
 """Runs one engine step for a stored debate: claim, load, run, persist, hand on.
 
-A worker claims the debate with a lease (``debates.lease``: a conditional UPDATE, so
+A worker claims the debate with a lease (``debates.runtime.lease``: a conditional UPDATE, so
 two workers never run the same debate at once), rebuilds the engine state from stored
 turns, runs the next step and persists each turn the moment it arrives
-(``debates.persistence``). Because the state comes from stored turns, a step
+(``debates.runtime.persistence``). Because the state comes from stored turns, a step
 re-delivered after a crash asks only for the turns that are missing.
 
 While the step runs, a heartbeat renews the lease every third of its length, so a
 model call slower than the lease never lets a second worker start the same step,
 and a worker that dies is noticed within one lease. A worker asked to stop
-(``debates.shutdown``) cancels its calls in flight, hands its lease on and re-queues
+(``debates.runtime.shutdown``) cancels its calls in flight, hands its lease on and re-queues
 the step, so a stop costs a step's unfinished calls and never waits for them.
 """
 
@@ -26,14 +26,16 @@ from django.db import DatabaseError, InterfaceError, OperationalError, transacti
 from django.db.models import Q
 from django.utils import timezone
 
-from debates import events, shutdown, signals
+from debates import event_log, signals
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.gateway import Cancelled
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols import DebateProtocol, get_protocol
 from debates.engine.schemas import CallRecord, Usage
 from debates.engine.state import DebateState
-from debates.lease import (  # noqa: F401 - claim/release/lease_seconds are this module's API too
+from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
+from debates.runtime import shutdown
+from debates.runtime.lease import (  # noqa: F401 - claim/release/lease_seconds are this module's API too
     Abandoned,
     claim,
     lease_seconds,
@@ -43,17 +45,17 @@ from debates.lease import (  # noqa: F401 - claim/release/lease_seconds are this
     take_stalled,
     worker_id,
 )
-from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
-from debates.persistence import PersistingHooks
-from debates.running_time import EVENT_KINDS, running_seconds
-from debates.stored_state import load_state
+from debates.runtime.persistence import PersistingHooks
+from debates.runtime.queue import enqueue_step
+from debates.runtime.running_time import EVENT_KINDS, running_seconds
+from debates.runtime.state_rows import load_state
 
 log = logging.getLogger(__name__)
 
 def usage_of(debate: Debate) -> Usage:
     """Totals from the ledger, by the engine's own rule (``usage_from_calls``), so the
     CLI and stored debates can never disagree on what counts as an unknown cost; the
-    wall time is the time spent running steps (``debates.running_time``)."""
+    wall time is the time spent running steps (``debates.runtime.running_time``)."""
     fields = ["phase", "round", "attempt", "purpose", "model", "prompt_tokens",
               "completion_tokens", "cost_usd", "latency_ms", "ok"]
     records = [CallRecord(agent=row.pop("agent_index"), **row)
@@ -90,7 +92,7 @@ def _fail(debate: Debate, error: str, worker: str) -> None:
             return
         store_usage(debate)
         signals.debate_failed.send(sender=Debate, debate=debate)
-        events.append(debate, "debate_failed", {"error": error})
+        event_log.append(debate, "debate_failed", {"error": error})
 
 
 def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol, worker: str) -> None:
@@ -121,14 +123,14 @@ def _finish(debate: Debate, state: DebateState, protocol: DebateProtocol, worker
             Synthesis.objects.update_or_create(
                 debate=debate, defaults={"result": result.model_dump(mode="json")})
         (signals.debate_failed if failure else signals.debate_finished).send(Debate, debate=debate)
-        events.append(debate, kind, payload)
+        event_log.append(debate, kind, payload)
 
 
 async def advance(code: uuid.UUID | str, *, worker: str | None = None,
                   also: EngineHooks | None = None, keep_lease: bool = False) -> bool:
     """Runs one step of the debate. Returns True when more steps remain, False when the
     debate is finished or not ours. Every database call goes through ``sync_to_async``,
-    so many debates' steps can share one event loop (``debates.worker_loop``).
+    so many debates' steps can share one event loop (``debates.runtime.worker_loop``).
 
     With ``keep_lease`` the lease stays held after the step (renewed, not handed on):
     the caller runs the next step itself, and a crash in between is noticed like a
@@ -241,12 +243,10 @@ def _stop_cancelled(debate: Debate, worker: str) -> None:
 
 def _abandon(debate: Debate, worker: str, label: str) -> None:
     """Gives the step back: lease handed on and the step queued for a live worker."""
-    from debates.services import enqueue_step
-
     log.warning("debate %s: %s abandoned, the worker is stopping", debate.code, label)
     with transaction.atomic():
         release(debate.pk, worker)
-        events.append(debate, "abandoned", {"step": label})
+        event_log.append(debate, "abandoned", {"step": label})
         enqueue_step(debate)
 
 
@@ -261,8 +261,6 @@ def resume_stalled(*, queued_grace_s: int = 60) -> int:
     lost (handed on, or never claimed, longer than the grace ago). Safe to run any
     time, from any number of sweepers: a live lease is skipped, and each stalled
     debate is taken by one sweeper only (``take_stalled``)."""
-    from debates.services import enqueue_step
-
     now = timezone.now()
     lost_since = now - timedelta(seconds=queued_grace_s)
     stalled = Debate.objects.filter(status__in=ACTIVE_STATUSES).filter(
@@ -275,7 +273,7 @@ def resume_stalled(*, queued_grace_s: int = 60) -> int:
         with transaction.atomic():
             if not take_stalled(debate):
                 continue  # claimed meanwhile, or another sweeper took it
-            events.append(debate, "resumed", {"by": "resume_stalled"})
+            event_log.append(debate, "resumed", {"by": "resume_stalled"})
             enqueue_step(debate)
         count += 1
     return count

@@ -8,8 +8,8 @@ from debates.engine.protocols import get_protocol
 from debates.engine.schemas import Phase, TurnStatus
 from debates.engine.state import Step
 from debates.models import Debate
-from debates.pages import TurnView, turn_fields, turn_summary
-from debates.stored_state import load_state
+from debates.runtime.state_rows import load_state
+from debates.web.pages import TurnView, turn_fields, turn_summary
 
 PANEL_TITLES = {
     Phase.COMPOSE.value: "Compose: the panel",

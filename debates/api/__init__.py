@@ -1,6 +1,12 @@
 """JSON API for debates, mounted at /api/debates. Token or session auth (see
 council_site.api_auth); the same access helper and the same form validation as the
-HTML views."""
+HTML views.
+
+``router`` is the debates API's one router: the routes of ``compare``, this module's
+own (list, create, read, cancel, stop, the event list), ``events`` and ``actions``, in
+that order. The routes live in this package's ``__init__`` so that their OpenAPI
+operation ids (ninja derives them from the module: ``debates_api_list_debates``) stayed
+what they were before the API became a package."""
 
 # No ``from __future__ import annotations`` here: ninja's @paginate wraps the list view,
 # and the wrapper resolves string annotations in ninja's namespace, not this module's.
@@ -8,7 +14,7 @@ import dataclasses
 import uuid
 from datetime import date, datetime
 from functools import partial
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -23,12 +29,11 @@ from council_site.api_pagination import PagePagination
 from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import current_team_access, debate_access
+from debates.api import actions, compare, events
+from debates.api.results import ResultOut
 from debates.engine.inputs import InputError, check_model
-from debates.engine.protocols import result_models
 from debates.engine.schemas import MAX_AGENTS, MAX_QUESTION_CHARS, Mode, Persona
-from debates.forms import DebateForm
 from debates.limits import RateLimited
-from debates.list_filters import DebateFilterForm
 from debates.models import Debate, DebateStatus
 from debates.selectors import DebateFilters
 from debates.services import (
@@ -38,8 +43,11 @@ from debates.services import (
     debate_start,
     debate_stop,
 )
+from debates.web.forms import DebateForm
+from debates.web.list_filters import DebateFilterForm
 
-router = Router(tags=["debates"], auth=api_auth)
+# This module's own routes; ``router`` below is what the site mounts.
+routes = Router(tags=["debates"], auth=api_auth)
 
 
 class DebateSummaryOut(Schema):
@@ -167,7 +175,7 @@ class DebateListItemOut(DebateSummaryOut):
 
 
 class DebateListQuery(Schema):
-    """The web list's filters (debates.list_filters), as query parameters."""
+    """The web list's filters (debates.web.list_filters), as query parameters."""
 
     q: str = Field(default="", max_length=200, description="Words in the question or "
                    "synthesis (PostgreSQL: web search syntax, stemmed).")
@@ -209,7 +217,7 @@ def _summary(d: Debate) -> dict[str, Any]:
             "created_at": d.created_at}
 
 
-@router.get("/", response=list[DebateListItemOut], url_name="debate_list")
+@routes.get("/", response=list[DebateListItemOut], url_name="debate_list")
 @paginate(PagePagination)
 def list_debates(request: HttpRequest, filters: Query[DebateListQuery]) -> QuerySet[Debate]:
     """The current team's debates, filtered and sorted like the web list (the same
@@ -235,7 +243,7 @@ def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
     return dataclasses.replace(spec, **changes)
 
 
-@router.post("/", response={201: CreatedOut, **errors(400, 429)}, url_name="debate_create",
+@routes.post("/", response={201: CreatedOut, **errors(400, 429)}, url_name="debate_create",
              openapi_extra=RATE_LIMITED_DOC)
 def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Status[Any]:
     """Starts a debate; the same checks as the web form, nothing saved on refusal."""
@@ -261,7 +269,7 @@ def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Statu
     return Status(201, {"code": debate.code, "status": debate.status})
 
 
-@router.get("/{uuid:code}", response=DebateOut, url_name="debate_detail")
+@routes.get("/{uuid:code}", response=DebateOut, url_name="debate_detail")
 def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
     """Status, metrics and panel of one debate."""
     debate, _ = debate_access(user=request.user, code=code)
@@ -280,11 +288,7 @@ def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
     }
 
 
-# The result of any registered protocol (the council's DebateResult, ...).
-ResultOut = Union[tuple(result_models())]  # type: ignore[valid-type]  # noqa: UP007
-
-
-@router.get("/{uuid:code}/synthesis", response={200: ResultOut, **errors(404)},
+@routes.get("/{uuid:code}/synthesis", response={200: ResultOut, **errors(404)},
             url_name="debate_synthesis")
 def get_synthesis(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     """The typed result of the debate's protocol (``DebateResult`` for the council),
@@ -306,23 +310,28 @@ def _transition(request: HttpRequest, code: uuid.UUID, service: Any) -> Status[A
                         "stop_requested": debate.stop_requested})
 
 
-@router.post("/{uuid:code}/cancel", response={200: StatusOut, **errors(409)},
+@routes.post("/{uuid:code}/cancel", response={200: StatusOut, **errors(409)},
              url_name="debate_cancel")
 def cancel_debate(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Status[Any]:
     return _transition(request, code, partial(debate_cancel, user=request.user))
 
 
-@router.post("/{uuid:code}/stop", response={200: StatusOut, **errors(409)},
+@routes.post("/{uuid:code}/stop", response={200: StatusOut, **errors(409)},
              url_name="debate_stop")
 def stop_debate(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     """Stop debating and synthesise what there is (stop reason "stopped_by_user")."""
     return _transition(request, code, debate_stop)
 
 
-@router.get("/{uuid:code}/events", response=list[EventOut], url_name="debate_events")
+@routes.get("/{uuid:code}/events", response=list[EventOut], url_name="debate_events")
 def list_events(request: HttpRequest, code: uuid.UUID,
                 query: Query[EventsQuery]) -> list[Any]:
     """The durable event log after sequence number ``after``: poll with the last
     ``seq`` you saw and you miss nothing."""
     debate, _ = debate_access(user=request.user, code=code)
     return selectors.debate_events_after(debate=debate, after=query.after)
+
+
+router = Router()
+for part in (compare.router, routes, events.router, actions.router):
+    router.add_router("", part)

@@ -1,6 +1,6 @@
 """More of what the web app does with a debate, under /api/debates: one more round,
 re-run, the Markdown and JSON exports and the result's JSON schema. Same services and access
-helper as the HTML views (debates.views)."""
+helper as the HTML views (debates.web.views)."""
 
 from __future__ import annotations
 
@@ -15,15 +15,16 @@ from pydantic import ConfigDict, Field
 from council_site.api_auth import api_auth
 from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
 from council_site.http import AuthenticatedHttpRequest
-from debates import report_extras, selectors
+from debates import selectors
 from debates.access import current_team_access, debate_access
-from debates.api import ResultOut
+from debates.api.results import ResultOut
 from debates.engine.inputs import InputError
 from debates.engine.protocols import UnknownProtocol, get_protocol, known_protocols
 from debates.engine.schemas import MAX_QUESTION_CHARS
 from debates.limits import RateLimited
-from debates.report_extras import extra_json
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
+from debates.web import export_sections
+from debates.web.export_sections import extra_json
 
 router = Router(tags=["debates"], auth=api_auth)
 
@@ -131,11 +132,11 @@ def export_markdown(request: HttpRequest, code: uuid.UUID,
     result = selectors.debate_result(debate=debate)
     if result is None:
         return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
-    body = report_extras.export_markdown(
-        debate, result, options={report_extras.THREADS} if query.threads else ())
+    body = export_sections.export_markdown(
+        debate, result, options={export_sections.THREADS} if query.threads else ())
     response = HttpResponse(body, content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = report_extras.attachment(
-        report_extras.export_filename(debate, "md"))
+    response["Content-Disposition"] = export_sections.attachment(
+        export_sections.export_filename(debate, "md"))
     return response
 
 
@@ -151,6 +152,6 @@ def export_json(request: HttpRequest, code: uuid.UUID) -> Any:
     body = json.dumps({**result.model_dump(mode="json"), **extra_json(debate)},
                       ensure_ascii=False, indent=2)
     response = HttpResponse(body, content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = report_extras.attachment(
-        report_extras.export_filename(debate, "json"))
+    response["Content-Disposition"] = export_sections.attachment(
+        export_sections.export_filename(debate, "json"))
     return response

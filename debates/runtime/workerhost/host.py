@@ -40,7 +40,7 @@ class Sweeper(threading.Thread):
         self._stop_event = threading.Event()
 
     def run(self) -> None:
-        from debates.execution import resume_stalled
+        from debates.runtime.execution import resume_stalled
 
         try:
             while not self._stop_event.wait(self.interval):

@@ -38,7 +38,7 @@ from council_site.api_auth import api_auth
 from council_site.api_errors import errors
 from council_site.api_waits import Watch, watch_open
 from debates.access import debate_access
-from debates.events import events_after
+from debates.event_log import events_after
 from debates.models import ACTIVE_STATUSES, Debate, DebateEvent
 
 router = Router(tags=["debates"], auth=api_auth)

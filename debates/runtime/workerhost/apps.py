@@ -4,7 +4,7 @@ from django.apps import AppConfig
 
 
 def _prepare_worker(sender, **kwargs):  # noqa: ANN001, ANN003 - signal signature
-    from debates import shutdown, worker_loop
+    from debates.runtime import shutdown, worker_loop
 
     shutdown.install()
     # django-q2's synchronous mode sends the signal too, in the caller's own process
@@ -14,7 +14,7 @@ def _prepare_worker(sender, **kwargs):  # noqa: ANN001, ANN003 - signal signatur
 
 
 class WorkerHostConfig(AppConfig):
-    name = "debates.workerhost"
+    name = "debates.runtime.workerhost"
     label = "council_workerhost"
     verbose_name = "Worker host"
 

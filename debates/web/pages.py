@@ -12,7 +12,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from debates.charts import Chart, convergence_chart
 from debates.engine import convergence
 from debates.engine.i18n import translator
 from debates.engine.protocols import DebateProtocol, Participant, get_protocol
@@ -28,8 +27,9 @@ from debates.engine.schemas import (
 )
 from debates.engine.state import DebateState, Step
 from debates.models import Debate, DebateEvent, DebateStatus
+from debates.runtime.state_rows import load_state
 from debates.selectors import debate_result
-from debates.stored_state import load_state
+from debates.web.charts import Chart, convergence_chart
 
 StepState = Literal["done", "running", "pending", "failed", "cancelled", "skipped"]
 

@@ -1,5 +1,5 @@
 """Two runs side by side over the API, mounted at /api/debates/compare: the web
-compare page's comparison (debates.compare), as JSON."""
+compare page's comparison (debates.web.compare), as JSON."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from council_site.api_auth import api_auth
 from council_site.api_errors import errors
 from debates import selectors
 from debates.access import debate_access
-from debates.compare import Comparison, compare_results
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateResult
 from debates.models import Debate
+from debates.web.compare import Comparison, compare_results
 
 router = Router(tags=["debates"], auth=api_auth)
 

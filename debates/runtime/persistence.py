@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from asgiref.sync import sync_to_async
 from django.db import IntegrityError, transaction
 
-from debates import events
+from debates import event_log
 from debates.engine.hooks import EngineEvent, EngineHooks
 from debates.engine.schemas import (
     CallRecord,
@@ -23,10 +23,10 @@ from debates.engine.schemas import (
     TurnStatus,
 )
 from debates.engine.state import DebateState
-from debates.lease import renew
 from debates.models import Debate, LLMCall, RoundMetric
 from debates.models import Turn as TurnRow
-from debates.stored_state import snapshot_agents
+from debates.runtime.lease import renew
+from debates.runtime.state_rows import snapshot_agents
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ class PersistingHooks(EngineHooks):
                 return
             if turn.phase is Phase.COMPOSE and turn.status is TurnStatus.OK:
                 snapshot_agents(self.debate, self.state)
-            events.append(self.debate, "turn", {
+            event_log.append(self.debate, "turn", {
                 "phase": turn.phase.value, "round": turn.round, "agent": turn.agent,
                 "status": turn.status.value,
             })
@@ -128,7 +128,7 @@ class PersistingHooks(EngineHooks):
             if event.kind is EngineEventKind.STEP_STARTED:
                 Debate.objects.filter(pk=self.debate.pk).update(current_step=event.step)
             if event.kind in (EngineEventKind.STEP_STARTED, EngineEventKind.STEP_COMPLETED):
-                events.append(self.debate, event.kind, event.model_dump(
+                event_log.append(self.debate, event.kind, event.model_dump(
                     mode="json", exclude={"kind"}))
 
     async def on_turn(self, turn: Turn) -> None:

@@ -1,0 +1,8 @@
+"""The API's result type: the result model of any registered protocol (the council's
+``DebateResult``, ...), for the routes that answer with a debate's result."""
+
+from typing import Union
+
+from debates.engine.protocols import result_models
+
+ResultOut = Union[tuple(result_models())]  # type: ignore[valid-type]  # noqa: UP007
