@@ -1,5 +1,6 @@
-"""The team's decision as a section of the debate's Markdown export (and so of its
-print view) and as the JSON export's ``decision`` key (registered in apps.py)."""
+"""The team's decision, with the outcome of its latest review, as a section of the
+debate's Markdown export (and so of its print view) and as the JSON export's
+``decision`` key (registered in apps.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ from typing import Any
 
 from debates.engine.markdown import inline
 from debates.models import Debate
-from decisions.selectors import decision_for_debate, decision_state, decision_versions
+from decisions.models import Outcome
+from decisions.selectors import (
+    decision_for_debate,
+    decision_state,
+    decision_versions,
+    latest_outcome,
+)
 
 
 def _who(user: Any) -> str:
@@ -27,6 +34,9 @@ def decision_markdown(debate: Debate) -> str:
            f"Decided by {inline(_who(decision.decided_by))} on "
            f"{decision.decided_at:%Y-%m-%d} · review: {review} · "
            f"state: {decision_state(decision).replace('_', ' ')}", ""]
+    outcome = latest_outcome(decision=decision)
+    if outcome is not None:
+        out += _outcome_markdown(outcome)
     earlier = decision_versions(decision=decision)[1:]
     if earlier:
         out += ["### Earlier versions", ""]
@@ -35,6 +45,35 @@ def decision_markdown(debate: Debate) -> str:
                 for v in earlier]
         out.append("")
     return "\n".join(out)
+
+
+def _outcome_markdown(outcome: Outcome) -> list[str]:
+    """"### Outcome": the latest review (the one that counts), its notes quoted."""
+    by = f"by {inline(_who(outcome.recorded_by))} on {outcome.recorded_at:%Y-%m-%d}"
+    if outcome.can_tell:
+        result = f" · result: {outcome.get_result_display().lower()}" if outcome.result else ""
+        head = f"**{inline(outcome.right_option)}** proved right{result} · reviewed {by}"
+    else:
+        again = (f"; next review {outcome.review_again_on:%Y-%m-%d}"
+                 if outcome.review_again_on else "")
+        head = f"Can't tell yet (reviewed {by}){again}"
+    out = ["### Outcome", "", head, ""]
+    if outcome.notes.strip():
+        out += [*(f"> {line}".rstrip() for line in outcome.notes.strip().splitlines()), ""]
+    return out
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {
+        "code": str(outcome.code), "right_option": outcome.right_option or None,
+        "result": outcome.result or None, "notes": outcome.notes,
+        "review_again_on": (outcome.review_again_on.isoformat()
+                            if outcome.review_again_on else None),
+        "recorded_by": outcome.recorded_by.get_username() if outcome.recorded_by else None,
+        "recorded_at": outcome.recorded_at.isoformat(),
+    }
 
 
 def decision_json(debate: Debate) -> dict[str, Any] | None:
@@ -48,6 +87,8 @@ def decision_json(debate: Debate) -> dict[str, Any] | None:
         "decided_at": decision.decided_at.isoformat(),
         "review_on": decision.review_on.isoformat() if decision.review_on else None,
         "state": decision_state(decision), "version": decision.version,
+        # The latest review (the one that counts); null before any.
+        "outcome": outcome_json(latest_outcome(decision=decision)),
         "earlier_versions": [
             {"version": v.version, "option": v.option or None, "choice": v.choice or None,
              "rationale": v.rationale, "decided_at": v.decided_at.isoformat(),

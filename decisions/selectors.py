@@ -16,7 +16,7 @@ from council_site.accounts.models import Membership, Team
 from debates.models import Debate, DebateStatus, Synthesis
 from debates.runtime.state_rows import load_state
 from debates.selectors import DebateFilters, debate_search
-from decisions.models import Decision, DecisionState, DecisionVersion
+from decisions.models import Decision, DecisionState, DecisionVersion, Outcome
 
 DECISION_SORTS: dict[str, tuple[Any, ...]] = {
     "newest": ("-decided_at", "-id"),
@@ -57,6 +57,11 @@ def debate_options(debate: Debate) -> list[str]:
 def decision_for_debate(*, debate: Debate) -> Decision | None:
     return (Decision.objects.select_related("decided_by")
             .filter(debate=debate).first())
+
+
+def latest_outcome(*, decision: Decision) -> Outcome | None:
+    """The review that counts: the latest one (``Outcome`` orders newest first)."""
+    return decision.outcomes.select_related("recorded_by").first()
 
 
 def decision_versions(*, decision: Decision) -> list[DecisionVersion]:
