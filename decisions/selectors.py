@@ -64,6 +64,16 @@ def latest_outcome(*, decision: Decision) -> Outcome | None:
     return decision.outcomes.select_related("recorded_by").first()
 
 
+def latest_outcomes(*, decisions: list[Decision]) -> dict[int, Outcome]:
+    """The latest review of each of ``decisions`` that has one, by decision id (one
+    query, for a page of the decision log)."""
+    latest: dict[int, Outcome] = {}
+    for outcome in (Outcome.objects.filter(decision__in=decisions)
+                    .select_related("recorded_by").order_by("recorded_at", "id")):
+        latest[outcome.decision_id] = outcome
+    return latest
+
+
 def decision_versions(*, decision: Decision) -> list[DecisionVersion]:
     """Every version, newest first (the first is the current one)."""
     return list(decision.versions.select_related("decided_by").order_by("-version"))

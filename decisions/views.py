@@ -81,21 +81,25 @@ def history(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 def decision_log(request: HttpRequest) -> HttpResponse:
     """The current team's decisions, searchable and filtered like the debate list."""
     try:
-        team, _ = current_team_access(request)
+        team, role = current_team_access(request)
     except PermissionDenied:
         return render(request, "decisions/log.html", {"team": None, "decisions": []})
     form = DecisionFilterForm(request.GET)
     today = timezone.localdate()
     found = selectors.decision_search(team=team, filters=form.decision_filters(), today=today)
     page = Paginator(found, PAGE_SIZE).get_page(request.GET.get("page"))
+    outcomes = selectors.latest_outcomes(decisions=list(page.object_list))
     for decision in page.object_list:
         decision.state = selectors.decision_state(decision, today=today)
+        decision.latest_outcome = outcomes.get(decision.pk)
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "decisions/log.html", {
         "team": team, "decisions": page.object_list, "page": page, "form": form,
         "query": query.urlencode(), "choices": debate_filter_choices(team=team),
         "owners": selectors.decision_owners(team=team), "states": DecisionState.choices,
+        # Editors and owners get the review where it is due; viewers no dead link.
+        "can_write": role in WRITE_ROLES,
     })
 
 
