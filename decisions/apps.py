@@ -7,7 +7,12 @@ class DecisionsConfig(AppConfig):
 
     def ready(self) -> None:
         from debates.web import export_sections
+        from decisions.calibration import persona_api_records
         from decisions.exports import decision_json, decision_markdown
+        from personas import records
 
         export_sections.register("decisions.decision", decision_markdown)
         export_sections.register_json("decision", decision_json)
+        # The persona API carries each library persona's record; personas cannot import
+        # decisions (the layers point decisions -> personas), so it is handed over here.
+        records.register(persona_api_records)

@@ -18,6 +18,7 @@ from debates.models import Agent, Debate, Synthesis
 from decisions.models import Outcome
 from decisions.scoring import Calibration, Forecast, PersonaRecord, ReviewedDebate, calibrate
 from personas.models import LibraryPersona
+from personas.records import CalibrationRecord
 
 
 class _Split(BaseModel):
@@ -107,6 +108,13 @@ def team_calibration(*, team: Team) -> Calibration:
 def library_records(*, team: Team) -> dict[str, PersonaRecord]:
     """The record of each library persona of the team that has one, by its code."""
     return {p.scorer: p for p in team_calibration(team=team).personas if p.library_persona}
+
+
+def persona_api_records(team: Team) -> dict[str, CalibrationRecord]:
+    """``library_records`` as the persona API carries them (registered in apps.py)."""
+    return {code: CalibrationRecord(scored_decisions=r.scored, brier=r.brier, hits=r.hits,
+                                    too_few=r.too_few)
+            for code, r in library_records(team=team).items()}
 
 
 def composed_questions(*, team: Team, calibration: Calibration) -> dict[str, str]:

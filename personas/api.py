@@ -21,6 +21,7 @@ from debates.engine.schemas import Persona
 from personas import selectors, services
 from personas.access import library_access, persona_access
 from personas.models import LibraryPersona, PersonaLibrary
+from personas.records import CalibrationRecord, calibration_records
 
 router = Router(tags=["personas"], auth=api_auth)
 
@@ -29,6 +30,14 @@ class UsageOut(Schema):
     debates: int
     dissents: int
     judged: int
+
+
+class PersonaRecordOut(Schema):
+    scored_decisions: int = Field(description="Reviewed decisions that scored its verdict.")
+    brier: float = Field(description="Mean Brier score over them: 0 is perfect; lower is "
+                                     "better.")
+    hits: int = Field(description="Scored decisions where its final verdict proved right.")
+    too_few: bool = Field(description="Too few scored decisions (under 5) to judge by.")
 
 
 class PersonaOut(Schema):
@@ -44,6 +53,9 @@ class PersonaOut(Schema):
     archived: bool
     forked_from: uuid.UUID | None
     usage: UsageOut
+    calibration: PersonaRecordOut | None = Field(
+        description="Its record over the team's reviewed decisions (see GET "
+                    "/api/calibration); null until a review scored it.")
 
 
 class FieldChangeOut(Schema):
@@ -105,19 +117,21 @@ class PersonaFileOut(Schema):
     personas: list[Persona]
 
 
-def _persona_out(persona: LibraryPersona, usage: selectors.PersonaUsage) -> dict[str, Any]:
+def _persona_out(persona: LibraryPersona, usage: selectors.PersonaUsage,
+                 record: CalibrationRecord | None = None) -> dict[str, Any]:
     return {
         **services.persona_data(persona.as_persona()),
         "model": persona.model or None, "temperature": persona.temperature,
         "code": persona.code, "library": persona.library.code, "archived": persona.archived,
         "forked_from": persona.forked_from.code if persona.forked_from else None,
-        "usage": usage,
+        "usage": usage, "calibration": record,
     }
 
 
 def _personas_out(team: Team, personas: list[LibraryPersona]) -> list[dict[str, Any]]:
     usage = selectors.persona_usage(team=team, personas=personas)
-    return [_persona_out(p, usage[p.code]) for p in personas]
+    records = calibration_records(team=team)
+    return [_persona_out(p, usage[p.code], records.get(str(p.code))) for p in personas]
 
 
 def _library_out(library: PersonaLibrary, count: int) -> dict[str, Any]:
@@ -211,8 +225,7 @@ def _versions_out(persona: LibraryPersona) -> list[dict[str, Any]]:
 
 
 def _persona_now(persona: LibraryPersona) -> dict[str, Any]:
-    usage = selectors.persona_usage(team=persona.library.team, personas=[persona])
-    return _persona_out(persona, usage[persona.code])
+    return _personas_out(persona.library.team, [persona])[0]
 
 
 @router.get("/{uuid:code}", response=PersonaDetailOut, url_name="personas_persona")
