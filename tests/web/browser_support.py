@@ -29,6 +29,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-g
 # What every page action and ``expect`` waits at most (Playwright's own defaults, 30 s
 # and 5 s, are too short for a loaded CI machine).
 PATIENCE_MS = int(PATIENCE_S * 1000)
+# page.evaluate(SHORT_TARGETS): the page's controls shorter than a 44 px tap target
+# (WCAG 2.5.5), each as "TAG text height"; a link inside a sentence (a muted line, prose,
+# an empty state, small print) is exempt: its height is the line's.
+SHORT_TARGETS = """() => [...document.querySelectorAll(
+        'main a, main button, main select, main input:not([type=hidden]), main summary')]
+    .filter(el => el.getBoundingClientRect().height > 0)
+    .filter(el => !el.closest('p.muted, .prose, .empty, .small'))
+    .filter(el => el.getBoundingClientRect().height < 44)
+    .map(el => el.tagName + ' ' + el.textContent.trim().slice(0, 30) + ' '
+         + Math.round(el.getBoundingClientRect().height))"""
 
 
 def require_chromium() -> None:

@@ -1,6 +1,7 @@
 """Deciding in a real browser: an editor records the team's decision from the debate
-page (desk), then the decision log, the debate page with its decision and My actions
-are read on a 390 px phone with nothing wider than the screen."""
+page (desk), then the decision log, the debate page with its decision, My actions and
+the calibration page are read on a 390 px phone with nothing wider than the screen and
+every control a 44 px tap target."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
 from tests.web.browser_support import (
     PATIENCE_MS,
+    SHORT_TARGETS,
     launch,
     real_password,
     require_chromium,
@@ -75,10 +77,13 @@ def _drive(base: str, member: str, code: object) -> None:
                           has_touch=True)
             for path, text in ((f"/debates/{code}/", "Cheaper after the freeze"),
                                ("/decisions/", "1 decision"),
-                               ("/actions/", "Ask the vendor")):
+                               ("/actions/", "Ask the vendor"),
+                               ("/calibration/", "Calibration")):
                 phone.goto(base + path)
                 expect(phone.locator("main")).to_contain_text(text)
                 assert phone.evaluate("document.documentElement.scrollWidth") <= 390, \
                     (path, phone.evaluate(WIDE)[:15])
+                if path != f"/debates/{code}/":
+                    assert phone.evaluate(SHORT_TARGETS) == [], path
         finally:
             browser.close()

@@ -1,6 +1,8 @@
 """Closing the loop in a real browser, on a desk and on a phone: record the team's
 decision on a finished debate, review it (which option proved right), and read the
-calibration page. On the phone no page is wider than the screen. Screenshots of the
+calibration page, and the decision log with each outcome. On the phone no page is wider
+than the screen and the log's and calibration's controls are 44 px tap targets.
+Screenshots of the
 calibration page land in docs/screenshots/."""
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from debates.services import debate_create
 from tests.web.browser_support import (
     PATIENCE_MS,
     SCREENSHOTS,
+    SHORT_TARGETS,
     launch,
     real_password,
     require_chromium,
@@ -119,7 +122,13 @@ def _drive(base: str, member: str, codes: list[str]) -> None:
             expect(phone.locator(".calibration-table tbody tr")).to_have_count(6)
             expect(phone.locator("svg.reliability-chart")).to_be_visible()
             _no_overflow(phone)
+            assert phone.evaluate(SHORT_TARGETS) == []
             phone.screenshot(path=str(SCREENSHOTS / "calibration-phone.png"), full_page=True)
+            phone.goto(f"{base}/decisions/")
+            expect(phone.locator(".decision-log")).to_contain_text("SQS proved right · mixed")
+            expect(phone.locator(".decision-log")).to_contain_text("Kafka proved right · mixed")
+            _no_overflow(phone)
+            assert phone.evaluate(SHORT_TARGETS) == []
             desk.reload()
             expect(desk.locator("#panel-accuracy")).to_contain_text("2 reviewed decisions")
             desk.screenshot(path=str(SCREENSHOTS / "calibration.png"), full_page=True)
