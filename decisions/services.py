@@ -71,10 +71,12 @@ def _clean_rationale(rationale: str) -> str:
     return rationale
 
 
-def _clean_review_on(review_on: date | None | _Default) -> date | None:
+def _clean_review_on(review_on: date | None | _Default, *, kept: date | None) -> date | None:
+    """The review date; a past one is refused unless it is the date the decision
+    already has (``kept``): changing a decision whose review is due keeps it due."""
     if isinstance(review_on, _Default):
         return default_review_on()
-    if review_on is not None and review_on < timezone.localdate():
+    if review_on is not None and review_on < timezone.localdate() and review_on != kept:
         raise DecisionError(
             f"The review date {review_on:%Y-%m-%d} is in the past; pick today or later, "
             "or no review.")
@@ -101,9 +103,9 @@ def decision_record(
             "This debate has not finished: the team can decide once it has a result.")
     option, choice = _clean_choice(debate, option, choice)
     rationale = _clean_rationale(rationale)
-    review = _clean_review_on(review_on)
-    now = timezone.now()
     decision = Decision.objects.select_for_update().filter(debate=debate).first()
+    review = _clean_review_on(review_on, kept=decision.review_on if decision else None)
+    now = timezone.now()
     if decision is None:
         decision = Decision.objects.create(
             debate=debate, option=option, choice=choice, rationale=rationale,

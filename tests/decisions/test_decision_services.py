@@ -101,3 +101,18 @@ def test_a_decision_on_a_finished_debate_of_any_protocol(team, owner, protocol, 
     assert options, protocol
     decision = decision_record(debate=debate, user=owner, option=options[-1], rationale="r")
     assert decision.option == options[-1]
+
+
+def test_a_due_decision_can_change_keeping_its_past_review_date(debate, owner):
+    """The form offers the decision as it stands: a review date that has since passed
+    is the decision's own, not a new date in the past."""
+    decision = decision_record(debate=debate, user=owner, option="Stay", rationale="r")
+    past = timezone.localdate() - timedelta(days=3)
+    Decision.objects.filter(pk=decision.pk).update(review_on=past)
+    changed = decision_record(debate=debate, user=owner, option="Stay",
+                              rationale="Still too risky.", review_on=past)
+    assert (changed.version, changed.review_on) == (2, past)
+    with pytest.raises(DecisionError, match="is in the past"):
+        decision_record(debate=debate, user=owner, option="Stay", rationale="r2",
+                        review_on=past - timedelta(days=1))
+    assert Decision.objects.get().version == 2
