@@ -141,3 +141,10 @@ def test_debate_decision_review_reminder_outcome_calibration(team, owner, member
     assert body["panel"]["initial_accuracy"] == pytest.approx(1 / 3)
     assert body["panel"]["final_accuracy"] == pytest.approx(2 / 3)
     assert body["panel"]["lift"] == pytest.approx(1 / 3)
+    # The persona API carries the same records, and the export the outcome.
+    for persona in panel:
+        record = api.get(f"/api/personas/{persona.code}").json()["calibration"]
+        assert record["scored_decisions"] == 3 and record["too_few"]
+        assert record["brier"] == pytest.approx(HAND_BRIER[persona.name], abs=1e-4)
+    exported = api.get(f"/api/debates/{debates[1][0].code}/export.json").json()
+    assert exported["decision"]["outcome"]["right_option"] == "SQS"
