@@ -56,12 +56,24 @@ class VersionOut(Schema):
     review_on: date | None
 
 
+class ReviewOut(Schema):
+    """The latest review of a decision (the one that counts)."""
+
+    right_option: str | None = Field(description="null: \"can't tell yet\".")
+    result: str | None
+    notes: str
+    review_again_on: date | None
+    recorded_by: str | None
+    recorded_at: datetime
+
+
 class DecisionOut(VersionOut):
     code: uuid.UUID
     debate: uuid.UUID
     question: str
     state: DecisionState
     earlier_versions: list[VersionOut]
+    outcome: ReviewOut | None = Field(description="The latest review; null before any.")
 
 
 class DecisionListItemOut(VersionOut):
@@ -109,9 +121,20 @@ def _list_item(decision: Decision) -> dict[str, Any]:
             "question": decision.debate.question, "state": selectors.decision_state(decision)}
 
 
+def _review_out(decision: Decision) -> dict[str, Any] | None:
+    outcome = selectors.latest_outcome(decision=decision)
+    if outcome is None:
+        return None
+    return {"right_option": outcome.right_option or None, "result": outcome.result or None,
+            "notes": outcome.notes, "review_again_on": outcome.review_again_on,
+            "recorded_by": outcome.recorded_by.get_username() if outcome.recorded_by else None,
+            "recorded_at": outcome.recorded_at}
+
+
 def _decision_out(decision: Decision) -> dict[str, Any]:
     earlier = selectors.decision_versions(decision=decision)[1:]
-    return {**_list_item(decision), "earlier_versions": [_version_out(v) for v in earlier]}
+    return {**_list_item(decision), "earlier_versions": [_version_out(v) for v in earlier],
+            "outcome": _review_out(decision)}
 
 
 @debate_router.post("/{uuid:code}/decision", response={200: DecisionOut, **errors(400)},

@@ -58,3 +58,14 @@ def test_cant_tell_yet_exports_as_such_and_no_review_as_null(member_client, deba
     assert f"next review {outcome.review_again_on:%Y-%m-%d}" in md
     data = json.loads(member_client.get(f"/debates/{debate.code}/export.json").content)
     assert data["decision"]["outcome"]["right_option"] is None
+
+
+def test_the_decision_api_carries_the_latest_review(member_client, debate, owner, member):
+    decision_record(debate=debate, user=owner, option=STAY, rationale="Too risky.")
+    url = f"/api/debates/{debate.code}/decision"
+    assert member_client.get(url).json()["outcome"] is None
+    outcome_record(debate=debate, user=owner, right_option=None)
+    outcome_record(debate=debate, user=member, right_option=Q3, result="worked", notes="ok")
+    review = member_client.get(url).json()["outcome"]
+    assert (review["right_option"], review["result"], review["notes"],
+            review["recorded_by"]) == (Q3, "worked", "ok", member.username)
