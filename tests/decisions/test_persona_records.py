@@ -1,4 +1,4 @@
-"""The persona API carries each library persona's calibration record, though personas
+"""The persona API and pages carry each library persona's calibration record, though personas
 imports nothing from decisions (decisions hands the records over when it is ready)."""
 
 from __future__ import annotations
@@ -57,3 +57,19 @@ def test_the_schema_documents_the_record(member_client):
     assert set(schema["PersonaRecordOut"]["properties"]) == {
         "scored_decisions", "brier", "hits", "too_few"}
     assert "calibration" in schema["PersonaOut"]["properties"]
+
+
+def test_the_library_and_persona_pages_show_the_record(viewer_client, team, owner, library):
+    dana = persona_create(library=library, user=owner, data=persona("Dana"))
+    eli = persona_create(library=library, user=owner, data=persona("Eli"))
+    debate = judged(team, owner, [("Dana", dana, STAY, 0.8)], before=STAY, after=STAY)
+    decision_record(debate=debate, user=owner, option=STAY, rationale="r")
+    outcome_record(debate=debate, user=owner, right_option=STAY, result="worked")
+    page = viewer_client.get(f"/personas/libraries/{library.code}/").content.decode()
+    assert "Brier 0.020 over 1 decision" in page and "too few" in page
+    assert "not scored yet" in page  # Eli
+    mine = viewer_client.get(f"/personas/{dana.code}/").content.decode()
+    assert "Calibration: Brier 0.020 over 1 reviewed decision" in mine
+    assert "too few to judge" in mine
+    assert "No reviewed decision has scored this persona yet." in viewer_client.get(
+        f"/personas/{eli.code}/").content.decode()
