@@ -30,6 +30,7 @@ def test_the_outcome_is_in_the_markdown_and_print_exports(member_client, debate,
         assert "v1" in md and f"**{STAY}**" in md  # the earlier version stays readable
     printed = member_client.get(f"/debates/{debate.code}/print").content.decode()
     assert "proved right" in printed and "Late by a month." in printed
+    assert "Earlier versions" in printed and "Too risky." in printed
     assert "<script>alert(1)" not in printed  # notes are untrusted Markdown
 
 
