@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from debates.models import Synthesis
+from debates.web.export_sections import export_filename
 from tests.factories import add_synthesis, make_debate, synthesis_result
 
 
@@ -53,6 +54,8 @@ def test_export_json_is_the_result_as_a_download(member_client, team, owner):
     add_synthesis(debate)
     response = member_client.get(url)
     assert response.status_code == 200
-    assert response["Content-Disposition"] == f'attachment; filename="council-{debate.code}.json"'
+    filename = export_filename(debate, "json")
+    assert filename.endswith(".json") and str(debate.code) not in filename
+    assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
     assert json.loads(response.content) == member_client.get(
         f"/api/debates/{debate.code}/synthesis").json()
