@@ -26,6 +26,7 @@ from ..schemas import (
     NonEmpty,
     Phase,
     ProtocolResult,
+    ResultSummary,
     Strict,
     TurnStatus,
     Usage,
@@ -251,6 +252,19 @@ class WorkflowResult(ProtocolResult):
     contract_failures: int
     convergence: ConvergenceStatus
     synthesis: WorkflowSynthesis
+
+    def summarize(self) -> ResultSummary:
+        # Fixed phases, no stop rule: the last convergence check is how it ended. A
+        # divergent panel gives no single decision (like the council's genuine
+        # disagreement); the synthesis then frames the trade-off.
+        c = self.convergence
+        divergent = c.status == "divergent"
+        return ResultSummary(
+            protocol=self.protocol, stop_reason=c.status,
+            stop_explanation=f"{c.key_agreement}; remaining tension: {c.remaining_tension or '-'}",
+            decision=None if divergent else self.synthesis.summary,
+            divergence=(c.remaining_tension or self.synthesis.summary) if divergent else None,
+            degraded=self.degraded, simulated=self.simulated)
 
 
 # --------------------------------------------------------------------------- protocol
@@ -642,13 +656,6 @@ class WorkflowProtocol(DebateProtocol):
                              else state.config.model_for("synthesis")),
             usage=usage,
         )
-
-    def outcome(self, result: BaseModel) -> tuple[str, str, bool]:
-        # The workflow stops after its fixed phases: its outcome is the convergence.
-        assert isinstance(result, WorkflowResult)
-        c = result.convergence
-        return (c.status, f"{c.key_agreement}; remaining tension: "
-                f"{c.remaining_tension or '-'}", result.degraded)
 
     def render_markdown(self, result: BaseModel) -> str:
         from .reports import workflow_markdown
