@@ -63,6 +63,18 @@
     }
   });
 
+  // The new-debate form: "Edit these" puts the previewed automatic options into the
+  // Options field, where the user changes them before starting.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-fill-options]") : null;
+    if (!button) { return; }
+    var field = document.getElementById(button.getAttribute("aria-controls"));
+    if (!field) { return; }
+    field.value = button.getAttribute("data-fill-options");
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    field.focus();
+  });
+
   // Transcript: expand or collapse every turn.
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("[data-details]") : null;
