@@ -7,6 +7,7 @@ prefetched relation), however many agents, rounds and turns the debate has.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -20,7 +21,7 @@ from pydantic import BaseModel
 from council_site.accounts.models import Team
 from debates import events
 from debates.engine.protocols import get_protocol
-from debates.models import Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
+from debates.models import ACTIVE_STATUSES, Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
 from debates.persona_sources import persona_source
 
 SORTS = {
@@ -135,6 +136,17 @@ def debate_list(*, team: Team, limit: int = 200) -> QuerySet[Debate]:
         .select_related("created_by", "parent")
         .defer("settings", "given_personas", "context", "error")
         .order_by("-created_at")[:limit]
+    )
+
+
+def debates_to_watch(*, team: Team, codes: Iterable[uuid.UUID]) -> QuerySet[Debate]:
+    """What a live debate list follows: the team's debates running now, and those of
+    ``codes`` (seen running before), each with what a list row shows."""
+    return (
+        Debate.objects.filter(team=team)
+        .filter(Q(status__in=ACTIVE_STATUSES) | Q(code__in=list(codes)))
+        .select_related("created_by", "parent")
+        .defer("settings", "given_personas", "context", "error")
     )
 
 
