@@ -88,8 +88,9 @@ def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
     if f.author:
         qs = qs.filter(created_by__username=f.author)
     if f.persona:
+        # Part of a name: a library persona's, or one composed for a single debate.
         qs = qs.filter(id__in=Agent.objects.filter(
-            debate__team=team, name__iexact=f.persona).values("debate_id"))
+            debate__team=team, name__icontains=f.persona.strip()).values("debate_id"))
     if f.library is not None:
         codes = persona_source().library_persona_codes(team=team, library=f.library)
         qs = qs.filter(id__in=Agent.objects.filter(
@@ -123,8 +124,11 @@ def debate_filter_choices(*, team: Team) -> dict[str, Any]:
         "protocols": sorted(set(debates.values_list("protocol", flat=True))),
         "authors": sorted(set(debates.exclude(created_by=None).values_list(
             "created_by__username", flat=True))),
-        "personas": sorted(set(Agent.objects.filter(debate__team=team).values_list(
-            "name", flat=True)), key=str.casefold),
+        # The team's library personas (name, library) to suggest; a composed agent's
+        # name is found by typing part of it, not listed (there are dozens).
+        "personas": sorted({(name, library) for library, personas in
+                            persona_source().choices(team=team) for _, name in personas},
+                           key=lambda pair: (pair[0].casefold(), pair[1])),
         "libraries": persona_source().libraries(team=team),
     }
 
