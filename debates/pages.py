@@ -127,6 +127,7 @@ class DebatePage:
     participants_title: str = "Agents"
     summary: str = ""  # the protocol's one-line description of its settings
     more_rounds: bool = False  # the protocol offers "One more round" on a finished debate
+    language: str = "en"  # the debate's: fixed words on its pages come in it (engine.i18n)
 
 
 def _words(key: str) -> str:
@@ -361,13 +362,13 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
 def _diagnostic(state: DebateState, result: BaseModel | None,
                 metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
     """The result's diagnostic, or (while running) one from the first and last round,
-    with its meaning in the engine's English words (the report's)."""
+    with its meaning in the debate's language (the report's words)."""
     diagnostic = getattr(result, "diagnostic", None)  # a council result's
     if diagnostic is None and len(metrics) >= 2:
         diagnostic = state.diagnostic(metrics)
     if diagnostic is None:
         return None, ""
-    return diagnostic, convergence.diagnostic_meaning(diagnostic, translator("en"))
+    return diagnostic, convergence.diagnostic_meaning(diagnostic, translator(state.language))
 
 
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
@@ -394,4 +395,5 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
         partials=protocol.page_partials(), protocol_view=protocol.live_view(state),
         participants_title=protocol.participants_title,
         summary=protocol.summary_line(state), more_rounds=protocol.more_rounds,
+        language=state.language,
     )

@@ -14,6 +14,25 @@ from collections.abc import Callable
 Translator = Callable[..., str]
 
 _EN = {
+    # ---------------------------------------------------------------- the live page
+    "diagnostic_so_far": "Diagnostic so far",
+    "diag.trends": "Mean {mean_trend} {mean_before} → {mean_after}, dispersion {disp_trend} "
+                   "{disp_before} → {disp_after}.",
+    "now": "now",
+    "chart.title": "Each agent's confidence by round, the panel's dispersion (dashed) and "
+                   "its agreement on a verdict (dotted)",
+    "chart.empty": "The chart appears once the first positions are in.",
+    "chart.point": "{name}, round {round}: {score}",
+    "chart.positions": "pos.",
+    "nav.action": "action",
+    "nav.new_action": "New action…",
+    "nav.no_actions": "No actions yet.",
+    "state.done": "done", "state.running": "running", "state.pending": "pending",
+    "state.failed": "failed", "state.cancelled": "cancelled", "state.skipped": "skipped",
+    "check.mark": "Mark checked", "check.change": "Change the check",
+    "check.question": "What did you find?", "check.undo": "Not checked after all",
+    "check.checked": "checked", "check.by": "by {who} on {date}", "check.someone": "someone",
+    "nav.action_hint": "or use “action” next to a risk or a claim to verify.",
     # ---------------------------------------------------------------- report and page
     "title": "Council synthesis",
     "simulated": "**Simulated model — the content below is placeholder text produced "
@@ -169,6 +188,24 @@ _EN = {
 }
 
 _ZH = {
+    # ---------------------------------------------------------------- the live page
+    "diagnostic_so_far": "目前的诊断",
+    "diag.trends": "平均置信度{mean_trend} {mean_before} → {mean_after}，分散度{disp_trend} "
+                   "{disp_before} → {disp_after}。",
+    "now": "当前",
+    "chart.title": "每位成员各轮的置信度、专家组的分散度（虚线）及其在裁决上的一致度（点线）",
+    "chart.empty": "第一批立场给出后显示图表。",
+    "chart.point": "{name}，第 {round} 轮：{score}",
+    "chart.positions": "立场",
+    "nav.action": "行动",
+    "nav.new_action": "新建行动…",
+    "nav.no_actions": "尚无行动。",
+    "state.done": "已完成", "state.running": "进行中", "state.pending": "等待中",
+    "state.failed": "失败", "state.cancelled": "已取消", "state.skipped": "已跳过",
+    "check.mark": "标记为已核实", "check.change": "修改核实结果",
+    "check.question": "你发现了什么？", "check.undo": "撤销核实",
+    "check.checked": "已核实", "check.by": "由 {who} 于 {date}", "check.someone": "某人",
+    "nav.action_hint": "或在风险或待核实的说法旁使用“行动”。",
     "title": "专家组综合结论",
     "simulated": "**模拟模型——以下内容为离线生成的占位文本；请配置真实模型以进行真实讨论。**",
     "simulated_title": "模拟模型",
@@ -310,6 +347,25 @@ _ZH = {
 }
 
 _JA = {
+    # ---------------------------------------------------------------- the live page
+    "diagnostic_so_far": "現時点の診断",
+    "diag.trends": "平均確信度は{mean_trend} {mean_before} → {mean_after}、分散は{disp_trend} "
+                   "{disp_before} → {disp_after}。",
+    "now": "実行中",
+    "chart.title": "各エージェントのラウンドごとの確信度、パネルの分散（破線）と"
+                   "判断の一致度（点線）",
+    "chart.empty": "最初の見解がそろうとグラフが表示されます。",
+    "chart.point": "{name}、ラウンド {round}：{score}",
+    "chart.positions": "見解",
+    "nav.action": "アクション",
+    "nav.new_action": "新しいアクション…",
+    "nav.no_actions": "アクションはまだありません。",
+    "state.done": "完了", "state.running": "実行中", "state.pending": "待機中",
+    "state.failed": "失敗", "state.cancelled": "中止", "state.skipped": "省略",
+    "check.mark": "確認済みにする", "check.change": "確認内容を変更",
+    "check.question": "何がわかりましたか？", "check.undo": "確認を取り消す",
+    "check.checked": "確認済み", "check.by": "{who}（{date}）", "check.someone": "だれか",
+    "nav.action_hint": "またはリスクや要確認の主張の横の「アクション」を使ってください。",
     "title": "評議会の総括",
     "simulated": "**シミュレーションモデル — 以下はオフラインで生成された仮のテキストです。"
                  "実際の議論には実在のモデルを設定してください。**",
