@@ -679,6 +679,18 @@ class DebateResult(ProtocolResult):
                  "simulated")
     json_tail = (*ProtocolResult.json_tail, "compactions")
 
+    @computed_field(  # type: ignore[prop-decorator]
+        description="The options as the debate's language writes them, in the same "
+        "order: the fixed ones (for, against, conditional) translated, named ones as "
+        "given. `options` and the verdicts keep the identifiers.")
+    @property
+    def option_labels(self) -> list[str]:
+        from .i18n import translator
+        from .verdicts import option_label  # verdicts builds on this module
+
+        t = translator(self.language)
+        return [option_label(option, t) for option in self.options]
+
     def summarize(self) -> ResultSummary:
         path, report = self.recommended_path, self.divergence_report
         return ResultSummary(

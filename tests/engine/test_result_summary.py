@@ -83,3 +83,11 @@ def test_the_result_schema_lists_the_summary_first(name):
     assert next(iter(schema["properties"])) == "summary"
     listed = schema["properties"]["summary"]["properties"]["stop_reason"]["enum"]
     assert listed == list(typing.get_args(SummaryStopReason))
+
+
+def test_a_japanese_results_json_gives_its_options_in_japanese_beside_the_identifiers():
+    data = _stored("council").model_dump(mode="json")
+    data |= {"language": "ja", "options": ["PostgreSQL", "MySQL", "conditional"]}
+    dumped = json.loads(get_protocol("council").parse_result(data).model_dump_json())
+    assert dumped["options"] == ["PostgreSQL", "MySQL", "conditional"]  # what verdicts name
+    assert dumped["option_labels"] == ["PostgreSQL", "MySQL", "条件付き"]
