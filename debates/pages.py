@@ -65,6 +65,7 @@ class TurnField:
     text: str | None = None
     items: list[str] | None = None
     number: str | None = None
+    key: str = ""  # the payload's field name: pages translate it as "field.<key>"
 
 
 @dataclass
@@ -186,20 +187,21 @@ def turn_fields(phase: str, payload: dict[str, Any]) -> list[TurnField]:
     for key, label in keys:
         value = payload.get(key)
         if isinstance(value, list):
-            fields.append(TurnField(label=label, items=[readable(v) for v in value]))
+            fields.append(TurnField(label=label, key=key,
+                                    items=[readable(v) for v in value]))
         elif isinstance(value, dict):
-            fields.append(TurnField(label=label, items=[
+            fields.append(TurnField(label=label, key=key, items=[
                 f"{_words(str(k)).capitalize()}: {readable(v)}" for k, v in value.items()
                 if v not in (None, "", [])]))
         elif isinstance(value, bool) or value is None:
             # A missing updated confidence means "unchanged"; elsewhere it means "none".
             empty = "unchanged" if phase == Phase.CROSS_EXAM.value else "none"
-            fields.append(TurnField(label=label, number=empty if value is None else
+            fields.append(TurnField(label=label, key=key, number=empty if value is None else
                                     ("yes" if value else "no")))
         elif isinstance(value, int | float):
-            fields.append(TurnField(label=label, number=f"{value:.2f}"))
+            fields.append(TurnField(label=label, key=key, number=f"{value:.2f}"))
         else:
-            fields.append(TurnField(label=label, text=str(value)))
+            fields.append(TurnField(label=label, key=key, text=str(value)))
     return fields
 
 

@@ -155,6 +155,15 @@ def tr_reason(context: template.Context, reason: str) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def tr_known(context: template.Context, key: str, fallback: object) -> str:
+    """``key`` in the page's language when the tables have it, else ``fallback`` (a
+    label the engine made up for a field no table names)."""
+    if key in TRANSLATIONS["en"]:
+        return translator(_language(context))(key)
+    return str(fallback)
+
+
+@register.simple_tag(takes_context=True)
 def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
     """How the mean and the dispersion moved, in the page's language."""
     t = translator(_language(context))

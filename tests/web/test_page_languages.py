@@ -53,7 +53,10 @@ def test_the_live_pages_stepper_diagnostic_and_chart_speak_the_debates_language(
     assert t["chart.title"] in chart and t["agreement_legend"] in chart
     card = outer_html(html, "debate-synthesis")
     assert t["nav.read_synthesis"] in card and t["activity_log"] in html
-    for part, fragment in (("stepper", stepper), ("chart", chart), ("synthesis card", card)):
+    rounds, agents = outer_html(html, "debate-rounds"), outer_html(html, "debate-agents")
+    assert t["field.reasoning"] in rounds and t["panel.position"] in rounds
+    for part, fragment in (("stepper", stepper), ("chart", chart), ("synthesis card", card),
+                           ("rounds", rounds), ("agents", agents)):
         assert _english_words(fragment) == [], (part, _english_words(fragment))
     diagnostic = re.search(r'<p class="diagnostic">.*?</p>', status, re.S).group(0)
     assert _english_words(diagnostic) == [], _english_words(diagnostic)
