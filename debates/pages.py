@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from debates.charts import Chart, convergence_chart
 from debates.engine import convergence
-from debates.engine.i18n import translator
+from debates.engine.i18n import TRANSLATIONS, Translator, step_words, translator
 from debates.engine.protocols import DebateProtocol, Participant, get_protocol
 from debates.engine.schemas import (
     AgentView,
@@ -243,18 +243,21 @@ def rounds_shown(state: DebateState, debate: Debate) -> int:
     return rounds
 
 
-def _event_text(event: DebateEvent, names: dict[int, str]) -> str:
+def _event_text(event: DebateEvent, names: dict[int, str], t: Translator) -> str:
+    """An activity-log line in the debate's language."""
     p = event.payload or {}
     if event.kind == "turn":
         step = f"round {p.get('round')}" if p.get("phase") == "cross_exam" else p.get("phase")
         who = _name(names, p["agent"]) if isinstance(p.get("agent"), int) and p["agent"] >= 0 \
-            else "panel"
-        return f"{step}: {who} {'answered' if p.get('status') == 'ok' else 'failed'}"
+            else t("event.panel")
+        key = "event.answered" if p.get("status") == "ok" else "event.turn_failed"
+        return t(key, step=step_words(t, str(step)), who=who)
     if event.kind == "step_started":
-        return f"{p.get('step', '')} started"
+        return t("event.started", step=step_words(t, str(p.get("step", ""))))
     if event.kind == "step_completed":
-        return f"{p.get('step', '')} finished"
-    return event.kind.replace("_", " ")
+        return t("event.finished", step=step_words(t, str(p.get("step", ""))))
+    key = f"event.{event.kind}"
+    return t(key) if key in TRANSLATIONS["en"] else event.kind.replace("_", " ")
 
 
 def settled_metrics(state: DebateState) -> list[RoundMetrics]:
@@ -392,7 +395,8 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
         agents=cards, panels=_panels(state, steps, names, metrics, rounds_shown(state, debate)),
         chart=chart,
         metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
-        events=[EventLine(e.seq, _event_text(e, names)) for e in events],
+        events=[EventLine(e.seq, _event_text(e, names, translator(state.language)))
+                for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,
         partials=protocol.page_partials(), protocol_view=protocol.live_view(state),
         participants_title=protocol.participants_title,

@@ -164,6 +164,16 @@ def tr_known(context: template.Context, key: str, fallback: object) -> str:
 
 
 @register.simple_tag(takes_context=True)
+def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
+    """Cost, calls, tokens and time of a finished debate in the page's language."""
+    t = translator(_language(context))
+    cost = (t("cost.simulated") if simulated else usd(usage.cost_usd) if usage.cost_known
+            else t("cost.unknown"))
+    return t("live_usage_line", cost=cost, calls=usage.calls, prompt=tokens(usage.prompt_tokens),
+             completion=tokens(usage.completion_tokens), seconds=f"{usage.wall_time_s:.1f}")
+
+
+@register.simple_tag(takes_context=True)
 def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
     """How the mean and the dispersion moved, in the page's language."""
     t = translator(_language(context))

@@ -49,6 +49,10 @@ def test_the_live_pages_stepper_diagnostic_and_chart_speak_the_debates_language(
     assert t["step.compose"] in stepper and t["step.synthesis"] in stepper
     status = outer_html(html, "debate-status")
     assert t["stopped"] in status and t["diagnostic"] in status
+    assert _english_words(status) == [], _english_words(status)
+    activity = outer_html(html, "debate-activity")
+    assert t["event.debate_created"] in activity
+    assert _english_words(activity) == [], _english_words(activity)
     chart = outer_html(html, "debate-chart")
     assert t["chart.title"] in chart and t["agreement_legend"] in chart
     card = outer_html(html, "debate-synthesis")
