@@ -50,6 +50,8 @@ def test_the_live_pages_stepper_diagnostic_and_chart_speak_the_debates_language(
     status = outer_html(html, "debate-status")
     assert t["stopped"] in status and t["diagnostic"] in status
     assert _english_words(status) == [], _english_words(status)
+    head = re.search(r'<header class="debate-head">.*?</header>', html, re.S).group(0)
+    assert _english_words(head) == [], _english_words(head)
     activity = outer_html(html, "debate-activity")
     assert t["event.debate_created"] in activity
     assert _english_words(activity) == [], _english_words(activity)
