@@ -49,7 +49,7 @@ from debates.services import (
     debate_stop,
     plan_debate,
 )
-from debates.transcripts import transcript_sections
+from debates.transcripts import transcript_language, transcript_sections
 
 
 def _page_context(debate: Debate, role: str) -> dict[str, object]:
@@ -206,6 +206,7 @@ def debate_transcript(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     detailed = selectors.debate_detail(team=debate.team, code=debate.code)
     return render(request, "debates/transcript.html", {
         "debate": detailed, "sections": transcript_sections(detailed),
+        "lang": transcript_language(detailed),
     })
 
 

@@ -81,3 +81,17 @@ def test_an_english_debate_keeps_english_words(member_client, make_debate):
     debate = make_debate(question=QUESTIONS["en"])
     html = member_client.get(f"/debates/{debate.code}/").content.decode()
     assert "<strong>Stopped: " in html and "</span>compose<span" in html
+
+
+def test_the_transcripts_headings_and_navigation_speak_the_debates_language(
+        member_client, foreign):
+    language, debate = foreign
+    t = TRANSLATIONS[language]
+    html = member_client.get(f"/debates/{debate.code}/transcript").content.decode()
+    assert f"<h1>{t['nav.transcript']}</h1>" in html
+    headings = re.findall(r"<h2>(.*?)</h2>", html, re.S)
+    assert t["transcript.compose"] in headings and t["panel.premortem"] in headings
+    crumbs = re.search(r'<p class="crumbs">.*?</p>', html, re.S).group(0)
+    links = re.search(r'<p class="no-print small links">.*?</p>', html, re.S).group(0)
+    for part in (*headings, crumbs, links):
+        assert _english_words(part) == [], part
