@@ -26,6 +26,9 @@ except ModuleNotFoundError as exc:  # the debates app may not ship routes yet
     if exc.name != "debates.live.routing":
         raise
     websocket_urlpatterns = []
+from notifications.routing import websocket_urlpatterns as live_urlpatterns  # noqa: E402
+
+websocket_urlpatterns = [*websocket_urlpatterns, *live_urlpatterns]
 
 django_wsgi_app = get_wsgi_application()
 # Static files are no view: they take the sync (WSGI) side too.

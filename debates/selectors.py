@@ -7,6 +7,7 @@ prefetched relation), however many agents, rounds and turns the debate has.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -20,7 +21,7 @@ from pydantic import BaseModel
 from council_site.accounts.models import Team
 from debates import event_log
 from debates.engine.protocols import get_protocol
-from debates.models import Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
+from debates.models import ACTIVE_STATUSES, Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
 from debates.persona_sources import persona_source
 
 SORTS = {
@@ -87,8 +88,9 @@ def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
     if f.author:
         qs = qs.filter(created_by__username=f.author)
     if f.persona:
+        # Part of a name: a library persona's, or one composed for a single debate.
         qs = qs.filter(id__in=Agent.objects.filter(
-            debate__team=team, name__iexact=f.persona).values("debate_id"))
+            debate__team=team, name__icontains=f.persona.strip()).values("debate_id"))
     if f.library is not None:
         codes = persona_source().library_persona_codes(team=team, library=f.library)
         qs = qs.filter(id__in=Agent.objects.filter(
@@ -122,8 +124,11 @@ def debate_filter_choices(*, team: Team) -> dict[str, Any]:
         "protocols": sorted(set(debates.values_list("protocol", flat=True))),
         "authors": sorted(set(debates.exclude(created_by=None).values_list(
             "created_by__username", flat=True))),
-        "personas": sorted(set(Agent.objects.filter(debate__team=team).values_list(
-            "name", flat=True)), key=str.casefold),
+        # The team's library personas (name, library) to suggest; a composed agent's
+        # name is found by typing part of it, not listed (there are dozens).
+        "personas": sorted({(name, library) for library, personas in
+                            persona_source().choices(team=team) for _, name in personas},
+                           key=lambda pair: (pair[0].casefold(), pair[1])),
         "libraries": persona_source().libraries(team=team),
     }
 
@@ -135,6 +140,17 @@ def debate_list(*, team: Team, limit: int = 200) -> QuerySet[Debate]:
         .select_related("created_by", "parent")
         .defer("settings", "given_personas", "context", "error")
         .order_by("-created_at")[:limit]
+    )
+
+
+def debates_to_watch(*, team: Team, codes: Iterable[uuid.UUID]) -> QuerySet[Debate]:
+    """What a live debate list follows: the team's debates running now, and those of
+    ``codes`` (seen running before), each with what a list row shows."""
+    return (
+        Debate.objects.filter(team=team)
+        .filter(Q(status__in=ACTIVE_STATUSES) | Q(code__in=list(codes)))
+        .select_related("created_by", "parent")
+        .defer("settings", "given_personas", "context", "error")
     )
 
 

@@ -42,11 +42,11 @@ INSTRUCTIONS = """\
 Council runs a structured debate between LLM personas on a question and returns a typed
 synthesis: recommended path, disagreements, consensus, risks, and claims to verify.
 Start one with start_debate, follow it with wait_for_debate (progress is reported),
-then read get_result. Check stop_reason and degraded before trusting a result, and
-verify the unverified_claims yourself. Once the user has decided, record_decision
-keeps their decision, rationale and review date with the debate; when that decision is
-reviewed, record_outcome says which option proved right, so the team learns whom to
-trust."""
+then read get_result. Read its result's summary first (stop_reason, decision or
+divergence, degraded, simulated) before trusting a result, and verify the
+unverified_claims yourself. Once the user has decided, record_decision keeps their
+decision, rationale and review date with the debate; when that decision is reviewed,
+record_outcome says which option proved right, so the team learns whom to trust."""
 
 WAIT_POLL_SECONDS = 0.5
 
@@ -331,10 +331,14 @@ def build_server(secret: str) -> MCPServer:
     @tool
     async def get_result(code: str) -> dict[str, Any]:
         """The finished debate: its status fields (code, status, stop_reason, degraded,
-        simulated, cost_usd, last_event_seq ...) and, under "result", its typed result
-        (DebateResult, schema at /api/debates/schemas/result): recommended_path,
-        disagreements, consensus_points, unverified_claims ... An error while the debate
-        has no result yet (still running, failed or cancelled)."""
+        simulated, cost_usd, last_event_seq ...) and, under "result", its protocol's
+        typed result (schema at /api/debates/schemas/result?protocol=...). Every result
+        opens with "summary": stop_reason, stop_explanation, decision (null under
+        genuine disagreement), divergence, degraded, simulated; then the protocol's
+        fields (council: recommended_path, disagreements ...; adversarial:
+        final_solution, issues, remaining_risks; workflow: synthesis, convergence) and
+        unverified_claims. An error while the debate has no result yet (still running,
+        failed or cancelled)."""
         return await sync_to_async(result)(identity, code)
 
     @tool

@@ -183,7 +183,8 @@ class DebateListQuery(Schema):
     stop_reason: str = Field(default="", max_length=30)
     protocol: str = Field(default="", max_length=20)
     author: str = Field(default="", max_length=150, description="Username of who started it.")
-    persona: str = Field(default="", max_length=200, description="An agent's name.")
+    persona: str = Field(default="", max_length=200,
+                         description="Part of an agent's name (any case).")
     library: uuid.UUID | None = Field(default=None,
                                       description="Debates with a persona of this library.")
     created_from: date | None = None

@@ -19,11 +19,13 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     WithJsonSchema,
+    computed_field,
     create_model,
     field_validator,
     model_serializer,
 )
 
+from .i18n import option_label, translator
 from .points import normalise_items
 
 NonEmpty = Annotated[str, Field(min_length=1)]
@@ -537,6 +539,44 @@ class Compaction(BaseModel):
     level: int
 
 
+# Every value a result summary's stop_reason takes (docs/api.md, "The result summary"):
+# the council and the adversarial protocol stop on a StopReason; the workflow runs fixed
+# phases and ends on its convergence check instead.
+SummaryStopReason = Literal[
+    "converged", "genuine_disagreement", "diminishing_returns", "max_rounds",
+    "stopped_by_user", "partially_converged", "divergent"]
+
+
+class ResultSummary(BaseModel):
+    """The same few fields at the top of every protocol's result, so a reader (an agent,
+    the list, an export) need not know each protocol's shape to learn how it ended."""
+
+    protocol: str
+    stop_reason: SummaryStopReason = Field(description=(
+        "How the debate ended. converged: the panel (or proposer and critic) agree; "
+        "genuine_disagreement: stable camps, read divergence; diminishing_returns or "
+        "max_rounds: no clean convergence, the decision is tentative; stopped_by_user: "
+        "cut short; workflow only: converged, partially_converged or divergent."))
+    stop_explanation: str
+    decision: str | None = Field(description=(
+        "What the debate recommends (council: recommended_path.recommendation; "
+        "adversarial: final_solution; workflow: the synthesis summary). Null when the "
+        "panel genuinely disagrees: then divergence says why."))
+    divergence: str | None = Field(description=(
+        "Why there is no single recommendation (council: divergence_report.summary; "
+        "workflow: the remaining tension when divergent); null when there is a decision."))
+    degraded: bool = Field(description="Calls failed or fell back: a weaker result.")
+    simulated: bool = Field(description="No real model answered: never advice.")
+
+
+def _schema_with_summary(schema: dict[str, Any]) -> None:
+    """The result's JSON schema lists its computed ``summary`` (a validation-mode
+    schema leaves computed fields out; the serializer's ``Any`` hides everything in
+    serialization mode), first, as the JSON has it."""
+    summary = {**ResultSummary.model_json_schema(), "readOnly": True}
+    schema["properties"] = {"summary": summary, **schema.get("properties", {})}
+
+
 class ProtocolResult(BaseModel):
     """What every protocol's typed result holds: the question and settings it ran with,
     and the verifier, degradation and usage that close it.
@@ -558,20 +598,34 @@ class ProtocolResult(BaseModel):
     synthesis_model: str
     usage: Usage
 
+    model_config = ConfigDict(json_schema_extra=_schema_with_summary)
+
     json_head: ClassVar[tuple[str, ...]] = (
         "question", "language", "protocol", "config", "prompt_version", "simulated")
     json_tail: ClassVar[tuple[str, ...]] = (
         "unverified_claims", "verifier_ok", "degraded", "degraded_notes", "synthesis_model",
         "usage")
 
+    @computed_field(  # type: ignore[prop-decorator]
+        description="How the debate ended, in the same fields under every protocol.")
+    @property
+    def summary(self) -> ResultSummary:
+        return self.summarize()
+
+    def summarize(self) -> ResultSummary:
+        """The protocol's reading of its own result (``summary``)."""
+        raise NotImplementedError
+
     @model_serializer(mode="wrap")
     def _in_json_order(self, handler: SerializerFunctionWrapHandler) -> Any:
         data = handler(self)
         if not isinstance(data, dict):
             return data
+        # The summary first: it is what a reader needs before anything else.
+        summary = {"summary": data.pop("summary")} if "summary" in data else {}
         head = {k: data.pop(k) for k in self.json_head if k in data}
         tail = {k: data.pop(k) for k in self.json_tail if k in data}
-        return {**head, **data, **tail}
+        return {**summary, **head, **data, **tail}
 
 
 class DebateResult(ProtocolResult):
@@ -597,6 +651,24 @@ class DebateResult(ProtocolResult):
     json_head = ("question", "language", "protocol", "mode", "config", "prompt_version",
                  "simulated")
     json_tail = (*ProtocolResult.json_tail, "compactions")
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="The options as the debate's language writes them, in the same "
+        "order: the fixed ones (for, against, conditional) translated, named ones as "
+        "given. `options` and the verdicts keep the identifiers.")
+    @property
+    def option_labels(self) -> list[str]:
+        t = translator(self.language)
+        return [option_label(option, t) for option in self.options]
+
+    def summarize(self) -> ResultSummary:
+        path, report = self.recommended_path, self.divergence_report
+        return ResultSummary(
+            protocol=self.protocol, stop_reason=self.stop_reason.value,
+            stop_explanation=self.stop_explanation,
+            decision=path.recommendation if path else None,
+            divergence=report.summary if report else None,
+            degraded=self.degraded, simulated=self.simulated)
 
 
 class CallTag(BaseModel):

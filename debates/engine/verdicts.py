@@ -15,12 +15,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, create_model
 
+from .i18n import option_label
 from .schemas import CrossExamination, Position, VerdictSplit
 
 CONDITIONAL = "conditional"
 YES_NO = ("for", "against", CONDITIONAL)
-# Options a model cannot mean as fixed words get translated on pages and reports.
-FIXED_OPTIONS = frozenset(YES_NO)
 MIN_OPTIONS, MAX_OPTIONS = 2, 8
 MAX_OPTION_CHARS = 80
 # Converged needs at least this share on one verdict: all of 3, 3 of 4, 4 of 5, 5 of 6.
@@ -30,14 +29,27 @@ AGREEMENT_NEEDED = 0.75
 # "AかBか" / "AそれともB". Only the question's last sentence with a question mark is read.
 _SEPARATORS = re.compile(r"\s+(?:or|vs\.?|versus)\s+|还是|それとも", re.IGNORECASE)
 _NOT = re.compile(r"^(?:not|no|nothing|neither)\b", re.IGNORECASE)
-# Where a named alternative's phrase ends: "SQS for the event bus" -> "SQS".
+# Where a named thing's phrase ends when what follows is shared by every alternative:
+# "Kafka or SQS for the event bus" -> "SQS".
 _TAIL = re.compile(
     r"\s+(?:for|to|in|on|at|with|by|as|when|if|given|this|next|before|after|from|"
     r"instead|over)\b.*$", re.IGNORECASE)
-_LEAD = re.compile(
-    r"^(?:should|shall|do|does|would|will|can|could|must|is|are|we|i|you|they|our|the|a|an|"
-    r"use|adopt|choose|pick|go|with|move|to|migrate|switch|keep|build|buy|stay|on)\s+",
-    re.IGNORECASE)
+# The question's frame before the first alternative: "should we", "is it better to".
+_FRAME = frozenset(
+    "should shall do does would will can could must is are it better best worth we i you "
+    "they our the team to".split())
+# Verbs that open an alternative worded as an action ("keep focusing on onboarding").
+_VERBS = frozenset(
+    "use adopt choose pick go move migrate switch keep build buy stay hire rewrite launch "
+    "focus invest raise lower cut ship delay wait hold expand sell partner outsource run "
+    "continue start stop offer charge add drop replace make spend open close join leave "
+    "merge split rebuild refactor fix upgrade downgrade license rent lease acquire fund "
+    "pause cancel".split())
+_ARTICLES = frozenset("a an the".split())
+_LINKS = frozenset("with to on for".split())  # "go with Kafka", "move to Postgres"
+# A phrase longer than this is not one alternative of a list: the parser cannot tell
+# where it starts, so it gives the yes/no options rather than a fragment.
+_MAX_NAMED_WORDS = 12
 
 
 def _sentence(question: str) -> str:
@@ -49,36 +61,65 @@ def _sentence(question: str) -> str:
     return text[start:marks[-1]].strip().rstrip("?？").strip()
 
 
-def _strip_lead(phrase: str) -> str:
-    previous = None
-    while previous != phrase:
-        previous, phrase = phrase, _LEAD.sub("", phrase, count=1)
-    return phrase
+def _drop_leading(words: list[str], drop: frozenset[str]) -> list[str]:
+    while words and words[0].casefold() in drop:
+        words = words[1:]
+    return words
 
 
 def _cjk(text: str) -> bool:
     return bool(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text))
 
 
+def _cjk_named(head: list[str], parts: list[str]) -> list[str]:
+    first = re.split(r"用|选择|选|采用|使用|是|は|を", head[-1])[-1]
+    right = [re.split(r"[をはにでの吗呢]|好|更", p)[0] for p in parts[1:]]
+    return [*head[-3:-1], first, *right] if len(head) > 1 else [first, *right]
+
+
+def _english_named(head: list[str], parts: list[str]) -> list[str] | None:
+    """The alternatives as whole phrases, or None when the sentence does not show where
+    the first one starts (a fragment is worse than for/against)."""
+    left = _drop_leading(head[-1].split(), _FRAME)
+    rights = [p.split() for p in parts[1:]]
+    if not left or any(not r for r in rights):
+        return None
+    if left[0].casefold() in _VERBS and rights[-1][0].casefold() in _VERBS:
+        # Actions: "build SSO this quarter, or keep focusing on onboarding". Each
+        # alternative is its whole clause; nothing after one is shared. (Both sides must
+        # open with a verb: in "Rust vs Go" the Go is a thing.)
+        named = [" ".join(left), *(" ".join(r) for r in rights)]
+        extra: list[str] = []
+    else:
+        # Things: "use Kafka or SQS for the event bus". What follows the last thing is
+        # shared context; the first thing is what the question's verb acts on.
+        rights = [_TAIL.sub("", " ".join(r)).split() for r in rights]
+        width = max(len(r) for r in rights)
+        left = _drop_leading(_drop_leading(left, _VERBS | _LINKS), _ARTICLES)
+        if not left or len(left) > width + 2:
+            return None  # "launch the page in Europe or the US": where does it start?
+        named = [" ".join(left), *(" ".join(r) for r in rights)]
+        # "Postgres, MySQL or SQLite": short items before the first one are more.
+        extra = [h for h in head[-3:-1] if 0 < len(h.split()) <= width + 1]
+    named = [*extra, *named]
+    if any(not n or len(n.split()) > _MAX_NAMED_WORDS for n in named):
+        return None
+    return named
+
+
 def options_from_question(question: str) -> list[str]:
     """The options a question names ("Kafka or SQS?" -> Kafka, SQS, conditional), else
-    the yes/no options. Code's fallback for when no compose call extracts them."""
+    the yes/no options. Code's fallback for when no compose call names them: it keeps
+    each alternative whole or gives the yes/no options, never a fragment."""
     sentence = _sentence(question)
     parts = [p.strip(" ,;:、，") for p in _SEPARATORS.split(sentence)] if sentence else []
     if len(parts) < 2 or any(_NOT.match(p) or not p for p in parts[1:]):
         return list(YES_NO)
     # "A, B or C": commas before the first separator list further alternatives.
     head = [p.strip() for p in re.split(r"[,，、]", parts[0])]
-    right = [_TAIL.sub("", p).strip() for p in parts[1:]]
-    if _cjk(sentence):
-        first = re.split(r"用|选择|选|采用|使用|是|は|を", head[-1])[-1]
-        right = [re.split(r"[をはにでの吗呢]|好|更", p)[0] for p in right]
-    else:
-        # The first alternative is as long as the others: "rewrite in Rust or keep
-        # Python" -> "rewrite in Rust", not the whole "Should we rewrite in Rust".
-        width = max(len(p.split()) for p in right)
-        first = " ".join(_strip_lead(head[-1]).split()[-width:])
-    named = [*head[-3:-1], first, *right] if len(head) > 1 else [first, *right]
+    named = _cjk_named(head, parts) if _cjk(sentence) else _english_named(head, parts)
+    if named is None:
+        return list(YES_NO)
     named = [re.sub(r"[か、]+$", "", n).strip() for n in named]
     if any(not n for n in named):
         return list(YES_NO)
@@ -191,12 +232,6 @@ def leading_of(values: Sequence[str | None]) -> str | None:
     top = max(counts.values())
     leaders = [v for v, n in counts.items() if n == top]
     return leaders[0] if len(leaders) == 1 else None
-
-
-def option_label(option: str, t: Callable[..., str]) -> str:
-    """An option in the debate's language: the fixed ones translated, named ones as
-    the question or the user wrote them."""
-    return t(f"verdict.{option}") if option in FIXED_OPTIONS else option
 
 
 def describe_counts(counts: dict[str, int], of: int, t: Callable[..., str]) -> str:

@@ -11,9 +11,9 @@ from django.utils.safestring import SafeString
 
 from council_site.rendering import render_untrusted
 from debates.engine.convergence import diagnostic_meaning
-from debates.engine.i18n import step_words, translator
+from debates.engine.i18n import TRANSLATIONS, option_label, step_words, translator
 from debates.engine.schemas import Diagnostic, VerdictSplit
-from debates.engine.verdicts import describe, option_label
+from debates.engine.verdicts import describe
 
 register = template.Library()
 
@@ -131,7 +131,8 @@ def _language(context: template.Context) -> str:
     the synthesis and print views render (other pages stay English)."""
     if context.get("lang"):
         return str(context["lang"])
-    return str(getattr(context.get("result"), "language", None) or "en")
+    page_language = getattr(context.get("page"), "language", None)  # a DebatePage's
+    return str(getattr(context.get("result"), "language", None) or page_language or "en")
 
 
 @register.simple_tag(takes_context=True)
@@ -142,6 +143,45 @@ def tr(context: template.Context, key: str, value: object = None, **values: obje
     if value is not None:
         key = f"{key}.{getattr(value, 'value', value)}"
     return translator(_language(context))(key, **values)
+
+
+@register.simple_tag(takes_context=True)
+def tr_reason(context: template.Context, reason: str) -> str:
+    """A stop reason in the page's language; one the tables do not name (the
+    workflow's convergence labels) in words."""
+    t = translator(_language(context))
+    key = f"reason.{reason}"
+    return t(key) if key in TRANSLATIONS["en"] else humanize_reason(reason)
+
+
+@register.simple_tag(takes_context=True)
+def tr_known(context: template.Context, key: str, fallback: object) -> str:
+    """``key`` in the page's language when the tables have it, else ``fallback`` (a
+    label the engine made up for a field no table names)."""
+    if key in TRANSLATIONS["en"]:
+        return translator(_language(context))(key)
+    return str(fallback)
+
+
+@register.simple_tag(takes_context=True)
+def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
+    """Cost, calls, tokens and time of a finished debate in the page's language."""
+    t = translator(_language(context))
+    cost = (t("cost.simulated") if simulated else usd(usage.cost_usd) if usage.cost_known
+            else t("cost.unknown"))
+    return t("live_usage_line", cost=cost, calls=usage.calls, prompt=tokens(usage.prompt_tokens),
+             completion=tokens(usage.completion_tokens), seconds=f"{usage.wall_time_s:.1f}")
+
+
+@register.simple_tag(takes_context=True)
+def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
+    """How the mean and the dispersion moved, in the page's language."""
+    t = translator(_language(context))
+    return t("diag.trends", mean_trend=t(f"trend.{diagnostic.mean_trend}"),
+             mean_before=conf(diagnostic.mean_before), mean_after=conf(diagnostic.mean_after),
+             disp_trend=t(f"trend.{diagnostic.dispersion_trend}"),
+             disp_before=disp(diagnostic.dispersion_before),
+             disp_after=disp(diagnostic.dispersion_after))
 
 
 @register.simple_tag(takes_context=True)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from debates.engine import convergence
-from debates.engine.i18n import translator
+from debates.engine.i18n import TRANSLATIONS, Translator, step_words, translator
 from debates.engine.protocols import DebateProtocol, Participant, get_protocol
 from debates.engine.schemas import (
     AgentView,
@@ -65,6 +65,7 @@ class TurnField:
     text: str | None = None
     items: list[str] | None = None
     number: str | None = None
+    key: str = ""  # the payload's field name: pages translate it as "field.<key>"
 
 
 @dataclass
@@ -127,6 +128,7 @@ class DebatePage:
     participants_title: str = "Agents"
     summary: str = ""  # the protocol's one-line description of its settings
     more_rounds: bool = False  # the protocol offers "One more round" on a finished debate
+    language: str = "en"  # the debate's: fixed words on its pages come in it (engine.i18n)
 
 
 def _words(key: str) -> str:
@@ -185,20 +187,21 @@ def turn_fields(phase: str, payload: dict[str, Any]) -> list[TurnField]:
     for key, label in keys:
         value = payload.get(key)
         if isinstance(value, list):
-            fields.append(TurnField(label=label, items=[readable(v) for v in value]))
+            fields.append(TurnField(label=label, key=key,
+                                    items=[readable(v) for v in value]))
         elif isinstance(value, dict):
-            fields.append(TurnField(label=label, items=[
+            fields.append(TurnField(label=label, key=key, items=[
                 f"{_words(str(k)).capitalize()}: {readable(v)}" for k, v in value.items()
                 if v not in (None, "", [])]))
         elif isinstance(value, bool) or value is None:
             # A missing updated confidence means "unchanged"; elsewhere it means "none".
             empty = "unchanged" if phase == Phase.CROSS_EXAM.value else "none"
-            fields.append(TurnField(label=label, number=empty if value is None else
+            fields.append(TurnField(label=label, key=key, number=empty if value is None else
                                     ("yes" if value else "no")))
         elif isinstance(value, int | float):
-            fields.append(TurnField(label=label, number=f"{value:.2f}"))
+            fields.append(TurnField(label=label, key=key, number=f"{value:.2f}"))
         else:
-            fields.append(TurnField(label=label, text=str(value)))
+            fields.append(TurnField(label=label, key=key, text=str(value)))
     return fields
 
 
@@ -240,18 +243,21 @@ def rounds_shown(state: DebateState, debate: Debate) -> int:
     return rounds
 
 
-def _event_text(event: DebateEvent, names: dict[int, str]) -> str:
+def _event_text(event: DebateEvent, names: dict[int, str], t: Translator) -> str:
+    """An activity-log line in the debate's language."""
     p = event.payload or {}
     if event.kind == "turn":
         step = f"round {p.get('round')}" if p.get("phase") == "cross_exam" else p.get("phase")
         who = _name(names, p["agent"]) if isinstance(p.get("agent"), int) and p["agent"] >= 0 \
-            else "panel"
-        return f"{step}: {who} {'answered' if p.get('status') == 'ok' else 'failed'}"
+            else t("event.panel")
+        key = "event.answered" if p.get("status") == "ok" else "event.turn_failed"
+        return t(key, step=step_words(t, str(step)), who=who)
     if event.kind == "step_started":
-        return f"{p.get('step', '')} started"
+        return t("event.started", step=step_words(t, str(p.get("step", ""))))
     if event.kind == "step_completed":
-        return f"{p.get('step', '')} finished"
-    return event.kind.replace("_", " ")
+        return t("event.finished", step=step_words(t, str(p.get("step", ""))))
+    key = f"event.{event.kind}"
+    return t(key) if key in TRANSLATIONS["en"] else event.kind.replace("_", " ")
 
 
 def settled_metrics(state: DebateState) -> list[RoundMetrics]:
@@ -361,13 +367,13 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
 def _diagnostic(state: DebateState, result: BaseModel | None,
                 metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
     """The result's diagnostic, or (while running) one from the first and last round,
-    with its meaning in the engine's English words (the report's)."""
+    with its meaning in the debate's language (the report's words)."""
     diagnostic = getattr(result, "diagnostic", None)  # a council result's
     if diagnostic is None and len(metrics) >= 2:
         diagnostic = state.diagnostic(metrics)
     if diagnostic is None:
         return None, ""
-    return diagnostic, convergence.diagnostic_meaning(diagnostic, translator("en"))
+    return diagnostic, convergence.diagnostic_meaning(diagnostic, translator(state.language))
 
 
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
@@ -389,9 +395,11 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
         agents=cards, panels=_panels(state, steps, names, metrics, rounds_shown(state, debate)),
         chart=chart,
         metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
-        events=[EventLine(e.seq, _event_text(e, names)) for e in events],
+        events=[EventLine(e.seq, _event_text(e, names, translator(state.language)))
+                for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,
         partials=protocol.page_partials(), protocol_view=protocol.live_view(state),
         participants_title=protocol.participants_title,
         summary=protocol.summary_line(state), more_rounds=protocol.more_rounds,
+        language=state.language,
     )

@@ -23,6 +23,13 @@ class TranscriptSection:
     key: str
     title: str
     turns: list[TurnView]
+    step: str = ""  # its step label ("round 1"): pages name it in the debate's language
+    phase: str = ""
+
+
+def transcript_language(debate: Debate) -> str:
+    """The debate's language, for the transcript page's fixed words."""
+    return load_state(debate).language
 
 
 def transcript_sections(debate: Debate) -> list[TranscriptSection]:
@@ -61,5 +68,5 @@ def transcript_sections(debate: Debate) -> list[TranscriptSection]:
             f"Cross-examination, {label}" if step.phase is Phase.CROSS_EXAM
             else label.capitalize())
         sections.append(TranscriptSection(key=label.replace(" ", "-"), title=title,
-                                          turns=turns))
+                                          turns=turns, step=label, phase=step.phase.value))
     return sections

@@ -55,7 +55,7 @@ from debates.web.forms import DebateForm, RerunForm, SettingsForm
 from debates.web.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.web.page_cache import finished_body
 from debates.web.pages import debate_page
-from debates.web.transcript_page import transcript_sections
+from debates.web.transcript_page import transcript_language, transcript_sections
 
 
 def _page_context(debate: Debate, role: str) -> dict[str, object]:
@@ -216,6 +216,7 @@ def debate_transcript(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     detailed = selectors.debate_detail(team=debate.team, code=debate.code)
     return render(request, "debates/transcript.html", {
         "debate": detailed, "sections": transcript_sections(detailed),
+        "lang": transcript_language(detailed),
     })
 
 

@@ -49,8 +49,17 @@
     var live = document.getElementById("debate-live");
     if (live) { live.setAttribute("data-ws", state); }
   }
-  document.addEventListener("htmx:wsOpen", function () { setWs("open"); });
-  document.addEventListener("htmx:wsClose", function () { setWs("closed"); });
+  // Only the debate's own socket: the site-wide live channel (#live-channel, the list
+  // and the badge) opens and closes on its own.
+  function debateSocket(event) {
+    return !(event.target && event.target.id === "live-channel");
+  }
+  document.addEventListener("htmx:wsOpen", function (event) {
+    if (debateSocket(event)) { setWs("open"); }
+  });
+  document.addEventListener("htmx:wsClose", function (event) {
+    if (debateSocket(event)) { setWs("closed"); }
+  });
 
   // The new-debate form: the estimate needs the question's length, not its text.
   document.addEventListener("input", function (event) {
@@ -61,6 +70,18 @@
       var counter = document.getElementById(target);
       if (counter) { counter.value = String(el.value.length); }
     }
+  });
+
+  // The new-debate form: "Edit these" puts the previewed automatic options into the
+  // Options field, where the user changes them before starting.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-fill-options]") : null;
+    if (!button) { return; }
+    var field = document.getElementById(button.getAttribute("aria-controls"));
+    if (!field) { return; }
+    field.value = button.getAttribute("data-fill-options");
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+    field.focus();
   });
 
   // Transcript: expand or collapse every turn.

@@ -283,6 +283,10 @@ def test_mcp_refusals_name_the_field_and_every_protocol_runs_start_wait_result(o
         assert waited["active"] is False and waited["status"] == "succeeded", waited
         # The status fields beside the protocol's typed result, as get_result says.
         assert result["stop_reason"] == debate.stop_reason and result["result"]
+        # Every protocol's result opens with the same summary, naming that stop reason.
+        summary = result["result"]["summary"]
+        assert summary["protocol"] == protocol and summary["stop_reason"] == debate.stop_reason
+        assert {"decision", "divergence", "degraded", "simulated"} <= set(summary)
         assert result["last_event_seq"] == debate.last_event_seq
     # Descriptions are text, not code: no line starts with source indentation.
     for name, description in out["tools"].items():

@@ -83,3 +83,23 @@ def test_the_recipe_run_verbatim_against_a_served_site_prints_the_result(owner, 
     assert seqs == list(range(1, debate.last_event_seq + 1))
     assert refused.returncode == 1 and "20,000" in refused.stderr, refused.stderr
     assert Debate.objects.count() == 1
+
+
+def test_reading_the_result_names_only_fields_the_results_have():
+    from debates.engine.protocols import get_protocol
+    from debates.engine.schemas import ResultSummary
+
+    text = SKILL.read_text(encoding="utf-8")
+    reading = text[text.index("## Reading the result"):text.index("## Errors")]
+    assert "confidence" not in reading  # no result has one
+    summary_fields = set(re.findall(r"`summary\.(\w+)", reading))
+    assert summary_fields and summary_fields <= set(ResultSummary.model_fields)
+    assert "`null` under genuine" in " ".join(reading.split())
+    # Each protocol's bullet names top-level fields of that protocol's result.
+    for name in ("council", "adversarial", "workflow"):
+        bullet = re.search(rf"- `{name}`[^\n]*\n((?:     [^\n]*\n)*)", reading)
+        assert bullet, name
+        model = get_protocol(name).result_model
+        first = re.findall(r"[:,] `(\w+)` \(|^\s*- `\w+`[^`]*`(\w+)`", bullet.group(0), re.M)
+        named = {a or b for a, b in first}
+        assert named and named <= set(model.model_fields), (name, named)

@@ -142,10 +142,10 @@ def test_web_page_shows_the_secret_once_and_lists_tokens(owner_client, owner, te
     listing = owner_client.get(url).content.decode()
     assert "laptop agent" in listing and secret not in listing
     assert ApiToken.objects.get(user=owner).prefix in listing
-    assert "<td>never</td>" in listing  # last used
+    assert '<td data-label="Last used">never</td>' in listing  # last used
     assert bearer(secret).get("/api/personas/libraries").status_code == 200
     listing = owner_client.get(url).content.decode()
-    assert "<td>never</td>" not in listing
+    assert '<td data-label="Last used">never</td>' not in listing
 
 
 def test_web_revoke_own_token_only(owner_client, owner, member):

@@ -209,6 +209,32 @@ def test_options_from_the_question(question, options):
     assert options_from_question(question) == options
 
 
+@pytest.mark.parametrize(("question", "options"), [
+    # Actions on both sides: each alternative is its whole clause, never "this quarter".
+    ("Should we build enterprise SSO and audit logs this quarter, or keep focusing on "
+     "self-serve onboarding?",
+     ["build enterprise SSO and audit logs this quarter",
+      "keep focusing on self-serve onboarding", "conditional"]),
+    ("Should we migrate to Kubernetes this year or stay on VMs?",
+     ["migrate to Kubernetes this year", "stay on VMs", "conditional"]),
+    ("Should we rewrite the billing service in Rust or keep it in Python?",
+     ["rewrite the billing service in Rust", "keep it in Python", "conditional"]),
+    ("Should we hire two seniors or keep the team small?",
+     ["hire two seniors", "keep the team small", "conditional"]),
+    # Things: the verb and the shared tail are not part of them.
+    ("Should we go with Kafka or Pulsar for the event bus?", ["Kafka", "Pulsar", "conditional"]),
+    ("Is it better to use Kafka or SQS?", ["Kafka", "SQS", "conditional"]),
+    ("Should we hire a senior engineer or two juniors?",
+     ["senior engineer", "two juniors", "conditional"]),
+    ("Given our budget, should we use Kafka or SQS?", ["Kafka", "SQS", "conditional"]),
+    # Where the first alternative starts is unclear: the yes/no options, not a fragment.
+    ("Should we launch the new pricing page in Europe or the US?",
+     ["for", "against", "conditional"]),
+])
+def test_named_alternatives_are_whole_phrases_or_the_yes_no_options(question, options):
+    assert options_from_question(question) == options
+
+
 def test_given_options_are_cleaned_and_checked():
     assert parse_options(" Kafka , SQS,, kafka ") == ["Kafka", "SQS"]
     assert parse_options("  ") is None and parse_options(None) is None

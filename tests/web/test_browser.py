@@ -62,7 +62,8 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
                                     accept_downloads=True)
             page.set_default_timeout(PATIENCE_MS)
             sockets: list[str] = []
-            page.on("websocket", lambda ws: sockets.append(ws.url))
+            # The debate's own socket (every page also opens the site's /ws/live/).
+            page.on("websocket", lambda ws: "/ws/debates/" in ws.url and sockets.append(ws.url))
 
             page.goto(f"{base}/accounts/login/")
             page.fill("input[name=username]", username)

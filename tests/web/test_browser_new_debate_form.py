@@ -48,3 +48,41 @@ def test_switching_protocol_while_typing_keeps_the_estimate_and_updates_the_opti
                 assert preview.locator("#estimate").count() == 0
             finally:
                 browser.close()
+
+
+def test_the_previewed_options_fill_the_field_to_edit_and_the_debate_uses_the_edit(
+        owner, team, tmp_path):
+    from debates.models import Debate
+
+    require_chromium()
+    real_password(owner)
+    question = ("Should we build enterprise SSO and audit logs this quarter, or keep "
+                "focusing on self-serve onboarding?")
+    with served_site(tmp_path, site_env(COUNCIL_MODEL="sim/default")) as base:
+        from playwright.sync_api import expect, sync_playwright
+
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.set_default_timeout(PATIENCE_MS)
+                sign_in(page, base, owner.username)
+                page.goto(f"{base}/debates/new")
+                page.locator("#id_question").fill(question)
+                preview = page.locator("#options-preview")
+                # Whole alternatives, not "this quarter · keep focusing".
+                expect(preview).to_contain_text("keep focusing on self-serve onboarding")
+                preview.get_by_role("button", name="Edit these").click()
+                field = page.locator("#id_options")
+                expect(field).to_have_value(
+                    "build enterprise SSO and audit logs this quarter, keep focusing on "
+                    "self-serve onboarding, conditional")
+                expect(field).to_be_focused()
+                field.fill("Enterprise SSO now, Self-serve first, conditional")
+                page.get_by_role("button", name="Start the debate").click()
+                page.wait_for_url(f"{base}/debates/*/")
+            finally:
+                browser.close()
+    debate = Debate.objects.get()
+    assert debate.settings["options"] == ["Enterprise SSO now", "Self-serve first",
+                                          "conditional"]

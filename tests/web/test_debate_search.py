@@ -6,6 +6,7 @@ PostgreSQL's full text; the tests marked ``postgres_only`` check what only it do
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -127,6 +128,32 @@ def test_persona_and_library_filters_match_the_panel(team, owner):
     assert _questions(team, library=library.code) == ["With Dana?"]
     # A debate with several matching agents is listed once.
     assert _questions(team, persona="Eli") == ["With Dana?"]
+    # Part of a name finds it, composed names included.
+    assert _questions(team, persona="el") == ["With Dana?"]
+    assert _questions(team, persona=" DAN ") == ["With Dana?"]
+
+
+def test_the_persona_filter_suggests_library_personas_not_every_composed_name(
+        team, owner, member_client):
+    library = library_create(team=team, user=owner, name="Finance")
+    persona_create(library=library, user=owner, data=Persona(
+        name="Dana", background="CFO", expertise="Pricing", approach="Downside",
+        bias="Cautious"))
+    composed = [Persona(name=f"Composed {i}", background="b", expertise="e", approach="a",
+                        bias="x") for i in range(40)]
+    for i in range(0, 40, 4):
+        debate_create(team=team, user=owner, question=f"Debate {i}?",
+                      config=DebateConfig(mode="quick"), personas=composed[i:i + 4],
+                      start=False)
+    html = member_client.get("/debates/").content.decode()
+    field = re.search(r'<input type="search" name="persona"[^>]*>', html)
+    assert field and 'list="persona-suggestions"' in field.group(0)
+    suggestions = re.search(r'<datalist id="persona-suggestions">(.*?)</datalist>', html, re.S)
+    assert re.findall(r'<option value="([^"]*)">([^<]*)</option>', suggestions.group(1)) == [
+        ("Dana", "Finance")]
+    assert "Composed 7" not in html
+    found = member_client.get("/debates/?persona=posed 7").content.decode()
+    assert "Debate 4?" in found and "Debate 8?" not in found
 
 
 def test_sorting(team):

@@ -14,6 +14,65 @@ from collections.abc import Callable
 Translator = Callable[..., str]
 
 _EN = {
+    # ---------------------------------------------------------------- the live page
+    "diagnostic_so_far": "Diagnostic so far",
+    "diag.trends": "Mean {mean_trend} {mean_before} → {mean_after}, dispersion {disp_trend} "
+                   "{disp_before} → {disp_after}.",
+    "now": "now",
+    "chart.title": "Each agent's confidence by round, the panel's dispersion (dashed) and "
+                   "its agreement on a verdict (dotted)",
+    "chart.empty": "The chart appears once the first positions are in.",
+    "chart.point": "{name}, round {round}: {score}",
+    "chart.positions": "pos.",
+    "nav.action": "action",
+    "nav.new_action": "New action…",
+    "field.expertise": "Expertise", "field.background": "Background",
+    "field.approach": "Approach", "field.bias": "Bias on this question",
+    "field.failure_scenario": "How it failed", "field.root_causes": "Root causes",
+    "field.early_warning_signals": "Early warning signals", "field.stance": "Stance",
+    "field.confidence": "Confidence", "field.reasoning": "Reasoning",
+    "field.key_assumptions": "Key assumptions", "field.updated_position": "Updated position",
+    "field.updated_confidence": "Updated confidence", "field.concessions": "Concessions",
+    "field.remaining_disagreements": "Remaining disagreements",
+    "field.new_evidence_needed": "New evidence needed", "field.reflection": "Reflection",
+    "value.none": "none", "value.unchanged": "unchanged", "value.yes": "yes", "value.no": "no",
+    "panel.premortem": "Premortem", "panel.position": "Positions (round 0)",
+    "turns_in": "{n}/{of} turns", "metric.new": "new",
+    "participants.Agents": "Agents", "thinking": "thinking…",
+    "conf_trail": "confidence: first position → now",
+    "transcript.compose": "Compose: the panel",
+    "transcript.synthesis": "Synthesis (the model's narrative)", "transcript.verify": "Verifier",
+    "transcript.cross_exam": "Cross-examination, {round}", "transcript.expand": "Expand all",
+    "transcript.collapse": "Collapse all", "transcript.verifier": "Verifier's report",
+    "transcript.draft": "Synthesis model's draft", "transcript.failed": "failed",
+    "transcript.library": "Library personas on the panel ({n}) are not composed and are "
+                          "not listed here.",
+    "transcript.empty": "No turns yet.",
+    "head.council": "{agents} agents · up to {rounds} rounds · threshold {threshold} · model",
+    "head.anonymised": "anonymised peers", "head.started": "started {when}",
+    "head.by": "by {who}", "head.full_question": "Full question",
+    "head.characters": "{n} characters", "head.background": "Background",
+    "status.queued": "Queued", "status.running": "Running", "status.succeeded": "Succeeded",
+    "status.failed": "Failed", "status.cancelled": "Cancelled",
+    "event.answered": "{step}: {who} answered", "event.turn_failed": "{step}: {who} failed",
+    "event.panel": "panel", "event.started": "{step} started",
+    "event.finished": "{step} finished", "event.debate_created": "debate created",
+    "event.debate_finished": "debate finished", "event.debate_failed": "debate failed",
+    "event.debate_cancelled": "debate cancelled", "event.stop_requested": "stop requested",
+    "event.resumed": "resumed", "event.resume_stalled": "resume stalled",
+    "live_usage_line": "{cost} · {calls} calls · {prompt} prompt + {completion} completion "
+                       "tokens · {seconds} s",
+    "cost.simulated": "free (simulated)", "cost.unknown": "cost unknown",
+    "action.more_round": "One more round", "action.rerun": "Re-run…",
+    "action.stop": "Stop now & synthesise", "action.cancel": "Cancel",
+    "nav.read_synthesis": "Read the full synthesis", "activity_log": "Activity log",
+    "nav.no_actions": "No actions yet.",
+    "state.done": "done", "state.running": "running", "state.pending": "pending",
+    "state.failed": "failed", "state.cancelled": "cancelled", "state.skipped": "skipped",
+    "check.mark": "Mark checked", "check.change": "Change the check",
+    "check.question": "What did you find?", "check.undo": "Not checked after all",
+    "check.checked": "checked", "check.by": "by {who} on {date}", "check.someone": "someone",
+    "nav.action_hint": "or use “action” next to a risk or a claim to verify.",
     # ---------------------------------------------------------------- report and page
     "title": "Council synthesis",
     "simulated": "**Simulated model — the content below is placeholder text produced "
@@ -173,6 +232,63 @@ _EN = {
 }
 
 _ZH = {
+    # ---------------------------------------------------------------- the live page
+    "diagnostic_so_far": "目前的诊断",
+    "diag.trends": "平均置信度{mean_trend} {mean_before} → {mean_after}，分散度{disp_trend} "
+                   "{disp_before} → {disp_after}。",
+    "now": "当前",
+    "chart.title": "每位成员各轮的置信度、专家组的分散度（虚线）及其在裁决上的一致度（点线）",
+    "chart.empty": "第一批立场给出后显示图表。",
+    "chart.point": "{name}，第 {round} 轮：{score}",
+    "chart.positions": "立场",
+    "nav.action": "行动",
+    "nav.new_action": "新建行动…",
+    "field.expertise": "专长", "field.background": "背景",
+    "field.approach": "分析方法", "field.bias": "在此问题上的偏向",
+    "field.failure_scenario": "失败经过", "field.root_causes": "根本原因",
+    "field.early_warning_signals": "早期预警信号", "field.stance": "立场",
+    "field.confidence": "置信度", "field.reasoning": "理由",
+    "field.key_assumptions": "关键假设", "field.updated_position": "更新后的立场",
+    "field.updated_confidence": "更新后的置信度", "field.concessions": "让步",
+    "field.remaining_disagreements": "仍存在的分歧",
+    "field.new_evidence_needed": "需要的新证据", "field.reflection": "反思",
+    "value.none": "无", "value.unchanged": "未变", "value.yes": "是", "value.no": "否",
+    "panel.premortem": "事前验尸", "panel.position": "初始立场（第 0 轮）",
+    "turns_in": "{n}/{of} 个发言", "metric.new": "新论点",
+    "participants.Agents": "成员", "thinking": "思考中…",
+    "conf_trail": "置信度：初始立场 → 当前",
+    "transcript.compose": "组建专家组", "transcript.synthesis": "综合（模型的叙述）",
+    "transcript.verify": "核查", "transcript.cross_exam": "交叉质询，{round}",
+    "transcript.expand": "全部展开", "transcript.collapse": "全部收起",
+    "transcript.verifier": "核查报告", "transcript.draft": "综合模型的草稿",
+    "transcript.failed": "失败",
+    "transcript.library": "专家组中的库成员（{n} 位）不是组建的，此处不列出。",
+    "transcript.empty": "尚无发言。",
+    "head.council": "{agents} 位成员 · 最多 {rounds} 轮 · 阈值 {threshold} · 模型",
+    "head.anonymised": "匿名同伴", "head.started": "开始于 {when}",
+    "head.by": "发起人 {who}", "head.full_question": "完整问题",
+    "head.characters": "{n} 个字符", "head.background": "背景",
+    "status.queued": "排队中", "status.running": "进行中", "status.succeeded": "已完成",
+    "status.failed": "失败", "status.cancelled": "已取消",
+    "event.answered": "{step}：{who} 已回答", "event.turn_failed": "{step}：{who} 失败",
+    "event.panel": "专家组", "event.started": "{step} 开始",
+    "event.finished": "{step} 完成", "event.debate_created": "讨论已创建",
+    "event.debate_finished": "讨论已结束", "event.debate_failed": "讨论失败",
+    "event.debate_cancelled": "讨论已取消", "event.stop_requested": "已请求停止",
+    "event.resumed": "已恢复", "event.resume_stalled": "恢复停滞",
+    "live_usage_line": "{cost} · {calls} 次调用 · 输入 {prompt} + 输出 {completion} token · "
+                       "{seconds} 秒",
+    "cost.simulated": "免费（模拟）", "cost.unknown": "费用未知",
+    "action.more_round": "再进行一轮", "action.rerun": "重新运行…",
+    "action.stop": "立即停止并综合", "action.cancel": "取消",
+    "nav.read_synthesis": "阅读完整综合结论", "activity_log": "活动记录",
+    "nav.no_actions": "尚无行动。",
+    "state.done": "已完成", "state.running": "进行中", "state.pending": "等待中",
+    "state.failed": "失败", "state.cancelled": "已取消", "state.skipped": "已跳过",
+    "check.mark": "标记为已核实", "check.change": "修改核实结果",
+    "check.question": "你发现了什么？", "check.undo": "撤销核实",
+    "check.checked": "已核实", "check.by": "由 {who} 于 {date}", "check.someone": "某人",
+    "nav.action_hint": "或在风险或待核实的说法旁使用“行动”。",
     "title": "专家组综合结论",
     "simulated": "**模拟模型——以下内容为离线生成的占位文本；请配置真实模型以进行真实讨论。**",
     "simulated_title": "模拟模型",
@@ -318,6 +434,66 @@ _ZH = {
 }
 
 _JA = {
+    # ---------------------------------------------------------------- the live page
+    "diagnostic_so_far": "現時点の診断",
+    "diag.trends": "平均確信度は{mean_trend} {mean_before} → {mean_after}、分散は{disp_trend} "
+                   "{disp_before} → {disp_after}。",
+    "now": "実行中",
+    "chart.title": "各エージェントのラウンドごとの確信度、パネルの分散（破線）と"
+                   "判断の一致度（点線）",
+    "chart.empty": "最初の見解がそろうとグラフが表示されます。",
+    "chart.point": "{name}、ラウンド {round}：{score}",
+    "chart.positions": "見解",
+    "nav.action": "アクション",
+    "nav.new_action": "新しいアクション…",
+    "field.expertise": "専門分野", "field.background": "経歴",
+    "field.approach": "分析の方法", "field.bias": "この問いに対する偏り",
+    "field.failure_scenario": "失敗の経緯", "field.root_causes": "根本原因",
+    "field.early_warning_signals": "早期の警告サイン", "field.stance": "見解",
+    "field.confidence": "確信度", "field.reasoning": "理由",
+    "field.key_assumptions": "主要な前提", "field.updated_position": "更新後の見解",
+    "field.updated_confidence": "更新後の確信度", "field.concessions": "譲歩",
+    "field.remaining_disagreements": "残る相違点",
+    "field.new_evidence_needed": "必要な新しい根拠", "field.reflection": "振り返り",
+    "value.none": "なし", "value.unchanged": "変化なし", "value.yes": "はい", "value.no": "いいえ",
+    "panel.premortem": "プレモーテム", "panel.position": "初期見解（ラウンド 0）",
+    "turns_in": "{n}/{of} 件の発言", "metric.new": "新しい論点",
+    "participants.Agents": "エージェント", "thinking": "考え中…",
+    "conf_trail": "確信度：初期見解 → 現在",
+    "transcript.compose": "パネル編成", "transcript.synthesis": "総括（モデルの記述）",
+    "transcript.verify": "検証", "transcript.cross_exam": "相互検討、{round}",
+    "transcript.expand": "すべて開く", "transcript.collapse": "すべて閉じる",
+    "transcript.verifier": "検証レポート", "transcript.draft": "総括モデルの草稿",
+    "transcript.failed": "失敗",
+    "transcript.library": "パネルのライブラリのペルソナ（{n} 名）は編成されたものではないため、"
+                          "ここには表示されません。",
+    "transcript.empty": "まだ発言はありません。",
+    "head.council": "エージェント {agents} 名 · 最大 {rounds} ラウンド · しきい値 {threshold} "
+                    "· モデル",
+    "head.anonymised": "匿名の相手", "head.started": "開始 {when}",
+    "head.by": "開始者 {who}", "head.full_question": "質問の全文",
+    "head.characters": "{n} 文字", "head.background": "背景",
+    "status.queued": "待機中", "status.running": "実行中", "status.succeeded": "完了",
+    "status.failed": "失敗", "status.cancelled": "中止",
+    "event.answered": "{step}：{who} が回答", "event.turn_failed": "{step}：{who} が失敗",
+    "event.panel": "パネル", "event.started": "{step} 開始",
+    "event.finished": "{step} 完了", "event.debate_created": "議論を作成",
+    "event.debate_finished": "議論が終了", "event.debate_failed": "議論が失敗",
+    "event.debate_cancelled": "議論を中止", "event.stop_requested": "停止を要求",
+    "event.resumed": "再開", "event.resume_stalled": "再開が停滞",
+    "live_usage_line": "{cost} · {calls} 回の呼び出し · 入力 {prompt} + 出力 {completion} "
+                       "トークン · {seconds} 秒",
+    "cost.simulated": "無料（シミュレーション）", "cost.unknown": "費用不明",
+    "action.more_round": "もう1ラウンド", "action.rerun": "再実行…",
+    "action.stop": "今すぐ停止して総括", "action.cancel": "中止",
+    "nav.read_synthesis": "総括をすべて読む", "activity_log": "アクティビティログ",
+    "nav.no_actions": "アクションはまだありません。",
+    "state.done": "完了", "state.running": "実行中", "state.pending": "待機中",
+    "state.failed": "失敗", "state.cancelled": "中止", "state.skipped": "省略",
+    "check.mark": "確認済みにする", "check.change": "確認内容を変更",
+    "check.question": "何がわかりましたか？", "check.undo": "確認を取り消す",
+    "check.checked": "確認済み", "check.by": "{who}（{date}）", "check.someone": "だれか",
+    "nav.action_hint": "またはリスクや要確認の主張の横の「アクション」を使ってください。",
     "title": "評議会の総括",
     "simulated": "**シミュレーションモデル — 以下はオフラインで生成された仮のテキストです。"
                  "実際の議論には実在のモデルを設定してください。**",
@@ -492,3 +668,11 @@ def step_words(t: Translator, label: str) -> str:
     if label.startswith("round "):
         return t("step.round", round=label.removeprefix("round "))
     return t(f"step.{label}") if f"step.{label}" in _EN else label
+
+
+def option_label(option: str, t: Callable[..., str]) -> str:
+    """An option in the debate's language: the fixed ones (for, against, conditional:
+    those with a ``verdict.`` entry in the table) translated, named ones as the
+    question or the user wrote them."""
+    key = f"verdict.{option}"
+    return t(key) if key in _EN else option

@@ -228,11 +228,11 @@ class DebateProtocol:
 
     def outcome(self, result: BaseModel) -> tuple[str, str, bool]:
         """(stop reason, its explanation, degraded) of a result, as a stored debate
-        lists them; a result with a ``stop_reason`` field has all three."""
-        reason = getattr(result, "stop_reason", None)
-        return (getattr(reason, "value", reason or ""),
-                getattr(result, "stop_explanation", ""),
-                bool(getattr(result, "degraded", False)))
+        lists them: read from the result's summary, so the list, the API and the
+        result itself name the same stop reason."""
+        assert isinstance(result, ProtocolResult)
+        s = result.summary
+        return s.stop_reason, s.stop_explanation, s.degraded
 
     def render_markdown(self, result: BaseModel) -> str:
         raise NotImplementedError

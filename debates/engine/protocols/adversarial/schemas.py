@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 from ...schemas import (
     NonEmpty,
     ProtocolResult,
+    ResultSummary,
     StopReason,
     Strict,
 )
@@ -68,3 +69,11 @@ class AdversarialResult(ProtocolResult):
     final_solution: str
     key_decisions: list[KeyDecision]
     remaining_risks: list[str]
+
+    def summarize(self) -> ResultSummary:
+        # The synthesizer always writes a final solution, converged or not; what the
+        # critic still holds against it is in issues and remaining_risks.
+        return ResultSummary(
+            protocol=self.protocol, stop_reason=self.stop_reason.value,
+            stop_explanation=self.stop_explanation, decision=self.final_solution or None,
+            divergence=None, degraded=self.degraded, simulated=self.simulated)

@@ -435,13 +435,6 @@ class WorkflowProtocol(DebateProtocol):
             usage=usage,
         )
 
-    def outcome(self, result: BaseModel) -> tuple[str, str, bool]:
-        # The workflow stops after its fixed phases: its outcome is the convergence.
-        assert isinstance(result, WorkflowResult)
-        c = result.convergence
-        return (c.status, f"{c.key_agreement}; remaining tension: "
-                f"{c.remaining_tension or '-'}", result.degraded)
-
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, WorkflowResult)
         return workflow_markdown(result)

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from ...schemas import (
     NonEmpty,
     ProtocolResult,
+    ResultSummary,
     Strict,
 )
 
@@ -161,3 +162,16 @@ class WorkflowResult(ProtocolResult):
     contract_failures: int
     convergence: ConvergenceStatus
     synthesis: WorkflowSynthesis
+
+    def summarize(self) -> ResultSummary:
+        # Fixed phases, no stop rule: the last convergence check is how it ended. A
+        # divergent panel gives no single decision (like the council's genuine
+        # disagreement); the synthesis then frames the trade-off.
+        c = self.convergence
+        divergent = c.status == "divergent"
+        return ResultSummary(
+            protocol=self.protocol, stop_reason=c.status,
+            stop_explanation=f"{c.key_agreement}; remaining tension: {c.remaining_tension or '-'}",
+            decision=None if divergent else self.synthesis.summary,
+            divergence=(c.remaining_tension or self.synthesis.summary) if divergent else None,
+            degraded=self.degraded, simulated=self.simulated)
