@@ -126,7 +126,7 @@ def humanize_reason(value: str | None) -> str:
     return (value or "").replace("_", " ")
 
 
-def _language(context: template.Context) -> str:
+def page_language(context: template.Context) -> str:
     """The page's language: ``lang`` if the view set one, else that of the ``result``
     the synthesis and print views render (other pages stay English)."""
     if context.get("lang"):
@@ -142,14 +142,14 @@ def tr(context: template.Context, key: str, value: object = None, **values: obje
     ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders."""
     if value is not None:
         key = f"{key}.{getattr(value, 'value', value)}"
-    return translator(_language(context))(key, **values)
+    return translator(page_language(context))(key, **values)
 
 
 @register.simple_tag(takes_context=True)
 def tr_reason(context: template.Context, reason: str) -> str:
     """A stop reason in the page's language; one the tables do not name (the
     workflow's convergence labels) in words."""
-    t = translator(_language(context))
+    t = translator(page_language(context))
     key = f"reason.{reason}"
     return t(key) if key in TRANSLATIONS["en"] else humanize_reason(reason)
 
@@ -159,14 +159,14 @@ def tr_known(context: template.Context, key: str, fallback: object) -> str:
     """``key`` in the page's language when the tables have it, else ``fallback`` (a
     label the engine made up for a field no table names)."""
     if key in TRANSLATIONS["en"]:
-        return translator(_language(context))(key)
+        return translator(page_language(context))(key)
     return str(fallback)
 
 
 @register.simple_tag(takes_context=True)
 def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
     """Cost, calls, tokens and time of a finished debate in the page's language."""
-    t = translator(_language(context))
+    t = translator(page_language(context))
     cost = (t("cost.simulated") if simulated else usd(usage.cost_usd) if usage.cost_known
             else t("cost.unknown"))
     return t("live_usage_line", cost=cost, calls=usage.calls, prompt=tokens(usage.prompt_tokens),
@@ -176,7 +176,7 @@ def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
 @register.simple_tag(takes_context=True)
 def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
     """How the mean and the dispersion moved, in the page's language."""
-    t = translator(_language(context))
+    t = translator(page_language(context))
     return t("diag.trends", mean_trend=t(f"trend.{diagnostic.mean_trend}"),
              mean_before=conf(diagnostic.mean_before), mean_after=conf(diagnostic.mean_after),
              disp_trend=t(f"trend.{diagnostic.dispersion_trend}"),
@@ -188,7 +188,7 @@ def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
 def tr_option(context: template.Context, option: str) -> str:
     """An option (verdict) in the page's language: for/against/conditional translated,
     named alternatives as written."""
-    return option_label(option, translator(_language(context)))
+    return option_label(option, translator(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
@@ -196,26 +196,26 @@ def tr_split(context: template.Context, split: object) -> str:
     """A verdict split ("4 of 5 for, 1 conditional") in the page's language; "–" for none."""
     if split is None:
         return "–"
-    return describe(VerdictSplit.model_validate(split), translator(_language(context)))
+    return describe(VerdictSplit.model_validate(split), translator(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
 def tr_meaning(context: template.Context, diagnostic: Diagnostic) -> str:
     """What a diagnostic's label means, in words its numbers bear out, in the page's
     language."""
-    return diagnostic_meaning(diagnostic, translator(_language(context)))
+    return diagnostic_meaning(diagnostic, translator(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
 def tr_step(context: template.Context, label: str) -> str:
     """A step label ("round 2", "premortem") in the page's language."""
-    return step_words(translator(_language(context)), label)
+    return step_words(translator(page_language(context)), label)
 
 
 @register.simple_tag(takes_context=True)
 def tr_decision(context: template.Context, decision: str) -> str:
     """A round's decision ("continue" or a stop reason) in the page's language."""
-    t = translator(_language(context))
+    t = translator(page_language(context))
     key = decision if decision == "continue" else f"reason.{decision}"
     try:
         return t(key)

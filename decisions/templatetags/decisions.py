@@ -9,18 +9,18 @@ from typing import Any
 from django import template
 
 from council_site.accounts.access import WRITE_ROLES
-from decisions.models import DecisionState
+from debates.templatetags.council import page_language
 from decisions.selectors import debate_is_finished, decision_for_debate, decision_state
 
 register = template.Library()
 
 
-@register.inclusion_tag("decisions/_banner.html")
-def decision_banner(debate: Any, role: str | None) -> dict[str, Any]:
+@register.inclusion_tag("decisions/_banner.html", takes_context=True)
+def decision_banner(context: template.Context, debate: Any, role: str | None) -> dict[str, Any]:
     """The decision (or, for editors on a finished debate without one, a link to record
-    it). One query."""
+    it), in the page's language. One query."""
     decision = decision_for_debate(debate=debate)
     state = decision_state(decision) if decision is not None else ""
     return {"debate": debate, "decision": decision, "state": state,
-            "state_label": DecisionState(state).label if state else "",
+            "lang": page_language(context),
             "finished": debate_is_finished(debate), "can_write": role in WRITE_ROLES}

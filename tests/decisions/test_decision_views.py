@@ -3,6 +3,7 @@ of it and in every export and the admin, with its history; the decision log."""
 
 from __future__ import annotations
 
+import html
 import json
 from datetime import timedelta
 
@@ -18,8 +19,8 @@ def test_an_editor_records_the_decision_and_it_shows_on_the_debate_page(
         member_client, debate):
     url = f"/debates/{debate.code}/decision"
     # The finished page is cached; the decision must show at once all the same.
-    assert "Record the team's decision" in member_client.get(
-        f"/debates/{debate.code}/").content.decode()
+    assert "Record the team's decision" in html.unescape(member_client.get(
+        f"/debates/{debate.code}/").content.decode())
     form = member_client.get(url).content.decode()
     assert "Migrate in Q3" in form and "Another choice" in form
     review = timezone.localdate() + timedelta(days=30)
