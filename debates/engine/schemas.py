@@ -139,18 +139,14 @@ class Position(Strict):
     key_assumptions: list[NonEmpty] = Field(default_factory=list)
 
 
-# Sent with every cross-examination twice: short (the prompt explains the ids).
-_CITES = 'One restating a point listed with an id begins with it, e.g. "[D3] ...".'
-
-
 class CrossExamination(Strict):
     concessions: list[NonEmpty] = Field(default_factory=list)
-    remaining_disagreements: list[NonEmpty] = Field(default_factory=list, description=_CITES)
+    remaining_disagreements: list[NonEmpty] = Field(default_factory=list)
     updated_position: str | None = None
     updated_verdict: str | None = None  # null = unchanged, carried forward
     updated_confidence: Confidence | None = None
     reflection: NonEmpty
-    new_evidence_needed: list[NonEmpty] = Field(default_factory=list, description=_CITES)
+    new_evidence_needed: list[NonEmpty] = Field(default_factory=list)
 
     @field_validator("remaining_disagreements", "new_evidence_needed", mode="before")
     @classmethod
