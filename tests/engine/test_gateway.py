@@ -305,6 +305,9 @@ async def test_junk_replies_fail_fast_without_backoff() -> None:
         ('```json\n{"a": 1}\n```', {"a": 1}),
         ('Sure! Here it is:\n{"a": {"b": 2}}\nHope that helps.', {"a": {"b": 2}}),
         ('```\n{"a": "```"}\n```', {"a": "```"}),
+        # A raw line break or tab inside a string (SmolLM2 on llama-cpp-python's server
+        # wrote one) is read as the character it is, not refused.
+        ('{"a": "two\nlines\tand a tab"}', {"a": "two\nlines\tand a tab"}),
     ],
 )
 def test_json_is_found_inside_fences_and_chatter(reply: str, expected: dict[str, Any]) -> None:
