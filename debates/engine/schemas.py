@@ -160,6 +160,17 @@ class CrossExamination(Strict):
     def _blank_is_unchanged(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
 
+    @field_validator("updated_confidence", mode="before")
+    @classmethod
+    def _unreadable_confidence_is_unchanged(cls, value: Any) -> Any:
+        # A grammar cannot bound a number (llama.cpp's and node-llama-cpp's bound only
+        # its shape): SmolLM2-135M wrote 2.0, 3 and 3.033 and lost the whole turn, its
+        # concessions and points with it, to a repair that failed the same way. An
+        # update outside 0-1 says nothing about the scale meant: the confidence stays.
+        if isinstance(value, int | float) and not isinstance(value, bool) and not 0 <= value <= 1:
+            return None
+        return value
+
 
 class RiskStatus(StrEnum):
     MITIGATED = "mitigated"
