@@ -142,18 +142,14 @@ class Position(Strict):
     key_assumptions: list[NonEmpty] = Field(default_factory=list)
 
 
-# Sent with every cross-examination twice: short (the prompt explains the ids).
-_CITES = 'One restating a point listed with an id begins with it, e.g. "[D3] ...".'
-
-
 class CrossExamination(Strict):
     concessions: list[NonEmpty] = Field(default_factory=list)
-    remaining_disagreements: list[NonEmpty] = Field(default_factory=list, description=_CITES)
+    remaining_disagreements: list[NonEmpty] = Field(default_factory=list)
     updated_position: str | None = None
     updated_verdict: str | None = None  # null = unchanged, carried forward
     updated_confidence: Confidence | None = None
     reflection: NonEmpty
-    new_evidence_needed: list[NonEmpty] = Field(default_factory=list, description=_CITES)
+    new_evidence_needed: list[NonEmpty] = Field(default_factory=list)
 
     @field_validator("remaining_disagreements", "new_evidence_needed", mode="before")
     @classmethod
@@ -166,6 +162,17 @@ class CrossExamination(Strict):
     @classmethod
     def _blank_is_unchanged(cls, value: str | None) -> str | None:
         return value.strip() or None if value is not None else None
+
+    @field_validator("updated_confidence", mode="before")
+    @classmethod
+    def _unreadable_confidence_is_unchanged(cls, value: Any) -> Any:
+        # A grammar cannot bound a number (llama.cpp's and node-llama-cpp's bound only
+        # its shape): SmolLM2-135M wrote 2.0, 3 and 3.033 and lost the whole turn, its
+        # concessions and points with it, to a repair that failed the same way. An
+        # update outside 0-1 says nothing about the scale meant: the confidence stays.
+        if isinstance(value, int | float) and not isinstance(value, bool) and not 0 <= value <= 1:
+            return None
+        return value
 
 
 class RiskStatus(StrEnum):

@@ -133,7 +133,7 @@ async def test_a_quorum_failure_names_every_earlier_failure():
 
 def _labels(state, reader, round_number):
     _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, round_number), reader, 0)
-    blocks = re.findall(r"### (Agent [A-Z])\nStance: (.*)", messages[1]["content"])
+    blocks = re.findall(r"### (Agent [A-Z])[^\n]*\nStance: (.*)", messages[1]["content"])
     return dict(blocks)
 
 

@@ -18,6 +18,7 @@ from debates.engine.llm.gateway import (
     ContextTooLong,
     LLMGateway,
     extract_json,
+    parse_reply,
 )
 from debates.engine.llm.loader import litellm_module
 from debates.engine.schema_titles import without_titles
@@ -25,6 +26,7 @@ from debates.engine.schemas import (
     CallRecord,
     CallTag,
     ComposedPanel,
+    CrossExamination,
     Phase,
     Position,
     SimulatorOptions,
@@ -307,10 +309,26 @@ async def test_junk_replies_fail_fast_without_backoff() -> None:
         ('```json\n{"a": 1}\n```', {"a": 1}),
         ('Sure! Here it is:\n{"a": {"b": 2}}\nHope that helps.', {"a": {"b": 2}}),
         ('```\n{"a": "```"}\n```', {"a": "```"}),
+        # A raw line break or tab inside a string (SmolLM2 on llama-cpp-python's server
+        # wrote one) is read as the character it is, not refused.
+        ('{"a": "two\nlines\tand a tab"}', {"a": "two\nlines\tand a tab"}),
     ],
 )
 def test_json_is_found_inside_fences_and_chatter(reply: str, expected: dict[str, Any]) -> None:
     assert extract_json(reply) == expected
+
+
+@pytest.mark.parametrize(("given", "kept"), [(0.4, 0.4), (1, 1.0), (3.033, None),
+                                             (2.0, None), (-0.5, None), (None, None)])
+def test_an_updated_confidence_outside_0_to_1_leaves_the_confidence_unchanged(
+    given: Any, kept: float | None
+) -> None:
+    # SmolLM2-135M under a grammar wrote 3.033: the turn's other fields are kept.
+    reply = json.dumps({"reflection": "Cost matters more than I thought",
+                        "concessions": ["Cost is known"], "updated_confidence": given})
+    exam = parse_reply(CrossExamination, reply)
+    assert exam.updated_confidence == kept
+    assert exam.concessions == ["Cost is known"]
 
 
 # --------------------------------------------------------------------------- fallback

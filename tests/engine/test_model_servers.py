@@ -12,7 +12,8 @@ import pytest
 
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks, make_gateway
-from debates.engine.llm.gateway import CallFailed, LLMGateway, output_tokens
+from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS
+from debates.engine.llm.gateway import CallFailed, LLMGateway, output_tokens, sent_schema
 from debates.engine.protocols.council.steps import run_debate, run_step
 from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
 from debates.engine.schema_titles import without_titles
@@ -133,8 +134,9 @@ async def test_a_json_schema_rejection_moves_to_json_object_and_is_remembered(
     assert 0.0 <= outcome.value.confidence <= 1.0
     first, second = bodies(llamacpp)
     assert first["response_format"]["type"] == "json_schema"
+    # An unknown model on a local server: the sent schema bounds its texts by default.
     assert second["response_format"] == {
-        "type": "json_object", "schema": without_titles(Position.model_json_schema())}
+        "type": "json_object", "schema": sent_schema(Position, UNKNOWN_LOCAL_TEXT_CHARS)}
     assert [(r.ok, r.error_class) for r in ledger.records] == [
         (False, "BadRequestError"), (True, None)]
     assert "json_schema rejected" in (ledger.records[0].error or "")
@@ -346,30 +348,41 @@ async def test_max_text_chars_lets_a_rambling_model_finish_its_json(
     small: StubServer,
 ) -> None:
     from debates.engine.llm import capabilities as caps_module
-    from debates.engine.llm.capabilities import ModelSettings
+    from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS, ModelSettings
 
-    # Unbounded, the model repeats itself until max_tokens cuts the JSON in half.
-    with pytest.raises(CallFailed) as caught:
-        await gateway(small, output_mode="json_object").structured(
-            Premortem, messages=MESSAGES, model="openai/small", tag=TAG
-        )
-    assert caught.value.error_class == "ValidationError"
+    # A model litellm does not know, on a local server, is bounded without a setting:
+    # unbounded (before), this model repeated itself until max_tokens cut its JSON.
+    outcome = await gateway(small, output_mode="json_object").structured(
+        Premortem, messages=MESSAGES, model="openai/small", tag=TAG
+    )
+    assert 0 < len(outcome.value.failure_scenario) <= UNKNOWN_LOCAL_TEXT_CHARS
+    sent = bodies(small)[-1]["response_format"]["schema"]
+    assert sent["properties"]["failure_scenario"]["maxLength"] == UNKNOWN_LOCAL_TEXT_CHARS
+    assert sent["properties"]["root_causes"]["maxItems"] == 4
+    assert sent["properties"]["root_causes"]["items"]["maxLength"] == UNKNOWN_LOCAL_TEXT_CHARS
+    # Only the request is bounded: validation still takes the full answer of a model
+    # that is not constrained.
+    assert "maxLength" not in Premortem.model_json_schema()["properties"]["failure_scenario"]
 
-    caps_module.configure({"openai/small": ModelSettings(max_text_chars=200)})
+    caps_module.configure({"openai/small": ModelSettings(max_text_chars=120)})
     try:
-        outcome = await gateway(small, output_mode="json_object").structured(
+        await gateway(small, output_mode="json_object").structured(
             Premortem, messages=MESSAGES, model="openai/small", tag=TAG
         )
     finally:
         caps_module.configure(None)
-    assert 0 < len(outcome.value.failure_scenario) <= 200
     sent = bodies(small)[-1]["response_format"]["schema"]
-    assert sent["properties"]["failure_scenario"]["maxLength"] == 200
-    assert sent["properties"]["root_causes"]["maxItems"] == 4
-    assert sent["properties"]["root_causes"]["items"]["maxLength"] == 200
-    # Only the request is bounded: validation still takes the full answer of a model
-    # that is not constrained.
-    assert "maxLength" not in Premortem.model_json_schema()["properties"]["failure_scenario"]
+    assert sent["properties"]["failure_scenario"]["maxLength"] == 120
+
+
+def test_only_an_unknown_model_on_a_local_server_gets_the_default_text_bound() -> None:
+    from debates.engine.capabilities import UNKNOWN_LOCAL_TEXT_CHARS, capabilities
+
+    local = "http://127.0.0.1:8080/v1"
+    assert capabilities("openai/some-gguf", local).max_text_chars == UNKNOWN_LOCAL_TEXT_CHARS
+    assert capabilities("openai/gpt-4o-mini", local).max_text_chars is None  # litellm knows it
+    assert capabilities("openai/some-model", "https://models.example.com/v1"
+                        ).max_text_chars is None  # a remote server
 
 
 async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(

@@ -199,7 +199,7 @@ def test_the_prompt_shows_the_points_with_their_ids_from_round_two():
     for line in (f"- [D2] {ROLLBACK}", f"- [D3] {TIMELINE}", "- [E1] A dry run of the migration"):
         assert line in still
     assert f"- [D1] {COST}" in dropped
-    assert "begin it with that point's id in brackets" in user
+    assert "with its id in brackets" in user
     assert hints["point_ids"][ROLLBACK_REWORDED] == "D2"
     assert hints["point_ids"][COST] == "D1"
 
@@ -363,4 +363,5 @@ def test_the_synthesis_lists_open_disagreements_as_tracked_points_with_their_hol
     opened = user.split("Disagreements still open")[1].split("Concessions")[0]
     assert f"- [D2] {ROLLBACK} (held by Ann, Bo)" in opened
     assert "again" not in opened and "still" not in opened.split("(held")[1]
-    assert "- Ann: (2) Cost is known" in user
+    # Concessions of rounds before the last are counted: the final stances answer to them.
+    assert "- Ann: 1 concession(s) in earlier rounds" in user and "Cost is known" not in user

@@ -1,7 +1,8 @@
 """The prompts of a whole debate stay within the reference's token budget.
 
-Issue 20: the seed reference agent-council sends 27.6k prompt tokens for 5 agents and
-4 rounds on the bench's OpenAI-compatible stub; Council sent 40.4k (the schema stated
+Issue 20: the seed reference agent-council sends 25.0k prompt tokens for 5 agents and
+4 rounds on the bench's OpenAI-compatible stub (the ``sidebyside`` bench area); Council
+sent 40.4k (the schema stated
 in the prompt and in the request, every peer's opening reasoning again in every round,
 every concession and disagreement of every round in the synthesis). The same debate
 as ``manage.py bench --only prompts`` runs here, over litellm's real HTTP path; the

@@ -100,7 +100,7 @@ def test_cross_exam_shows_each_peers_latest_position_not_the_initial_one():
                                       disagreements=["Bo still disputes cost"]), exam()])
     _, messages, hints = agent_request(state, Step(Phase.CROSS_EXAM, 2), 0, 0)
     user = messages[1]["content"]
-    assert "revised view of Bo" in user and "Confidence: 0.55" in user
+    assert "revised view of Bo" in user and "confidence 0.55" in user
     assert "Bo still disputes cost" in user
     assert "stance 1" not in user.split("### Bo")[1].split("###")[0].split("Stance:")[1][:20]
     assert hints["round"] == 2

@@ -60,6 +60,13 @@ class Capabilities:
     max_text_chars: int | None = None
 
 
+# The text bound (``max_text_chars``) a model gets by default when litellm knows nothing
+# about it and it runs on a local server: most likely a small model on a CPU, where a
+# constrained decoder writes every string up to its bound (SmolLM2-135M at 2-7 tokens/s
+# filled 1000-character fields and timed out). Sent, not validated; a setting overrides it.
+UNKNOWN_LOCAL_TEXT_CHARS = 150
+
+
 BUILTIN_PROVIDERS: dict[str, Capabilities] = {
     "sim": Capabilities(
         provider="sim",
@@ -203,7 +210,7 @@ def capabilities(model: str, api_base: str | None = None) -> Capabilities:
         api_base=base,
         api_key=key,
         timeout_s=settings.timeout_s,
-        max_text_chars=settings.max_text_chars,
+        max_text_chars=settings.max_text_chars or caps.max_text_chars,
     )
 
 
@@ -242,14 +249,16 @@ def _litellm_capabilities(model: str, api_base: str | None) -> Capabilities:
         mode = "json_object"
     else:
         mode = "prompt"
+    local = provider in LOCAL_PROVIDERS or _is_local_url(api_base)
     return Capabilities(
         provider=provider,
         output_mode=mode,
         context_limit=limit or DEFAULT_CONTEXT_LIMIT,
         cost_known=False,
         simulated=False,
-        local=provider in LOCAL_PROVIDERS or _is_local_url(api_base),
+        local=local,
         params=supported,
+        max_text_chars=UNKNOWN_LOCAL_TEXT_CHARS if info is None and local else None,
     )
 
 

@@ -194,7 +194,10 @@ def extract_json(text: str) -> Any:
             problem = "the reply is not valid JSON: an object is opened but never closed"
             continue
         try:
-            return json.loads(candidate[start : end + 1])
+            # strict=False: a raw line break or tab inside a string is that character.
+            # A small model under a server's grammar writes them (SmolLM2-135M did, and
+            # lost its turn to a repair that failed the same way); nothing is ambiguous.
+            return json.loads(candidate[start : end + 1], strict=False)
         except json.JSONDecodeError as exc:
             problem = (
                 f"the reply is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"

@@ -1,7 +1,10 @@
 """Prompt templates, kept as files so a wording change is a reviewable diff.
 
 Each set lives in a version folder; ``PROMPT_VERSION`` names the set in use and
-is recorded with every debate, so results can be traced to the exact wording.
+is recorded with every debate, so results can be traced to the exact wording. A
+wording change is a new version: v2 (issue 20: fewer prompt tokens per debate) left
+v1 as the wording debates recorded as "v1" were run with; only ``PROMPT_VERSION`` is
+rendered, an older set is kept for reading and diffing.
 Templates use ``string.Template`` (``$name``) because JSON schemas are full of
 braces that ``str.format`` would trip on.
 """
@@ -18,7 +21,7 @@ from pydantic import BaseModel
 from ..language import language_name
 from ..schema_titles import without_titles
 
-PROMPT_VERSION = "v1"
+PROMPT_VERSION = "v2"
 _ROOT = Path(__file__).parent
 
 

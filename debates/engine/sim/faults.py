@@ -36,7 +36,8 @@ def break_schema(schema: str, payload: dict[str, Any], rng: random.Random) -> di
         broken["confidence"] = rng.choice([1.7, -0.2, "high"])
     elif schema == "CrossExamination":
         if rng.random() < 0.5:
-            broken["updated_confidence"] = 1.7
+            # Not a number: one outside 0-1 now reads as "unchanged" (schemas.py).
+            broken["updated_confidence"] = "fairly high"
         else:
             broken.pop("reflection", None)
     elif schema == "ComposedPanel" and broken.get("personas"):

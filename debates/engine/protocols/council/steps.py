@@ -86,10 +86,9 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
         position = state.position(i)
         assert position is not None
         lines = [
-            f"### {labels[i]}",
+            f"### {labels[i]} (verdict {state.verdict(i, previous) or '(none)'}, "
+            f"confidence {state.confidence(i, previous):.2f})",
             f"Stance: {state.stance(i, previous)}",
-            f"Verdict: {state.verdict(i, previous) or '(none)'}",
-            f"Confidence: {state.confidence(i, previous):.2f}",
         ]
         # Level 1 summarises the opening position (the oldest material) first; level 2
         # shortens the latest round too; level 3 keeps stances and confidences only.
@@ -119,8 +118,13 @@ def _point_refs(state: DebateState, agent: int, round_number: int) -> str:
 
 
 def _own_previous(state: DebateState, agent: int, round_number: int, compaction: int = 0) -> str:
+    """What ``agent`` argued last: its opening reasoning in round 1; later, its last
+    round's reflection, concessions and kept points (the opening reasoning was
+    examined in round 1, and its stance since answers to it)."""
     if round_number == 1:
-        return ""
+        position = state.position(agent)
+        assert position is not None
+        return f"Your reasoning: {_bullets(position.reasoning, None if compaction == 0 else 2)}"
     exam = state.cross_exam(agent, round_number - 1)
     if exam is None:
         return ""
@@ -154,9 +158,9 @@ def _open_points_block(state: DebateState, round_number: int, compaction: int) -
         lines.append("Dropped earlier: " + ", ".join(
             f"[{p.id}]" for p in dropped if p not in recent))
     lines.append(
-        "When one of your remaining disagreements or evidence items restates one of these "
-        "points, even in other words, begin it with that point's id in brackets, e.g. "
-        f'"[{seen[0].id}] ...". An item that raises a point not listed has no id.'
+        "Begin a remaining disagreement or evidence item that restates one of these points, "
+        f'even in other words, with its id in brackets, e.g. "[{seen[0].id}] ..."; a point '
+        "not listed has no id."
     )
     return "\n" + "\n".join(lines) + "\n"
 
@@ -188,8 +192,6 @@ def agent_request(
     else:
         schema = verdicts.cross_exam_schema(state.options)
         previous = step.round - 1
-        position = state.position(agent)
-        assert position is not None
         own_conf = state.confidence(agent, previous) or 0.0
         peer_confs = [
             state.confidence(i, previous) or 0.0
@@ -214,7 +216,6 @@ def agent_request(
             own_confidence=f"{own_conf:.2f}",
             own_verdict=state.verdict(agent, previous) or "(none)",
             options=options,
-            own_reasoning=_bullets(position.reasoning, None if compaction == 0 else 2),
             own_previous=_own_previous(state, agent, step.round, compaction),
             peers=_peer_block(state, agent, step.round, compaction),
             open_points=_open_points_block(state, step.round, compaction),

@@ -84,9 +84,12 @@ def counted_agents(state: DebateState) -> list[int]:
 def synthesis_messages(
     state: DebateState, compaction: int = 0
 ) -> tuple[list[dict[str, str]], dict[str, Any]]:
-    """The synthesizer's prompt. ``compaction`` shortens it to fit the context: older
-    rounds' concessions are summarised first, then assumptions, open items and minor
-    risks; every final stance and confidence stays whole at every level."""
+    """The synthesizer's prompt, built from the final stances and the tracked points
+    (open disagreements by id with their holders, premortem risks by id), not from every
+    turn: concessions of rounds before the last are counted. ``compaction`` shortens it
+    to fit the context: the last round's concessions are counted too first, then
+    assumptions, open items and minor risks are cut; every final stance and confidence
+    stays whole at every level."""
     stop = state.stop()
     assert stop is not None
     reason, explanation = stop
@@ -110,22 +113,7 @@ def synthesis_messages(
             assumptions = position.key_assumptions[:per_agent]
             line += f"; assumptions: {'; '.join(assumptions) or '(none)'}"
         positions.append(line)
-    concessions = []
-    older = 0
-    for i in finals:
-        made = []
-        for r in range(1, last + 1):
-            past = state.cross_exam(i, r)
-            if past is None:
-                continue
-            if compaction >= 1 and r < last:
-                older += len(past.concessions)
-                continue
-            made += [f"({r}) {c}" for c in past.concessions[:per_agent]]
-        if made:
-            concessions.append(f"- {names[i].name}: {'; '.join(made)}")
-    if older:
-        concessions.append(f"- ({older} concessions in earlier rounds, summarised away)")
+    concessions = _concession_lines(state, finals, last, compaction)
     risks = pre_positional_risks(state)
     if reason is StopReason.GENUINE_DISAGREEMENT:
         path = ("divergence_report: the panel ended in genuine disagreement, so do NOT force a "
@@ -144,7 +132,7 @@ def synthesis_messages(
         stop_explanation=explanation,
         positions="\n".join(positions) or "(none)",
         open_disagreements=_open_point_lines(state, finals, last, per_agent),
-        concessions="\n".join(concessions) or "(none)",
+        concessions=concessions,
         risks=_risk_lines(risks, compaction),
         path_instruction=path,
     )
@@ -158,6 +146,31 @@ def synthesis_messages(
     return prompts.messages(
         system=prompts.system_prompt(state.language), user=user, schema=SynthesisNarrative
     ), hints
+
+
+def _concession_lines(state: DebateState, finals: list[int], last: int, compaction: int) -> str:
+    """What each final agent conceded: the last round's concessions in words, earlier
+    rounds' as a count, since every final stance already answers to what its agent
+    conceded before (and the disagreements still open are the tracked points). From
+    level 1 the last round's are counted too."""
+    lines = []
+    for i in finals:
+        earlier = 0
+        latest: list[str] = []
+        for r in range(1, last + 1):
+            past = state.cross_exam(i, r)
+            if past is None:
+                continue
+            if r < last or compaction >= 1:
+                earlier += len(past.concessions)
+            else:
+                latest = past.concessions
+        counted = (f"{earlier} concession(s) in earlier rounds" if compaction == 0
+                   else f"{earlier} concession(s)") if earlier else ""
+        said = [text for text in (*latest, counted) if text]
+        if said:
+            lines.append(f"- {state.personas[i].name}: {'; '.join(said)}")
+    return "\n".join(lines) or "(none)"
 
 
 def _open_point_lines(state: DebateState, finals: list[int], last: int,
