@@ -16,7 +16,6 @@ from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS
 from debates.engine.llm.gateway import CallFailed, LLMGateway, output_tokens, sent_schema
 from debates.engine.protocols.council.steps import run_debate, run_step
 from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
-from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import (
     CallRecord,
     CallTag,
@@ -376,7 +375,7 @@ async def test_max_text_chars_lets_a_rambling_model_finish_its_json(
 
 
 def test_only_an_unknown_model_on_a_local_server_gets_the_default_text_bound() -> None:
-    from debates.engine.capabilities import UNKNOWN_LOCAL_TEXT_CHARS, capabilities
+    from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS, capabilities
 
     local = "http://127.0.0.1:8080/v1"
     assert capabilities("openai/some-gguf", local).max_text_chars == UNKNOWN_LOCAL_TEXT_CHARS
