@@ -54,7 +54,7 @@ def actions(request: HttpRequest, code: str) -> HttpResponse:
     the item); POST: creates it and returns to the synthesis."""
     need = Need.WRITE if request.method == "POST" else Need.READ
     debate, role = debate_comments_access(request, code, need=need)
-    members = selectors.team_members(debate=debate)
+    members = selectors.action_owners(debate=debate)
     targets = _targets(debate)
     if request.method == "POST":
         form = ActionForm(request.POST, targets=targets, members=members)

@@ -244,8 +244,15 @@ def debate_action(*, debate: Debate, code: uuid.UUID) -> Action | None:
 
 
 def team_members(*, debate: Debate) -> QuerySet[User]:
+    """Everyone in ``debate``'s team, by username: who a comment can @-mention."""
+    return User.objects.filter(memberships__team_id=debate.team_id,
+                               is_active=True).distinct().order_by("username")
+
+
+def action_owners(*, debate: Debate) -> QuerySet[User]:
     """Who may own an action on ``debate``: its team's editors and owners (only they can
     mark it done; a viewer could never complete it), by username."""
+    # One filter() call: the role must be that of the membership in this team.
     return User.objects.filter(memberships__team_id=debate.team_id,
                                memberships__role__in=WRITE_ROLES,
                                is_active=True).distinct().order_by("username")

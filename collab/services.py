@@ -27,6 +27,7 @@ from collab.models import (
     TargetKind,
 )
 from collab.selectors import (
+    action_owners,
     item_text,
     nearest,
     normalize_quote,
@@ -35,7 +36,6 @@ from collab.selectors import (
     synthesis_result,
     synthesis_text,
     target_label,
-    team_members,
 )
 from council_site.accounts.models import Membership
 from debates.engine.schemas import DebateResult, RecommendedPath
@@ -357,7 +357,7 @@ def action_create(
     if not User.objects.filter(pk=owner.pk, is_active=True,
                                memberships__team_id=debate.team_id).exists():
         raise CommentError("The owner must be a member of this debate's team.")
-    if not team_members(debate=debate).filter(pk=owner.pk).exists():
+    if not action_owners(debate=debate).filter(pk=owner.pk).exists():
         raise CommentError("The owner must be an editor or owner of this debate's team: "
                            "viewers cannot complete an action.")
     if due_date < timezone.localdate():

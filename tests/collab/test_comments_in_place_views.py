@@ -106,3 +106,13 @@ def test_a_thread_whose_quote_is_gone_shows_as_on_an_earlier_version(member_clie
     synthesis.save(update_fields=["result"])
     panel = member_client.get(f"/debates/{debate.code}/comments/", **HX).content.decode()
     assert "on an earlier version" in panel and "data-quote=" not in panel
+
+
+def test_a_comment_can_mention_a_viewer_though_only_editors_may_own_actions(
+        member_client, debate, viewer, outsider):
+    page = member_client.get(f"/debates/{debate.code}/comments/").content.decode()
+    members = page.split('id="team-members" type="application/json">', 1)[1].split("<", 1)[0]
+    assert '"viewer"' in members and '"member"' in members and '"outsider"' not in members
+    actions = member_client.get(f"/debates/{debate.code}/actions/").content.decode()
+    owners = actions.split('name="owner"', 1)[1].split("</select>", 1)[0]
+    assert ">member<" in owners and ">viewer<" not in owners

@@ -79,6 +79,7 @@ def _world(team, owner):
         "persona": f"/personas/{dana.code}/", "team": f"/teams/{team.code}/",
         "tokens": "/accounts/tokens/", "notifications": "/notifications/",
         "notification settings": "/notifications/settings",
+        "decisions": "/decisions/", "my actions": "/actions/", "calibration": "/calibration/",
     }
 
 
