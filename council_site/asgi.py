@@ -18,7 +18,7 @@ from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
-from council_site.http_dispatch import SyncViewsOnThreads  # noqa: E402
+from web_edge.dispatch import SyncViewsOnThreads  # noqa: E402
 
 try:
     from debates.routing import websocket_urlpatterns

@@ -1,5 +1,5 @@
 """JSON API for debates, mounted at /api/debates. Token or session auth (see
-council_site.api_auth); the same access helper and the same form validation as the
+accounts.api_auth); the same access helper and the same form validation as the
 HTML views."""
 
 # No ``from __future__ import annotations`` here: ninja's @paginate wraps the list view,
@@ -17,10 +17,9 @@ from ninja.errors import ValidationError
 from ninja.pagination import paginate
 from pydantic import ConfigDict, Field
 
-from council_site.api_auth import api_auth
-from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
-from council_site.api_pagination import PagePagination
-from council_site.http import AuthenticatedHttpRequest
+from accounts.api_auth import api_auth
+from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
+from api_kit.pagination import PagePagination
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.engine.inputs import InputError, check_model
@@ -38,6 +37,7 @@ from debates.services import (
     debate_start,
     debate_stop,
 )
+from web_kit.http import AuthenticatedHttpRequest
 
 router = Router(tags=["debates"], auth=api_auth)
 

@@ -11,9 +11,8 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field
 
-from council_site.api_auth import api_auth
-from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
-from council_site.http import AuthenticatedHttpRequest
+from accounts.api_auth import api_auth
+from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.api import ResultOut
@@ -22,6 +21,7 @@ from debates.engine.protocols import UnknownProtocol, get_protocol, known_protoc
 from debates.engine.schemas import MAX_QUESTION_CHARS
 from debates.limits import RateLimited
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
+from web_kit.http import AuthenticatedHttpRequest
 
 router = Router(tags=["debates"], auth=api_auth)
 

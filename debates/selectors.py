@@ -17,7 +17,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from pydantic import BaseModel
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates import events
 from debates.engine.protocols import get_protocol
 from debates.models import Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis

@@ -24,7 +24,6 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from pydantic import BaseModel, ValidationError
 
-from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
 from debates.compare import compare_results
@@ -50,6 +49,7 @@ from debates.services import (
     plan_debate,
 )
 from debates.transcripts import transcript_sections
+from web_kit.http import AuthenticatedHttpRequest
 
 
 def _page_context(debate: Debate, role: str) -> dict[str, object]:

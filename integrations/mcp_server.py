@@ -3,7 +3,7 @@ tools, acting as the user of a personal API token, within the token's limits.
 
 Every tool re-checks the token (a revoked or expired token stops working at once,
 ``api_token_use``), and the token's scope travels with its user
-(``council_site.accounts.token_scope``): a read-only token's start_debate is refused,
+(``accounts.token_scope``): a read-only token's start_debate is refused,
 a team token lists and reaches that team only. Every tool goes through the same code
 as the JSON API: the create endpoint's function itself for new debates, and the same
 access helpers and selectors for reads, so an agent can do exactly what its token may
@@ -25,17 +25,17 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from council_site.accounts.access import Need, require_role
-from council_site.accounts.models import ApiToken
-from council_site.accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
-from council_site.accounts.services import api_token_use
-from council_site.http import AuthenticatedHttpRequest
+from accounts.access import Need, require_role
+from accounts.models import ApiToken
+from accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
+from accounts.services import api_token_use
 from debates import selectors
 from debates.access import debate_access
 from debates.engine.schemas import Mode
 from debates.limits import RateLimited
 from debates.models import ACTIVE_STATUSES, Debate
 from personas import selectors as persona_selectors
+from web_kit.http import AuthenticatedHttpRequest
 
 INSTRUCTIONS = """\
 Council runs a structured debate between LLM personas on a question and returns a typed

@@ -16,7 +16,7 @@ from notifications.selectors import settings_for
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-    from council_site.accounts.models import Team
+    from accounts.models import Team
 
 logger = logging.getLogger(__name__)
 

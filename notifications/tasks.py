@@ -10,8 +10,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from accounts.models import Invitation, Membership
 from collab.models import Action, ActionStatus, Comment
-from council_site.accounts.models import Invitation, Membership
 from debates.models import Debate, DebateStatus
 from notifications.models import Kind
 from notifications.services import notification_create

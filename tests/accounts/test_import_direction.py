@@ -7,9 +7,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import council_site.accounts
+import accounts
 
-ACCOUNTS = Path(council_site.accounts.__file__).resolve().parent
+ACCOUNTS = Path(accounts.__file__).resolve().parent
 ABOVE = {"debates", "personas", "collab"}
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from api_kit.errors import ApiError, error_body
 from council_site.api import api
-from council_site.api_errors import ApiError, error_body
 
 METHODS = {"get", "post", "put", "patch", "delete"}
 ERROR_REF = "#/components/schemas/ApiError"

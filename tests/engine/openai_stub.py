@@ -31,8 +31,8 @@ import threading
 import time
 from typing import Any
 
-from debates.bench.schema_instance import schema_instance
-from debates.bench.stub_http import (  # noqa: F401 - completion_body: the tests' too
+from bench.schema_instance import schema_instance
+from bench.stub_http import (  # noqa: F401 - completion_body: the tests' too
     JsonHandler,
     completion_body,
     requested_schema,
