@@ -152,10 +152,11 @@ def run_start_up(root: Path = ROOT) -> dict[str, float]:
 def run_engine(stub: ModelStub) -> float:
     """Seconds from the engine's first model call to its result, in this process."""
     from debates.engine import capabilities
-    from debates.engine.council import EngineHooks
+    from debates.engine.configure import resolve_config
+    from debates.engine.hooks import EngineHooks
     from debates.engine.persona_files import parse_personas
     from debates.engine.protocols import get_protocol, run_protocol
-    from debates.engine.schemas import DebateConfig, usage_from_calls
+    from debates.engine.schemas import usage_from_calls
     from debates.engine.state import DebateState
 
     os.environ.setdefault("COUNCIL_BENCH_STUB_KEY", "sk-bench")
@@ -163,7 +164,7 @@ def run_engine(stub: ModelStub) -> float:
         _models_setting(stub)[MODEL])})
     try:
         state = DebateState(question=QUESTION, given_personas=parse_personas(PERSONAS, "bench"),
-                            config=DebateConfig(model=MODEL, max_rounds=ROUNDS))
+                            config=resolve_config(model=MODEL, max_rounds=ROUNDS))
         protocol = get_protocol(state.config.protocol)
         protocol.prepare(state)
         stub.first_request_at = None

@@ -16,8 +16,10 @@ import tracemalloc
 from dataclasses import dataclass
 
 from bench.figures import Figure
-from debates.engine.council import EngineHooks, run_debate
-from debates.engine.schemas import CallRecord, DebateConfig, Mode, SimulatorOptions
+from debates.engine.configure import resolve_config
+from debates.engine.council import run_debate
+from debates.engine.hooks import EngineHooks
+from debates.engine.schemas import CallRecord, Mode, SimulatorOptions
 from debates.engine.state import DebateState
 
 AREA = "engine"
@@ -55,8 +57,8 @@ def run_one(mode: Mode, latency_ms: int, seed: int = 7, *, trace_heap: bool = Fa
     """One debate. ``trace_heap`` measures the peak Python heap, but tracemalloc hooks
     every allocation and makes the engine's CPU work several times slower (0.12 s →
     0.69 s for a medium debate), so a timed run must not trace."""
-    config = DebateConfig(mode=mode, seed=seed,
-                          simulator=SimulatorOptions(latency_ms=latency_ms, seed=seed))
+    config = resolve_config(mode=mode, seed=seed,
+                            simulator=SimulatorOptions(latency_ms=latency_ms, seed=seed))
     state = DebateState(question=QUESTION, config=config)
     hooks = _Counter()
     if trace_heap:

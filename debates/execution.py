@@ -27,8 +27,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from debates import events, shutdown, signals
-from debates.engine.council import EngineHooks
 from debates.engine.gateway import Cancelled
+from debates.engine.hooks import EngineHooks
 from debates.engine.protocols import DebateProtocol, get_protocol
 from debates.engine.schemas import CallRecord, Usage, usage_from_calls
 from debates.engine.state import DebateState

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from accounts.models import Team
 from debates.engine.capabilities import ModeSetting
+from debates.engine.configure import resolve_config
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.protocols import choices as protocol_choices
 from debates.engine.protocols import get_protocol
@@ -109,7 +110,7 @@ class SettingsForm(forms.Form):
 
     @staticmethod
     def default_config() -> DebateConfig:
-        return DebateConfig(model=settings.COUNCIL_MODEL)
+        return resolve_config(model=settings.COUNCIL_MODEL)
 
     def clean_model(self) -> str:
         try:
@@ -133,7 +134,7 @@ class SettingsForm(forms.Form):
         data = self.cleaned_data
         return {
             "mode": data["mode"],
-            # None lets the mode fill the value in (DebateConfig._fill_from_mode).
+            # None lets the mode fill the value in (resolve_config).
             "agents": data.get("agents"),
             "max_rounds": data.get("max_rounds"),
             "threshold": data.get("threshold"),
@@ -146,7 +147,7 @@ class SettingsForm(forms.Form):
 
     def build_config(self, base: dict[str, Any]) -> DebateConfig | None:
         try:
-            self.config = DebateConfig.model_validate({**base, **self.settings_overrides()})
+            self.config = resolve_config({**base, **self.settings_overrides()})
         except ValidationError as exc:
             self.add_error(None, _first_pydantic_error(exc))
             return None

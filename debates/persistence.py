@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from django.db import IntegrityError, transaction
 
 from debates import events
-from debates.engine.council import EngineEvent, EngineHooks
+from debates.engine.hooks import EngineEvent, EngineHooks
 from debates.engine.schemas import (
     CallRecord,
     EngineEventKind,

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from accounts.models import Team
 from debates import events
 from debates.engine.capabilities import is_simulated
+from debates.engine.configure import resolve_config
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.prompts import PROMPT_VERSION
 from debates.engine.protocols import get_protocol
@@ -148,7 +149,7 @@ def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
     if spec.simulator is not None:
         raw["simulator"] = spec.simulator.model_dump()
     try:
-        config = DebateConfig.model_validate(raw)
+        config = resolve_config(raw)
     except ValidationError as exc:
         raise InputError(_first_error(exc)) from None
     for model in _models(config, personas):

@@ -216,11 +216,13 @@ async def _warm_up() -> None:
     lazily, prompts and tokenizers load on first use: about 2 s here) with a debate
     that stores nothing, on the simulator without latency, before any real debate
     waits for it."""
-    from debates.engine.council import EngineHooks, run_debate
-    from debates.engine.schemas import DebateConfig, Mode, SimulatorOptions
+    from debates.engine.configure import resolve_config
+    from debates.engine.council import run_debate
+    from debates.engine.hooks import EngineHooks
+    from debates.engine.schemas import Mode, SimulatorOptions
     from debates.engine.state import DebateState
 
-    config = DebateConfig(mode=Mode.QUICK, seed=0, simulator=SimulatorOptions(seed=0))
+    config = resolve_config(mode=Mode.QUICK, seed=0, simulator=SimulatorOptions(seed=0))
     try:
         await run_debate(DebateState(question="Warm-up: is the worker ready?",
                                      config=config), EngineHooks())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from debates.engine.configure import resolve_config
 from debates.engine.schemas import (
     AgentResult,
     AgentView,
@@ -39,7 +40,7 @@ def synthesis_result(agents_in_majority: list[bool | None] | None = None) -> dic
     persona = Persona(name="A", background="b", expertise="e", approach="a", bias="x")
     return DebateResult(
         question=QUESTION, language="en", protocol="council", mode=Mode.QUICK,
-        config=DebateConfig(mode="quick"), prompt_version="test", simulated=True,
+        config=resolve_config(mode="quick"), prompt_version="test", simulated=True,
         agents=[AgentResult(index=i, persona=persona.model_copy(update={"name": f"A{i}"}),
                             model="sim/test", in_final_majority=v)
                 for i, v in enumerate(verdicts)],

@@ -25,6 +25,7 @@ from typing import Any, NoReturn, TextIO
 from pydantic import BaseModel, ValidationError
 
 from .capabilities import load_model_settings
+from .configure import resolve_config
 from .inputs import InputError, check_model, clean_question
 from .persona_files import PersonaFileError, load_persona_file
 from .progress import ConsoleProgress
@@ -35,7 +36,6 @@ from .schemas import (
     MIN_AGENTS,
     MIN_ROUNDS,
     MODE_DEFAULTS,
-    DebateConfig,
     Mode,
     usage_from_calls,
 )
@@ -187,7 +187,7 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
     except ValueError as exc:
         raise InputError(f"--options: {exc}") from None
     try:
-        config = DebateConfig(
+        config = resolve_config(
             protocol=opts["protocol"], mode=Mode.DEEP if opts["deep"] else opts["mode"],
             agents=opts["agents"], max_rounds=opts["rounds"],
             threshold=opts["threshold"], options=options, model=model,

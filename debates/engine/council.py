@@ -12,13 +12,13 @@ import asyncio
 import random
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from . import prompts, verdicts
 from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from .hooks import EngineEvent, EngineHooks, make_gateway
 from .points import DISAGREEMENT
 from .schemas import (
-    CallRecord,
     CallTag,
     EngineEventKind,
     Phase,
@@ -35,49 +35,6 @@ from .synthesis import synthesis_messages, verifier_messages
 # Levels of prompt shortening tried in turn when a prompt does not fit the context:
 # older material goes first, the latest stances and confidences stay whole to the end.
 MAX_COMPACTION = 3
-
-
-class EngineEvent(BaseModel):
-    kind: EngineEventKind
-    step: str
-    phase: str
-    round: int = 0
-    agent: int | None = None
-    data: dict[str, Any] = Field(default_factory=dict)
-
-
-class EngineHooks:
-    """Where the engine reports. Subclass and override what you need."""
-
-    async def on_turn(self, turn: Turn) -> None:
-        """A turn finished (ok or failed); persist it before anything else relies on it."""
-
-    async def on_call(self, record: CallRecord) -> None:
-        """One LLM call attempt finished."""
-
-    async def on_event(self, event: EngineEvent) -> None:
-        """Progress for people watching."""
-
-    def should_cancel(self) -> bool:
-        return False
-
-
-def make_gateway(state: DebateState, hooks: EngineHooks, **overrides: Any) -> LLMGateway:
-    config = state.config
-    kwargs: dict[str, Any] = {
-        "timeout_s": config.call_timeout_s,
-        "local_timeout_s": config.local_call_timeout_s,
-        "turn_budget_s": config.turn_budget_s,
-        "output_mode": config.output_mode,
-        "max_retries": config.max_retries,
-        "backoff_base_s": config.retry_backoff_s,
-        "on_call": hooks.on_call,
-        "should_cancel": hooks.should_cancel,
-        "simulator": config.simulator,
-        "context_limit_tokens": config.context_limit_tokens,
-    }
-    kwargs.update(overrides)
-    return LLMGateway(**kwargs)
 
 
 # ---------------------------------------------------------------------- prompts per phase

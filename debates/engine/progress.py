@@ -7,7 +7,7 @@ import sys
 import time
 from typing import TextIO
 
-from .council import EngineEvent, EngineHooks
+from .hooks import EngineEvent, EngineHooks
 from .schemas import CallRecord, EngineEventKind, Phase, Turn, TurnStatus
 from .state import DebateState
 

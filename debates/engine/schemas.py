@@ -22,7 +22,6 @@ from pydantic import (
     create_model,
     field_validator,
     model_serializer,
-    model_validator,
 )
 
 from .capabilities import ModeSetting, cost_known, is_simulated
@@ -268,9 +267,15 @@ class SimulatorOptions(Strict):
 
 
 class DebateConfig(Strict):
-    """Every setting of one debate; recorded with the result for reproducibility."""
+    """Every setting of one debate; recorded with the result for reproducibility.
 
-    # Checked against the protocol registry (debates.engine.protocols).
+    Plain data: validating one checks types and ranges only, so loading a stored
+    config asks no registry. Settings as a user gives them (mode defaults to fill in,
+    options to parse, a protocol name and its options to check) become a config
+    through ``configure.resolve_config``; ``agents``, ``threshold`` and ``max_rounds``
+    are None only before that."""
+
+    # A registered protocol's name (checked by configure.resolve_config).
     protocol: str = "council"
     # Settings only one protocol reads (e.g. the adversarial protocol's team-defined
     # domains); that protocol validates them.
@@ -301,36 +306,6 @@ class DebateConfig(Strict):
     options: list[str] | None = None
     context_limit_tokens: Annotated[int, Field(ge=512)] | None = None
     simulator: SimulatorOptions = Field(default_factory=SimulatorOptions)
-
-    @field_validator("protocol")
-    @classmethod
-    def _registered_protocol(cls, value: str) -> str:
-        from .protocols import check_protocol  # the registry imports this module
-
-        return check_protocol(value)
-
-    @field_validator("options")
-    @classmethod
-    def _clean_options(cls, value: list[str] | None) -> list[str] | None:
-        from .verdicts import parse_options  # verdicts builds on this module
-
-        return parse_options(value) if value is not None else None
-
-    @model_validator(mode="after")
-    def _fill_from_mode(self) -> DebateConfig:
-        from .protocols import get_protocol
-
-        defaults = MODE_DEFAULTS[self.mode]
-        if self.agents is None:
-            self.agents = defaults.agents
-        if self.threshold is None:
-            self.threshold = defaults.threshold
-        if self.max_rounds is None:
-            # A protocol may fix its own round cap (adversarial: 5 whatever the mode).
-            self.max_rounds = get_protocol(self.protocol).default_max_rounds or \
-                defaults.max_rounds
-        get_protocol(self.protocol).check_options(self.protocol_options)
-        return self
 
     @property
     def n_agents(self) -> int:
@@ -444,7 +419,7 @@ class RoundDecision(StrEnum):
 
 
 class EngineEventKind(StrEnum):
-    """What an ``EngineEvent`` reports (council.EngineEvent)."""
+    """What an ``EngineEvent`` reports (hooks.EngineEvent)."""
 
     STEP_STARTED = "step_started"
     TURN_COMPLETED = "turn_completed"

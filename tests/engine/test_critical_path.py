@@ -5,8 +5,10 @@ mode are measured by ``python -m bench`` and recorded in docs/performance.md."""
 import asyncio
 import time
 
-from debates.engine.council import EngineHooks, run_debate
-from debates.engine.schemas import DebateConfig, SimulatorOptions
+from debates.engine.configure import resolve_config
+from debates.engine.council import run_debate
+from debates.engine.hooks import EngineHooks
+from debates.engine.schemas import SimulatorOptions
 from debates.engine.state import DebateState
 
 LATENCY_S = 0.5
@@ -26,7 +28,7 @@ class Counter(EngineHooks):
 
 
 def run(latency_ms: int) -> tuple[float, DebateState, int]:
-    state = DebateState(question="Should we open-source the core?", config=DebateConfig(
+    state = DebateState(question="Should we open-source the core?", config=resolve_config(
         mode="quick", simulator=SimulatorOptions(latency_ms=latency_ms, script=TWO_ROUNDS)))
     hooks = Counter()
     started = time.perf_counter()

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-from debates.engine.council import EngineHooks, agent_request, run_debate
+from debates.engine.configure import resolve_config
+from debates.engine.council import agent_request, run_debate
+from debates.engine.hooks import EngineHooks
 from debates.engine.report import render_markdown
 from debates.engine.schemas import (
-    DebateConfig,
     DiagnosticLabel,
     Phase,
     SimulatorOptions,
@@ -36,7 +37,7 @@ def agent(name, confidence, rounds=(), **extra):
 
 
 async def run(agents, question=QUESTION, **config):
-    state = DebateState(question=question, config=DebateConfig(
+    state = DebateState(question=question, config=resolve_config(
         mode="quick", agents=len(agents), retry_backoff_s=0.0,
         simulator=SimulatorOptions(script={"agents": agents}), **config))
     hooks = Recorder()

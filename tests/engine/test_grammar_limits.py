@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 
 from debates.engine import simulator
-from debates.engine.council import EngineHooks
+from debates.engine.configure import resolve_config
 from debates.engine.gateway import format_params, json_schema_of, sent_schema
 from debates.engine.grammar_limits import GRAMMAR_MAX_REPEAT, grammar_safe
+from debates.engine.hooks import EngineHooks
 from debates.engine.llm_env import litellm
 from debates.engine.protocols import run_protocol
 from debates.engine.schemas import (
     MAX_AGENTS,
     ComposedPanel,
-    DebateConfig,
     Mode,
     PersonaText,
     Phase,
@@ -137,7 +137,7 @@ async def test_every_schema_the_engine_sends_is_one_llama_cpp_accepts(
         return await real(**kwargs)
 
     monkeypatch.setattr(litellm, "acompletion", spy)
-    config = DebateConfig(protocol=protocol, agents=agents, output_mode="json_schema",
+    config = resolve_config(protocol=protocol, agents=agents, output_mode="json_schema",
                           mode=Mode.DEEP, max_rounds=2)
     state = DebateState(question="Should we migrate billing to PostgreSQL this quarter?",
                         config=config)

@@ -7,10 +7,12 @@ import string
 
 import pytest
 
-from debates.engine.council import EngineHooks, run_debate
+from debates.engine.configure import resolve_config
+from debates.engine.council import run_debate
+from debates.engine.hooks import EngineHooks
 from debates.engine.i18n import TRANSLATIONS, step_words, translator
 from debates.engine.report import render_markdown
-from debates.engine.schemas import DebateConfig, SimulatorOptions, usage_from_calls
+from debates.engine.schemas import SimulatorOptions, usage_from_calls
 from debates.engine.state import DebateState
 from debates.engine.synthesis import build_result
 
@@ -44,7 +46,7 @@ class Calls(EngineHooks):
 
 async def report_for(question, agents=None):
     simulator = SimulatorOptions(script={"agents": agents}) if agents else SimulatorOptions()
-    state = DebateState(question=question, config=DebateConfig(
+    state = DebateState(question=question, config=resolve_config(
         mode="quick", retry_backoff_s=0.0, simulator=simulator))
     hooks = Calls()
     await run_debate(state, hooks)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from debates.engine import prompts
+from debates.engine.configure import resolve_config
 from debates.engine.language import detect_language
-from debates.engine.schemas import DebateConfig
 from debates.engine.state import DebateState
 
 
@@ -59,6 +59,6 @@ def test_short_texts(text, language):
     ("Devrions-nous migrer notre service ?", "French"),
 ])
 def test_the_prompts_name_the_language(question, name):
-    state = DebateState(question=question, config=DebateConfig())
+    state = DebateState(question=question, config=resolve_config())
     system = prompts.system_prompt(state.language)
     assert f"language of the question ({name}" in system

@@ -10,13 +10,14 @@ from typing import Any
 
 import pytest
 
-from debates.engine.council import EngineHooks, make_gateway, run_debate, run_step
+from debates.engine.configure import resolve_config
+from debates.engine.council import run_debate, run_step
 from debates.engine.gateway import CallFailed, LLMGateway, output_tokens
+from debates.engine.hooks import EngineHooks, make_gateway
 from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import (
     CallRecord,
     CallTag,
-    DebateConfig,
     Mode,
     Phase,
     Position,
@@ -98,7 +99,7 @@ def bodies(stub: StubServer) -> list[dict[str, Any]]:
 async def test_a_server_filling_every_optional_field_cannot_choose_the_model(
     filler: StubServer,
 ) -> None:
-    config = DebateConfig(mode="quick", model="openai/gpt-4o-mini", temperature=0.4)
+    config = resolve_config(mode="quick", model="openai/gpt-4o-mini", temperature=0.4)
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")
@@ -286,7 +287,7 @@ async def test_a_default_compose_is_taken_by_a_server_with_llama_cpps_grammar_li
 ) -> None:
     # The compose schema as it was sent (persona texts up to 2000 characters) was
     # refused by llama.cpp's grammar parser in every constraining mode.
-    config = DebateConfig(mode=Mode.DEEP, model="openai/local-llama")
+    config = resolve_config(mode=Mode.DEEP, model="openai/local-llama")
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=grammar_limited.api_base, api_key="test")
@@ -309,7 +310,7 @@ async def test_a_small_model_under_a_grammar_composes_the_panel_size_asked_for(
     from debates.engine import capabilities as caps_module
     from debates.engine.capabilities import ModelSettings
 
-    config = DebateConfig(mode="quick", model="openai/small", output_mode="json_object")
+    config = resolve_config(mode="quick", model="openai/small", output_mode="json_object")
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=small.api_base, api_key="test")
@@ -329,7 +330,7 @@ async def test_an_empty_panel_fails_compose_with_the_reason_instead_of_a_nameles
 ) -> None:
     empty = (200, completion_body(json.dumps({"personas": [], "options": []})))
     small.answers = [empty, empty]
-    config = DebateConfig(mode="quick", model="openai/small", output_mode="json_object")
+    config = resolve_config(mode="quick", model="openai/small", output_mode="json_object")
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=small.api_base, api_key="test")
@@ -428,7 +429,7 @@ def test_a_repair_is_shortened_to_fit_the_context() -> None:
 
 
 def test_synthesis_is_compacted_to_fit_and_the_result_records_it() -> None:
-    config = DebateConfig(mode="quick", model="sim/default", seed=3)
+    config = resolve_config(mode="quick", model="sim/default", seed=3)
     state = DebateState(question="Should we open-source the core?", config=config)
     asyncio.run(run_debate(state, EngineHooks()))
     gw = LLMGateway()
@@ -498,7 +499,7 @@ async def test_a_server_filling_every_field_gets_one_conclusion_not_two(
 ) -> None:
     # gemma-3-270m under a grammar (and any server filling every optional field) wrote
     # both a recommended path and a divergence report; the report showed both.
-    config = DebateConfig(mode="quick", model="openai/gpt-4o-mini")
+    config = resolve_config(mode="quick", model="openai/gpt-4o-mini")
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")

@@ -7,11 +7,12 @@ import json
 import pytest
 
 from debates.engine import novelty
-from debates.engine.council import EngineHooks, agent_request, run_debate
+from debates.engine.configure import resolve_config
+from debates.engine.council import agent_request, run_debate
+from debates.engine.hooks import EngineHooks
 from debates.engine.points import Ledger, LedgerItem, normalise_item, parse_item
 from debates.engine.schemas import (
     CrossExamination,
-    DebateConfig,
     Phase,
     SimulatorOptions,
     StopReason,
@@ -247,7 +248,7 @@ def test_the_point_hints_change_which_ids_the_simulator_cites_not_its_draws():
 
 
 async def simulated(seed: int) -> DebateState:
-    state = DebateState(question="Should we move billing to microservices?", config=DebateConfig(
+    state = DebateState(question="Should we move billing to microservices?", config=resolve_config(
         mode="quick", seed=seed, threshold=0.02, max_rounds=6, retry_backoff_s=0.0,
         simulator=SimulatorOptions(seed=seed)))
     await run_debate(state, EngineHooks())
@@ -279,7 +280,7 @@ async def test_surviving_concerns_carry_the_ledger_ids():
     again = {"remaining_disagreements": [f"[D1] {ROLLBACK_REWORDED}"]}
     agents = [{"name": n, "position_confidence": c, "rounds": [r1, again]}
               for n, c, r1 in (("Ann", 0.1, stuck), ("Bo", 0.9, again), ("Cy", 0.5, stuck))]
-    state = DebateState(question="Should we ship the migration?", config=DebateConfig(
+    state = DebateState(question="Should we ship the migration?", config=resolve_config(
         mode="quick", agents=3, max_rounds=4, retry_backoff_s=0.0,
         simulator=SimulatorOptions(script={"agents": agents})))
     await run_debate(state, EngineHooks())

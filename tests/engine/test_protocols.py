@@ -9,7 +9,8 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
-from debates.engine.council import EngineHooks
+from debates.engine.configure import resolve_config
+from debates.engine.hooks import EngineHooks
 from debates.engine.protocols import (
     UnknownProtocol,
     check_protocol,
@@ -31,7 +32,7 @@ from debates.engine.protocols.workflow import (
     WorkflowResult,
     check_discussion,
 )
-from debates.engine.schemas import DebateConfig, Phase, Turn, usage_from_calls
+from debates.engine.schemas import Phase, Turn, usage_from_calls
 from debates.engine.state import DebateState
 
 # --------------------------------------------------------------------------- registry
@@ -45,20 +46,20 @@ def test_unknown_protocol_is_refused_with_the_known_ones():
     with pytest.raises(UnknownProtocol, match="known protocols: council, adversarial, workflow"):
         check_protocol("delphi")
     with pytest.raises(ValidationError, match="unknown protocol 'delphi'"):
-        DebateConfig(protocol="delphi")
+        resolve_config(protocol="delphi")
 
 
 def test_adversarial_round_cap_defaults_to_five_whatever_the_mode():
-    assert DebateConfig(protocol="adversarial", mode="quick").round_cap == 5
-    assert DebateConfig(protocol="adversarial", max_rounds=3).round_cap == 3
-    assert DebateConfig(protocol="council", mode="quick").round_cap == 2
+    assert resolve_config(protocol="adversarial", mode="quick").round_cap == 5
+    assert resolve_config(protocol="adversarial", max_rounds=3).round_cap == 3
+    assert resolve_config(protocol="council", mode="quick").round_cap == 2
 
 
 def test_protocol_options_are_validated_by_their_protocol():
     with pytest.raises(ValidationError, match="takes no protocol_options"):
-        DebateConfig(protocol="council", protocol_options={"domain": "tech"})
+        resolve_config(protocol="council", protocol_options={"domain": "tech"})
     with pytest.raises(ValidationError, match="unknown domain 'legal'"):
-        DebateConfig(protocol="adversarial", protocol_options={"domain": "legal"})
+        resolve_config(protocol="adversarial", protocol_options={"domain": "legal"})
 
 
 # --------------------------------------------------------------------------- domains
@@ -192,7 +193,7 @@ class _Quiet(EngineHooks):
 
 def _scripted_state(critiques: list[dict], max_rounds: int = 5) -> DebateState:
     state = DebateState(question="Design the API rate limiter",
-                        config=DebateConfig(protocol="adversarial", max_rounds=max_rounds))
+                        config=resolve_config(protocol="adversarial", max_rounds=max_rounds))
     protocol = get_protocol("adversarial")
     protocol.prepare(state)
     for n, critique in enumerate(critiques, 1):
@@ -304,7 +305,7 @@ class _Calls(EngineHooks):
 
 def _run(protocol_name: str, question: str, **config) -> tuple[DebateState, object, _Calls]:
     state = DebateState(question=question,
-                        config=DebateConfig(protocol=protocol_name, **config))
+                        config=resolve_config(protocol=protocol_name, **config))
     hooks = _Calls()
     asyncio.run(run_protocol(state, hooks))
     protocol = get_protocol(protocol_name)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from debates.engine.protocols import get_protocol
-from debates.engine.schemas import ProtocolResult
+from debates.engine.schemas import DebateConfig, ProtocolResult
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "results"
 
@@ -54,3 +54,35 @@ def test_every_protocol_result_shares_the_base_fields():
         keys = list(json.loads((FIXTURES / f"{name}.json").read_text()))
         tail = [k for k in keys if k in ProtocolResult.json_tail]
         assert tail == list(ProtocolResult.json_tail)
+
+
+# Results (and their Markdown) as main stored them before the engine moved into folders
+# and DebateConfig became plain data (issue 21), one per protocol, simulated.
+BEFORE_ISSUE_21 = Path(__file__).parents[1] / "fixtures" / "results_pre_issue21"
+
+
+@pytest.mark.parametrize("name", ["council", "adversarial", "workflow"])
+def test_a_result_stored_before_the_engine_moved_loads_and_renders_the_same(name):
+    stored = json.loads((BEFORE_ISSUE_21 / f"{name}.json").read_text())
+    protocol = get_protocol(stored["protocol"])
+    result = protocol.parse_result(stored)
+    _keeps(stored, result.model_dump(mode="json"))
+    assert protocol.render_markdown(result) == (BEFORE_ISSUE_21 / f"{name}.md").read_text()
+
+
+@pytest.mark.parametrize("name", ["council", "adversarial", "workflow"])
+def test_loading_a_stored_config_asks_no_registry(name, monkeypatch):
+    """A stored config is plain data: reading one must not look up protocols or parse
+    options again (a result stays readable whatever the registry holds now)."""
+    import debates.engine.protocols as registry
+    import debates.engine.verdicts as verdicts
+
+    def asked(*args, **kwargs):
+        raise AssertionError("a stored config looked something up")
+
+    for module, name_ in ((registry, "check_protocol"), (registry, "get_protocol"),
+                          (verdicts, "parse_options")):
+        monkeypatch.setattr(module, name_, asked)
+    stored = json.loads((BEFORE_ISSUE_21 / f"{name}.json").read_text())
+    config = DebateConfig.model_validate(stored["config"])
+    assert config.model_dump(mode="json") == stored["config"]

@@ -7,9 +7,11 @@ import asyncio
 
 import pytest
 
-from debates.engine.council import EngineHooks, run_debate
+from debates.engine.configure import resolve_config
+from debates.engine.council import run_debate
+from debates.engine.hooks import EngineHooks
 from debates.engine.language import detect_language
-from debates.engine.schemas import DebateConfig, DebateResult, Usage
+from debates.engine.schemas import DebateResult, Usage
 from debates.engine.state import DebateState
 from debates.engine.synthesis import build_result
 
@@ -22,7 +24,7 @@ QUESTIONS = {
 
 
 def debate(question: str, seed: int) -> DebateResult:
-    config = DebateConfig(mode="quick", model="sim/default", seed=seed)
+    config = resolve_config(mode="quick", model="sim/default", seed=seed)
     state = DebateState(question=question, config=config)
     asyncio.run(run_debate(state, EngineHooks()))
     return build_result(state, Usage())

@@ -1,7 +1,8 @@
 """Derived debate state: carried-forward confidence, active agents, next step."""
 
+from debates.engine.configure import resolve_config
 from debates.engine.council import agent_request
-from debates.engine.schemas import DebateConfig, Persona, Phase, StopReason, Turn, TurnStatus
+from debates.engine.schemas import Persona, Phase, StopReason, Turn, TurnStatus
 from debates.engine.state import DebateState, Step, detect_language
 
 
@@ -12,7 +13,7 @@ def persona(name):
 def state_with_positions(confidences, **config):
     state = DebateState(
         question="Should we do it?",
-        config=DebateConfig(mode="quick", agents=len(confidences), **config),
+        config=resolve_config(mode="quick", agents=len(confidences), **config),
         given_personas=[persona(n) for n in ["Ann", "Bo", "Cy", "Di"][: len(confidences)]],
     )
     for i, c in enumerate(confidences):
@@ -56,7 +57,7 @@ def test_confidence_delta_is_against_the_previous_round():
 
 
 def test_steps_run_in_order_and_positions_then_rounds():
-    state = DebateState(question="Q?", config=DebateConfig(mode="quick"))
+    state = DebateState(question="Q?", config=resolve_config(mode="quick"))
     assert state.next_step() == Step(Phase.COMPOSE)
     state = state_with_positions([0.4, 0.8, 0.6])
     assert state.next_step() == Step(Phase.CROSS_EXAM, 1)
@@ -160,5 +161,5 @@ def test_a_forced_round_keeps_the_rules_verdict_in_its_explanation():
 
 
 def test_stop_is_none_before_any_position_exists():
-    state = DebateState(question="Q?", config=DebateConfig(mode="quick"))
+    state = DebateState(question="Q?", config=resolve_config(mode="quick"))
     assert state.stop() is None and state.all_metrics() == []

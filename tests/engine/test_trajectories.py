@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from debates.engine.council import EngineHooks, run_debate
+from debates.engine.configure import resolve_config
+from debates.engine.council import run_debate
+from debates.engine.hooks import EngineHooks
 from debates.engine.report import render_markdown
 from debates.engine.schemas import (
-    DebateConfig,
     DiagnosticLabel,
     SimulatorOptions,
     StopReason,
@@ -36,7 +37,7 @@ def agent(name, confidence, rounds=(), **extra):
 
 
 async def debate(agents, **config):
-    state = DebateState(question=QUESTION, config=DebateConfig(
+    state = DebateState(question=QUESTION, config=resolve_config(
         mode="quick", agents=len(agents), retry_backoff_s=0.0,
         simulator=SimulatorOptions(script={"agents": agents}), **config))
     hooks = Recorder()

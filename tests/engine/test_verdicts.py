@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from debates.engine.configure import resolve_config
 from debates.engine.convergence import stop_decision
 from debates.engine.council import run_debate, run_step
 from debates.engine.i18n import translator
 from debates.engine.report import render_markdown
 from debates.engine.schemas import (
-    DebateConfig,
     Persona,
     Phase,
     RoundMetrics,
@@ -126,7 +126,7 @@ async def test_scripts_without_verdicts_share_the_first_option():
 
 
 async def test_stopped_by_user_states_the_split():
-    state = DebateState(question="Should we hire a second designer?", config=DebateConfig(
+    state = DebateState(question="Should we hire a second designer?", config=resolve_config(
         mode="quick", agents=2, retry_backoff_s=0.0, simulator=SimulatorOptions(script={
             "agents": [agent("Ann", 0.5, position_verdict="against"), agent("Bo", 0.5)]})))
     hooks = Recorder()
@@ -238,7 +238,7 @@ def test_the_schemas_take_only_the_debates_options():
 
 
 async def run(question, **config):
-    state = DebateState(question=question, config=DebateConfig(
+    state = DebateState(question=question, config=resolve_config(
         mode="quick", retry_backoff_s=0.0, **config))
     hooks = Recorder()
     await run_debate(state, hooks)
@@ -264,7 +264,7 @@ async def test_user_options_override_and_no_compose_derives_them_in_code():
     personas = [Persona(name=n, background="b", expertise="e", approach="a", bias="x")
                 for n in ("Ann", "Bo")]
     given = DebateState(question="Rust vs Go for the new CLI?",
-                        config=DebateConfig(mode="quick", agents=2), given_personas=personas)
+                        config=resolve_config(mode="quick", agents=2), given_personas=personas)
     assert not given.needs_compose and given.options == ["Rust", "Go", "conditional"]
 
 

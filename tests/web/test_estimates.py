@@ -4,46 +4,46 @@ from __future__ import annotations
 
 import pytest
 
-from debates.engine.schemas import DebateConfig
+from debates.engine.configure import resolve_config
 from debates.estimates import estimate
 
 
 @pytest.mark.parametrize(("mode", "agents", "rounds"), [("quick", 3, 2), ("medium", 5, 4),
                                                         ("deep", 7, 4)])
 def test_calls_are_compose_premortem_position_rounds_synthesis_verifier(mode, agents, rounds):
-    est = estimate(DebateConfig(mode=mode))
+    est = estimate(resolve_config(mode=mode))
     assert est.calls == 1 + agents + agents + agents * rounds + 1 + 1
 
 
 def test_overrides_change_the_count():
-    assert estimate(DebateConfig(agents=12, max_rounds=10)).calls == 1 + 12 + 12 + 120 + 2
+    assert estimate(resolve_config(agents=12, max_rounds=10)).calls == 1 + 12 + 12 + 120 + 2
 
 
 def test_given_personas_skip_the_compose_call():
-    assert estimate(DebateConfig(mode="quick"), given_personas=3).calls == 3 + 3 + 6 + 2
+    assert estimate(resolve_config(mode="quick"), given_personas=3).calls == 3 + 3 + 6 + 2
 
 
 def test_simulated_model_is_free():
-    est = estimate(DebateConfig(model="sim/default"))
+    est = estimate(resolve_config(model="sim/default"))
     assert est.price == "simulated" and est.cost_label == "free (simulated)"
 
 
 def test_a_priced_model_gets_a_dollar_figure_that_grows_with_the_panel():
-    small = estimate(DebateConfig(model="openai/gpt-4o-mini", mode="quick"))
-    large = estimate(DebateConfig(model="openai/gpt-4o-mini", mode="deep"))
+    small = estimate(resolve_config(model="openai/gpt-4o-mini", mode="quick"))
+    large = estimate(resolve_config(model="openai/gpt-4o-mini", mode="deep"))
     assert small.price == "known" and small.cost_usd is not None and small.cost_usd > 0
     assert large.cost_usd is not None and large.cost_usd > small.cost_usd
     assert small.cost_label.startswith(("about $", "under $"))
 
 
 def test_a_model_without_a_price_says_so():
-    est = estimate(DebateConfig(model="openai/no-such-model-anywhere"))
+    est = estimate(resolve_config(model="openai/no-such-model-anywhere"))
     assert est.price == "unknown" and est.cost_usd is None
     assert est.cost_label == "unknown price"
 
 
 def test_longer_questions_mean_more_prompt_tokens():
-    short = estimate(DebateConfig(), text_chars=100)
-    long = estimate(DebateConfig(), text_chars=20_000)
+    short = estimate(resolve_config(), text_chars=100)
+    long = estimate(resolve_config(), text_chars=20_000)
     assert long.prompt_tokens > short.prompt_tokens
     assert long.completion_tokens == short.completion_tokens

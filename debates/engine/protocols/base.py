@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from ..council import EngineEvent, EngineHooks, make_gateway
 from ..gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from ..hooks import EngineEvent, EngineHooks, make_gateway
 from ..schemas import (
     CallTag,
     EngineEventKind,

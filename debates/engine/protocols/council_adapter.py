@@ -9,8 +9,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from .. import council, report, synthesis, transcript
-from ..council import EngineHooks
 from ..gateway import LLMGateway
+from ..hooks import EngineHooks
 from ..schemas import (
     ComposedPanel,
     CrossExamination,
