@@ -1,4 +1,4 @@
-"""ASGI entry point: HTTP to Django (sync views on a thread pool, see http_dispatch),
+"""ASGI entry point: HTTP to Django (sync views on a thread pool, see web_edge.dispatch),
 websockets to the debate consumers."""
 
 import os
