@@ -151,12 +151,12 @@ def run_start_up(root: Path = ROOT) -> dict[str, float]:
 
 def run_engine(stub: ModelStub) -> float:
     """Seconds from the engine's first model call to its result, in this process."""
-    from debates.engine import capabilities
     from debates.engine.configure import resolve_config
     from debates.engine.hooks import EngineHooks
+    from debates.engine.llm import capabilities
+    from debates.engine.llm.usage import usage_from_calls
     from debates.engine.persona_files import parse_personas
     from debates.engine.protocols import get_protocol, run_protocol
-    from debates.engine.schemas import usage_from_calls
     from debates.engine.state import DebateState
 
     os.environ.setdefault("COUNCIL_BENCH_STUB_KEY", "sk-bench")

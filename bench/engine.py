@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from bench.figures import Figure
 from debates.engine.configure import resolve_config
-from debates.engine.council import run_debate
 from debates.engine.hooks import EngineHooks
+from debates.engine.protocols.council.steps import run_debate
 from debates.engine.schemas import CallRecord, Mode, SimulatorOptions
 from debates.engine.state import DebateState
 

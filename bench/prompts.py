@@ -47,8 +47,10 @@ class PromptSizes:
 
 def request_tokens(body: dict[str, Any]) -> int:
     """Prompt tokens of one chat request: its messages, and the schema it sends."""
-    # Through litellm_base: a bare import would fetch the cost map over the network.
-    from debates.engine.litellm_base import litellm
+    # Through the loader: a bare import would fetch the cost map over the network.
+    from debates.engine.llm.loader import imported_litellm
+
+    litellm = imported_litellm()
 
     messages = body.get("messages") or []
     tokens = litellm.token_counter(model=body.get("model", ""), messages=messages)

@@ -24,10 +24,12 @@ class DebatesConfig(AppConfig):
         if sys.argv[1:2] == ["qcluster"]:
             # Workers fork from this process: importing litellm (about 5 s) once here
             # saves every worker process from paying for it on its first step.
-            import debates.engine.llm_env  # noqa: F401
+            from debates.engine.llm.loader import litellm_module
+
+            litellm_module()
         elif sys.argv[1:2] == ["debate"]:
             # The CLI calls a model within a second: import litellm meanwhile, while
-            # Django finishes setting up and the debate is built (see llm_loader).
-            from debates.engine.llm_loader import preload
+            # Django finishes setting up and the debate is built (see llm/loader.py).
+            from debates.engine.llm.loader import preload
 
             preload()

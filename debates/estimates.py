@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from debates.engine.capabilities import is_simulated
+from debates.engine.llm.capabilities import is_simulated
 from debates.engine.schemas import DebateConfig, Persona, Phase
 
 # Approximate tokens per call (prompt, completion), before the question is added.
@@ -97,7 +97,9 @@ def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool)
 
 def _cost(model: str, prompt: int, completion: int) -> float | None:
     # Imported here (only priced models get this far): litellm takes ~5 s to import.
-    from debates.engine.llm_env import litellm
+    from debates.engine.llm.loader import litellm_module
+
+    litellm = litellm_module()
 
     try:
         prompt_cost, completion_cost = litellm.cost_per_token(

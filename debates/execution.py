@@ -27,10 +27,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from debates import events, shutdown, signals
-from debates.engine.gateway import Cancelled
 from debates.engine.hooks import EngineHooks
+from debates.engine.llm.gateway import Cancelled
+from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols import DebateProtocol, get_protocol
-from debates.engine.schemas import CallRecord, Usage, usage_from_calls
+from debates.engine.schemas import CallRecord, Usage
 from debates.engine.state import DebateState
 from debates.lease import (  # noqa: F401 - claim/release/lease_seconds are this module's API too
     Abandoned,

@@ -16,7 +16,6 @@ from django.conf import settings
 from pydantic import ValidationError
 
 from accounts.models import Team
-from debates.engine.capabilities import ModeSetting
 from debates.engine.configure import resolve_config
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.protocols import choices as protocol_choices
@@ -29,6 +28,7 @@ from debates.engine.schemas import (
     MODE_DEFAULTS,
     DebateConfig,
     Mode,
+    ModeSetting,
 )
 from debates.engine.verdicts import options_from_question, parse_options
 from debates.models import Debate

@@ -14,13 +14,13 @@ from pydantic import ValidationError
 
 from accounts.models import Team
 from debates import events
-from debates.engine.capabilities import is_simulated
 from debates.engine.configure import resolve_config
 from debates.engine.inputs import InputError, check_model, clean_question
+from debates.engine.llm.capabilities import is_simulated
 from debates.engine.prompts import PROMPT_VERSION
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, Persona, Phase, SimulatorOptions
-from debates.engine.sim_config import simulator_options_from_env
+from debates.engine.sim.config import simulator_options_from_env
 from debates.engine.state import DebateState, Step
 from debates.estimates import Estimate, estimate, estimate_more_round
 from debates.execution import store_usage

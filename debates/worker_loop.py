@@ -217,8 +217,8 @@ async def _warm_up() -> None:
     that stores nothing, on the simulator without latency, before any real debate
     waits for it."""
     from debates.engine.configure import resolve_config
-    from debates.engine.council import run_debate
     from debates.engine.hooks import EngineHooks
+    from debates.engine.protocols.council.steps import run_debate
     from debates.engine.schemas import Mode, SimulatorOptions
     from debates.engine.state import DebateState
 

@@ -15,8 +15,8 @@ from django.test import Client
 from accounts.models import Membership, Team
 from accounts.selectors import team_for_user
 from accounts.services import membership_add, team_create
-from debates.engine.capabilities import capabilities as model_capabilities
-from debates.engine.gateway import forget_learned_modes
+from debates.engine.llm.capabilities import capabilities as model_capabilities
+from debates.engine.llm.gateway import forget_learned_modes
 
 # --- scale-out services (PostgreSQL + Redis) ----------------------------------------
 

@@ -24,9 +24,10 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from .capabilities import load_model_settings
 from .configure import resolve_config
 from .inputs import InputError, check_model, clean_question
+from .llm.capabilities import load_model_settings
+from .llm.usage import usage_from_calls
 from .persona_files import PersonaFileError, load_persona_file
 from .progress import ConsoleProgress
 from .protocols import get_protocol, known_protocols, run_protocol
@@ -37,9 +38,8 @@ from .schemas import (
     MIN_ROUNDS,
     MODE_DEFAULTS,
     Mode,
-    usage_from_calls,
 )
-from .sim_config import load_sim_script, simulator_options_from_env
+from .sim.config import load_sim_script, simulator_options_from_env
 from .state import DebateState
 from .verdicts import parse_options
 

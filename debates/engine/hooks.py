@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
-from .gateway import LLMGateway
+from .llm.gateway import LLMGateway
 from .schemas import CallRecord, EngineEventKind, Turn
 
 if TYPE_CHECKING:

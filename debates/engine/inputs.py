@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .capabilities import BUILTIN_PROVIDERS, provider_of
+from .llm.capabilities import BUILTIN_PROVIDERS, provider_of
 from .schemas import MAX_QUESTION_CHARS
 
 
@@ -30,7 +30,9 @@ def check_model(model: str) -> str:
     if provider_of(model) in BUILTIN_PROVIDERS:
         return model
     # Imported here: litellm takes ~5 s to import, and most callers never get this far.
-    from .llm_env import litellm
+    from .llm.loader import litellm_module
+
+    litellm = litellm_module()
 
     try:
         litellm.get_llm_provider(model)

@@ -8,6 +8,8 @@ import time
 from typing import TextIO
 
 from .hooks import EngineEvent, EngineHooks
+from .llm.capabilities import uses_simulator
+from .protocols import get_protocol
 from .schemas import CallRecord, EngineEventKind, Phase, Turn, TurnStatus
 from .state import DebateState
 
@@ -25,9 +27,7 @@ class ConsoleProgress(EngineHooks):
 
     def header(self) -> None:
         cfg = self.state.config
-        sim = "  [simulated model: placeholder content]" if cfg.simulated else ""
-        from .protocols import get_protocol  # the registry imports council's hooks
-
+        sim = "  [simulated model: placeholder content]" if uses_simulator(cfg) else ""
         self._print(get_protocol(cfg.protocol).summary_line(self.state) + sim)
 
     def _print(self, line: str) -> None:

@@ -24,10 +24,12 @@ from pydantic import (
     model_serializer,
 )
 
-from .capabilities import ModeSetting, cost_known, is_simulated
 from .points import normalise_items
 
 NonEmpty = Annotated[str, Field(min_length=1)]
+# How answers are constrained (docs/models.md); ``auto`` picks per model.
+OutputMode = Literal["json_schema", "json_object", "tools", "prompt"]
+ModeSetting = Literal["auto", "json_schema", "json_object", "tools", "prompt"]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0)]
 
 
@@ -334,11 +336,6 @@ class DebateConfig(Strict):
         return self.model_copy(update={
             "seed": seed, "simulator": self.simulator.model_copy(update={"seed": seed})})
 
-    @property
-    def simulated(self) -> bool:
-        models = [self.model, *self.phase_models.values()]
-        return any(is_simulated(m) for m in models)
-
 
 # --------------------------------------------------------------------------- stored state
 
@@ -609,18 +606,3 @@ class CallTag(BaseModel):
     round: int = 0
     agent: int = -1
     agent_name: str | None = None
-
-
-def usage_from_calls(records: list[CallRecord], wall_time_s: float = 0.0) -> Usage:
-    usage = Usage(wall_time_s=wall_time_s)
-    for record in records:
-        usage.calls += 1
-        usage.failed_calls += 0 if record.ok else 1
-        usage.prompt_tokens += record.prompt_tokens
-        usage.completion_tokens += record.completion_tokens
-        if record.cost_usd is None:
-            # Unknown price (local or unlisted model): say so rather than report $0.
-            usage.cost_known = usage.cost_known and cost_known(record.model)
-        else:
-            usage.cost_usd += record.cost_usd
-    return usage

@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.utils import timezone
 
-from debates.engine.gateway import Cancelled
+from debates.engine.llm.gateway import Cancelled
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import SimulatorOptions
 from debates.execution import run_next_step, run_to_completion, store_usage

@@ -75,7 +75,7 @@ def assert_each_turn_once_and_no_repeated_paid_call(debate: Debate) -> None:
 
 def test_two_debates_in_one_loop_have_model_calls_in_flight_at_once(team, loops,
                                                                     monkeypatch):
-    from debates.engine import simulator
+    from debates.engine.sim import simulator
 
     pair = create(team, 2, latency_ms=250)  # seeds 0 and 1: the simulator tells them apart
     waiting: Counter[int] = Counter()  # model calls in flight, per debate (its seed)

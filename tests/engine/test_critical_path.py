@@ -6,8 +6,8 @@ import asyncio
 import time
 
 from debates.engine.configure import resolve_config
-from debates.engine.council import run_debate
 from debates.engine.hooks import EngineHooks
+from debates.engine.protocols.council.steps import run_debate
 from debates.engine.schemas import SimulatorOptions
 from debates.engine.state import DebateState
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import re
 
 from debates.engine.configure import resolve_config
-from debates.engine.council import agent_request, run_debate
 from debates.engine.hooks import EngineHooks
-from debates.engine.report import render_markdown
+from debates.engine.llm.usage import usage_from_calls
+from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.steps import agent_request, run_debate
+from debates.engine.protocols.council.synthesis import build_result
 from debates.engine.schemas import (
     DiagnosticLabel,
     Phase,
@@ -16,10 +18,8 @@ from debates.engine.schemas import (
     StopReason,
     SynthesisNarrative,
     TurnStatus,
-    usage_from_calls,
 )
 from debates.engine.state import DebateState, Step
-from debates.engine.synthesis import build_result
 
 QUESTION = "Should we move to usage-based pricing?"
 
@@ -110,7 +110,7 @@ async def test_the_synthesizer_sees_the_carried_forward_stance_marked():
                           agent("Cy", 0.7)], max_rounds=1)
     synthesis_call = [m for m in state.turns if m[0] == Phase.SYNTHESIS.value]
     assert synthesis_call
-    from debates.engine.synthesis import synthesis_messages
+    from debates.engine.protocols.council.synthesis import synthesis_messages
     messages, hints = synthesis_messages(state)
     line = next(x for x in messages[1]["content"].splitlines() if x.startswith("- Ann:"))
     assert "failed in round 1" in line and "carried forward" in line

@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from debates.engine import simulator
-from debates.engine.capabilities import capabilities
-from debates.engine.gateway import (
+from debates.engine.llm.capabilities import capabilities
+from debates.engine.llm.gateway import (
     CallFailed,
     CallOutcome,
     Cancelled,
@@ -20,7 +19,7 @@ from debates.engine.gateway import (
     LLMGateway,
     extract_json,
 )
-from debates.engine.llm_env import litellm
+from debates.engine.llm.loader import litellm_module
 from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import (
     CallRecord,
@@ -30,6 +29,9 @@ from debates.engine.schemas import (
     Position,
     SimulatorOptions,
 )
+from debates.engine.sim import simulator
+
+litellm = litellm_module()
 
 VALID_POSITION = json.dumps(
     {

@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
-from debates.engine import gateway
-from debates.engine.capabilities import capabilities
-from debates.engine.llm_env import litellm
+from debates.engine.llm import gateway
+from debates.engine.llm.capabilities import capabilities
+from debates.engine.llm.loader import litellm_module
+
+litellm = litellm_module()
 
 
 def reply(model: str) -> Any:

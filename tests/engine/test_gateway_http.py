@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from debates.engine.gateway import CallFailed, LLMGateway
+from debates.engine.llm.gateway import CallFailed, LLMGateway
 from debates.engine.schemas import CallRecord, CallTag, Phase, Position
 
 from .openai_stub import POSITION, StubServer, completion_body, error_body

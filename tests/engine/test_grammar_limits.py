@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 
-from debates.engine import simulator
 from debates.engine.configure import resolve_config
-from debates.engine.gateway import format_params, json_schema_of, sent_schema
-from debates.engine.grammar_limits import GRAMMAR_MAX_REPEAT, grammar_safe
 from debates.engine.hooks import EngineHooks
-from debates.engine.llm_env import litellm
+from debates.engine.llm.gateway import format_params, json_schema_of, sent_schema
+from debates.engine.llm.grammar_limits import GRAMMAR_MAX_REPEAT, grammar_safe
+from debates.engine.llm.loader import litellm_module
 from debates.engine.protocols import run_protocol
 from debates.engine.schemas import (
     MAX_AGENTS,
@@ -23,6 +22,7 @@ from debates.engine.schemas import (
     Phase,
     composed_panel_of,
 )
+from debates.engine.sim import simulator
 from debates.engine.state import DebateState
 
 from .llama_grammar import (
@@ -32,6 +32,8 @@ from .llama_grammar import (
     refusal,
     schema_to_gbnf,
 )
+
+litellm = litellm_module()
 
 # ------------------------------------------------------------------ the converter itself
 

@@ -8,13 +8,14 @@ import string
 import pytest
 
 from debates.engine.configure import resolve_config
-from debates.engine.council import run_debate
 from debates.engine.hooks import EngineHooks
 from debates.engine.i18n import TRANSLATIONS, step_words, translator
-from debates.engine.report import render_markdown
-from debates.engine.schemas import SimulatorOptions, usage_from_calls
+from debates.engine.llm.usage import usage_from_calls
+from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.steps import run_debate
+from debates.engine.protocols.council.synthesis import build_result
+from debates.engine.schemas import SimulatorOptions
 from debates.engine.state import DebateState
-from debates.engine.synthesis import build_result
 
 
 def fields(text: str) -> set[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from debates.engine.gateway import ContextTooLong, LLMGateway, token_upper_bound
+from debates.engine.llm.gateway import ContextTooLong, LLMGateway, token_upper_bound
 from debates.engine.schemas import Position
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_django_setup_and_the_engine_modules_do_not_import_litellm() -> None:
     code = ("import os, sys, django; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
             "'council_site.settings'); django.setup(); import debates.execution, "
-            "debates.engine.gateway, debates.views; print('litellm' in sys.modules)")
+            "debates.engine.llm.gateway, debates.views; print('litellm' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, timeout=600, check=True).stdout
     assert out.strip() == "False"

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from debates.engine.configure import resolve_config
-from debates.engine.council import run_debate, run_step
-from debates.engine.gateway import CallFailed, LLMGateway, output_tokens
 from debates.engine.hooks import EngineHooks, make_gateway
+from debates.engine.llm.gateway import CallFailed, LLMGateway, output_tokens
+from debates.engine.protocols.council.steps import run_debate, run_step
+from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
 from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import (
     CallRecord,
@@ -27,7 +28,6 @@ from debates.engine.schemas import (
     Usage,
 )
 from debates.engine.state import DebateState, Step
-from debates.engine.synthesis import build_result, synthesis_messages
 from tests.waiting import wait_until_async
 
 from .openai_stub import LLAMACPP_REJECTION, StubServer, completion_body, error_body
@@ -250,7 +250,7 @@ async def test_a_per_model_setting_chooses_the_mode(
     prose: StubServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COUNCIL_MODELS", '{"openai/prose-model": {"output_mode": "tools"}}')
-    from debates.engine import capabilities as caps_module
+    from debates.engine.llm import capabilities as caps_module
 
     caps_module.configure(None)
     try:
@@ -307,8 +307,8 @@ async def test_a_small_model_under_a_grammar_composes_the_panel_size_asked_for(
 ) -> None:
     # gemma-3-270m under llama.cpp's grammar answered {"personas": []}: nothing in the
     # schema asked for three, and the debate then failed at premortem naming nobody.
-    from debates.engine import capabilities as caps_module
-    from debates.engine.capabilities import ModelSettings
+    from debates.engine.llm import capabilities as caps_module
+    from debates.engine.llm.capabilities import ModelSettings
 
     config = resolve_config(mode="quick", model="openai/small", output_mode="json_object")
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
@@ -345,8 +345,8 @@ async def test_an_empty_panel_fails_compose_with_the_reason_instead_of_a_nameles
 async def test_max_text_chars_lets_a_rambling_model_finish_its_json(
     small: StubServer,
 ) -> None:
-    from debates.engine import capabilities as caps_module
-    from debates.engine.capabilities import ModelSettings
+    from debates.engine.llm import capabilities as caps_module
+    from debates.engine.llm.capabilities import ModelSettings
 
     # Unbounded, the model repeats itself until max_tokens cuts the JSON in half.
     with pytest.raises(CallFailed) as caught:
@@ -377,7 +377,7 @@ async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(
 ) -> None:
     # A per-model ``timeout_s`` keeps short attempts (and retries) on a local server too.
     monkeypatch.setenv("COUNCIL_MODELS", '{"openai/slow": {"timeout_s": 0.6}}')
-    from debates.engine import capabilities as caps_module
+    from debates.engine.llm import capabilities as caps_module
 
     caps_module.configure(None)
     ledger = Ledger()
@@ -465,7 +465,7 @@ def test_synthesis_is_compacted_to_fit_and_the_result_records_it() -> None:
 
 
 def test_model_settings_load_from_file_and_env_and_name_a_bad_value(tmp_path: Any) -> None:
-    from debates.engine.capabilities import load_model_settings
+    from debates.engine.llm.capabilities import load_model_settings
 
     path = tmp_path / "models.toml"
     path.write_text('[models."openai/a"]\noutput_mode = "json_object"\ncontext_limit = 4096\n'
@@ -482,8 +482,8 @@ def test_model_settings_load_from_file_and_env_and_name_a_bad_value(tmp_path: An
 
 
 def test_a_context_limit_setting_reaches_the_gateway(monkeypatch: pytest.MonkeyPatch) -> None:
-    from debates.engine import capabilities as caps_module
-    from debates.engine.capabilities import ModelSettings
+    from debates.engine.llm import capabilities as caps_module
+    from debates.engine.llm.capabilities import ModelSettings
 
     caps_module.configure({"openai/local": ModelSettings(context_limit=3000)})
     try:

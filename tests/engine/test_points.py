@@ -8,22 +8,21 @@ import pytest
 
 from debates.engine import novelty
 from debates.engine.configure import resolve_config
-from debates.engine.council import agent_request, run_debate
 from debates.engine.hooks import EngineHooks
+from debates.engine.llm.usage import usage_from_calls
 from debates.engine.points import Ledger, LedgerItem, normalise_item, parse_item
+from debates.engine.protocols.council.steps import agent_request, run_debate
+from debates.engine.protocols.council.synthesis import build_result
 from debates.engine.schemas import (
     CrossExamination,
     Phase,
     SimulatorOptions,
     StopReason,
     Turn,
-    usage_from_calls,
 )
-from debates.engine.sim_generate import CallContext
-from debates.engine.sim_phrases import salient_phrases
-from debates.engine.sim_protocols import generate
+from debates.engine.sim.generate import CallContext, generate
+from debates.engine.sim.phrases import salient_phrases
 from debates.engine.state import DebateState, Step
-from debates.engine.synthesis import build_result
 
 from .test_state import add_round, exam, state_with_positions
 
@@ -355,7 +354,7 @@ def test_points_dropped_before_the_last_round_are_named_by_id_only():
 
 
 def test_the_synthesis_lists_open_disagreements_as_tracked_points_with_their_holders():
-    from debates.engine.synthesis import synthesis_messages
+    from debates.engine.protocols.council.synthesis import synthesis_messages
 
     state = three_rounds()
     assert state.stop() is not None

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
+from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols import (
     UnknownProtocol,
     check_protocol,
@@ -18,21 +19,26 @@ from debates.engine.protocols import (
     known_protocols,
     run_protocol,
 )
-from debates.engine.protocols.adversarial import (
+from debates.engine.protocols.adversarial.domains import detect_domain
+from debates.engine.protocols.adversarial.issues import (
+    Issue,
+    IssueLedger,
+    Resolution,
+    SeverityCounts,
+)
+from debates.engine.protocols.adversarial.protocol import (
     AdversarialResult,
     Critique,
     converged,
     status_line,
 )
-from debates.engine.protocols.domains import detect_domain
-from debates.engine.protocols.issues import Issue, IssueLedger, Resolution, SeverityCounts
-from debates.engine.protocols.workflow import (
+from debates.engine.protocols.workflow.protocol import (
     Citation,
     Discussion,
     WorkflowResult,
     check_discussion,
 )
-from debates.engine.schemas import Phase, Turn, usage_from_calls
+from debates.engine.schemas import Phase, Turn
 from debates.engine.state import DebateState
 
 # --------------------------------------------------------------------------- registry

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from debates.engine import simulator
-from debates.engine.gateway import CallFailed, LLMGateway
-from debates.engine.llm_env import litellm
+from debates.engine.llm.gateway import CallFailed, LLMGateway
+from debates.engine.llm.loader import litellm_module
 from debates.engine.schemas import (
     CallTag,
     ComposedPanel,
@@ -26,13 +25,16 @@ from debates.engine.schemas import (
     SynthesisNarrative,
     VerifierReport,
 )
-from debates.engine.simulator import (
+from debates.engine.sim import simulator
+from debates.engine.sim.simulator import (
     DOWN_MESSAGE,
     load_sim_script,
     parse_faults,
     salient_phrases,
     simulator_options_from_env,
 )
+
+litellm = litellm_module()
 
 QUESTION = "Should we migrate our billing service from MySQL to PostgreSQL next quarter?"
 QUESTION_ZH = "我们是否应该在下个季度把计费服务从MySQL迁移到PostgreSQL？"

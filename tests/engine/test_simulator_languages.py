@@ -8,12 +8,12 @@ import asyncio
 import pytest
 
 from debates.engine.configure import resolve_config
-from debates.engine.council import run_debate
 from debates.engine.hooks import EngineHooks
 from debates.engine.language import detect_language
+from debates.engine.protocols.council.steps import run_debate
+from debates.engine.protocols.council.synthesis import build_result
 from debates.engine.schemas import DebateResult, Usage
 from debates.engine.state import DebateState
-from debates.engine.synthesis import build_result
 
 QUESTIONS = {
     "ja": "請求サービスを来四半期にMySQLからPostgreSQLへ移行すべきですか？",

@@ -5,17 +5,17 @@ from __future__ import annotations
 import pytest
 
 from debates.engine.configure import resolve_config
-from debates.engine.council import run_debate
 from debates.engine.hooks import EngineHooks
-from debates.engine.report import render_markdown
+from debates.engine.llm.usage import usage_from_calls
+from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.steps import run_debate
+from debates.engine.protocols.council.synthesis import build_result
 from debates.engine.schemas import (
     DiagnosticLabel,
     SimulatorOptions,
     StopReason,
-    usage_from_calls,
 )
 from debates.engine.state import DebateState
-from debates.engine.synthesis import build_result
 
 QUESTION = "Should we move to usage-based pricing?"
 

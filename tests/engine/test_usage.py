@@ -1,6 +1,7 @@
 """Cost and token totals: one rule for the CLI and for stored debates."""
 
-from debates.engine.schemas import CallRecord, Phase, usage_from_calls
+from debates.engine.llm.usage import usage_from_calls
+from debates.engine.schemas import CallRecord, Phase
 
 
 def call(model="sim/default", cost=0.0, ok=True, tokens=(10, 5)):

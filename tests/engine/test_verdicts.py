@@ -8,19 +8,19 @@ from pydantic import ValidationError
 
 from debates.engine.configure import resolve_config
 from debates.engine.convergence import stop_decision
-from debates.engine.council import run_debate, run_step
 from debates.engine.i18n import translator
-from debates.engine.report import render_markdown
+from debates.engine.llm.usage import usage_from_calls
+from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.steps import run_debate, run_step
+from debates.engine.protocols.council.synthesis import build_result
 from debates.engine.schemas import (
     Persona,
     Phase,
     RoundMetrics,
     SimulatorOptions,
     StopReason,
-    usage_from_calls,
 )
 from debates.engine.state import DebateState
-from debates.engine.synthesis import build_result
 from debates.engine.verdicts import (
     YES_NO,
     clean_options,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from debates.engine.report import render_markdown
+from debates.engine.protocols.council.report import render_markdown
 from debates.engine.schemas import DebateResult
 from debates.selectors import debate_result
 

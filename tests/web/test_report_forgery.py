@@ -20,7 +20,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from debates.engine.i18n import translator
-from debates.engine.report import render_markdown
+from debates.engine.protocols.council.report import render_markdown
 from debates.engine.schemas import DebateResult, RecommendedPath
 from debates.models import Debate, Synthesis
 from tests.web.htmltools import elements, text_of

@@ -60,7 +60,7 @@ def test_a_japanese_debate_has_a_japanese_synthesis_page(member_client, make_deb
     import re
 
     from debates.engine.i18n import TRANSLATIONS
-    from debates.engine.report import render_markdown
+    from debates.engine.protocols.council.report import render_markdown
 
     script = {"agents": [{"name": "Ann", "position_confidence": 0.2,
                           "fail_in": ["cross_exam:1"]}]}

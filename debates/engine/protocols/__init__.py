@@ -1,15 +1,11 @@
-"""The protocol registry: every debate protocol the engine can run, by name.
-
-As ``llm`` registers model providers, the engine registers protocols. Callers (the
-CLI, the durable execution, pages, exports) ask the registry for the protocol of a
-debate and never branch on its name. See docs/engine.md, "Protocols".
-"""
+"""Debate protocols: what a protocol is (``base``), the registry that finds one by
+name (``registry``), the shared parts of their reports, and one package per built-in
+protocol (``council``, ``adversarial``, ``workflow``: its schemas, steps, stopping
+rule, report and simulated answers). The built-ins are registered by
+``debates.engine.plugins``, never by importing this package."""
 
 from __future__ import annotations
 
-import importlib
-
-from ..schemas import ProtocolResult
 from .base import (
     PANEL,
     Ask,
@@ -20,53 +16,18 @@ from .base import (
     Request,
     run_protocol,
 )
+from .registry import (
+    UnknownProtocol,
+    check_protocol,
+    choices,
+    get_protocol,
+    known_protocols,
+    register,
+    result_models,
+)
 
 __all__ = [
     "PANEL", "Ask", "DebateProtocol", "Fact", "PageStep", "Participant", "Request",
     "UnknownProtocol", "check_protocol",
     "choices", "get_protocol", "known_protocols", "register", "result_models", "run_protocol",
 ]
-
-_REGISTRY: dict[str, DebateProtocol] = {}
-
-
-class UnknownProtocol(ValueError):
-    pass
-
-
-def register(protocol: DebateProtocol) -> DebateProtocol:
-    if protocol.name in _REGISTRY and type(_REGISTRY[protocol.name]) is not type(protocol):
-        raise ValueError(f"protocol {protocol.name!r} is already registered")
-    _REGISTRY[protocol.name] = protocol
-    return protocol
-
-
-def known_protocols() -> list[str]:
-    return list(_REGISTRY)
-
-
-def check_protocol(name: str) -> str:
-    if name not in _REGISTRY:
-        raise UnknownProtocol(
-            f"unknown protocol {name!r}; known protocols: {', '.join(known_protocols())}")
-    return name
-
-
-def get_protocol(name: str) -> DebateProtocol:
-    return _REGISTRY[check_protocol(name)]
-
-
-def choices() -> list[tuple[str, str]]:
-    """(name, label) of every registered protocol, in registration order (forms, CLI)."""
-    return [(p.name, p.label) for p in _REGISTRY.values()]
-
-
-def result_models() -> list[type[ProtocolResult]]:
-    """The typed result of every registered protocol (the API's result schema)."""
-    return [p.result_model for p in _REGISTRY.values()]
-
-
-# The built-in protocols register themselves on import, in this order: the council
-# first (the default); imported by name so no import sorter can reorder them.
-for _module in ("council_adapter", "adversarial", "workflow"):
-    importlib.import_module(f"{__name__}.{_module}")

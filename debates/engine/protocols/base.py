@@ -15,8 +15,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from ..gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ..hooks import EngineEvent, EngineHooks, make_gateway
+from ..llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ..schemas import (
     CallTag,
     EngineEventKind,
@@ -28,6 +28,7 @@ from ..schemas import (
     Usage,
 )
 from ..state import DebateState, Step
+from .registry import get_protocol
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
 
@@ -318,8 +319,6 @@ async def run_asks(protocol: DebateProtocol, state: DebateState, step: Step,
 
 async def run_protocol(state: DebateState, hooks: EngineHooks) -> None:
     """Runs every remaining step of any registered protocol in this process."""
-    from . import get_protocol
-
     protocol = get_protocol(state.config.protocol)
     protocol.prepare(state)
     gateway = make_gateway(state, hooks)

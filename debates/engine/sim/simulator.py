@@ -10,10 +10,11 @@ gateway puts it there); absent options fall back to the ``COUNCIL_SIM_*`` enviro
 variables. See docs/simulator.md.
 
 This module is the provider only: it decides what a call does (``SimHandler.plan``)
-and turns that into a litellm response or error. What the text says is
-``sim_generate`` (wording in ``sim_data/``), which fault strikes is ``sim_faults``,
-settings and scripts are ``sim_config``. ``llm_env`` registers ``handler`` with
-litellm; this module does not import ``llm_env``, so the two form no cycle.
+and turns that into a litellm response or error. What the text says is ``generate``
+(the generators each protocol registers; wording in ``data/``), which fault strikes is
+``faults``, settings and scripts are ``config``. The engine's plugins register
+``handler`` with litellm (``llm.loader.register_provider``), so ``llm`` never imports
+this package.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from debates.engine.language import detect_language
-from debates.engine.litellm_base import litellm
-from debates.engine.sim_config import (  # noqa: F401 - re-exported for callers and tests
+from debates.engine.llm.loader import imported_litellm
+from debates.engine.sim.config import (  # noqa: F401 - re-exported for callers and tests
     DOWN_MESSAGE,
     ENV_FAULTS,
     ENV_LATENCY,
@@ -48,11 +49,13 @@ from debates.engine.sim_config import (  # noqa: F401 - re-exported for callers 
     simulator_options_from_env,
     stable_hash,
 )
-from debates.engine.sim_data import LANGUAGES, text_banks
-from debates.engine.sim_faults import break_schema, cut_off, draw_fault
-from debates.engine.sim_generate import CallContext
-from debates.engine.sim_phrases import salient_phrases
-from debates.engine.sim_protocols import generate
+from debates.engine.sim.data import LANGUAGES, text_banks
+from debates.engine.sim.faults import break_schema, cut_off, draw_fault
+from debates.engine.sim.generate import CallContext, generate
+from debates.engine.sim.phrases import salient_phrases
+
+imported_litellm()  # litellm with its settings (offline cost map, no banner) first
+import litellm  # noqa: E402
 
 __all__ = ["DOWN_MESSAGE", "FAULT_KINDS", "SimHandler", "handler", "salient_phrases"]
 
@@ -248,5 +251,5 @@ class SimHandler(litellm.CustomLLM):
         return self._response(model, plan)
 
 
-# One per process: its attempt counters must see every call. llm_env registers it.
+# One per process: its attempt counters must see every call. The plugins register it.
 handler = SimHandler()

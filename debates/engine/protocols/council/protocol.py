@@ -1,5 +1,5 @@
 """The council protocol (protocols.md 1) on the registry: a thin adapter that calls
-the existing council modules (council.py, state.py, synthesis.py, report.py), so
+the existing council modules (steps.py, state.py, synthesis.py, report.py), so
 they keep their shape and owners while the registry treats every protocol alike."""
 
 from __future__ import annotations
@@ -8,10 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .. import council, report, synthesis, transcript
-from ..gateway import LLMGateway
-from ..hooks import EngineHooks
-from ..schemas import (
+from ...hooks import EngineHooks
+from ...llm.gateway import LLMGateway
+from ...schemas import (
     ComposedPanel,
     CrossExamination,
     DebateResult,
@@ -23,9 +22,9 @@ from ..schemas import (
     Usage,
     VerifierReport,
 )
-from ..state import DebateState, Step
-from . import register
-from .base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request
+from ...state import DebateState, Step
+from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request
+from . import report, steps, synthesis, transcript
 
 _AGENT_STEPS: dict[Phase, tuple[type[BaseModel], str]] = {
     Phase.PREMORTEM: (Premortem, "premortem"),
@@ -82,15 +81,15 @@ class CouncilProtocol(DebateProtocol):
         elif step.phase is Phase.VERIFY:
             messages, hints = synthesis.verifier_messages(state)
         elif step.phase is Phase.COMPOSE:
-            raise NotImplementedError("compose messages are built inside council.run_step")
+            raise NotImplementedError("compose messages are built inside steps.run_step")
         else:
-            _, messages, hints = council.agent_request(state, step, ask.agent, 0)
+            _, messages, hints = steps.agent_request(state, step, ask.agent, 0)
         return Request(messages=messages, hints=hints)
 
     async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
                        gateway: LLMGateway | None = None) -> None:
         # The council's own runner: context compaction and its progress data.
-        await council.run_step(state, step, hooks, gateway)
+        await steps.run_step(state, step, hooks, gateway)
 
     # ------------------------------------------------------------------ the debate page
 
@@ -144,6 +143,3 @@ class CouncilProtocol(DebateProtocol):
 
     def render_transcript(self, state: DebateState) -> str:
         return transcript.render_transcript(state)
-
-
-register(CouncilProtocol())

@@ -20,8 +20,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .. import prompts
-from ..schemas import (
+from ... import prompts
+from ...i18n.protocol_labels import labels
+from ...llm.capabilities import uses_simulator
+from ...schemas import (
     Mode,
     NonEmpty,
     Phase,
@@ -31,10 +33,9 @@ from ..schemas import (
     Usage,
     VerifierReport,
 )
-from ..state import DebateState, Step
-from . import register
-from .base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
-from .labels import labels
+from ...state import DebateState, Step
+from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from .report import workflow_markdown
 
 QUORUM = 2
 MIN_CITATIONS = 2
@@ -631,7 +632,7 @@ class WorkflowProtocol(DebateProtocol):
         return WorkflowResult(
             question=state.question, language=state.language, protocol=self.name,
             config=state.config, prompt_version=prompts.PROMPT_VERSION,
-            simulated=state.config.simulated, deep=self.deep(state),
+            simulated=uses_simulator(state.config), deep=self.deep(state),
             perspectives=perspectives, discussion=entries, contract_checks=contract_checks,
             contract_failures=sum(1 for c in contract_checks if not c.passed),
             convergence=self.status(state),
@@ -651,8 +652,6 @@ class WorkflowProtocol(DebateProtocol):
                 f"{c.remaining_tension or '-'}", result.degraded)
 
     def render_markdown(self, result: BaseModel) -> str:
-        from .reports import workflow_markdown
-
         assert isinstance(result, WorkflowResult)
         return workflow_markdown(result)
 
@@ -703,6 +702,3 @@ def _claims(payload: dict[str, Any] | None) -> list[str]:
             claims.append(str(item.get("claim") or item.get("risk") or "")
                           if isinstance(item, dict) else str(item))
     return [c for c in claims if c][:6]
-
-
-register(WorkflowProtocol())

@@ -21,15 +21,15 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from debates.engine.capabilities import (
+from debates.engine.llm.capabilities import (
     OUTPUT_MODES,
     Capabilities,
     ModeSetting,
     OutputMode,
     capabilities,
 )
-from debates.engine.grammar_limits import grammar_safe
-from debates.engine.llm_loader import litellm_module as _litellm
+from debates.engine.llm.grammar_limits import grammar_safe
+from debates.engine.llm.loader import litellm_module as _litellm
 from debates.engine.prompts import without_schema
 from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import CallRecord, CallTag, SimulatorOptions

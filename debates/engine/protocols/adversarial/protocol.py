@@ -16,9 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .. import prompts
-from ..i18n import translator
-from ..schemas import (
+from ... import prompts
+from ...i18n import translator
+from ...i18n.protocol_labels import labels
+from ...llm.capabilities import uses_simulator
+from ...schemas import (
     NonEmpty,
     Phase,
     ProtocolResult,
@@ -28,12 +30,11 @@ from ..schemas import (
     Usage,
     VerifierReport,
 )
-from ..state import DebateState, Step
-from . import register
-from .base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from ...state import DebateState, Step
+from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
 from .domains import DetectedDomain, detect_domain, team_domains
 from .issues import Issue, IssueLedger, Resolution, RoundTally, SeverityCounts, TrackedIssue
-from .labels import labels
+from .report import adversarial_markdown, adversarial_rounds
 
 PROPOSER, CRITIC = 0, 1
 DEFAULT_MAX_ROUNDS = 5
@@ -444,7 +445,7 @@ class AdversarialProtocol(DebateProtocol):
         return AdversarialResult(
             question=state.question, language=state.language, protocol=self.name,
             config=state.config, prompt_version=prompts.PROMPT_VERSION,
-            simulated=state.config.simulated, domain=self.domain(state),
+            simulated=uses_simulator(state.config), domain=self.domain(state),
             rounds_completed=len(rounds), max_rounds=cap, stop_reason=stop[0],
             stop_explanation=stop[1], rounds=rounds, issues=list(ledger.issues.values()),
             final_solution=synthesis.final_solution, key_decisions=synthesis.key_decisions,
@@ -456,14 +457,10 @@ class AdversarialProtocol(DebateProtocol):
         )
 
     def render_markdown(self, result: BaseModel) -> str:
-        from .reports import adversarial_markdown
-
         assert isinstance(result, AdversarialResult)
         return adversarial_markdown(result)
 
     def render_transcript(self, state: DebateState) -> str:
-        from .reports import adversarial_rounds
-
         ledger = self.ledger(state)
         pairs = []
         for tally in ledger.tallies:
@@ -497,6 +494,3 @@ def _synthesis_text(synthesis: AdversarialSynthesis) -> str:
     parts += [f"{d.issue}: {d.decision} ({d.rationale})" for d in synthesis.key_decisions]
     parts += synthesis.remaining_risks
     return "\n".join(parts)
-
-
-register(AdversarialProtocol())

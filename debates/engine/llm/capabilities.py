@@ -20,13 +20,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import TYPE_CHECKING, Annotated, Any, get_args
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-OutputMode = Literal["json_schema", "json_object", "tools", "prompt"]
-ModeSetting = Literal["auto", "json_schema", "json_object", "tools", "prompt"]
+from ..schemas import ModeSetting, OutputMode
+
+if TYPE_CHECKING:
+    from ..schemas import DebateConfig
+
 # The order ``auto`` tries for a model litellm does not know: the most constraining first.
 OUTPUT_MODES: tuple[OutputMode, ...] = get_args(OutputMode)
 
@@ -153,6 +156,11 @@ def is_simulated(model: str) -> bool:
     return builtin is not None and builtin.simulated
 
 
+def uses_simulator(config: DebateConfig) -> bool:
+    """Whether any model of the debate (the main one or a phase's) is simulated."""
+    return any(is_simulated(m) for m in (config.model, *config.phase_models.values()))
+
+
 def cost_known(model: str) -> bool:
     """Whether a call without a price may count as free (only for simulated providers)."""
     builtin = BUILTIN_PROVIDERS.get(provider_of(model))
@@ -201,7 +209,9 @@ def capabilities(model: str, api_base: str | None = None) -> Capabilities:
 
 def _litellm_capabilities(model: str, api_base: str | None) -> Capabilities:
     # Imported here: litellm takes seconds to import; the cheap checks above never need it.
-    from .litellm_base import litellm
+    from .loader import imported_litellm
+
+    litellm = imported_litellm()
 
     try:
         provider = litellm.get_llm_provider(model)[1]

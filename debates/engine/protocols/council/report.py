@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .i18n import step_words, translator
-from .markdown import cell, inline
-from .schemas import DebateResult, VerdictSplit
-from .verdicts import describe, option_label
+from ...i18n import step_words, translator
+from ...markdown import cell, inline
+from ...schemas import DebateResult, VerdictSplit
+from ...verdicts import describe, option_label
 
 
 def _names(names: list[str], fmt: Callable[[object], str] = inline) -> str:

@@ -13,7 +13,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from debates.engine.sim_config import FAULT_KINDS, seeded_rng
+from debates.engine.sim.config import FAULT_KINDS, seeded_rng
 
 
 def draw_fault(

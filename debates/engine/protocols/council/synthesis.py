@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import novelty, prompts
-from .i18n import step_words, translator
-from .points import DISAGREEMENT
-from .schemas import (
+from ... import novelty, prompts
+from ...i18n import step_words, translator
+from ...llm.capabilities import uses_simulator
+from ...points import DISAGREEMENT
+from ...schemas import (
     AgentResult,
     AgentView,
     ClusteredItem,
@@ -29,7 +30,7 @@ from .schemas import (
     Usage,
     VerifierReport,
 )
-from .state import DebateState, Step
+from ...state import DebateState, Step
 
 
 def severity(raised_by: int) -> Severity:
@@ -337,7 +338,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         mode=state.config.mode,
         config=state.config,
         prompt_version=prompts.PROMPT_VERSION,
-        simulated=state.config.simulated,
+        simulated=uses_simulator(state.config),
         agents=agents,
         rounds_completed=last,
         stop_reason=reason,

@@ -26,8 +26,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, Field
 
-from ..points import Ledger, LedgerItem, format_item
-from ..schemas import NonEmpty, Strict
+from ...points import Ledger, LedgerItem, format_item
+from ...schemas import NonEmpty, Strict
 
 
 class IssueSeverity(StrEnum):

@@ -1,32 +1,34 @@
-"""What the simulated model writes: one generator per engine schema.
+"""The simulated model's answers to the council's schemas: a panel composed for the
+question, premortems, positions that lean for / against / conditional, cross-
+examinations that mostly restate their earlier points (citing the ids they were
+shown), a synthesis and a verifier report.
 
-Every generator is a pure function of its ``CallContext``; randomness comes from
-``seeded_rng`` (a sha256 of the call's identity), so the same call gives the same text
-in every process. Wording comes from the banks in ``sim_data/``.
+Registered with the simulator by the engine's plugins (``register_sim_generators``);
+the wording and the writer come through the call's context, so nothing here imports
+the simulator.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
-from debates.engine.language import detect_language
-from debates.engine.schemas import SimulatorOptions
-from debates.engine.sim_config import SimScript, seeded_rng
-from debates.engine.sim_data import LANGUAGES, persona_banks
-from debates.engine.sim_data import text_banks as banks
-from debates.engine.verdicts import CONDITIONAL, YES_NO, options_from_question
+from ...language import detect_language
+from ...schemas import (
+    ComposedPanel,
+    CrossExamination,
+    Position,
+    Premortem,
+    SynthesisNarrative,
+    VerifierReport,
+)
+from ...verdicts import CONDITIONAL, YES_NO, options_from_question
 
+if TYPE_CHECKING:
+    from ...sim.generate import CallContext, Generator
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:] if text else text
-
-
-# Languages whose sentences start with a capital letter.
-_CASED = frozenset({"en", "fr", "de"})
 # Sentences are joined without a space in these languages.
 _UNSPACED = frozenset({"zh", "ja"})
 _LIST_JOINER = {"zh": "、", "ja": "、"}
@@ -40,100 +42,10 @@ _PLACEHOLDER_NAMES = {
 }
 
 
-# French articles contract after "de" and "à" ("de le coût" -> "du coût"): an aspect
-# ("le coût de migration") is written with its article and may follow either.
-_FRENCH_CONTRACTIONS = re.compile(r"\b(de|à) (le|les) ")
-_FRENCH_CONTRACTED = {("de", "le"): "du ", ("de", "les"): "des ", ("à", "le"): "au ",
-                      ("à", "les"): "aux "}
-
-
-def _styled(text: str, language: str) -> str:
-    if language == "fr":
-        text = _FRENCH_CONTRACTIONS.sub(
-            lambda m: _FRENCH_CONTRACTED[(m.group(1), m.group(2))], text)
-    return _cap(text) if language in _CASED else text
-
-
-def _clamp(value: float, low: float, high: float) -> float:
-    return max(low, min(high, value))
-
-
-_UNSEEDED_HINTS = frozenset({"point_ids"})
-
-
-@dataclass
-class CallContext:
-    """One simulated call: everything its output may depend on."""
-
-    model: str
-    schema: str
-    phase: str
-    round: int
-    agent: int
-    agent_name: str | None
-    hints: dict[str, Any]
-    options: SimulatorOptions
-    call_seed: int | None
-    question: str
-    language: str
-    json_schema: dict[str, Any] | None = None
-    script: SimScript | None = None
-    phrases: list[str] = field(default_factory=list)
-
-    def rng(self, *extra: Any) -> random.Random:
-        # The point ids an agent is shown change only which ids it cites, not its
-        # draws: a debate reads the same with or without the ledger.
-        seeded = {k: v for k, v in self.hints.items() if k not in _UNSEEDED_HINTS}
-        return seeded_rng(
-            self.options.seed,
-            self.call_seed,
-            self.model,
-            self.schema,
-            self.phase,
-            self.round,
-            self.agent_name,
-            seeded,
-            *extra,
-        )
-
-    def agent_rng(self, *extra: Any) -> random.Random:
-        """Ignores the round and round-specific hints: the same agent across rounds."""
-        return seeded_rng(
-            self.options.seed, self.call_seed, self.model, self.agent_name, self.question, *extra
-        )
-
-
-class _Writer:
-    def __init__(self, ctx: CallContext, rng: random.Random) -> None:
-        self.ctx = ctx
-        self.rng = rng
-        self.lang = ctx.language
-
-    def slots(self) -> dict[str, str]:
-        aspects = self.rng.sample(banks().aspects[self.lang], 2)
-        # The question's leading phrases are the most distinctive; favour them.
-        phrases = self.ctx.phrases
-        weights = [1.0 / (i + 1) for i in range(len(phrases))]
-        topic = self.rng.choices(phrases, weights=weights)[0]
-        return {"t": topic, "a": aspects[0], "b": aspects[1]}
-
-    def fill(self, template: str, slots: dict[str, str] | None = None) -> str:
-        text = template.format(**(slots or self.slots()))
-        return _styled(text, self.lang)
-
-    def one(self, bank: Mapping[str, list[str]]) -> str:
-        return self.fill(self.rng.choice(bank[self.lang]))
-
-    def many(self, bank: Mapping[str, list[str]], low: int, high: int) -> list[str]:
-        templates = bank[self.lang]
-        k = min(len(templates), self.rng.randint(low, high))
-        return [self.fill(t) for t in self.rng.sample(templates, k)]
-
-
 def _compose(ctx: CallContext) -> dict[str, Any]:
     rng = ctx.rng()
-    writer = _Writer(ctx, rng)
-    people = persona_banks()
+    writer = ctx.writer(rng)
+    people = ctx.people
     n = int(ctx.hints.get("n") or 5)
     n = max(1, min(n, 24))
     reserved = {str(name).strip().lower() for name in ctx.hints.get("reserved_names") or []}
@@ -206,24 +118,24 @@ def _lean_of(verdict: str, options: list[str]) -> str:
 
 
 def _premortem(ctx: CallContext) -> dict[str, Any]:
-    writer = _Writer(ctx, ctx.rng())
+    writer = ctx.writer(ctx.rng())
     slots = writer.slots()
     scenario_parts = [
-        writer.fill(writer.rng.choice(banks().premortem_open[ctx.language]), slots),
-        writer.fill(writer.rng.choice(banks().premortem_middle[ctx.language]), slots),
-        writer.fill(writer.rng.choice(banks().premortem_close[ctx.language]), slots),
+        writer.fill(writer.rng.choice(ctx.banks.premortem_open[ctx.language]), slots),
+        writer.fill(writer.rng.choice(ctx.banks.premortem_middle[ctx.language]), slots),
+        writer.fill(writer.rng.choice(ctx.banks.premortem_close[ctx.language]), slots),
     ]
     joiner = "" if ctx.language in _UNSPACED else " "
     return {
         "failure_scenario": joiner.join(scenario_parts),
-        "root_causes": writer.many(banks().root_causes, 2, 4),
-        "early_warning_signals": writer.many(banks().signals, 1, 3),
+        "root_causes": writer.many(ctx.banks.root_causes, 2, 4),
+        "early_warning_signals": writer.many(ctx.banks.signals, 1, 3),
     }
 
 
 def _position(ctx: CallContext) -> dict[str, Any]:
     rng = ctx.rng()
-    writer = _Writer(ctx, rng)
+    writer = ctx.writer(rng)
     options = _options(ctx)
     lean = ctx.agent_rng("lean").choice(["for", "against", "conditional"])
     verdict = _verdict_for(lean, options)
@@ -235,11 +147,11 @@ def _position(ctx: CallContext) -> dict[str, Any]:
         verdict = scripted.position_verdict or options[0]
         lean = _lean_of(verdict, options)
     return {
-        "stance": writer.fill(rng.choice(banks().stances[ctx.language][lean])),
+        "stance": writer.fill(rng.choice(ctx.banks.stances[ctx.language][lean])),
         "verdict": verdict,
-        "reasoning": writer.many(banks().reasons, 2, 4),
+        "reasoning": writer.many(ctx.banks.reasons, 2, 4),
         "confidence": confidence,
-        "key_assumptions": writer.many(banks().assumptions, 1, 3),
+        "key_assumptions": writer.many(ctx.banks.assumptions, 1, 3),
     }
 
 
@@ -254,7 +166,7 @@ def _fresh_items(
     exclude: set[int],
 ) -> list[_Item]:
     claims = [i for i in range(len(bank[ctx.language])) if i not in exclude]
-    writer = _Writer(ctx, rng)
+    writer = ctx.writer(rng)
     return [(i, writer.slots()) for i in rng.sample(claims, min(k, len(claims)))]
 
 
@@ -264,11 +176,11 @@ def _exam_items(ctx: CallContext, round_: int) -> dict[str, list[_Item]]:
     if round_ <= 1:
         return {
             "remaining_disagreements": _fresh_items(
-                ctx, rng, banks().disagreements, rng.randint(1, 3), set()
+                ctx, rng, ctx.banks.disagreements, rng.randint(1, 3), set()
             ),
-            "concessions": _fresh_items(ctx, rng, banks().concessions, rng.randint(0, 2), set()),
+            "concessions": _fresh_items(ctx, rng, ctx.banks.concessions, rng.randint(0, 2), set()),
             "new_evidence_needed": _fresh_items(
-                ctx, rng, banks().evidence, rng.randint(0, 2), set()
+                ctx, rng, ctx.banks.evidence, rng.randint(0, 2), set()
             ),
         }
     previous = _exam_items(ctx, round_ - 1)
@@ -278,12 +190,12 @@ def _exam_items(ctx: CallContext, round_: int) -> dict[str, list[_Item]]:
         disagreements = previous["remaining_disagreements"][:1]
     if rng.random() < novelty:
         used = {i for i, _ in disagreements}
-        disagreements += _fresh_items(ctx, rng, banks().disagreements, 1, used)
+        disagreements += _fresh_items(ctx, rng, ctx.banks.disagreements, 1, used)
     concessions = previous["concessions"][:1] if rng.random() < 0.12 else []
     evidence = [item for item in previous["new_evidence_needed"] if rng.random() < 0.6]
     if rng.random() < novelty / 3:
         used = {i for i, _ in evidence}
-        evidence += _fresh_items(ctx, rng, banks().evidence, 1, used)
+        evidence += _fresh_items(ctx, rng, ctx.banks.evidence, 1, used)
     return {
         "remaining_disagreements": disagreements,
         "concessions": concessions,
@@ -298,7 +210,7 @@ def _render_one(
     variants = bank[ctx.language][index]
     # A different phrasing each round: the claim is old, the words are not.
     text = variants[(round_ - 1 + index) % len(variants)].format(**slots)
-    return _styled(text, ctx.language)
+    return ctx.styled(text)
 
 
 def _render_items(
@@ -322,9 +234,9 @@ def _render_items(
 
 def _cross_exam(ctx: CallContext) -> dict[str, Any]:
     rng = ctx.rng()
-    writer = _Writer(ctx, rng)
+    writer = ctx.writer(rng)
     round_ = int(ctx.hints.get("round") or ctx.round or 1)
-    reflection = writer.one(banks().reflections)
+    reflection = writer.one(ctx.banks.reflections)
 
     scripted = ctx.script.agent(ctx.agent_name) if ctx.script else None
     if scripted is not None:
@@ -365,7 +277,7 @@ def _cross_exam(ctx: CallContext) -> dict[str, Any]:
 
     updated_position = updated_verdict = None
     if confidence is not None and isinstance(own, int | float) and abs(confidence - own) > 0.08:
-        updated_position = writer.one(banks().updated_positions)
+        updated_position = writer.one(ctx.banks.updated_positions)
         # Moved toward the peers far enough to restate the position: most such agents
         # also come round to the peers' leading verdict.
         peer_verdict = ctx.hints.get("peer_verdict")
@@ -375,23 +287,23 @@ def _cross_exam(ctx: CallContext) -> dict[str, Any]:
 
     items = _exam_items(ctx, round_)
     return {
-        "concessions": _render_items(ctx, items["concessions"], banks().concessions, round_),
+        "concessions": _render_items(ctx, items["concessions"], ctx.banks.concessions, round_),
         "remaining_disagreements": _render_items(
-            ctx, items["remaining_disagreements"], banks().disagreements, round_
+            ctx, items["remaining_disagreements"], ctx.banks.disagreements, round_
         ),
         "updated_position": updated_position,
         "updated_verdict": updated_verdict,
         "updated_confidence": confidence,
         "reflection": reflection,
         "new_evidence_needed": _render_items(
-            ctx, items["new_evidence_needed"], banks().evidence, round_
+            ctx, items["new_evidence_needed"], ctx.banks.evidence, round_
         ),
     }
 
 
 def _synthesis(ctx: CallContext) -> dict[str, Any]:
     rng = ctx.rng()
-    writer = _Writer(ctx, rng)
+    writer = ctx.writer(rng)
     lang = ctx.language
     names = [str(n) for n in ctx.hints.get("agent_names") or [] if str(n).strip()]
     if not names:
@@ -399,12 +311,12 @@ def _synthesis(ctx: CallContext) -> dict[str, Any]:
     risk_ids = [str(r) for r in ctx.hints.get("risk_ids") or []]
 
     disagreements = []
-    for topic in rng.sample(banks().topics[lang], rng.randint(1, 2)):
+    for topic in rng.sample(ctx.banks.topics[lang], rng.randint(1, 2)):
         speakers = rng.sample(names, min(len(names), rng.randint(2, 3)))
         disagreements.append(
             {
                 "topic": writer.fill(topic),
-                "views": [{"agent": who, "view": writer.one(banks().views)} for who in speakers],
+                "views": [{"agent": who, "view": writer.one(ctx.banks.views)} for who in speakers],
             }
         )
 
@@ -416,14 +328,14 @@ def _synthesis(ctx: CallContext) -> dict[str, Any]:
             {
                 "risk_id": risk_id,
                 "status": status,
-                "note": writer.fill(banks().follow_up_notes[lang][status]),
+                "note": writer.fill(ctx.banks.follow_up_notes[lang][status]),
             }
         )
 
     recommended_path = None
     divergence_report = None
     if ctx.hints.get("stop_reason") == "genuine_disagreement":
-        div = banks().divergence[lang]
+        div = ctx.banks.divergence[lang]
         joiner = _LIST_JOINER.get(lang, ", ")
         half = max(1, len(names) // 2)
         camps = [{"agent": joiner.join(names[:half]), "view": writer.fill(div["camp"][0])}]
@@ -435,7 +347,7 @@ def _synthesis(ctx: CallContext) -> dict[str, Any]:
             "what_would_resolve_it": [writer.fill(t) for t in rng.sample(div["resolve"], 2)],
         }
     else:
-        path = banks().path[lang]
+        path = ctx.banks.path[lang]
         recommended_path = {
             "stakes": writer.fill(rng.choice(path["stakes"])),
             "strongest_evidence": writer.fill(rng.choice(path["strongest"])),
@@ -446,7 +358,7 @@ def _synthesis(ctx: CallContext) -> dict[str, Any]:
         }
 
     return {
-        "consensus_points": writer.many(banks().consensus, 1, 3),
+        "consensus_points": writer.many(ctx.banks.consensus, 1, 3),
         "disagreements": disagreements,
         "recommended_path": recommended_path,
         "divergence_report": divergence_report,
@@ -461,7 +373,7 @@ def _verify(ctx: CallContext) -> dict[str, Any]:
     rng = ctx.rng()
     text = str(ctx.hints.get("text") or "")
     language = detect_language(text) if text else ctx.language
-    if language not in LANGUAGES:
+    if language not in ctx.languages:
         language = ctx.language
     candidates: list[str] = []
     for match in _SENTENCE.finditer(text):
@@ -476,7 +388,7 @@ def _verify(ctx: CallContext) -> dict[str, Any]:
     k = min(len(pool), rng.randint(0, 2))
     claims = []
     for quote in rng.sample(pool, k):
-        why = banks().verifier_why[language]
+        why = ctx.banks.verifier_why[language]
         claims.append({"quote": quote, "type": _claim_type(quote), "why": why})
     return {"claims": claims}
 
@@ -491,50 +403,15 @@ def _claim_type(quote: str) -> str:
     return "other"
 
 
-def generic(ctx: CallContext) -> dict[str, Any]:
-    """Any other schema (e.g. a later protocol's): built from its JSON schema."""
-    schema = ctx.json_schema or {"type": "object", "properties": {}}
-    writer = _Writer(ctx, ctx.rng())
-    defs = schema.get("$defs", {})
-
-    def build(node: dict[str, Any], name: str) -> Any:
-        if "$ref" in node:
-            return build(defs.get(node["$ref"].rsplit("/", 1)[-1], {}), name)
-        if "const" in node:
-            return node["const"]
-        if "enum" in node:
-            return writer.rng.choice(node["enum"])
-        for key in ("anyOf", "oneOf", "allOf"):
-            if key in node:
-                options = [o for o in node[key] if o.get("type") != "null"] or node[key]
-                return build(options[0], name)
-        kind = node.get("type", "object")
-        if kind == "object":
-            props = node.get("properties", {})
-            return {k: build(v, k) for k, v in props.items()}
-        if kind == "array":
-            fewest = int(node.get("minItems", 1))
-            most = max(fewest, min(int(node.get("maxItems", fewest + 2)), fewest + 2))
-            count = writer.rng.randint(fewest, most)
-            return [build(node.get("items", {}), name) for _ in range(count)]
-        if kind in ("number", "integer"):
-            low = float(node.get("minimum", node.get("exclusiveMinimum", 0)))
-            high = float(node.get("maximum", node.get("exclusiveMaximum", low + 1)))
-            value = writer.rng.uniform(low, high)
-            return int(round(value)) if kind == "integer" else round(value, 2)
-        if kind == "boolean":
-            return writer.rng.random() < 0.5
-        return writer.one(banks().reasons)
-
-    result = build(schema, ctx.schema)
-    return result if isinstance(result, dict) else {"value": result}
+def _clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(high, value))
 
 
-GENERATORS: dict[str, Callable[[CallContext], dict[str, Any]]] = {
-    "ComposedPanel": _compose,
-    "Premortem": _premortem,
-    "Position": _position,
-    "CrossExamination": _cross_exam,
-    "SynthesisNarrative": _synthesis,
-    "VerifierReport": _verify,
+GENERATORS: dict[type, Generator] = {
+    ComposedPanel: _compose,
+    Premortem: _premortem,
+    Position: _position,
+    CrossExamination: _cross_exam,
+    SynthesisNarrative: _synthesis,
+    VerifierReport: _verify,
 }

@@ -14,11 +14,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from . import prompts, verdicts
-from .gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
-from .hooks import EngineEvent, EngineHooks, make_gateway
-from .points import DISAGREEMENT
-from .schemas import (
+from ... import prompts, verdicts
+from ...hooks import EngineEvent, EngineHooks, make_gateway
+from ...llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from ...points import DISAGREEMENT
+from ...schemas import (
     CallTag,
     EngineEventKind,
     Phase,
@@ -29,7 +29,7 @@ from .schemas import (
     VerifierReport,
     composed_panel_of,
 )
-from .state import DebateState, Step
+from ...state import DebateState, Step
 from .synthesis import synthesis_messages, verifier_messages
 
 # Levels of prompt shortening tried in turn when a prompt does not fit the context:

@@ -6,7 +6,7 @@ import re
 from functools import cache
 
 from debates.engine.language import detect_language
-from debates.engine.sim_data import word_lists
+from debates.engine.sim.data import word_lists
 
 
 @cache

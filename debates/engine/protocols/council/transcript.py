@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .schemas import Phase, Turn, TurnStatus
-from .state import DebateState, Step
+from ...schemas import Phase, Turn, TurnStatus
+from ...state import DebateState, Step
 
 
 def _turn_lines(turn: Turn) -> list[str]:

@@ -15,7 +15,7 @@ import re
 
 from pydantic import Field
 
-from ..schemas import NonEmpty, Strict
+from ...schemas import NonEmpty, Strict
 
 
 class Domain(Strict):

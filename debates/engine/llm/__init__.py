@@ -1,0 +1,5 @@
+"""Calling models: the one gateway over litellm (``gateway``), what is known of a
+model before calling it (``capabilities``), the grammar limits of local servers
+(``grammar_limits``), litellm's loading and custom providers (``loader``) and the
+usage summed from the call ledger (``usage``). Never imports the simulator: its
+provider is registered by ``debates.engine.plugins``."""

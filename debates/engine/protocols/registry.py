@@ -1,0 +1,54 @@
+"""The protocol registry: every debate protocol the engine can run, by name.
+
+As ``llm`` registers model providers, the engine registers protocols: the built-ins
+and any third-party plugin through the same hook (``debates.engine.plugins``), in the
+order the plugins list gives. Callers (the CLI, the durable execution, pages,
+exports) ask the registry for the protocol of a debate and never branch on its name.
+See docs/engine.md, "Protocols".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..schemas import ProtocolResult
+    from .base import DebateProtocol
+
+_REGISTRY: dict[str, DebateProtocol] = {}
+
+
+class UnknownProtocol(ValueError):
+    pass
+
+
+def register(protocol: DebateProtocol) -> DebateProtocol:
+    if protocol.name in _REGISTRY and type(_REGISTRY[protocol.name]) is not type(protocol):
+        raise ValueError(f"protocol {protocol.name!r} is already registered")
+    _REGISTRY[protocol.name] = protocol
+    return protocol
+
+
+def known_protocols() -> list[str]:
+    return list(_REGISTRY)
+
+
+def check_protocol(name: str) -> str:
+    if name not in _REGISTRY:
+        raise UnknownProtocol(
+            f"unknown protocol {name!r}; known protocols: {', '.join(known_protocols())}")
+    return name
+
+
+def get_protocol(name: str) -> DebateProtocol:
+    return _REGISTRY[check_protocol(name)]
+
+
+def choices() -> list[tuple[str, str]]:
+    """(name, label) of every registered protocol, in registration order (forms, CLI)."""
+    return [(p.name, p.label) for p in _REGISTRY.values()]
+
+
+def result_models() -> list[type[ProtocolResult]]:
+    """The typed result of every registered protocol (the API's result schema)."""
+    return [p.result_model for p in _REGISTRY.values()]

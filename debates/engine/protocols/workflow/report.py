@@ -1,0 +1,96 @@
+"""The workflow protocol's Markdown report: each role's perspective, the discussion
+with its contract checks, the convergence status and the final synthesis."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...i18n import translator
+from ...i18n.protocol_labels import labels
+from ...markdown import block, inline
+from ..report_parts import claims_section, usage_line
+
+if TYPE_CHECKING:
+    from .protocol import WorkflowResult
+
+
+def workflow_markdown(result: WorkflowResult) -> str:
+
+    t, shared = labels(result.language), translator(result.language)
+    c = result.convergence
+    out = [f"# {t('wf.title')}"]
+    if result.simulated:
+        out += [shared("simulated"), ""]
+    out += [
+        f"**{t('common.question')}:** {inline(result.question)}  ",
+        f"**{t('wf.mode')}:** {'deep' if result.deep else 'standard'} · "
+        f"{t('common.model')} {inline(result.config.model)} · "
+        f"synthesis {inline(result.synthesis_model)}  ",
+    ]
+    if result.degraded:
+        out.append(f"**{t('common.degraded')}:** " + " ".join(map(inline, result.degraded_notes)))
+    out += ["", f"## {t('wf.perspectives')}", ""]
+    for p in result.perspectives:
+        out += [f"### {inline(p.label)}", "", f"*{inline(p.focus)}*", ""]
+        if p.failed:
+            out += [f"*failed: {inline(p.failed)}*", ""]
+            continue
+        analysis = p.analysis or {}
+        out += [block(analysis.get("summary", "")), ""]
+        for key, value in analysis.items():
+            if key == "summary" or not isinstance(value, list):
+                continue
+            out.append(f"- **{inline(key.replace('_', ' '))}:**")
+            for item in value:
+                text = ("; ".join(f"{k}: {v}" for k, v in item.items() if v)
+                        if isinstance(item, dict) else str(item))
+                out.append(f"  - {inline(text)}")
+        out.append("")
+    out += [f"## {t('wf.discussion')}", ""]
+    for e in result.discussion:
+        heading = inline(e.label) if e.round == 1 else f"{inline(e.label)} — {t('wf.phase2b')}"
+        out += [f"### {heading}", ""]
+        if e.failed:
+            out += [f"*failed: {inline(e.failed)}*", ""]
+            continue
+        if e.discussion is not None:
+            dsc = e.discussion
+            out += [block(dsc.response), "", f"- **{t('wf.citations')}:**"]
+            out += [f"  - \\[{inline(ct.source_role)}\\] \"{inline(ct.claim)}\" — "
+                    f"{inline(ct.response)}"
+                    for ct in dsc.citations]
+            out.append(f"- **{t('wf.acknowledged')}:** "
+                       + ("; ".join(map(inline, dsc.acknowledged_missed)) or t("common.none")))
+            out.append(f"- **{t('wf.key_recommendation')}:** "
+                       f"{inline(dsc.key_recommendation) or t('common.none')}")
+            if e.contract is not None:
+                verdict = (t("wf.contract_ok") if e.contract.passed else
+                           t("wf.contract_failed",
+                             problems="; ".join(map(inline, e.contract.problems))))
+                out.append(f"- **{t('wf.contract')}:** {verdict}")
+        if e.rebuttal is not None:
+            rb = e.rebuttal
+            out += [f"**{inline(rb.stance)}:** {inline(rb.argument)}", "",
+                    f"- path forward: {inline(rb.path_forward)}",
+                    f"- **{t('wf.key_recommendation')}:** {inline(rb.key_recommendation)}"]
+        out.append("")
+    out += [f"## {t('wf.convergence')}", "",
+            f"- **{t('adv.rounds')}:** {c.rounds}",
+            f"- **{t('wf.status')}:** {t('wf.status.' + c.status)}",
+            f"- **{t('wf.key_agreement')}:** {inline(c.key_agreement) or t('common.none')}",
+            f"- **{t('wf.remaining_tension')}:** "
+            f"{inline(c.remaining_tension) or t('common.none')}", ""]
+    s = result.synthesis
+    out += [f"## {t('wf.final_synthesis')}", "", block(s.summary), "",
+            f"### {t('wf.consensus')}", ""]
+    out += [f"- {inline(x)}" for x in s.consensus] or [f"- {t('common.none')}"]
+    out += ["", f"### {t('wf.tensions')}", ""]
+    out += [f"- {inline(x)}" for x in s.tensions] or [f"- {t('common.none')}"]
+    out += ["", f"### {t('wf.framework')}", ""]
+    out += [f"- **{inline(x.criterion)}:** {inline(x.favours)}" for x in s.decision_framework]
+    out += ["", f"## {t('wf.next_steps')}", ""]
+    out += [f"{n}. {inline(x)}" for n, x in enumerate(s.next_steps, 1)]
+    out.append("")
+    out += claims_section(t, result.unverified_claims, result.verifier_ok)
+    out.append(usage_line(result))
+    return "\n".join(out) + "\n"
