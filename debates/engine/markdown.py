@@ -2,9 +2,9 @@
 Markdown export, so that whatever renders the export shows the report's own structure
 and nothing the text tried to add.
 
-Every Markdown report goes through here: the council report (``report.py``), the
-adversarial and workflow reports (``protocols/reports.py``) and the team's follow-up
-section (``collab/exports.py``). Escaped text renders as exactly what was typed, on
+Every Markdown report goes through here: each protocol's report
+(``protocols/<name>/report.py``, ``protocols/report_parts.py``) and the team's
+follow-up section (``collab/exports.py``). Escaped text renders as exactly what was typed, on
 renderers with raw HTML on as well as off: no HTML element, no link, image or
 autolink, no heading, list, quote, table row, code block or thematic break. Emphasis and
 code spans stay, since they cannot leave the line they are on.

@@ -34,7 +34,7 @@ own), so every process that rebuilds the ledger gets the same ids.
 
 The ledger is generic: a ``Point`` also carries a per-round severity and an explicit
 per-round resolution, which the adversarial critic's issues (red/yellow/green, resolved
-or not; protocols/issues.py) use; the council has neither and treats a point as open
+or not; protocols/adversarial/issues.py) use; the council has neither and treats a point as open
 while someone still raises it. Three settings serve the critic, whose stakes differ
 (a blocking issue must not vanish by rewording):
 

@@ -10,8 +10,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from debates.engine.protocols.adversarial.protocol import AdversarialResult
-from debates.engine.protocols.workflow.protocol import WorkflowResult
+from debates.engine.protocols.adversarial.schemas import AdversarialResult
+from debates.engine.protocols.workflow.schemas import WorkflowResult
 
 
 def run(*args: str) -> tuple[str, str]:

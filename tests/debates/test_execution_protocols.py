@@ -6,8 +6,9 @@ import pytest
 
 from debates import selectors
 from debates.engine.protocols import get_protocol
-from debates.engine.protocols.adversarial.protocol import AdversarialResult, converged
-from debates.engine.protocols.workflow.protocol import WorkflowResult
+from debates.engine.protocols.adversarial.schemas import AdversarialResult
+from debates.engine.protocols.adversarial.stopping import converged
+from debates.engine.protocols.workflow.schemas import WorkflowResult
 from debates.engine.schemas import DebateConfig, Phase
 from debates.engine.state import Step
 from debates.execution import run_next_step, run_to_completion

@@ -26,18 +26,10 @@ from debates.engine.protocols.adversarial.issues import (
     Resolution,
     SeverityCounts,
 )
-from debates.engine.protocols.adversarial.protocol import (
-    AdversarialResult,
-    Critique,
-    converged,
-    status_line,
-)
-from debates.engine.protocols.workflow.protocol import (
-    Citation,
-    Discussion,
-    WorkflowResult,
-    check_discussion,
-)
+from debates.engine.protocols.adversarial.schemas import AdversarialResult, Critique
+from debates.engine.protocols.adversarial.stopping import converged, status_line
+from debates.engine.protocols.workflow.contracts import check_discussion
+from debates.engine.protocols.workflow.schemas import Citation, Discussion, WorkflowResult
 from debates.engine.schemas import Phase, Turn
 from debates.engine.state import DebateState
 

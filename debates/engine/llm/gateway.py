@@ -54,7 +54,7 @@ HARD_TIMEOUT_MARGIN_S = 5.0
 
 
 # litellm (and openai, httpx, aiohttp under it) is imported at the first call, not with
-# this module: pages that only read debates import the engine too (see llm_loader).
+# this module: pages that only read debates import the engine too (see llm/loader.py).
 @lru_cache(maxsize=1)
 def transient_errors() -> tuple[type[BaseException], ...]:
     litellm = _litellm()

@@ -14,18 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from ... import prompts
 from ...i18n import translator
 from ...i18n.protocol_labels import labels
 from ...llm.capabilities import uses_simulator
 from ...schemas import (
-    NonEmpty,
     Phase,
-    ProtocolResult,
     StopReason,
-    Strict,
     TurnStatus,
     Usage,
     VerifierReport,
@@ -33,82 +30,12 @@ from ...schemas import (
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
 from .domains import DetectedDomain, detect_domain, team_domains
-from .issues import Issue, IssueLedger, Resolution, RoundTally, SeverityCounts, TrackedIssue
+from .issues import IssueLedger, RoundTally
 from .report import adversarial_markdown, adversarial_rounds
+from .schemas import AdversarialResult, AdversarialRound, AdversarialSynthesis, Critique, Proposal
+from .stopping import DEFAULT_MAX_ROUNDS, converged, status_line
 
 PROPOSER, CRITIC = 0, 1
-DEFAULT_MAX_ROUNDS = 5
-
-
-# --------------------------------------------------------------------------- LLM outputs
-
-
-class IssueReply(Strict):
-    issue_id: NonEmpty
-    reply: NonEmpty
-
-
-class Proposal(Strict):
-    summary: NonEmpty  # the approach, or what changed since the previous version
-    replies: list[IssueReply] = Field(default_factory=list)  # one per issue of the feedback
-    proposal: NonEmpty  # the full version, never a diff
-
-
-class Critique(Strict):
-    assessment: NonEmpty
-    resolutions: list[Resolution] = Field(default_factory=list)
-    issues: list[Issue] = Field(default_factory=list)
-    claimed_counts: SeverityCounts | None = None
-
-
-class KeyDecision(Strict):
-    issue: NonEmpty
-    decision: NonEmpty
-    rationale: NonEmpty
-
-
-class AdversarialSynthesis(Strict):
-    final_solution: NonEmpty
-    key_decisions: list[KeyDecision] = Field(default_factory=list)
-    remaining_risks: list[NonEmpty] = Field(default_factory=list)
-
-
-# --------------------------------------------------------------------------- result
-
-
-class AdversarialRound(BaseModel):
-    round: int
-    proposal: Proposal
-    critique: Critique
-    tally: RoundTally
-    decision: str  # continue | converged | max_rounds | stopped_by_user
-    status_line: str
-
-
-class AdversarialResult(ProtocolResult):
-    domain: DetectedDomain
-    rounds_completed: int
-    max_rounds: int
-    stop_reason: StopReason
-    stop_explanation: str
-    rounds: list[AdversarialRound]
-    issues: list[TrackedIssue]
-    final_solution: str
-    key_decisions: list[KeyDecision]
-    remaining_risks: list[str]
-
-
-# --------------------------------------------------------------------------- the rule
-
-
-def converged(counts: SeverityCounts) -> bool:
-    """The orchestrator's rule: no blocking issue and at most one should-fix."""
-    return counts.red == 0 and counts.yellow <= 1
-
-
-def status_line(round_number: int, cap: int, counts: SeverityCounts, decision: str) -> str:
-    return (f"Round {round_number}/{cap}  red×{counts.red} yellow×{counts.yellow} "
-            f"green×{counts.green} → {decision}")
 
 
 class AdversarialProtocol(DebateProtocol):

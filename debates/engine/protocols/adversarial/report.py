@@ -13,7 +13,7 @@ from ..report_parts import claims_section, usage_line
 
 if TYPE_CHECKING:
     from .issues import RoundTally
-    from .protocol import AdversarialResult, Critique, Proposal
+    from .schemas import AdversarialResult, Critique, Proposal
 
 
 def adversarial_markdown(result: AdversarialResult) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .protocol import AdversarialSynthesis, Critique, Proposal
+from .schemas import AdversarialSynthesis, Critique, Proposal
 
 if TYPE_CHECKING:
     from ...sim.generate import CallContext, Generator

@@ -14,247 +14,38 @@ a silent retry.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from ... import prompts
 from ...i18n.protocol_labels import labels
 from ...llm.capabilities import uses_simulator
 from ...schemas import (
     Mode,
-    NonEmpty,
     Phase,
-    ProtocolResult,
-    Strict,
     TurnStatus,
     Usage,
     VerifierReport,
 )
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from .contracts import QUORUM, ROLES, check_discussion
 from .report import workflow_markdown
-
-QUORUM = 2
-MIN_CITATIONS = 2
-
-
-# --------------------------------------------------------------------------- LLM outputs
-
-
-class Level(StrEnum):
-    LOW = "low"
-    MEDIUM = "medium"
-    HIGH = "high"
-
-
-class Finding(Strict):
-    claim: NonEmpty
-    evidence: NonEmpty
-    kind: Literal["evidence", "speculation"]
-
-
-class ResearcherAnalysis(Strict):
-    summary: NonEmpty
-    findings: list[Finding] = Field(min_length=1)
-    alternatives: list[NonEmpty] = Field(default_factory=list)
-    evidence_gaps: list[NonEmpty] = Field(min_length=1)  # contract: never conclude without
-    falsifiability: list[NonEmpty] = Field(min_length=1)  # what would prove this wrong
-
-
-class RiskItem(Strict):
-    risk: NonEmpty
-    challenged_assumption: str = ""
-    mitigation: NonEmpty  # contract: no critique without a mitigation
-    likelihood: Level
-    impact: Level
-
-
-class CriticAnalysis(Strict):
-    summary: NonEmpty
-    risks: list[RiskItem] = Field(min_length=1)
-    weaknesses: list[NonEmpty] = Field(default_factory=list)
-
-
-class Criterion(Strict):
-    criterion: NonEmpty
-    favours: NonEmpty  # what outcome of this criterion favours which option
-
-
-class SynthesizerAnalysis(Strict):
-    summary: NonEmpty
-    patterns: list[NonEmpty] = Field(min_length=1)
-    options: list[NonEmpty] = Field(min_length=2)  # contract: no single best option
-    decision_framework: list[Criterion] = Field(min_length=1)
-
-
-class Citation(Strict):
-    source_role: str
-    claim: str
-    response: str = ""
-
-
-class Discussion(Strict):
-    """Phase 2. Lax on purpose: the contract is checked in code and reported."""
-
-    response: NonEmpty
-    citations: list[Citation] = Field(default_factory=list)
-    acknowledged_missed: list[str] = Field(default_factory=list)
-    key_recommendation: str = ""
-
-
-class Rebuttal(Strict):
-    """Phase 2b: concede or justify, and a path forward."""
-
-    stance: Literal["concede", "justify"]
-    argument: NonEmpty
-    path_forward: NonEmpty
-    key_recommendation: NonEmpty
-
-
-class Basis(StrEnum):
-    SAME_DIRECTION = "same_direction"
-    TWO_AGREE_THIRD_ACCEPTS = "two_agree_third_accepts"
-    SHARED_FRAMEWORK = "shared_framework"
-    OPPOSING = "opposing"
-    CONTESTED_TRADEOFFS = "contested_tradeoffs"
-    NEW_CONCERNS = "new_concerns"
-    UNCLEAR = "unclear"
-
-
-CONVERGED_BASES = {Basis.SAME_DIRECTION, Basis.TWO_AGREE_THIRD_ACCEPTS, Basis.SHARED_FRAMEWORK}
-
-
-class ConvergenceCheck(Strict):
-    basis: Basis
-    key_agreement: NonEmpty
-    remaining_tension: str = ""
-    disagreement: str = ""  # what phase 2b must address
-
-
-class WorkflowSynthesis(Strict):
-    summary: NonEmpty
-    consensus: list[NonEmpty] = Field(default_factory=list)
-    tensions: list[NonEmpty] = Field(default_factory=list)
-    decision_framework: list[Criterion] = Field(min_length=1)
-    next_steps: list[NonEmpty] = Field(min_length=1)
-
-
-# --------------------------------------------------------------------------- roles
-
-
-@dataclass(frozen=True)
-class Role:
-    key: str
-    label: str
-    focus: str
-    must_not: str
-    schema: type[BaseModel]
-
-
-ROLES = [
-    Role("researcher", "Researcher",
-         "evidence, possibilities, alternatives, evidence gaps, falsifiability",
-         "conclude without naming evidence gaps, or present speculation as fact",
-         ResearcherAnalysis),
-    Role("critic", "Critic",
-         "risks, weaknesses, challenged assumptions, each with a mitigation and its "
-         "likelihood and impact",
-         "critique without a mitigation, or skip likelihood and impact", CriticAnalysis),
-    Role("synthesizer", "Synthesizer", "patterns, integration, decision frameworks",
-         "declare a single best option, hide disagreement, or force consensus",
-         SynthesizerAnalysis),
-]
-
-
-# --------------------------------------------------------------------------- contract
-
-
-class ContractCheck(BaseModel):
-    role: str
-    round: int
-    passed: bool
-    citations: int
-    acknowledged: int
-    has_recommendation: bool
-    problems: list[str] = Field(default_factory=list)
-
-
-def _role_of(text: str) -> str | None:
-    lower = text.strip().lower()
-    for role in ROLES:
-        if role.key in lower or role.label.lower() in lower:
-            return role.key
-    return None
-
-
-def check_discussion(role: str, discussion: Discussion, round_number: int = 1) -> ContractCheck:
-    """Phase 2's contract, on the typed output: citations must name another role."""
-    valid = [c for c in discussion.citations
-             if c.claim.strip() and _role_of(c.source_role) not in (None, role)]
-    acknowledged = [a for a in discussion.acknowledged_missed if a.strip()]
-    has_recommendation = bool(discussion.key_recommendation.strip())
-    problems = []
-    if len(valid) < MIN_CITATIONS:
-        dropped = len(discussion.citations) - len(valid)
-        extra = f" ({dropped} without another role as source)" if dropped else ""
-        problems.append(f"{len(valid)} valid citation(s), at least {MIN_CITATIONS} "
-                        f"needed{extra}")
-    if not acknowledged:
-        problems.append("no acknowledged missed point")
-    if not has_recommendation:
-        problems.append("no key recommendation")
-    return ContractCheck(role=role, round=round_number, passed=not problems,
-                         citations=len(valid), acknowledged=len(acknowledged),
-                         has_recommendation=has_recommendation, problems=problems)
-
-
-# --------------------------------------------------------------------------- result
-
-
-class RolePerspective(BaseModel):
-    role: str
-    label: str
-    focus: str
-    must_not: str
-    analysis: dict[str, Any] | None = None
-    failed: str | None = None
-
-
-class DiscussionEntry(BaseModel):
-    round: int  # 1 = phase 2, 2 = phase 2b
-    role: str
-    label: str
-    discussion: Discussion | None = None
-    rebuttal: Rebuttal | None = None
-    contract: ContractCheck | None = None
-    failed: str | None = None
-
-
-ConvergenceLabel = Literal["converged", "partially_converged", "divergent"]
-
-
-class ConvergenceStatus(BaseModel):
-    rounds: int  # discussion rounds held (1 or 2)
-    status: ConvergenceLabel
-    key_agreement: str
-    remaining_tension: str
-    checks: list[ConvergenceCheck]
-
-
-class WorkflowResult(ProtocolResult):
-    deep: bool
-    perspectives: list[RolePerspective]
-    discussion: list[DiscussionEntry]
-    contract_checks: list[ContractCheck]
-    contract_failures: int
-    convergence: ConvergenceStatus
-    synthesis: WorkflowSynthesis
-
-
-# --------------------------------------------------------------------------- protocol
+from .schemas import (
+    CONVERGED_BASES,
+    Basis,
+    ContractCheck,
+    ConvergenceCheck,
+    ConvergenceLabel,
+    ConvergenceStatus,
+    Discussion,
+    DiscussionEntry,
+    Rebuttal,
+    RolePerspective,
+    WorkflowResult,
+    WorkflowSynthesis,
+)
 
 
 class WorkflowProtocol(DebateProtocol):

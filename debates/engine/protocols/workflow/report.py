@@ -11,7 +11,7 @@ from ...markdown import block, inline
 from ..report_parts import claims_section, usage_line
 
 if TYPE_CHECKING:
-    from .protocol import WorkflowResult
+    from .schemas import WorkflowResult
 
 
 def workflow_markdown(result: WorkflowResult) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .protocol import (
+from .schemas import (
     ConvergenceCheck,
     CriticAnalysis,
     Discussion,

@@ -1,0 +1,163 @@
+"""The workflow protocol's schemas: each role's phase 1 analysis, the discussion, the
+convergence check, the synthesis, and the typed result."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from ...schemas import (
+    NonEmpty,
+    ProtocolResult,
+    Strict,
+)
+
+
+class Level(StrEnum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+
+class Finding(Strict):
+    claim: NonEmpty
+    evidence: NonEmpty
+    kind: Literal["evidence", "speculation"]
+
+
+class ResearcherAnalysis(Strict):
+    summary: NonEmpty
+    findings: list[Finding] = Field(min_length=1)
+    alternatives: list[NonEmpty] = Field(default_factory=list)
+    evidence_gaps: list[NonEmpty] = Field(min_length=1)  # contract: never conclude without
+    falsifiability: list[NonEmpty] = Field(min_length=1)  # what would prove this wrong
+
+
+class RiskItem(Strict):
+    risk: NonEmpty
+    challenged_assumption: str = ""
+    mitigation: NonEmpty  # contract: no critique without a mitigation
+    likelihood: Level
+    impact: Level
+
+
+class CriticAnalysis(Strict):
+    summary: NonEmpty
+    risks: list[RiskItem] = Field(min_length=1)
+    weaknesses: list[NonEmpty] = Field(default_factory=list)
+
+
+class Criterion(Strict):
+    criterion: NonEmpty
+    favours: NonEmpty  # what outcome of this criterion favours which option
+
+
+class SynthesizerAnalysis(Strict):
+    summary: NonEmpty
+    patterns: list[NonEmpty] = Field(min_length=1)
+    options: list[NonEmpty] = Field(min_length=2)  # contract: no single best option
+    decision_framework: list[Criterion] = Field(min_length=1)
+
+
+class Citation(Strict):
+    source_role: str
+    claim: str
+    response: str = ""
+
+
+class Discussion(Strict):
+    """Phase 2. Lax on purpose: the contract is checked in code and reported."""
+
+    response: NonEmpty
+    citations: list[Citation] = Field(default_factory=list)
+    acknowledged_missed: list[str] = Field(default_factory=list)
+    key_recommendation: str = ""
+
+
+class Rebuttal(Strict):
+    """Phase 2b: concede or justify, and a path forward."""
+
+    stance: Literal["concede", "justify"]
+    argument: NonEmpty
+    path_forward: NonEmpty
+    key_recommendation: NonEmpty
+
+
+class Basis(StrEnum):
+    SAME_DIRECTION = "same_direction"
+    TWO_AGREE_THIRD_ACCEPTS = "two_agree_third_accepts"
+    SHARED_FRAMEWORK = "shared_framework"
+    OPPOSING = "opposing"
+    CONTESTED_TRADEOFFS = "contested_tradeoffs"
+    NEW_CONCERNS = "new_concerns"
+    UNCLEAR = "unclear"
+
+
+CONVERGED_BASES = {Basis.SAME_DIRECTION, Basis.TWO_AGREE_THIRD_ACCEPTS, Basis.SHARED_FRAMEWORK}
+
+
+class ConvergenceCheck(Strict):
+    basis: Basis
+    key_agreement: NonEmpty
+    remaining_tension: str = ""
+    disagreement: str = ""  # what phase 2b must address
+
+
+class WorkflowSynthesis(Strict):
+    summary: NonEmpty
+    consensus: list[NonEmpty] = Field(default_factory=list)
+    tensions: list[NonEmpty] = Field(default_factory=list)
+    decision_framework: list[Criterion] = Field(min_length=1)
+    next_steps: list[NonEmpty] = Field(min_length=1)
+
+
+class ContractCheck(BaseModel):
+    role: str
+    round: int
+    passed: bool
+    citations: int
+    acknowledged: int
+    has_recommendation: bool
+    problems: list[str] = Field(default_factory=list)
+
+
+class RolePerspective(BaseModel):
+    role: str
+    label: str
+    focus: str
+    must_not: str
+    analysis: dict[str, Any] | None = None
+    failed: str | None = None
+
+
+class DiscussionEntry(BaseModel):
+    round: int  # 1 = phase 2, 2 = phase 2b
+    role: str
+    label: str
+    discussion: Discussion | None = None
+    rebuttal: Rebuttal | None = None
+    contract: ContractCheck | None = None
+    failed: str | None = None
+
+
+ConvergenceLabel = Literal["converged", "partially_converged", "divergent"]
+
+
+class ConvergenceStatus(BaseModel):
+    rounds: int  # discussion rounds held (1 or 2)
+    status: ConvergenceLabel
+    key_agreement: str
+    remaining_tension: str
+    checks: list[ConvergenceCheck]
+
+
+class WorkflowResult(ProtocolResult):
+    deep: bool
+    perspectives: list[RolePerspective]
+    discussion: list[DiscussionEntry]
+    contract_checks: list[ContractCheck]
+    contract_failures: int
+    convergence: ConvergenceStatus
+    synthesis: WorkflowSynthesis
