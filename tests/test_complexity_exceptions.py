@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # Lower this when a file leaves the list; never raise it.
-MOST_EXEMPT_FILES = 9
+MOST_EXEMPT_FILES = 8
 
 
 def _lint_config() -> dict:
