@@ -4,20 +4,16 @@ the issues by id with their history, and every round in full."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from ...i18n import translator
 from ...i18n.protocol_labels import labels
 from ...markdown import block, cell, inline
 from ..report_parts import claims_section, usage_line
-
-if TYPE_CHECKING:
-    from .issues import RoundTally
-    from .schemas import AdversarialResult, Critique, Proposal
+from .issues import RoundTally
+from .schemas import AdversarialResult, Critique, Proposal
 
 
 def adversarial_markdown(result: AdversarialResult) -> str:
-
     t, shared = labels(result.language), translator(result.language)
     d = result.domain.domain
     out = [f"# {t('adv.title')}"]

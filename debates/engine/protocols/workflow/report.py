@@ -3,19 +3,14 @@ with its contract checks, the convergence status and the final synthesis."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...i18n import translator
 from ...i18n.protocol_labels import labels
 from ...markdown import block, inline
 from ..report_parts import claims_section, usage_line
-
-if TYPE_CHECKING:
-    from .schemas import WorkflowResult
+from .schemas import WorkflowResult
 
 
 def workflow_markdown(result: WorkflowResult) -> str:
-
     t, shared = labels(result.language), translator(result.language)
     c = result.convergence
     out = [f"# {t('wf.title')}"]
