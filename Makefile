@@ -12,6 +12,9 @@ PYTEST_ARGS ?=
 # Two test processes: many tests wait on servers and workers they start, so a second
 # process keeps the cores busy meanwhile (worksteal evens out the slow files).
 TEST_JOBS ?= 2
+# Every Python package of the checkout, for mypy: the product's and the bench's.
+PACKAGES := council_site accounts web_edge web_kit api_kit debates personas collab decisions \
+	notifications integrations bench
 
 # `make run` is the local, single-machine app over plain http://$(HOST):$(PORT): debug off,
 # the embedded configuration's own secret key (generated into var/ on first start), local
@@ -61,15 +64,15 @@ test: install
 	fi
 	$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal $(PYTEST_ARGS)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy debates collab council_site personas decisions notifications integrations
+	$(VENV)/bin/mypy $(PACKAGES)
 	$(VENV)/bin/lint-imports
 
 # Under 5 minutes; non-zero if a debate fails. BENCH_ARGS="--only workers" for one area.
 BENCH_ARGS ?=
 bench: install
-	$(RUN_ENV) $(PY) manage.py bench $(BENCH_ARGS)
+	$(RUN_ENV) $(PY) -m bench $(BENCH_ARGS)
 
 lint: install
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy debates collab council_site personas decisions notifications integrations
+	$(VENV)/bin/mypy $(PACKAGES)
 	$(VENV)/bin/lint-imports

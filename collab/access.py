@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
+from accounts.access import Need, not_found, parse_code
 from collab.models import Action, Comment
 from collab.selectors import debate_action, debate_comment
-from council_site.accounts.access import Need, not_found, parse_code
 from debates.access import debate_access
 from debates.models import Debate
 

@@ -12,11 +12,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.access import WRITE_ROLES, Need
 from collab import selectors, services
 from collab.access import action_access, debate_comments_access
 from collab.forms import ActionForm, ClaimCheckForm
 from collab.models import TargetKind
-from council_site.accounts.access import WRITE_ROLES, Need
 from debates.models import Debate
 
 

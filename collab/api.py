@@ -13,14 +13,14 @@ from django.http import HttpRequest
 from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field
 
+from accounts.access import Need
+from accounts.api_auth import api_auth
+from accounts.models import Membership
+from api_kit.errors import errors, refuse
 from collab import selectors, services
 from collab.access import comment_access, debate_comments_access
 from collab.models import Comment, TargetKind
-from council_site.accounts.access import Need
-from council_site.accounts.models import Membership
-from council_site.api_auth import api_auth
-from council_site.api_errors import errors, refuse
-from council_site.http import AuthenticatedHttpRequest
+from web_kit.http import AuthenticatedHttpRequest
 
 router = Router(tags=["comments"], auth=api_auth)
 

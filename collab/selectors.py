@@ -12,6 +12,7 @@ import nh3
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 
+from accounts.access import WRITE_ROLES
 from collab.models import (
     Action,
     ClaimCheck,
@@ -22,11 +23,10 @@ from collab.models import (
     TargetKind,
     claim_ref,
 )
-from council_site.accounts.access import WRITE_ROLES
-from council_site.rendering import render_untrusted
 from debates.engine.schemas import DebateResult, UnverifiedClaim
 from debates.models import Debate
 from debates.selectors import debate_result
+from web_kit.rendering import render_untrusted
 
 
 def synthesis_result(debate: Debate) -> DebateResult | None:

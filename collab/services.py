@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from django.contrib.auth.models import User
@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import Membership
 from collab import signals
 from collab.models import (
     ACTION_TARGETS,
@@ -37,7 +38,6 @@ from collab.selectors import (
     synthesis_text,
     target_label,
 )
-from council_site.accounts.models import Membership
 from debates.engine.schemas import DebateResult, RecommendedPath
 from debates.models import Debate
 from debates.services import debate_rerun
@@ -86,33 +86,64 @@ def _clean_target(
     result = synthesis_result(debate)
     if result is None:
         raise CommentError("This debate has no synthesis yet: comment on the debate as a whole.")
-    if kind in (TargetKind.RISK, TargetKind.CONCERN):
-        items = (result.pre_positional_risks if kind == TargetKind.RISK
-                 else result.post_positional_concerns)
-        ids = [item.id for item in items]
-        if ref not in ids:
-            known = ", ".join(map(str, ids)) or "none"
-            raise CommentError(f"The synthesis has no {kind} {ref!r} (it has: {known}).")
-        return kind, ref, "", None
-    if kind == TargetKind.CLAIM:
-        _check_claim(result, ref)
-        return kind, ref, "", None
-    if kind == TargetKind.DISAGREEMENT:
-        count = len(result.disagreements)
-        if not ref.isdigit() or int(ref) >= count:
-            raise CommentError(
-                f"The synthesis has {count} disagreement(s); {ref!r} is not one of them."
-            )
-        return kind, str(int(ref)), "", None
-    if kind == TargetKind.RECOMMENDATION:
-        if result.recommended_path is None:
-            raise CommentError("This synthesis has no recommendation.")
-        ref = ref or "recommendation"
-        if ref not in RECOMMENDATION_PARTS:
-            raise CommentError(f"Unknown part {ref!r} of the recommendation.")
-        return kind, ref, "", None
+    clean_ref = _REF_CHECKS.get(kind)
+    if clean_ref is not None:
+        return kind, clean_ref(result, kind, ref), "", None
     # A quote: the passage itself identifies the target; the offset says which
     # occurrence when it appears more than once.
+    return kind, "", *_clean_quote(result, quote, offset)
+
+
+def _item_ref(result: DebateResult, kind: str, ref: str) -> str:
+    """A risk's or concern's id, one the synthesis has."""
+    items = (result.pre_positional_risks if kind == TargetKind.RISK
+             else result.post_positional_concerns)
+    ids = [item.id for item in items]
+    if ref not in ids:
+        known = ", ".join(map(str, ids)) or "none"
+        raise CommentError(f"The synthesis has no {kind} {ref!r} (it has: {known}).")
+    return ref
+
+
+def _claim_ref(result: DebateResult, kind: str, ref: str) -> str:
+    _check_claim(result, ref)
+    return ref
+
+
+def _disagreement_ref(result: DebateResult, kind: str, ref: str) -> str:
+    """A disagreement's index, in its canonical spelling (no leading zeros)."""
+    count = len(result.disagreements)
+    if not ref.isdigit() or int(ref) >= count:
+        raise CommentError(
+            f"The synthesis has {count} disagreement(s); {ref!r} is not one of them."
+        )
+    return str(int(ref))
+
+
+def _recommendation_ref(result: DebateResult, kind: str, ref: str) -> str:
+    """A part of the recommendation, the whole of it when none is named."""
+    if result.recommended_path is None:
+        raise CommentError("This synthesis has no recommendation.")
+    ref = ref or "recommendation"
+    if ref not in RECOMMENDATION_PARTS:
+        raise CommentError(f"Unknown part {ref!r} of the recommendation.")
+    return ref
+
+
+# How each kind of target that names a part of the synthesis checks (and cleans) its ref.
+_REF_CHECKS: dict[str, Callable[[DebateResult, str, str], str]] = {
+    TargetKind.RISK: _item_ref,
+    TargetKind.CONCERN: _item_ref,
+    TargetKind.CLAIM: _claim_ref,
+    TargetKind.DISAGREEMENT: _disagreement_ref,
+    TargetKind.RECOMMENDATION: _recommendation_ref,
+}
+
+
+def _clean_quote(result: DebateResult, quote: str, offset: int | None
+                 ) -> tuple[str, int | None]:
+    """The quote as the synthesis has it, and where it starts (the occurrence nearest
+    ``offset``); refused when the synthesis does not contain it."""
     quote = normalize_quote(quote)
     if not quote:
         raise CommentError("Select the passage you are annotating.")
@@ -124,7 +155,7 @@ def _clean_target(
     if not starts:
         raise CommentError("The quoted passage is not in the synthesis: select the text "
                            "in the synthesis itself (it may have changed since you copied it).")
-    return kind, "", quote, starts[nearest(starts, offset)]
+    return quote, starts[nearest(starts, offset)]
 
 
 def _check_claim(result: DebateResult, ref: str) -> None:

@@ -12,15 +12,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.access import WRITE_ROLES, Need
+from accounts.models import Membership
 from collab import selectors, services
 from collab.access import comment_access, debate_comments_access
 from collab.forms import CommentForm, EditForm
 from collab.models import TargetKind
-from council_site.accounts.access import WRITE_ROLES, Need
-from council_site.accounts.models import Membership
-from council_site.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from debates.limits import LimitExceeded
 from debates.models import Debate
+from web_kit.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 _FIELD_NAMES = {"body": "comment", "target_kind": "about", "target_ref": "which one",
                 "quote": "quoted passage", "quote_offset": "quote position"}

@@ -30,11 +30,10 @@ from ninja import NinjaAPI, Schema, Swagger
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 
+from accounts.api import router as teams_router
+from accounts.api_auth import INVALID_TOKEN, NO_CREDENTIALS
+from api_kit.errors import ApiError, error_body
 from collab.api import router as collab_router
-from council_site.accounts.api import router as teams_router
-from council_site.api_auth import INVALID_TOKEN, NO_CREDENTIALS
-from council_site.api_errors import ApiError, error_body
-from council_site.request_guard import too_large_message
 from debates.api import router as debates_router
 from debates.engine.inputs import InputError
 from debates.limits import RateLimited
@@ -42,6 +41,7 @@ from decisions.api import debate_router as decision_debate_router
 from decisions.api import log_router as decision_log_router
 from decisions.api_calibration import calibration_router, outcome_router
 from personas.api import router as personas_router
+from web_edge.request_guard import too_large_message
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +73,7 @@ def _nul_paths(value: object, path: str = "") -> Iterator[str]:
 
 class CouncilParser(Parser):
     """The JSON parser, refusing NUL characters in any string of a body (the query and
-    the path never get here with one: ``council_site.request_guard`` refuses them)."""
+    the path never get here with one: ``web_edge.request_guard`` refuses them)."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
         data = super().parse_body(request)

@@ -77,7 +77,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",  # login throttling (see "auth" below)
     "ninja",  # its templates and static files: /api/docs serves Swagger UI locally
-    "council_site.accounts",
+    "accounts",
     "debates",
     "personas",
     "collab",
@@ -88,9 +88,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "council_site.csp.ContentSecurityPolicyMiddleware",
+    "web_edge.csp.ContentSecurityPolicyMiddleware",
     # Before anything reads the request: NUL in a path or query, an oversized body.
-    "council_site.request_guard.RequestGuardMiddleware",
+    "web_edge.request_guard.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -98,7 +98,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "council_site.api_middleware.ApiErrorBodyMiddleware",
+    "web_edge.api_middleware.ApiErrorBodyMiddleware",
     # Last, as django-axes requires: it turns a refused login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -107,7 +107,7 @@ MIDDLEWARE = [
 # (MAX_PERSONA_FILE_CHARS). Its worst encoding takes 12 bytes a character: a JSON
 # surrogate pair "\ud83d\ude00", or a 4-byte UTF-8 character URL-encoded in a form
 # ("%F0%9F%98%80"). 12 MiB admits that and the rest of the request; a larger body is
-# refused with 413 (council_site/request_guard.py). Django's default, 2.5 MB, refused
+# refused with 413 (web_edge/request_guard.py). Django's default, 2.5 MB, refused
 # 900,000 CJK characters sent as JSON.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 
@@ -134,7 +134,7 @@ TEMPLATES = [
 
 # Persistent connections leak under ASGI (each request may run in a new thread), so
 # the default is 0; a pure worker host may raise it. The web's sync views run on a fixed
-# pool of threads, which keep theirs whatever this says (council_site.http_dispatch).
+# pool of threads, which keep theirs whatever this says (web_edge.dispatch).
 # Health checks make a reused connection that the server dropped reconnect instead of
 # failing a request.
 DATABASES = {
@@ -213,7 +213,7 @@ COUNCIL_DEBATES_PER_WORKER = env_int("COUNCIL_DEBATES_PER_WORKER", 20, minimum=1
 
 # Long-polls and event streams one user (and one API token) may keep open at once,
 # counted across every web process in the cache (Redis when scaled out); one more is
-# answered 429 with Retry-After (council_site/api_waits.py).
+# answered 429 with Retry-After (api_kit/waits.py).
 COUNCIL_STREAMS_PER_USER = env_int("COUNCIL_STREAMS_PER_USER", 20, minimum=1)
 COUNCIL_STREAMS_PER_TOKEN = env_int("COUNCIL_STREAMS_PER_TOKEN", 10, minimum=1)
 # How often an open long-poll or stream checks again that its caller may still see the
@@ -265,8 +265,8 @@ AXES_FAILURE_LIMIT = env_int("COUNCIL_LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("COUNCIL_LOGIN_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "council_site.accounts.throttling.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "council_site.accounts.throttling.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.throttling.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttling.client_ip"
 # Failures are what throttling needs; a row per successful login would only grow.
 AXES_DISABLE_ACCESS_LOG = True
 

@@ -1,6 +1,6 @@
 """Who may see or change a debate. Every HTML view, API route, websocket connect and
 re-run goes through ``debate_access`` (healthchecks' ``_get_check_for_user`` style),
-built on the site-wide rule in ``council_site.accounts.access.require_role``.
+built on the site-wide rule in ``accounts.access.require_role``.
 
 Outsiders get Http404, not 403: a debate's existence is nobody else's business.
 Members who may only read (viewers) get PermissionDenied on writes.
@@ -13,9 +13,9 @@ import uuid
 from django.contrib.auth.models import AnonymousUser, User
 from django.http import HttpRequest
 
-from council_site.accounts import access as accounts_access
-from council_site.accounts.access import WRITE_ROLES, Need, not_found, parse_code, require_role
-from council_site.accounts.models import Team
+from accounts import access as accounts_access
+from accounts.access import WRITE_ROLES, Need, not_found, parse_code, require_role
+from accounts.models import Team
 from debates.models import Debate
 
 

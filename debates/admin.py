@@ -17,10 +17,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
-from council_site.http import AuthenticatedHttpRequest
 from debates import services
 from debates.limits import LimitExceeded
 from debates.models import Agent, Debate, LLMCall
+from web_kit.http import AuthenticatedHttpRequest
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -25,7 +25,7 @@ from django.db.models import Case, F, FloatField, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.engine.inputs import InputError
 from debates.models import ACTIVE_STATUSES, Debate, DebateEvent
 

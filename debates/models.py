@@ -13,7 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.engine.schemas import Phase, RoundDecision, StopReason
 
 # The engine's vocabularies, offered to forms and the admin; the columns stay plain text.

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 from debates.engine.schemas import Persona
 
 if TYPE_CHECKING:
-    from council_site.accounts.models import Team
+    from accounts.models import Team
 
 
 class PersonaSourceError(ValueError):

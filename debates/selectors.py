@@ -18,7 +18,7 @@ from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from pydantic import BaseModel
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates import event_log
 from debates.engine.protocols import get_protocol
 from debates.models import ACTIVE_STATUSES, Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
@@ -72,37 +72,9 @@ def _text_search(qs: QuerySet[Debate], q: str, *, rank: bool) -> QuerySet[Debate
 
 
 def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
-    """The team's debates narrowed by ``filters`` and sorted; the caller paginates.
-
-    Filters on agents (persona, library) could repeat a debate once per matching
-    agent, so they are applied as ``id IN (subquery)``.
-    """
+    """The team's debates narrowed by ``filters`` and sorted; the caller paginates."""
     f = filters
-    qs = Debate.objects.filter(team=team)
-    if f.status:
-        qs = qs.filter(status=f.status)
-    if f.stop_reason:
-        qs = qs.filter(stop_reason=f.stop_reason)
-    if f.protocol:
-        qs = qs.filter(protocol=f.protocol)
-    if f.author:
-        qs = qs.filter(created_by__username=f.author)
-    if f.persona:
-        # Part of a name: a library persona's, or one composed for a single debate.
-        qs = qs.filter(id__in=Agent.objects.filter(
-            debate__team=team, name__icontains=f.persona.strip()).values("debate_id"))
-    if f.library is not None:
-        codes = persona_source().library_persona_codes(team=team, library=f.library)
-        qs = qs.filter(id__in=Agent.objects.filter(
-            debate__team=team, source_persona_id__in=codes).values("debate_id"))
-    if f.created_from:
-        qs = qs.filter(created_at__date__gte=f.created_from)
-    if f.created_to:
-        qs = qs.filter(created_at__date__lte=f.created_to)
-    if f.degraded is not None:
-        qs = qs.filter(degraded=f.degraded)
-    if f.simulated is not None:
-        qs = qs.filter(simulated=f.simulated)
+    qs = _by_agents(_by_fields(Debate.objects.filter(team=team), f), team, f)
     q = " ".join(f.q.split())
     by_rank = bool(q) and f.sort == "relevance" and _postgres()
     if q:
@@ -113,6 +85,41 @@ def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
         .defer("settings", "given_personas", "context", "error")
         .order_by(*order)
     )
+
+
+def _by_fields(qs: QuerySet[Debate], f: DebateFilters) -> QuerySet[Debate]:
+    """``qs`` narrowed by the filters on the debate's own fields that are set."""
+    if f.status:
+        qs = qs.filter(status=f.status)
+    if f.stop_reason:
+        qs = qs.filter(stop_reason=f.stop_reason)
+    if f.protocol:
+        qs = qs.filter(protocol=f.protocol)
+    if f.author:
+        qs = qs.filter(created_by__username=f.author)
+    if f.created_from:
+        qs = qs.filter(created_at__date__gte=f.created_from)
+    if f.created_to:
+        qs = qs.filter(created_at__date__lte=f.created_to)
+    if f.degraded is not None:
+        qs = qs.filter(degraded=f.degraded)
+    if f.simulated is not None:
+        qs = qs.filter(simulated=f.simulated)
+    return qs
+
+
+def _by_agents(qs: QuerySet[Debate], team: Team, f: DebateFilters) -> QuerySet[Debate]:
+    """``qs`` narrowed to debates with an agent of the persona or library asked for.
+    A join could repeat a debate once per matching agent, hence ``id IN (subquery)``."""
+    if f.persona:
+        # Part of a name: a library persona's, or one composed for a single debate.
+        qs = qs.filter(id__in=Agent.objects.filter(
+            debate__team=team, name__icontains=f.persona.strip()).values("debate_id"))
+    if f.library is not None:
+        codes = persona_source().library_persona_codes(team=team, library=f.library)
+        qs = qs.filter(id__in=Agent.objects.filter(
+            debate__team=team, source_persona_id__in=codes).values("debate_id"))
+    return qs
 
 
 def debate_filter_choices(*, team: Team) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from pydantic import ValidationError
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates import event_log
 from debates.engine.configure import resolve_config
 from debates.engine.inputs import InputError, check_model, clean_question

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from council_site.accounts.access import Need, parse_code
+from accounts.access import Need, parse_code
 from debates.access import debate_access
 from debates.models import Debate
 

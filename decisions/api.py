@@ -18,17 +18,17 @@ from ninja.errors import ValidationError
 from ninja.pagination import paginate
 from pydantic import ConfigDict
 
-from council_site.accounts.access import Need
-from council_site.api_auth import api_auth
-from council_site.api_errors import errors, refuse
-from council_site.api_pagination import PagePagination
-from council_site.http import AuthenticatedHttpRequest
+from accounts.access import Need
+from accounts.api_auth import api_auth
+from api_kit.errors import errors, refuse
+from api_kit.pagination import PagePagination
 from debates.access import current_team_access
 from debates.api import DebateListQuery
 from decisions import selectors, services
 from decisions.access import debate_decision_access
 from decisions.forms import DecisionFilterForm
 from decisions.models import Decision, DecisionState, DecisionVersion
+from web_kit.http import AuthenticatedHttpRequest
 
 debate_router = Router(tags=["decisions"], auth=api_auth)
 log_router = Router(tags=["decisions"], auth=api_auth)

@@ -12,10 +12,9 @@ from django.http import HttpRequest
 from ninja import Router, Schema, Status
 from pydantic import ConfigDict, Field
 
-from council_site.accounts.access import Need
-from council_site.api_auth import api_auth
-from council_site.api_errors import errors, refuse
-from council_site.http import AuthenticatedHttpRequest
+from accounts.access import Need
+from accounts.api_auth import api_auth
+from api_kit.errors import errors, refuse
 from debates.access import current_team_access
 from decisions.access import debate_decision_access
 from decisions.calibration import team_calibration
@@ -23,6 +22,7 @@ from decisions.models import Outcome, OutcomeResult
 from decisions.outcomes import MAX_NOTES, OutcomeError, outcome_record
 from decisions.scoring import TOO_FEW, Calibration
 from decisions.selectors import decision_state
+from web_kit.http import AuthenticatedHttpRequest
 
 outcome_router = Router(tags=["decisions"], auth=api_auth)
 calibration_router = Router(tags=["decisions"], auth=api_auth)

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.models import Agent, Debate, Synthesis
 from decisions.models import Outcome
 from decisions.scoring import Calibration, Forecast, PersonaRecord, ReviewedDebate, calibrate

@@ -12,7 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from council_site.accounts.access import Need
+from accounts.access import Need
 from debates.access import current_team_access
 from decisions.access import debate_decision_access
 from decisions.calibration import composed_questions, team_calibration

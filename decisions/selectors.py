@@ -11,8 +11,8 @@ from django.contrib.auth.models import User
 from django.db.models import Case, F, QuerySet, When
 from django.utils import timezone
 
+from accounts.models import Membership, Team
 from collab.models import Action, ActionStatus
-from council_site.accounts.models import Membership, Team
 from debates.models import Debate, DebateStatus, Synthesis
 from debates.runtime.state_rows import load_state
 from debates.selectors import DebateFilters, debate_search

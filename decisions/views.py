@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods
 
-from council_site.accounts.access import WRITE_ROLES, Need
+from accounts.access import WRITE_ROLES, Need
 from debates.access import current_team_access
 from debates.selectors import debate_filter_choices
 from debates.web.list_filters import PAGE_SIZE

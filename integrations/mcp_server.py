@@ -3,7 +3,7 @@ tools, acting as the user of a personal API token, within the token's limits.
 
 Every tool re-checks the token (a revoked or expired token stops working at once,
 ``api_token_use``), and the token's scope travels with its user
-(``council_site.accounts.token_scope``): a read-only token's start_debate is refused,
+(``accounts.token_scope``): a read-only token's start_debate is refused,
 a team token lists and reaches that team only. Every tool goes through the same code
 as the JSON API: the create endpoint's function itself for new debates, and the same
 access helpers and selectors for reads, so an agent can do exactly what its token may
@@ -26,17 +26,17 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
-from council_site.accounts.access import Need, parse_code, require_role
-from council_site.accounts.models import ApiToken
-from council_site.accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
-from council_site.accounts.services import api_token_use
-from council_site.http import AuthenticatedHttpRequest
+from accounts.access import Need, parse_code, require_role
+from accounts.models import ApiToken
+from accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
+from accounts.services import api_token_use
 from debates import selectors
 from debates.access import debate_access
 from debates.engine.schemas import Mode
 from debates.limits import RateLimited
 from debates.models import ACTIVE_STATUSES, Debate
 from personas import selectors as persona_selectors
+from web_kit.http import AuthenticatedHttpRequest
 
 INSTRUCTIONS = """\
 Council runs a structured debate between LLM personas on a question and returns a typed
@@ -309,6 +309,26 @@ def build_server(secret: str) -> MCPServer:
                           timeout_seconds=timeout_seconds, after=after)
 
     @tool
+    async def get_result(code: str) -> dict[str, Any]:
+        """The finished debate: its status fields (code, status, stop_reason, degraded,
+        simulated, cost_usd, last_event_seq ...) and, under "result", its protocol's
+        typed result (schema at /api/debates/schemas/result?protocol=...). Every result
+        opens with "summary": stop_reason, stop_explanation, decision (null under
+        genuine disagreement), divergence, degraded, simulated; then the protocol's
+        fields (council: recommended_path, disagreements ...; adversarial:
+        final_solution, issues, remaining_risks; workflow: synthesis, convergence) and
+        unverified_claims. An error while the debate has no result yet (still running,
+        failed or cancelled)."""
+        return await sync_to_async(result)(identity, code)
+
+    add_follow_through_tools(tool, identity)
+    return server
+
+
+def add_follow_through_tools(tool: Callable[[Any], Any], identity: Identity) -> None:
+    """The tools for after the debate: the team's decision, then its outcome."""
+
+    @tool
     async def record_decision(code: str, rationale: str, option: str = "", choice: str = "",
                               review_on: str | None = None,
                               no_review: bool = False) -> dict[str, Any]:
@@ -322,24 +342,9 @@ def build_server(secret: str) -> MCPServer:
         earlier version. Returns the decision with its state and earlier versions."""
         payload: dict[str, Any] = {"option": option, "choice": choice,
                                    "rationale": rationale}
-        if no_review:
-            payload["review_on"] = None
-        elif review_on:
-            payload["review_on"] = review_on
+        if no_review or review_on:  # absent: the route's default (90 days on)
+            payload["review_on"] = None if no_review else review_on
         return await sync_to_async(decide)(identity, code, payload)
-
-    @tool
-    async def get_result(code: str) -> dict[str, Any]:
-        """The finished debate: its status fields (code, status, stop_reason, degraded,
-        simulated, cost_usd, last_event_seq ...) and, under "result", its protocol's
-        typed result (schema at /api/debates/schemas/result?protocol=...). Every result
-        opens with "summary": stop_reason, stop_explanation, decision (null under
-        genuine disagreement), divergence, degraded, simulated; then the protocol's
-        fields (council: recommended_path, disagreements ...; adversarial:
-        final_solution, issues, remaining_risks; workflow: synthesis, convergence) and
-        unverified_claims. An error while the debate has no result yet (still running,
-        failed or cancelled)."""
-        return await sync_to_async(result)(identity, code)
 
     @tool
     async def record_outcome(code: str, right_option: str | None, result: str | None = None,
@@ -355,5 +360,3 @@ def build_server(secret: str) -> MCPServer:
         payload = {"right_option": right_option, "result": result, "notes": notes,
                    "review_again_on": review_again_on}
         return await sync_to_async(outcome)(identity, code, payload)
-
-    return server

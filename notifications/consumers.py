@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
-from council_site.accounts.selectors import current_team
+from accounts.selectors import current_team
 from debates import selectors as debate_selectors
 from debates.live.consumers import CLOSE_FORBIDDEN, poll_seconds
 from notifications.selectors import unread_count

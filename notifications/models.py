@@ -7,7 +7,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 
 
 class Kind(models.TextChoices):

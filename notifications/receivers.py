@@ -7,8 +7,8 @@ from typing import Any
 
 from django.db import transaction
 
+from accounts import signals as account_signals
 from collab import signals as collab_signals
-from council_site.accounts import signals as account_signals
 from debates import signals as debate_signals
 
 

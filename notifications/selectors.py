@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
-from council_site.accounts.models import Membership
+from accounts.models import Membership
 from notifications.models import Notification, NotificationSettings
 
 

@@ -15,7 +15,7 @@ from notifications.models import Channel, Notification, NotificationSettings
 from notifications.selectors import settings_for
 
 if TYPE_CHECKING:
-    from council_site.accounts.models import Team
+    from accounts.models import Team
 
 logger = logging.getLogger(__name__)
 

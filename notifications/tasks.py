@@ -14,8 +14,8 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import Invitation, Membership
 from collab.models import Action, ActionStatus, Comment
-from council_site.accounts.models import Invitation, Membership
 from debates.models import Debate, DebateStatus
 from decisions.selectors import reviews_due
 from notifications.models import Kind, Notification

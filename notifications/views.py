@@ -13,9 +13,9 @@ from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from council_site.http import AuthenticatedHttpRequest
 from notifications import selectors, services
 from notifications.forms import NotificationSettingsForm
+from web_kit.http import AuthenticatedHttpRequest
 
 
 @login_required

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from council_site.accounts.access import Need, not_found, parse_code, require_role
+from accounts.access import Need, not_found, parse_code, require_role
 from personas.models import LibraryPersona, PersonaLibrary
 
 

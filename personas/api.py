@@ -11,17 +11,17 @@ from ninja import Router, Schema, Status
 from ninja.errors import ValidationError
 from pydantic import ConfigDict, Field
 
-from council_site.accounts.access import Need, current_team_access
-from council_site.accounts.models import Team
-from council_site.api_auth import api_auth
-from council_site.api_errors import errors, refuse
-from council_site.http import AuthenticatedHttpRequest
+from accounts.access import Need, current_team_access
+from accounts.api_auth import api_auth
+from accounts.models import Team
+from api_kit.errors import errors, refuse
 from debates.engine.persona_files import MAX_PERSONA_FILE_CHARS, PersonaFileError
 from debates.engine.schemas import Persona
 from personas import selectors, services
 from personas.access import library_access, persona_access
 from personas.models import LibraryPersona, PersonaLibrary
 from personas.records import CalibrationRecord, calibration_records
+from web_kit.http import AuthenticatedHttpRequest
 
 router = Router(tags=["personas"], auth=api_auth)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.engine.schemas import Persona
 from debates.persona_sources import PersonaSourceError
 from personas.models import LibraryPersona, PersonaLibrary

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models.functions import Lower
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.engine.schemas import PERSONA_MODEL_MAX, PERSONA_NAME_MAX, Persona
 
 # The persona fields a library stores, in the order files and forms show them.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypedDict
 from django.db.models import Count, QuerySet
 from pydantic import BaseModel, StrictBool, ValidationError
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.engine.schemas import Persona
 from debates.models import Agent, Synthesis
 from personas.models import PERSONA_FIELDS, LibraryPersona, PersonaLibrary, PersonaVersion

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.engine.inputs import check_model
 from debates.engine.persona_files import PersonaFileError, load_persona_text
 from debates.engine.schemas import Persona

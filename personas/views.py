@@ -9,14 +9,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from council_site.accounts.access import WRITE_ROLES, Need, current_team_access
-from council_site.accounts.models import Team
-from council_site.http import AuthenticatedHttpRequest
+from accounts.access import WRITE_ROLES, Need, current_team_access
+from accounts.models import Team
 from debates.engine.persona_files import PersonaFileError
 from personas import selectors, services
 from personas.access import library_access, persona_access
 from personas.forms import ForkForm, ImportForm, LibraryForm, PersonaForm, RestoreForm
 from personas.models import PersonaLibrary
+from web_kit.http import AuthenticatedHttpRequest
 
 
 def _current(request: HttpRequest, need: str) -> tuple[Team, str]:

@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from council_site.accounts.models import Membership, Team
-from council_site.accounts.selectors import team_for_user
-from council_site.accounts.services import membership_add, team_create
+from accounts.models import Membership, Team
+from accounts.selectors import team_for_user
+from accounts.services import membership_add, team_create
 from debates.engine.llm.capabilities import capabilities as model_capabilities
 from debates.engine.llm.gateway import forget_learned_modes
 

@@ -6,9 +6,9 @@ import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError
 
-from council_site.accounts.models import Membership, Team
-from council_site.accounts.selectors import membership_role, team_for_user
-from council_site.accounts.services import membership_add, team_create
+from accounts.models import Membership, Team
+from accounts.selectors import membership_role, team_for_user
+from accounts.services import membership_add, team_create
 
 
 def test_team_create_makes_the_creator_owner(owner):

@@ -1,4 +1,4 @@
-"""The cap on open long-polls and streams (council_site.api_waits): slots in the cache,
+"""The cap on open long-polls and streams (api_kit.waits): slots in the cache,
 per user and per token, that free themselves when their holder is gone."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pytest
 from django.core.cache import cache
 
-from council_site import api_waits
-from council_site.api_waits import TooManyWaits, slots_take
+from api_kit import waits as api_waits
+from api_kit.waits import TooManyWaits, slots_take
 from tests.waiting import PATIENCE_S
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from debates.bench.cli import _timed_process
-from debates.bench.model_stub import ModelStub
+from bench.cli import _timed_process
+from bench.model_stub import ModelStub
 
 SCHEMA = {"type": "object", "properties": {"stance": {"type": "string"}},
           "required": ["stance"]}

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 from io import StringIO
 
-from django.core.management import call_command
-
-from debates.bench.model_stub import answer_seed
-from debates.bench.prompts import CROSS_EXAM, SYNTHESIS, request_tokens, sizes_of
-from debates.bench.sidebyside import SideRun, ac_prompt_kind, side_by_side_table
+from bench.model_stub import answer_seed
+from bench.prompts import CROSS_EXAM, SYNTHESIS, request_tokens, sizes_of
+from bench.run import main as bench_main
+from bench.sidebyside import SideRun, ac_prompt_kind, side_by_side_table
 
 SCHEMA = {"type": "object", "properties": {"reflection": {"type": "string"}},
           "required": ["reflection"], "title": "CrossExamination"}
@@ -90,6 +89,6 @@ def test_the_table_sets_each_figure_of_the_two_runs_side_by_side():
 def test_without_agent_council_the_area_is_skipped_with_how_to_install_it(monkeypatch):
     monkeypatch.delenv("COUNCIL_BENCH_AC_PYTHON", raising=False)
     out = StringIO()
-    call_command("bench", only=["sidebyside"], stdout=out, stderr=StringIO())
+    assert bench_main(["--only", "sidebyside"], stdout=out, stderr=StringIO()) == 0
     assert "sidebyside: skipped, Agent Council is not installed" in out.getvalue()
     assert "docs/performance.md" in out.getvalue()

@@ -35,14 +35,14 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django_q.models import OrmQ
 
-from collab.models import Action, ClaimCheck, Comment
-from collab.services import comment_create
-from council_site.accounts.models import Invitation, Membership, Team
-from council_site.accounts.services import (
+from accounts.models import Invitation, Membership, Team
+from accounts.services import (
     api_token_create,
     invitation_create,
     membership_add,
 )
+from collab.models import Action, ClaimCheck, Comment
+from collab.services import comment_create
 from debates.engine.schemas import DebateConfig, Persona
 from debates.models import Debate, DebateStatus, Synthesis
 from debates.services import debate_create

@@ -21,8 +21,8 @@ from django.contrib.auth.models import User
 from django.db import DataError, transaction
 from django.test import Client
 from collab.models import Comment
-from council_site.accounts.models import Membership
-from council_site.accounts.services import team_create
+from accounts.models import Membership
+from accounts.services import team_create
 from personas.models import LibraryPersona, PersonaLibrary
 from tests.factories import add_synthesis, make_debate
 

@@ -1,7 +1,7 @@
 """Scale-out for real: three worker hosts, each in its own network namespace with its
 own address, share one PostgreSQL and one Redis; one host's link is cut mid-run.
 
-The hosts are ``ip netns`` namespaces joined by veth pairs (``debates.bench.netns``);
+The hosts are ``ip netns`` namespaces joined by veth pairs (``bench.netns``);
 a forwarder relays each link to the loopback services. Cutting the link drops the
 host's packets without resetting anything, as a pulled cable would: its leases run
 out, the other hosts' sweepers take its debates over, and the steps it had taken from
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from debates.bench.fleet import Fleet, Settings, services, wait_for
-from debates.bench.netns import HostNetwork, netns_problem
+from bench.fleet import Fleet, Settings, services, wait_for
+from bench.netns import HostNetwork, netns_problem
 from tests.conftest import POSTGRES_URL, REDIS_URL, ScaleOut, _skip_or_fail
 from tests.waiting import PATIENCE_S
 

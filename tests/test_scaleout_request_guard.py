@@ -20,7 +20,7 @@ import json, django
 django.setup()
 from django.contrib.auth.models import User
 from django.test import Client
-from council_site.accounts.services import team_create
+from accounts.services import team_create
 
 user = User.objects.create_user("probe", password="x")
 team_create(name="Probe", owner=user)

@@ -64,7 +64,7 @@ def test_serve_starts_web_and_worker_and_sigint_stops_both(tmp_path):
                          ids=["TERM-group", "INT-main"])
 def test_a_signal_stops_serve_without_waiting_for_the_call_and_hands_the_lease_on(
         signum, target):
-    from council_site.accounts.models import Team
+    from accounts.models import Team
     from debates.engine.schemas import DebateConfig, SimulatorOptions
     from debates.models import Debate
     from debates.services import debate_create

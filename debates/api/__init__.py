@@ -1,5 +1,5 @@
 """JSON API for debates, mounted at /api/debates. Token or session auth (see
-council_site.api_auth); the same access helper and the same form validation as the
+accounts.api_auth); the same access helper and the same form validation as the
 HTML views.
 
 ``router`` is the debates API's one router: the routes of ``compare``, this module's
@@ -23,10 +23,9 @@ from ninja.errors import ValidationError
 from ninja.pagination import paginate
 from pydantic import ConfigDict, Field
 
-from council_site.api_auth import api_auth
-from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
-from council_site.api_pagination import PagePagination
-from council_site.http import AuthenticatedHttpRequest
+from accounts.api_auth import api_auth
+from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
+from api_kit.pagination import PagePagination
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.api import actions, compare, events
@@ -45,6 +44,7 @@ from debates.services import (
 )
 from debates.web.forms import DebateForm
 from debates.web.list_filters import DebateFilterForm
+from web_kit.http import AuthenticatedHttpRequest
 
 # This module's own routes; ``router`` below is what the site mounts.
 routes = Router(tags=["debates"], auth=api_auth)

@@ -12,9 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Query, Router, Schema, Status
 from pydantic import ConfigDict, Field
 
-from council_site.api_auth import api_auth
-from council_site.api_errors import RATE_LIMITED_DOC, errors, refuse
-from council_site.http import AuthenticatedHttpRequest
+from accounts.api_auth import api_auth
+from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.api.results import ResultOut
@@ -25,6 +24,7 @@ from debates.limits import RateLimited
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
 from debates.web import export_sections
 from debates.web.export_sections import extra_json
+from web_kit.http import AuthenticatedHttpRequest
 
 router = Router(tags=["debates"], auth=api_auth)
 

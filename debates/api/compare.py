@@ -10,8 +10,8 @@ from django.http import HttpRequest
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from council_site.api_auth import api_auth
-from council_site.api_errors import errors
+from accounts.api_auth import api_auth
+from api_kit.errors import errors
 from debates import selectors
 from debates.access import debate_access
 from debates.engine.protocols import get_protocol

@@ -8,13 +8,13 @@ log is the truth, so a client that remembers the last ``seq`` it saw and asks ag
 The views are async and sleep between short database reads, so a waiting client
 holds no worker thread: under ASGI every sync view shares one thread, and a sync
 long-poll would stall the whole site. Their reads run on the process's one shared
-thread for sync code (council_site.http_dispatch), so waiting clients hold no database
+thread for sync code (web_edge.dispatch), so waiting clients hold no database
 connection of their own either.
 
 Each open request holds a slot of its caller (at most ``COUNCIL_STREAMS_PER_USER`` per
 user, ``COUNCIL_STREAMS_PER_TOKEN`` per token, else 429) and checks every
 ``COUNCIL_STREAM_RECHECK_SECONDS`` that its caller may still see the debate; when not,
-it ends with the refusal a new request would get (council_site.api_waits).
+it ends with the refusal a new request would get (api_kit.waits).
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Query, Router, Schema
 from pydantic import Field
 
-from council_site.api_auth import api_auth
-from council_site.api_errors import errors
-from council_site.api_waits import Watch, watch_open
+from accounts.api_auth import api_auth
+from api_kit.errors import errors
+from api_kit.waits import Watch, watch_open
 from debates.access import debate_access
 from debates.event_log import events_after
 from debates.models import ACTIVE_STATUSES, Debate, DebateEvent

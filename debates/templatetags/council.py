@@ -1,5 +1,5 @@
 """Template filters of the web app. ``untrusted`` is the way LLM, persona and
-comment text reaches a page (see council_site.rendering)."""
+comment text reaches a page (see web_kit.rendering)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
-from council_site.rendering import render_untrusted
 from debates.engine.convergence import diagnostic_meaning
 from debates.engine.i18n import TRANSLATIONS, option_label, step_words, translator
 from debates.engine.schemas import Diagnostic, VerdictSplit
 from debates.engine.verdicts import describe
+from web_kit.rendering import render_untrusted
 
 register = template.Library()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.limits import team_month_spend
 
 register = template.Library()

@@ -15,7 +15,7 @@ from django import forms
 from django.conf import settings
 from pydantic import ValidationError
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.engine.configure import resolve_config
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.protocols import choices as protocol_choices

@@ -24,7 +24,6 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from pydantic import BaseModel, ValidationError
 
-from council_site.http import AuthenticatedHttpRequest
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
 from debates.engine.inputs import InputError
@@ -56,6 +55,7 @@ from debates.web.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.web.page_cache import finished_body
 from debates.web.pages import debate_page
 from debates.web.transcript_page import transcript_language, transcript_sections
+from web_kit.http import AuthenticatedHttpRequest
 
 
 def _page_context(debate: Debate, role: str) -> dict[str, object]:

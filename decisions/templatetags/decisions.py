@@ -8,7 +8,7 @@ from typing import Any
 
 from django import template
 
-from council_site.accounts.access import WRITE_ROLES
+from accounts.access import WRITE_ROLES
 from debates.templatetags.council import page_language
 from decisions.selectors import debate_is_finished, decision_for_debate, decision_state
 

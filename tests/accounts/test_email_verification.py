@@ -12,8 +12,8 @@ from django.core import mail
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from council_site.accounts import selectors, services
-from council_site.accounts.models import Membership
+from accounts import selectors, services
+from accounts.models import Membership
 from tests.conftest import _client_for
 
 pytestmark = pytest.mark.django_db

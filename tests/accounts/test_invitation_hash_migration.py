@@ -10,7 +10,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from council_site.accounts import selectors
+from accounts import selectors
 
 BEFORE = [("accounts", "0003_api_tokens")]
 

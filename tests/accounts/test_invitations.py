@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.utils import timezone
 
-from council_site.accounts import selectors
-from council_site.accounts.models import Invitation, Membership, invitation_digest
-from council_site.accounts.services import invitation_create
+from accounts import selectors
+from accounts.models import Invitation, Membership, invitation_digest
+from accounts.services import invitation_create
 from tests.conftest import _client_for
 
 
@@ -161,7 +161,7 @@ def test_a_mail_failure_still_leaves_a_usable_link(owner_client, team, monkeypat
     def broken(**kwargs):
         raise ConnectionRefusedError("no SMTP server")
 
-    monkeypatch.setattr("council_site.accounts.services.send_mail", broken)
+    monkeypatch.setattr("accounts.services.send_mail", broken)
     response = owner_client.post(f"/teams/{team.code}/invitations/",
                                  {"role": "viewer", "valid_days": 3, "email": "x@example.com"},
                                  follow=True)

@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from council_site.accounts.models import Membership, Team
-from council_site.accounts.services import invitation_create, invitation_revoke
+from accounts.models import Membership, Team
+from accounts.services import invitation_create, invitation_revoke
 
 FORM = {"username": "dana", "email": "dana@example.com",
         "password1": "a long enough passphrase 42", "password2": "a long enough passphrase 42"}

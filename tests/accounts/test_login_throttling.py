@@ -14,7 +14,7 @@ from django.core import mail
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from tests.conftest import PASSWORD, _client_for
 
 pytestmark = pytest.mark.django_db

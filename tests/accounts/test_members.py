@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from council_site.accounts.models import Membership
+from accounts.models import Membership
 
 
 def _m(team, user):

@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client, override_settings
 
-from council_site.accounts.models import ApiToken
-from council_site.accounts.services import api_token_create, api_token_use
+from accounts.models import ApiToken
+from accounts.services import api_token_create, api_token_use
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

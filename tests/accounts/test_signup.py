@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.core import mail
 from django.test import Client
 
-from council_site.accounts.models import Membership, Team
+from accounts.models import Membership, Team
 
 pytestmark = pytest.mark.django_db
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.test import RequestFactory
 
-from council_site.accounts.models import Membership
-from council_site.accounts.selectors import current_team
-from council_site.accounts.services import membership_add, team_create
+from accounts.models import Membership
+from accounts.selectors import current_team
+from accounts.services import membership_add, team_create
 
 
 def _request(client, user):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from debates.engine.schemas import DebateConfig, DebateResult
 from debates.models import Debate, DebateStatus
 from debates.runtime.execution import run_to_completion

@@ -14,8 +14,8 @@ from asgiref.testing import ApplicationCommunicator
 from django.core.cache import cache
 from django.db.backends.signals import connection_created
 
-from council_site.accounts.models import Membership
-from council_site.accounts.services import api_token_create, api_token_revoke, membership_remove
+from accounts.models import Membership
+from accounts.services import api_token_create, api_token_revoke, membership_remove
 from council_site.asgi import application
 from debates.engine.schemas import DebateConfig
 from debates.models import Debate

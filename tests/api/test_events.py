@@ -11,7 +11,7 @@ from asgiref.sync import async_to_sync
 from django.db import connection
 from django.test import Client
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from debates import event_log
 from debates.api.events import MAX_WAIT_SECONDS
 from debates.engine.schemas import DebateConfig
@@ -193,8 +193,8 @@ def test_feed_honours_the_tokens_limits(owner, team, path):
 
     from django.utils import timezone
 
-    from council_site.accounts.models import ApiToken
-    from council_site.accounts.services import team_create
+    from accounts.models import ApiToken
+    from accounts.services import team_create
 
     debate = finished(team, owner)
     second = team_create(name="Second", owner=owner)

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from debates.models import Debate
 from tests.factories import make_debate
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from council_site.accounts.services import api_token_create, api_token_revoke
+from accounts.services import api_token_create, api_token_revoke
 from debates.models import Debate, DebateStatus
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,7 +155,7 @@ def test_a_read_only_token_cannot_start_a_debate_over_mcp(owner, team):
 def test_a_team_token_reaches_only_its_team_over_mcp(owner, team):
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from council_site.accounts.services import team_create
+    from accounts.services import team_create
     from debates.engine.schemas import DebateConfig
     from debates.services import debate_create
     from integrations.mcp_server import Identity, personas, start, status, teams
@@ -186,7 +186,7 @@ def test_an_expired_token_stops_the_mcp_server_and_its_tools(owner, team, monkey
     from django.utils import timezone
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from council_site.accounts.models import ApiToken
+    from accounts.models import ApiToken
     from integrations.mcp_server import Identity, teams
 
     token, secret = api_token_create(user=owner, name="agent",
@@ -208,8 +208,8 @@ def test_a_wait_ends_with_a_new_calls_refusal_once_access_is_lost(owner, team, v
     from asgiref.sync import async_to_sync, sync_to_async
     from mcp.server.mcpserver.exceptions import ToolError
 
-    from council_site.accounts.models import Membership
-    from council_site.accounts.services import membership_remove
+    from accounts.models import Membership
+    from accounts.services import membership_remove
     from debates.engine.schemas import DebateConfig
     from debates.services import debate_create
     from integrations import mcp_server

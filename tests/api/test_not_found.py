@@ -11,8 +11,8 @@ import uuid
 import pytest
 from django.test import Client
 
+from accounts.services import api_token_create, membership_add
 from collab.services import comment_create
-from council_site.accounts.services import api_token_create, membership_add
 from personas.models import LibraryPersona, PersonaLibrary
 from tests.factories import add_synthesis, make_debate
 

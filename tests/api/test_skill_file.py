@@ -53,7 +53,7 @@ def require_tools() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_recipe_run_verbatim_against_a_served_site_prints_the_result(owner, team,
                                                                          tmp_path):
-    from council_site.accounts.services import api_token_create
+    from accounts.services import api_token_create
     from debates.models import Debate
     from tests.web.browser_support import served_site, site_env
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.test import Client
 
-from council_site.accounts.services import api_token_create, membership_add
+from accounts.services import api_token_create, membership_add
 
 
 def test_teams_lists_yours_with_role_and_the_current_one(viewer, team, other_team, outsider):

@@ -13,9 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from council_site.accounts.models import ApiToken
-from council_site.accounts.selectors import api_token_is_active
-from council_site.accounts.services import api_token_create, api_token_revoke
+from accounts.models import ApiToken
+from accounts.selectors import api_token_is_active
+from accounts.services import api_token_create, api_token_revoke
 from debates.engine.schemas import DebateConfig
 from debates.models import Debate
 from debates.services import debate_create
@@ -111,7 +111,7 @@ def test_another_teams_objects_are_404(outsider, team, owner):
 
 def test_team_header_picks_the_team_for_current_team_routes(owner, team, outsider,
                                                             other_team):
-    from council_site.accounts.services import membership_add, team_create
+    from accounts.services import membership_add, team_create
 
     second = team_create(name="Second", owner=owner)
     _, secret = api_token_create(user=owner, name="CI")
@@ -244,7 +244,7 @@ def test_read_only_token_reads_but_every_write_is_403(owner, team):
 
 
 def test_team_token_sees_only_its_team(owner, team):
-    from council_site.accounts.services import team_create
+    from accounts.services import team_create
 
     second = team_create(name="Second", owner=owner)
     first_debate = debate_create(team=team, user=owner, question="Hire a second SRE?",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from council_site.accounts.services import api_token_create, api_token_revoke
+from accounts.services import api_token_create, api_token_revoke
 from debates.models import Debate
 
 pytestmark = pytest.mark.django_db

@@ -150,7 +150,7 @@ def test_save_stores_the_debate_as_the_teams_record():
 
 @pytest.mark.django_db
 def test_save_applies_the_teams_limits_before_anything_runs():
-    from council_site.accounts.models import Team
+    from accounts.models import Team
     from debates.models import Debate
 
     Team.objects.create(name="Platform", monthly_budget_usd=20.0)

@@ -124,7 +124,7 @@ def test_mentions_follow_edits(debate, owner, member, viewer):
 
 
 def test_mentioning_yourself_or_a_dotted_name_at_sentence_end(debate, owner, team):
-    from council_site.accounts.services import membership_add
+    from accounts.services import membership_add
 
     dotted = User.objects.create_user(username="j.doe")
     membership_add(team=team, user=dotted, role="viewer")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from accounts.models import Membership
 from collab.services import comment_create, comment_delete
-from council_site.accounts.models import Membership
 from tests.factories import make_debate
 
 

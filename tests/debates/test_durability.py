@@ -235,7 +235,7 @@ def test_cancel_between_steps_stops_the_debate():
 
 
 def _team():
-    from council_site.accounts.models import Team
+    from accounts.models import Team
 
     return Team.objects.create(name=f"durability-{connection.vendor}")
 

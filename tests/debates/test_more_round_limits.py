@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from debates.engine.schemas import DebateConfig
 from debates.limits import LimitExceeded, RateLimited
 from debates.models import Debate, DebateEvent, DebateStatus, Synthesis

@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.limits import LimitExceeded
 from debates.models import Debate, DebateEvent
 from debates.services import debate_rerun

@@ -25,7 +25,7 @@ from django.conf import settings
 from django.test import Client
 from django_q.models import OrmQ
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.models import Debate, DebateEvent
 from tests.waiting import PATIENCE_S
 

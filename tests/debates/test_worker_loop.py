@@ -41,7 +41,7 @@ def loops():
 
 @pytest.fixture
 def team():
-    from council_site.accounts.models import Team
+    from accounts.models import Team
 
     return Team.objects.create(name="loop")
 

@@ -39,7 +39,7 @@ def claimed(debate: Debate) -> str:
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["TERM", "INT"])
 def test_a_signal_stops_qcluster_without_waiting_for_the_call_and_hands_the_lease_on(
         tmp_path, signum, target):
-    from council_site.accounts.models import Team
+    from accounts.models import Team
 
     cluster = Cluster(tmp_path, DJANGO_LOG_LEVEL="INFO")
     try:

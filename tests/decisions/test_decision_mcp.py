@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from decisions.models import Decision
 from integrations.mcp_server import Identity, decide
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from django_q.models import Schedule
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from debates.engine.schemas import Persona, SimulatorOptions
 from debates.models import Synthesis
 from debates.runtime.execution import run_to_completion

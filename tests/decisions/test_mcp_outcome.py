@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from mcp.server.mcpserver.exceptions import ToolError
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from decisions.models import Outcome
 from decisions.services import decision_record
 from integrations.mcp_server import Identity, build_server, outcome

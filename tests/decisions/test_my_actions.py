@@ -34,7 +34,7 @@ def test_my_actions_lists_mine_open_first_by_due_date(member_client, team, owner
 
 
 def test_actions_of_a_team_left_are_not_listed(member_client, team, owner, member):
-    from council_site.accounts.models import Membership
+    from accounts.models import Membership
 
     debate = finish(make_debate(team, owner))
     Action.objects.create(debate=debate, target_kind="risk", target_ref="R1", title="Old job",

@@ -31,8 +31,8 @@ import threading
 import time
 from typing import Any
 
-from debates.bench.schema_instance import schema_instance
-from debates.bench.stub_http import (  # noqa: F401 - completion_body: the tests' too
+from bench.schema_instance import schema_instance
+from bench.stub_http import (  # noqa: F401 - completion_body: the tests' too
     JsonHandler,
     completion_body,
     requested_schema,
@@ -86,6 +86,17 @@ def instance_of(
         count=lambda node: int(node.get("minItems", 0)) if small else 3,
         fills=lambda name, node: fill_optional or name in node.get("required", []),
         extra=extra)
+
+
+def small_model_answer(body: dict[str, Any],
+                       schema: dict[str, Any] | None) -> tuple[int, dict[str, Any]]:
+    """A small model's answer: prose unless constrained, then every optional field, cut at
+    max_tokens like a real server (a JSON answer cut in half)."""
+    if schema is None:
+        return 200, completion_body(PROSE)
+    text = json.dumps(instance_of(schema, fill_optional=True, small=True))
+    limit = CHARS_PER_TOKEN * int(body.get("max_tokens") or 10**6)
+    return 200, completion_body(text[:limit])
 
 
 class StubServer:
@@ -158,12 +169,7 @@ class StubServer:
             value = instance_of(schema or {}, fill_optional=True, prose=True)
             return 200, completion_body(json.dumps(value))
         if self.behaviour == "small_model":
-            if schema is None:
-                return 200, completion_body(PROSE)
-            text = json.dumps(instance_of(schema, fill_optional=True, small=True))
-            # Cut at max_tokens like a real server: a JSON answer cut in half.
-            limit = CHARS_PER_TOKEN * int(body.get("max_tokens") or 10**6)
-            return 200, completion_body(text[:limit])
+            return small_model_answer(body, schema)
         if self.behaviour == "grammar_limits" and schema is not None:
             refused = refusal(schema)
             if refused:

@@ -1,6 +1,6 @@
 """Agents of a step run concurrently: wall time tracks the critical path
 (one latency per sequential step), not agents x steps. Exact figures for every
-mode are measured by ``manage.py bench`` and recorded in docs/performance.md."""
+mode are measured by ``python -m bench`` and recorded in docs/performance.md."""
 
 import asyncio
 import time

@@ -5,14 +5,14 @@ Issue 20: the seed reference agent-council sends 25.0k prompt tokens for 5 agent
 sent 40.4k (the schema stated
 in the prompt and in the request, every peer's opening reasoning again in every round,
 every concession and disagreement of every round in the synthesis). The same debate
-as ``manage.py bench --only prompts`` runs here, over litellm's real HTTP path; the
+as ``python -m bench --only prompts`` runs here, over litellm's real HTTP path; the
 stub's answers depend only on what each request is for, so the count is exact and a
 prompt that grows shows here, not in a timing."""
 
 from __future__ import annotations
 
-from debates.bench.cli import ROUNDS
-from debates.bench.prompts import REFERENCE_TOKENS, measure_debate
+from bench.cli import ROUNDS
+from bench.prompts import REFERENCE_TOKENS, measure_debate
 
 
 def test_a_five_agent_four_round_debate_sends_no_more_prompt_tokens_than_the_reference():

@@ -16,8 +16,8 @@ from django.db import transaction
 from django.test import Client
 from django.utils.module_loading import import_string
 
+from accounts.services import invitation_accept, invitation_create
 from collab.services import comment_create, comment_edit
-from council_site.accounts.services import invitation_accept, invitation_create
 from debates.engine.schemas import DebateConfig
 from debates.runtime.execution import _fail, run_to_completion
 from debates.runtime.lease import claim
@@ -283,7 +283,7 @@ def test_the_settings_page_saves(viewer_client, viewer):
 # ------------------------------------------------------------------------ dependencies
 
 
-@pytest.mark.parametrize("package", ["debates", "collab", "decisions", "council_site/accounts"])
+@pytest.mark.parametrize("package", ["debates", "collab", "decisions", "accounts"])
 def test_producers_never_import_the_notifications_app(package):
     offenders = []
     for path in (ROOT / package).rglob("*.py"):

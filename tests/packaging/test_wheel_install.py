@@ -82,9 +82,23 @@ def test_every_app_is_imported_from_the_installed_wheel(installed):
     )
     out = _run([str(python), "-c", code], cwd=outside, env=_clean_env(outside)).stdout
     paths = json.loads(out.strip().splitlines()[-1])
-    for app in ("council_site.accounts", "debates", "personas", "collab", "decisions"):
+    for app in ("accounts", "debates", "personas", "collab", "decisions"):
         assert app in paths
         assert str(ROOT) not in paths[app], f"{app} came from the checkout: {paths[app]}"
+
+
+def test_the_wheel_carries_the_product_packages_and_not_the_benchmark_harness(installed):
+    # bench/ (network namespaces, a TCP forwarder, stub model servers) is a tool of the
+    # checkout, as are the tests; the wheel carries the apps and the site's plumbing.
+    python, outside = installed
+    assert (ROOT / "bench" / "__init__.py").is_file()  # there to leave out
+    names = ("accounts", "web_edge", "web_kit", "api_kit", "council_site", "debates",
+             "bench", "bench", "tests")
+    code = ("import importlib.util, json; print(json.dumps({n: importlib.util.find_spec(n) "
+            "is not None for n in " + repr(names) + "}))")
+    out = _run([str(python), "-c", code], cwd=outside, env=_clean_env(outside)).stdout
+    found = json.loads(out.strip().splitlines()[-1])
+    assert [n for n, there in found.items() if there] == list(names[:6])
 
 
 def test_manage_check_passes_outside_the_checkout(installed):

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from council_site.accounts.models import Team
+from accounts.models import Team
 from debates.engine.schemas import DebateConfig, SimulatorOptions
 from debates.models import Debate
 from debates.runtime.execution import run_to_completion

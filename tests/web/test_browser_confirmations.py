@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from accounts.models import ApiToken
+from accounts.services import api_token_create
 from collab.services import comment_create
-from council_site.accounts.models import ApiToken
-from council_site.accounts.services import api_token_create
 from tests.web.browser_support import (
     PATIENCE_MS,
     launch,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from council_site.accounts.services import api_token_create
+from accounts.services import api_token_create
 from debates.engine.schemas import DebateConfig, Persona
 from debates.runtime.execution import run_to_completion
 from debates.services import debate_create

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from council_site.accounts.models import Membership
+from accounts.models import Membership
 from council_site.asgi import application
 from debates.live.consumers import CLOSE_NOT_FOUND
 from debates.runtime.execution import run_next_step

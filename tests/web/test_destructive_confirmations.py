@@ -4,8 +4,8 @@ API token Revoke carry the ``data-confirm`` question council.js shows in a dialo
 
 from __future__ import annotations
 
+from accounts.services import api_token_create, invitation_create
 from collab.services import comment_create
-from council_site.accounts.services import api_token_create, invitation_create
 from tests.web.htmltools import parse
 
 

@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
-from council_site.accounts.models import Team
-from council_site.accounts.services import api_token_create
+from accounts.models import Team
+from accounts.services import api_token_create
 
 
 def _team(user: Any, wanted: str) -> Team:

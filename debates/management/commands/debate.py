@@ -71,7 +71,7 @@ class Command(BaseCommand):
 
     def run_saved(self, state: DebateState, progress: ConsoleProgress, team_name: str
                   ) -> BaseModel:
-        from council_site.accounts.models import Team
+        from accounts.models import Team
         from debates.models import DebateStatus
         from debates.runtime.execution import run_to_completion
         from debates.services import DebateSpec, debate_start

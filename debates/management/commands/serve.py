@@ -59,6 +59,44 @@ def children_env(host: str, port: int, environ: dict[str, str] | None = None) ->
     return env
 
 
+def start_processes(host: str, port: int, count: int) -> dict[str, subprocess.Popen]:
+    """``count`` daphne processes on their listening sockets, and the worker cluster."""
+    listeners = listening_sockets(host, port, count)
+    env = children_env(host, listeners[0].getsockname()[1])
+    processes = {}
+    for i in range(count):
+        fd = listeners[i % len(listeners)].fileno()
+        processes[f"web{i + 1}"] = subprocess.Popen(
+            # ``-m``: the same interpreter and sys.path as this command (a console
+            # script would import the project from wherever it was installed).
+            [sys.executable, "-m", "daphne", "--fd", str(fd),
+             "council_site.asgi:application"],
+            pass_fds=(fd,), env=env)
+    # The children hold the sockets now; ours would only keep the port open after
+    # they are gone.
+    for listener in listeners:
+        listener.close()
+    processes["worker"] = subprocess.Popen([sys.executable, "manage.py", "qcluster"],
+                                           env=env)
+    return processes
+
+
+def stop_processes(processes: dict[str, subprocess.Popen]) -> None:
+    for p in processes.values():
+        if p.poll() is None:
+            # SIGTERM, not SIGINT: children inherit an ignored SIGINT from a
+            # background shell; both daphne and qcluster shut down cleanly on it.
+            p.terminate()
+    # qcluster stops by itself within 8 s (debates.runtime.workerhost); the kill is the
+    # backstop that keeps the whole stop under the 10 s systemd and the docs allow.
+    deadline = time.monotonic() + 9
+    for p in processes.values():
+        try:
+            p.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            p.kill()
+
+
 class Command(BaseCommand):
     help = "Run the web app (daphne) and the django-q2 worker cluster; Ctrl-C stops both."
 
@@ -71,23 +109,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         count = max(1, opts["web_processes"] or default_web_processes())
-        listeners = listening_sockets(opts["host"], opts["port"], count)
-        env = children_env(opts["host"], listeners[0].getsockname()[1])
-        processes = {}
-        for i in range(count):
-            fd = listeners[i % len(listeners)].fileno()
-            processes[f"web{i + 1}"] = subprocess.Popen(
-                # ``-m``: the same interpreter and sys.path as this command (a console
-                # script would import the project from wherever it was installed).
-                [sys.executable, "-m", "daphne", "--fd", str(fd),
-                 "council_site.asgi:application"],
-                pass_fds=(fd,), env=env)
-        # The children hold the sockets now; ours would only keep the port open after
-        # they are gone.
-        for listener in listeners:
-            listener.close()
-        processes["worker"] = subprocess.Popen([sys.executable, "manage.py", "qcluster"],
-                                               env=env)
+        processes = start_processes(opts["host"], opts["port"], count)
         web = ", ".join(str(p.pid) for name, p in processes.items() if name != "worker")
         self.stderr.write(f"Council on http://{opts['host']}:{opts['port']}/ "
                           f"(web pids {web}, worker pid {processes['worker'].pid}); "
@@ -111,16 +133,4 @@ class Command(BaseCommand):
                 time.sleep(0.5)
         except KeyboardInterrupt:
             pass
-        for p in processes.values():
-            if p.poll() is None:
-                # SIGTERM, not SIGINT: children inherit an ignored SIGINT from a
-                # background shell; both daphne and qcluster shut down cleanly on it.
-                p.terminate()
-        # qcluster stops by itself within 8 s (debates.runtime.workerhost); the kill is the
-        # backstop that keeps the whole stop under the 10 s systemd and the docs allow.
-        deadline = time.monotonic() + 9
-        for p in processes.values():
-            try:
-                p.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                p.kill()
+        stop_processes(processes)

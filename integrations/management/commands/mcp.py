@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from council_site.accounts.services import api_token_use
+from accounts.services import api_token_use
 
 
 class Command(BaseCommand):

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    name = "accounts"
+    # The label its migrations, content types and foreign keys name (also when the app
+    # lived at council_site.accounts): existing databases keep working.
+    label = "accounts"
+    verbose_name = "Teams and accounts"

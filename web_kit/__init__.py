@@ -1,0 +1,2 @@
+"""Building blocks every app's views and templates use: the signed-in request's type
+and the one rendering path for untrusted text."""
