@@ -93,12 +93,12 @@ def test_the_wheel_carries_the_product_packages_and_not_the_benchmark_harness(in
     python, outside = installed
     assert (ROOT / "bench" / "__init__.py").is_file()  # there to leave out
     names = ("accounts", "web_edge", "web_kit", "api_kit", "council_site", "debates",
-             "bench", "bench", "tests")
+             "decisions", "bench", "debates.bench", "tests")
     code = ("import importlib.util, json; print(json.dumps({n: importlib.util.find_spec(n) "
             "is not None for n in " + repr(names) + "}))")
     out = _run([str(python), "-c", code], cwd=outside, env=_clean_env(outside)).stdout
     found = json.loads(out.strip().splitlines()[-1])
-    assert [n for n, there in found.items() if there] == list(names[:6])
+    assert [n for n, there in found.items() if there] == list(names[:7])
 
 
 def test_manage_check_passes_outside_the_checkout(installed):
