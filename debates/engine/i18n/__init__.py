@@ -223,6 +223,8 @@ _EN = {
     "claim.other": "other",
     "step.compose": "compose", "step.premortem": "premortem", "step.position": "position",
     "step.round": "round {round}", "step.synthesis": "synthesis", "step.verify": "verify",
+    "step.phase": "phase {n}", "step.propose": "propose {n}", "step.critique": "critique {n}",
+    "step.convergence check": "convergence check",
     # ---------------------------------------------------------------- stop explanations
     "explain.converged": "dispersion {disp:.3f} < {threshold:.2f} and mean moved {delta:+.3f} "
                          "(|Δ| < {stable:.2f})",
@@ -450,6 +452,8 @@ _ZH = {
     "claim.availability": "可用性", "claim.product_behaviour": "产品行为", "claim.other": "其他",
     "step.compose": "组建专家组", "step.premortem": "事前验尸", "step.position": "初始立场",
     "step.round": "第 {round} 轮", "step.synthesis": "综合", "step.verify": "核查",
+    "step.phase": "阶段 {n}", "step.propose": "第 {n} 轮提案", "step.critique": "第 {n} 轮评审",
+    "step.convergence check": "收敛检查",
     "explain.converged": "离散度 {disp:.3f} < {threshold:.2f}，平均值变化 {delta:+.3f}"
                          "（|Δ| < {stable:.2f}）",
     "explain.genuine_disagreement": "第 {round} 轮没有新论点也没有让步，"
@@ -684,6 +688,8 @@ _JA = {
     "claim.other": "その他",
     "step.compose": "パネル編成", "step.premortem": "プレモーテム", "step.position": "初期見解",
     "step.round": "ラウンド {round}", "step.synthesis": "総括", "step.verify": "検証",
+    "step.phase": "フェーズ {n}", "step.propose": "提案 {n}", "step.critique": "批評 {n}",
+    "step.convergence check": "収束チェック",
     "explain.converged": "ばらつき {disp:.3f} < {threshold:.2f}、平均の変化 {delta:+.3f}"
                          "（|Δ| < {stable:.2f}）",
     "explain.genuine_disagreement": "ラウンド {round} で新しい論点も譲歩もなく、"
@@ -730,6 +736,10 @@ def step_words(t: Translator, label: str) -> str:
     ``AgentResult.failed_in`` hold) in the translator's language."""
     if label.startswith("round "):
         return t("step.round", round=label.removeprefix("round "))
+    # The adversarial ("propose 2") and workflow ("phase 2b") protocols' numbered steps.
+    word, _, number = label.partition(" ")
+    if number and word in ("phase", "propose", "critique"):
+        return t(f"step.{word}", n=number)
     return t(f"step.{label}") if f"step.{label}" in _EN else label
 
 

@@ -264,8 +264,9 @@ class AdversarialProtocol(DebateProtocol):
             if r <= len(ledger.tallies):
                 tally = ledger.tallies[r - 1]
                 reason, _ = self.decision(state, tally)
-                entry["status_line"] = status_line(
-                    r, cap, tally.counts, "continue" if reason is None else reason.value)
+                entry["decision"] = "continue" if reason is None else reason.value
+                entry["counts"] = tally.counts.model_dump()  # pages say the line in their language
+                entry["status_line"] = status_line(r, cap, tally.counts, entry["decision"])
                 critique = self.critique(state, r)
                 entry["assessment"] = critique.assessment if critique else ""
                 entry["issues"] = [

@@ -290,7 +290,7 @@ class WorkflowProtocol(DebateProtocol):
         for i, role in enumerate(ROLES):
             turn = state.turn(Phase.ANALYSIS, 0, i)
             perspectives.append({
-                "label": role.label, "focus": role.focus,
+                "role": role.key, "label": role.label, "focus": role.focus,
                 "summary": (turn.payload or {}).get("summary", "") if turn else "",
                 "body": _flatten(turn.payload) if turn and turn.payload else "",
                 "failed": turn.error if turn and turn.status is TurnStatus.FAILED else "",
@@ -303,7 +303,7 @@ class WorkflowProtocol(DebateProtocol):
                     continue
                 entry: dict[str, Any] = {
                     "phase": self.step_label(Step(Phase.DISCUSSION, r)), "label": role.label,
-                    "failed": turn.error if turn.status is TurnStatus.FAILED else "",
+                    "role": role.key, "failed": turn.error if turn.status is TurnStatus.FAILED else "",
                     "body": _flatten(turn.payload) if turn.payload else "",
                     "recommendation": (turn.payload or {}).get("key_recommendation", ""),
                     "contract": None}
