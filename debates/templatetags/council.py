@@ -167,6 +167,8 @@ def tr_known(context: template.Context, key: str, fallback: object) -> str:
     label the engine made up for a field no table names)."""
     if key in TRANSLATIONS["en"]:
         return translator(page_language(context))(key)
+    if key in PROTOCOL_TABLES["en"]:
+        return labels(page_language(context))(key)
     return str(fallback)
 
 

@@ -30,6 +30,7 @@ from debates.access import can_write, current_team_access, debate_access
 from debates.engine.inputs import InputError
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, DebateResult
+from debates.engine.state import detect_language
 from debates.engine.verdicts import options_from_question
 from debates.estimates import estimate
 from debates.limits import LimitExceeded, refuses_unpriced
@@ -184,7 +185,7 @@ def debate_detail(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     html = body() if debate.is_active else finished_body(debate, role, body)
     return render(request, "debates/detail.html",
                   {"debate": debate, "body": html, "action_forms": ACTION_FORMS,
-                   "role": role})
+                   "role": role, "lang": detect_language(debate.question)})
 
 
 @login_required
