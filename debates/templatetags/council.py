@@ -15,7 +15,7 @@ from debates.engine.i18n import TRANSLATIONS, option_label, step_words, translat
 from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
 from debates.engine.i18n.protocol_labels import labels
 from debates.engine.protocols.adversarial.issues import SeverityCounts
-from debates.engine.protocols.adversarial.stopping import status_line
+from debates.engine.protocols.adversarial.stopping import status_line_in
 from debates.engine.schemas import Diagnostic, VerdictSplit
 from debates.engine.verdicts import describe
 
@@ -237,15 +237,8 @@ def tr_status_line(context: template.Context, round_number: int, cap: int,
                    counts: SeverityCounts | dict[str, int], decision: str) -> str:
     """An adversarial round's status line ("Round 2/5  red×1 yellow×0 green×2 →
     continue") in the page's language; in English the CLI's own line."""
-    tally = SeverityCounts.model_validate(counts)
-    language = page_language(context)
-    if language not in PROTOCOL_TABLES or language == "en":
-        return status_line(round_number, cap, tally, decision)
-    t = labels(language)
-    words = " ".join(tr_sev_count(context, sev, getattr(tally, sev))
-                     for sev in ("red", "yellow", "green"))
-    return t("page.status_line", round=round_number, of=cap, counts=words,
-             decision=tr_decision(context, decision))
+    return status_line_in(page_language(context), round_number, cap,
+                          SeverityCounts.model_validate(counts), decision)
 
 
 @register.simple_tag(takes_context=True)

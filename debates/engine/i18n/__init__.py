@@ -778,6 +778,12 @@ _EN.update({f"field.{k}": k.replace("_", " ").capitalize() for k in _FIELDS
             if f"field.{k}" not in _EN})
 _ZH.update({f"field.{k}": zh for k, (zh, _) in _FIELDS.items() if f"field.{k}" not in _ZH})
 _JA.update({f"field.{k}": ja for k, (_, ja) in _FIELDS.items() if f"field.{k}" not in _JA})
+_EN.update({"nav.back_to_debate": "← back to the debate", "nav.synthesis_link": "synthesis",
+            "nav.download_md": "download Markdown", "nav.print": "Print…"})
+_ZH.update({"nav.back_to_debate": "← 返回讨论", "nav.synthesis_link": "综合",
+            "nav.download_md": "下载 Markdown", "nav.print": "打印…"})
+_JA.update({"nav.back_to_debate": "← 議論に戻る", "nav.synthesis_link": "総括",
+            "nav.download_md": "Markdown をダウンロード", "nav.print": "印刷…"})
 _EN.update({"value.true": "True", "value.false": "False", "claims_to_verify": "{n} claims to verify",
             "claims_to_verify.one": "{n} claim to verify"})
 _ZH.update({"value.true": "是", "value.false": "否", "claims_to_verify": "{n} 条待核实的说法",
