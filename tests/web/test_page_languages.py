@@ -1,6 +1,8 @@
 """A debate in Chinese or Japanese shows its live page's stepper, diagnostic and chart
 and its synthesis page (the "action" links included) in that language, through the
-one translation table (debates/engine/i18n.py); English debates keep English."""
+one set of translation tables (debates/engine/i18n/); English debates keep English.
+Every debate page (live, synthesis, transcript, print) of every protocol is checked
+for English labels of those tables."""
 
 from __future__ import annotations
 
@@ -161,3 +163,8 @@ def test_every_debate_page_of_every_protocol_has_no_untranslated_label(
         html = member_client.get(f"/debates/{debate.code}/{page}").content.decode()
         found = _untranslated_labels(html, language, written)
         assert found == [], (page or "detail", found)
+        if page == "transcript" and protocol == "council":
+            # The synthesis and verifier turns' own field names, not only the headings.
+            t = TRANSLATIONS[language]
+            assert f"<dt>{t['field.risk_follow_up']}</dt>" in html
+            assert f"<dt>{t['field.claims']}</dt>" in html

@@ -784,11 +784,13 @@ _ZH.update({"nav.back_to_debate": "← 返回讨论", "nav.synthesis_link": "综
             "nav.download_md": "下载 Markdown", "nav.print": "打印…"})
 _JA.update({"nav.back_to_debate": "← 議論に戻る", "nav.synthesis_link": "総括",
             "nav.download_md": "Markdown をダウンロード", "nav.print": "印刷…"})
-_EN.update({"value.true": "True", "value.false": "False", "claims_to_verify": "{n} claims to verify",
+_EN.update({"value.true": "True", "value.false": "False",
+            "claims_to_verify": "{n} claims to verify",
             "claims_to_verify.one": "{n} claim to verify"})
 _ZH.update({"value.true": "是", "value.false": "否", "claims_to_verify": "{n} 条待核实的说法",
             "claims_to_verify.one": "{n} 条待核实的说法"})
-_JA.update({"value.true": "はい", "value.false": "いいえ", "claims_to_verify": "要確認の主張 {n} 件",
+_JA.update({"value.true": "はい", "value.false": "いいえ",
+            "claims_to_verify": "要確認の主張 {n} 件",
             "claims_to_verify.one": "要確認の主張 {n} 件"})
 
 TRANSLATIONS = {"en": _EN, "zh": _ZH, "ja": _JA}

@@ -306,7 +306,8 @@ class WorkflowProtocol(DebateProtocol):
                     continue
                 entry: dict[str, Any] = {
                     "phase": self.step_label(Step(Phase.DISCUSSION, r)), "label": role.label,
-                    "role": role.key, "failed": turn.error if turn.status is TurnStatus.FAILED else "",
+                    "role": role.key,
+                    "failed": turn.error if turn.status is TurnStatus.FAILED else "",
                     "body": _flatten(turn.payload, name=name) if turn.payload else "",
                     "recommendation": (turn.payload or {}).get("key_recommendation", ""),
                     "contract": None}
