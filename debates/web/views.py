@@ -273,7 +273,10 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
     comparison = (compare_results(first, second) if isinstance(first, DebateResult)
                   and isinstance(second, DebateResult) else None)
     council = comparison is not None
+    # Both runs in one language: the page's fixed words in it; else English.
+    languages = {detect_language(d.question) for d in debates}
     return render(request, "debates/compare.html", {
+        "lang": languages.pop() if len(languages) == 1 else "en",
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
         "not_council": "" if council or not all(results) else ", ".join(

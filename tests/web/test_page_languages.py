@@ -1,8 +1,8 @@
 """A debate in Chinese or Japanese shows its live page's stepper, diagnostic and chart
 and its synthesis page (the "action" links included) in that language, through the
 one set of translation tables (debates/engine/i18n/); English debates keep English.
-Every debate page (live, synthesis, transcript, print) of every protocol is checked
-for English labels of those tables."""
+Every debate page (live, synthesis, transcript, print, compare) of every protocol is
+checked for English labels of those tables."""
 
 from __future__ import annotations
 
@@ -105,7 +105,8 @@ def test_the_transcripts_headings_and_navigation_speak_the_debates_language(
 
 PROTOCOL_RUNS = {"council": {"mode": "quick"}, "adversarial": {"mode": "medium"},
                  "workflow": {"mode": "deep"}}
-PAGES = ("", "synthesis", "transcript", "print")
+PAGES = ("{code}/", "{code}/synthesis", "{code}/transcript", "{code}/print",
+         "compare?a={code}&b={code}")
 
 
 def _label_prefixes(language: str) -> set[str]:
@@ -160,10 +161,10 @@ def test_every_debate_page_of_every_protocol_has_no_untranslated_label(
                          **PROTOCOL_RUNS[protocol])
     written = _written(debate)
     for page in PAGES:
-        html = member_client.get(f"/debates/{debate.code}/{page}").content.decode()
+        html = member_client.get("/debates/" + page.format(code=debate.code)).content.decode()
         found = _untranslated_labels(html, language, written)
-        assert found == [], (page or "detail", found)
-        if page == "transcript" and protocol == "council":
+        assert found == [], (page, found)
+        if page.endswith("transcript") and protocol == "council":
             # The synthesis and verifier turns' own field names, not only the headings.
             t = TRANSLATIONS[language]
             assert f"<dt>{t['field.risk_follow_up']}</dt>" in html

@@ -778,6 +778,9 @@ _EN.update({f"field.{k}": k.replace("_", " ").capitalize() for k in _FIELDS
             if f"field.{k}" not in _EN})
 _ZH.update({f"field.{k}": zh for k, (zh, _) in _FIELDS.items() if f"field.{k}" not in _ZH})
 _JA.update({f"field.{k}": ja for k, (_, ja) in _FIELDS.items() if f"field.{k}" not in _JA})
+_EN.update({"mode.quick": "quick", "mode.medium": "medium", "mode.deep": "deep"})
+_ZH.update({"mode.quick": "快速", "mode.medium": "中等", "mode.deep": "深入"})
+_JA.update({"mode.quick": "クイック", "mode.medium": "標準", "mode.deep": "ディープ"})
 _EN.update({"nav.back_to_debate": "← back to the debate", "nav.synthesis_link": "synthesis",
             "nav.download_md": "download Markdown", "nav.print": "Print…"})
 _ZH.update({"nav.back_to_debate": "← 返回讨论", "nav.synthesis_link": "综合",
@@ -792,6 +795,121 @@ _ZH.update({"value.true": "是", "value.false": "否", "claims_to_verify": "{n} 
 _JA.update({"value.true": "はい", "value.false": "いいえ",
             "claims_to_verify": "要確認の主張 {n} 件",
             "claims_to_verify.one": "要確認の主張 {n} 件"})
+
+# The compare page (both runs in one language: that language).
+_EN.update({
+    "cmp.title": "Compare runs",
+    "cmp.crumb": "Compare",
+    "cmp.h1": "Compare two runs",
+    "cmp.only_title": "What only one run found",
+    "cmp.matched": ("Items are matched across runs by meaning (near-duplicate text "
+        "similarity), not exact wording."),
+    "cmp.verdicts": "How the verdicts moved",
+    "cmp.col_run": "run",
+    "cmp.before": "before the debate",
+    "cmp.after": "after the debate",
+    "cmp.metrics": "Metrics side by side",
+    "cmp.mean": "{run} mean",
+    "cmp.dispersion": "{run} dispersion",
+    "cmp.agreement": "{run} agreement",
+    "cmp.decision": "{run} decision",
+    "cmp.not_council": ("Compare is for council debates: the item-by-item comparison "
+                        "(risks, concerns, metrics) is not available for {protocols} runs. "
+                        "Open each run's synthesis to read them side by side."),
+    "cmp.waiting": "The side-by-side comparison appears once both runs have a synthesis.",
+    "cmp.run": "Run {label}",
+    "cmp.rerun": "re-run",
+    "cmp.original": "original",
+    "cmp.open": "Open run {label}",
+    "cmp.simulated": "simulated",
+    "cmp.after_round": "after round {n}",
+    "cmp.mean_disp": "(mean {mb} → {ma}, dispersion {db} → {da})",
+    "cmp.divergence": "Divergence",
+    "cmp.full_synthesis": "Full synthesis",
+    "cmp.calls": "{n} calls",
+    "cmp.degraded": "degraded",
+    "cmp.no_synthesis": "No synthesis yet ({status}).",
+    "cmp.only_in": "Only in run {label}",
+    "cmp.nothing": "Nothing the other run missed.",
+    "cmp.risks": "Premortem risks",
+    "cmp.concerns": "Surviving concerns",
+    "cmp.disagreements": "Disagreements",
+    "cmp.agreed": "Agreed points",
+})
+_ZH.update({
+    "cmp.title": "比较运行",
+    "cmp.crumb": "比较",
+    "cmp.h1": "比较两次运行",
+    "cmp.only_title": "只有一次运行发现的内容",
+    "cmp.matched": "各项按含义（近似文本相似度）而非字面在两次运行之间匹配。",
+    "cmp.verdicts": "裁决如何变化",
+    "cmp.col_run": "运行",
+    "cmp.before": "讨论前",
+    "cmp.after": "讨论后",
+    "cmp.metrics": "指标对照",
+    "cmp.mean": "{run} 平均值",
+    "cmp.dispersion": "{run} 离散度",
+    "cmp.agreement": "{run} 一致度",
+    "cmp.decision": "{run} 判定",
+    "cmp.not_council": ("比较功能用于专家组讨论：{protocols} 运行无法逐项比较（风险、担忧、指标）。"
+                        "请分别打开各次运行的综合并排阅读。"),
+    "cmp.waiting": "两次运行都有综合之后才会显示对照比较。",
+    "cmp.run": "运行 {label}",
+    "cmp.rerun": "重新运行",
+    "cmp.original": "原始运行",
+    "cmp.open": "打开运行 {label}",
+    "cmp.simulated": "模拟",
+    "cmp.after_round": "第 {n} 轮后",
+    "cmp.mean_disp": "（平均值 {mb} → {ma}，离散度 {db} → {da}）",
+    "cmp.divergence": "分歧",
+    "cmp.full_synthesis": "完整综合",
+    "cmp.calls": "{n} 次调用",
+    "cmp.degraded": "降级",
+    "cmp.no_synthesis": "尚无综合（{status}）。",
+    "cmp.only_in": "只在运行 {label} 中",
+    "cmp.nothing": "没有另一次运行遗漏的内容。",
+    "cmp.risks": "事前验尸风险",
+    "cmp.concerns": "保留下来的担忧",
+    "cmp.disagreements": "分歧",
+    "cmp.agreed": "共识要点",
+})
+_JA.update({
+    "cmp.title": "実行の比較",
+    "cmp.crumb": "比較",
+    "cmp.h1": "2 つの実行を比較",
+    "cmp.only_title": "一方の実行だけが見つけたもの",
+    "cmp.matched": "項目は文言ではなく意味（近似テキストの類似度）で実行間を対応づけています。",
+    "cmp.verdicts": "判断の動き",
+    "cmp.col_run": "実行",
+    "cmp.before": "議論前",
+    "cmp.after": "議論後",
+    "cmp.metrics": "指標の比較",
+    "cmp.mean": "{run} 平均",
+    "cmp.dispersion": "{run} ばらつき",
+    "cmp.agreement": "{run} 一致度",
+    "cmp.decision": "{run} 判定",
+    "cmp.not_council": ("比較は評議会の議論向けです。{protocols} の実行では項目ごとの比較"
+                        "（リスク、懸念、指標）はできません。各実行の総括を開いて並べて読んでください。"),
+    "cmp.waiting": "両方の実行に総括がそろうと比較が表示されます。",
+    "cmp.run": "実行 {label}",
+    "cmp.rerun": "再実行",
+    "cmp.original": "元の実行",
+    "cmp.open": "実行 {label} を開く",
+    "cmp.simulated": "シミュレーション",
+    "cmp.after_round": "ラウンド {n} の後",
+    "cmp.mean_disp": "（平均 {mb} → {ma}、ばらつき {db} → {da}）",
+    "cmp.divergence": "意見の相違",
+    "cmp.full_synthesis": "総括の全文",
+    "cmp.calls": "{n} 回の呼び出し",
+    "cmp.degraded": "縮退",
+    "cmp.no_synthesis": "総括はまだありません（{status}）。",
+    "cmp.only_in": "実行 {label} のみ",
+    "cmp.nothing": "もう一方が見落としたものはありません。",
+    "cmp.risks": "プレモーテムのリスク",
+    "cmp.concerns": "残った懸念",
+    "cmp.disagreements": "相違点",
+    "cmp.agreed": "合意点",
+})
 
 TRANSLATIONS = {"en": _EN, "zh": _ZH, "ja": _JA}
 
