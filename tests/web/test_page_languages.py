@@ -13,6 +13,7 @@ import pytest
 
 from debates.engine.i18n import TRANSLATIONS
 from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
+from debates.runtime.execution import run_next_step
 from tests.web.htmltools import outer_html
 
 QUESTIONS = {
@@ -169,3 +170,17 @@ def test_every_debate_page_of_every_protocol_has_no_untranslated_label(
             t = TRANSLATIONS[language]
             assert f"<dt>{t['field.risk_follow_up']}</dt>" in html
             assert f"<dt>{t['field.claims']}</dt>" in html
+
+
+@pytest.mark.parametrize("protocol,steps_first", [("adversarial", 1), ("workflow", 1)])
+def test_a_running_protocol_page_has_no_untranslated_label(member_client, make_debate,
+                                                           protocol, steps_first):
+    """Mid-debate the adversarial and workflow pages show what a finished one does not
+    (a round awaiting its critique, a role still waiting)."""
+    debate = make_debate(question=QUESTIONS["ja"], protocol=protocol, mode="deep", seed=3,
+                         run=False)
+    for _ in range(steps_first):
+        run_next_step(debate.code)
+    html = member_client.get(f"/debates/{debate.code}/").content.decode()
+    assert _untranslated_labels(html, "ja", _written(debate)) == []
+    assert _english_words(outer_html(html, "debate-stepper")) == []
