@@ -56,6 +56,9 @@ _EN = {
     "common.unverified": "Claims to verify",
     "common.verifier_failed": "The verifier failed: claims are unchecked.",
     "common.none": "none",
+    "common.cost_unknown": "cost unknown",
+    "common.usage_line": "{calls} calls ({failed} failed), {prompt} + {completion} tokens, "
+                         "{cost}, {wall} s · prompts {version} · synthesis model {model}",
     # ------------------------------------------------------------ the web pages
     "page.sev.red": "red", "page.sev.yellow": "yellow", "page.sev.green": "green",
     "page.sev_count": "{sev}×{n}",
@@ -162,6 +165,9 @@ _ZH = {
     "common.question": "问题", "common.model": "模型", "common.degraded": "降级",
     "common.unverified": "待核实的说法", "common.verifier_failed": "核查失败：说法未经检查。",
     "common.none": "无",
+    "common.cost_unknown": "费用未知",
+    "common.usage_line": "{calls} 次调用（{failed} 次失败），{prompt} + {completion} token，"
+                         "{cost}，{wall} 秒 · 提示词 {version} · 综合模型 {model}",
     "page.sev.red": "红", "page.sev.yellow": "黄", "page.sev.green": "绿",
     "page.sev_count": "{sev}×{n}",
     "page.adv_head": "领域 {domain} · 最多 {rounds} 轮",
@@ -256,6 +262,9 @@ _JA = {
     "common.question": "質問", "common.model": "モデル", "common.degraded": "縮退",
     "common.unverified": "要検証の主張", "common.verifier_failed": "検証に失敗：主張は未確認です。",
     "common.none": "なし",
+    "common.cost_unknown": "費用不明",
+    "common.usage_line": "{calls} 回の呼び出し（{failed} 回失敗）、{prompt} + {completion} "
+                         "トークン、{cost}、{wall} 秒 · プロンプト {version} · 総括モデル {model}",
     "page.sev.red": "赤", "page.sev.yellow": "黄", "page.sev.green": "緑",
     "page.sev_count": "{sev}×{n}",
     "page.adv_head": "領域 {domain} · 最大 {rounds} ラウンド",
