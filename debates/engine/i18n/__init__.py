@@ -778,6 +778,10 @@ _EN.update({f"field.{k}": k.replace("_", " ").capitalize() for k in _FIELDS
             if f"field.{k}" not in _EN})
 _ZH.update({f"field.{k}": zh for k, (zh, _) in _FIELDS.items() if f"field.{k}" not in _ZH})
 _JA.update({f"field.{k}": ja for k, (_, ja) in _FIELDS.items() if f"field.{k}" not in _JA})
+# The workflow's stop reasons are its convergence labels.
+_EN.update({"reason.partially_converged": "partially converged", "reason.divergent": "divergent"})
+_ZH.update({"reason.partially_converged": "部分收敛", "reason.divergent": "分歧"})
+_JA.update({"reason.partially_converged": "部分的に収束", "reason.divergent": "発散"})
 _EN.update({"mode.quick": "quick", "mode.medium": "medium", "mode.deep": "deep"})
 _ZH.update({"mode.quick": "快速", "mode.medium": "中等", "mode.deep": "深入"})
 _JA.update({"mode.quick": "クイック", "mode.medium": "標準", "mode.deep": "ディープ"})
