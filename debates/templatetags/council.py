@@ -11,6 +11,10 @@ from django.utils.safestring import SafeString
 
 from debates.engine.convergence import diagnostic_meaning
 from debates.engine.i18n import TRANSLATIONS, option_label, step_words, translator
+from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
+from debates.engine.i18n.protocol_labels import labels
+from debates.engine.protocols.adversarial.issues import SeverityCounts
+from debates.engine.protocols.adversarial.stopping import status_line_in
 from debates.engine.schemas import Diagnostic, VerdictSplit
 from debates.engine.verdicts import describe
 from web_kit.rendering import render_untrusted
@@ -139,9 +143,12 @@ def page_language(context: template.Context) -> str:
 def tr(context: template.Context, key: str, value: object = None, **values: object) -> str:
     """A fixed string from the engine's translations (the same tables as the Markdown
     report): ``{% tr "convergence" %}``, ``{% tr "reason" r.stop_reason %}`` for
-    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders."""
+    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders.
+    The adversarial and workflow pages' own words are in ``protocol_labels``."""
     if value is not None:
         key = f"{key}.{getattr(value, 'value', value)}"
+    if key not in TRANSLATIONS["en"] and key in PROTOCOL_TABLES["en"]:
+        return labels(page_language(context))(key, **values)
     return translator(page_language(context))(key, **values)
 
 
@@ -160,6 +167,8 @@ def tr_known(context: template.Context, key: str, fallback: object) -> str:
     label the engine made up for a field no table names)."""
     if key in TRANSLATIONS["en"]:
         return translator(page_language(context))(key)
+    if key in PROTOCOL_TABLES["en"]:
+        return labels(page_language(context))(key)
     return str(fallback)
 
 
@@ -221,3 +230,19 @@ def tr_decision(context: template.Context, decision: str) -> str:
         return t(key)
     except KeyError:  # e.g. a decision stored by an older version
         return humanize_reason(decision)
+
+
+@register.simple_tag(takes_context=True)
+def tr_status_line(context: template.Context, round_number: int, cap: int,
+                   counts: SeverityCounts | dict[str, int], decision: str) -> str:
+    """An adversarial round's status line ("Round 2/5  red×1 yellow×0 green×2 →
+    continue") in the page's language; in English the CLI's own line."""
+    return status_line_in(page_language(context), round_number, cap,
+                          SeverityCounts.model_validate(counts), decision)
+
+
+@register.simple_tag(takes_context=True)
+def tr_sev_count(context: template.Context, severity: str, n: int) -> str:
+    """``red×2`` in the page's language."""
+    t = labels(page_language(context))
+    return t("page.sev_count", sev=t(f"page.sev.{severity}"), n=n)

@@ -71,8 +71,9 @@ class Comparison:
 
 
 def verdict_move(result: DebateResult) -> VerdictMove:
-    # English like the rest of the compare page; "–" for a run stored before verdicts.
-    t = translator("en")
+    # In the run's language, as the compare page is when both runs share it; "–" for a
+    # run stored before verdicts.
+    t = translator(result.language)
 
     def words(split: VerdictSplit | None) -> str:
         return describe(split, t) if split else "–"

@@ -152,46 +152,60 @@ def payload_item(value: dict[str, Any]) -> PayloadItem | None:
     return None
 
 
-def item_text(item: PayloadItem) -> str:
+def field_label(key: str, t: Translator) -> str:
+    """A payload field's name in the translator's language (its words when no table
+    names it)."""
+    name = f"field.{key}"
+    return t(name) if name in TRANSLATIONS["en"] else _words(key).capitalize()
+
+
+_ENGLISH = translator("en")
+
+
+def item_text(item: PayloadItem, t: Translator = _ENGLISH) -> str:
     if isinstance(item, TopicDisagreement):
-        return f"{item.topic}: {'; '.join(item_text(v) for v in item.views)}"
+        return f"{item.topic}: {'; '.join(item_text(v, t) for v in item.views)}"
     if isinstance(item, AgentView):
         return f"{item.agent}: {item.view}"
     if isinstance(item, RiskFollowUp):
         note = f": {item.note}" if item.note else ""
-        return f"{item.risk_id} {item.status.value}{note}"
-    return f"“{item.quote}” ({_words(item.type.value)}): {item.why}"
+        return f"{item.risk_id} {t(f'follow.{item.status.value}')}{note}"
+    return f"“{item.quote}” ({t(f'claim.{item.type.value}')}): {item.why}"
 
 
-def readable(value: object) -> str:
+def readable(value: object, t: Translator = _ENGLISH) -> str:
     """Plain text for a nested payload value (the synthesis and verifier turns hold
     lists of objects), so no Python or JSON notation reaches a reader. Objects the
-    engine's models describe are read through them; any other object lists its keys."""
+    engine's models describe are read through them; any other object lists its keys.
+    Field names and fixed values come in ``t``'s language, the text as written."""
     if isinstance(value, dict):
         item = payload_item(value)
         if item is not None:
-            return item_text(item)
-        return "; ".join(f"{_words(str(k)).capitalize()}: {readable(v)}"
+            return item_text(item, t)
+        return "; ".join(f"{field_label(str(k), t)}: {readable(v, t)}"
                          for k, v in value.items() if v not in (None, "", []))
     if isinstance(value, list):
-        return "; ".join(readable(v) for v in value)
+        return "; ".join(readable(v, t) for v in value)
+    if isinstance(value, bool):
+        return t("value.true") if value else t("value.false")
     if isinstance(value, float):
         return f"{value:.2f}"
     return "" if value is None else str(value)
 
 
-def turn_fields(phase: str, payload: dict[str, Any]) -> list[TurnField]:
+def turn_fields(phase: str, payload: dict[str, Any],
+                t: Translator = _ENGLISH) -> list[TurnField]:
     known = TURN_FIELDS.get(phase)
-    keys = known or [(k, _words(k).capitalize()) for k in payload]
+    keys = known or [(k, field_label(k, t)) for k in payload]
     fields = []
     for key, label in keys:
         value = payload.get(key)
         if isinstance(value, list):
             fields.append(TurnField(label=label, key=key,
-                                    items=[readable(v) for v in value]))
+                                    items=[readable(v, t) for v in value]))
         elif isinstance(value, dict):
             fields.append(TurnField(label=label, key=key, items=[
-                f"{_words(str(k)).capitalize()}: {readable(v)}" for k, v in value.items()
+                f"{field_label(str(k), t)}: {readable(v, t)}" for k, v in value.items()
                 if v not in (None, "", [])]))
         elif isinstance(value, bool) or value is None:
             # A missing updated confidence means "unchanged"; elsewhere it means "none".
@@ -205,7 +219,7 @@ def turn_fields(phase: str, payload: dict[str, Any]) -> list[TurnField]:
     return fields
 
 
-def turn_summary(phase: str, payload: dict[str, Any]) -> str:
+def turn_summary(phase: str, payload: dict[str, Any], t: Translator = _ENGLISH) -> str:
     if phase == Phase.POSITION.value:
         return str(payload.get("stance", ""))
     if phase == Phase.CROSS_EXAM.value:
@@ -219,7 +233,8 @@ def turn_summary(phase: str, payload: dict[str, Any]) -> str:
     if phase == Phase.VERIFY.value:
         claims = payload.get("claims")
         if isinstance(claims, list):
-            return f"{len(claims)} claim{'' if len(claims) == 1 else 's'} to verify"
+            return t("claims_to_verify.one" if len(claims) == 1 else "claims_to_verify",
+                     n=len(claims))
     return ""
 
 
@@ -337,6 +352,7 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
     by_round = {m.round: m for m in metrics}
     panels: list[PanelView] = []
     state_of = {s.label: s.state for s in steps}
+    t = translator(state.language)
     for step in _agent_steps(state, rounds):
         turns = []
         for (phase, rnd, agent), turn in sorted(state.turns.items(), key=lambda kv: kv[0][2]):
@@ -346,8 +362,8 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
             turns.append(TurnView(
                 agent_index=agent, agent_name=_name(names, agent), ok=ok,
                 error=turn.error or "",
-                fields=turn_fields(phase, turn.payload or {}) if ok else [],
-                summary=turn_summary(phase, turn.payload or {}) if ok else "",
+                fields=turn_fields(phase, turn.payload or {}, t) if ok else [],
+                summary=turn_summary(phase, turn.payload or {}, t) if ok else "",
             ))
         step_state = state_of.get(step.label, "pending")
         # A step of another protocol may share a label ("round 1") but holds no turns.

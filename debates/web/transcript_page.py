@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from debates.engine.i18n import translator
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import Phase, TurnStatus
 from debates.engine.state import Step
@@ -36,6 +37,7 @@ def transcript_sections(debate: Debate) -> list[TranscriptSection]:
     """From a debate loaded by ``selectors.debate_detail`` (no further queries)."""
     state = load_state(debate)
     names = {a.index: a.name for a in debate.agents.all()}
+    t = translator(state.language)  # field names in the debate's language
     groups: dict[Step, list[TurnView]] = {}
     for (phase, rnd, agent), turn in state.turns.items():
         ok = turn.status is TurnStatus.OK and turn.payload is not None
@@ -46,15 +48,15 @@ def transcript_sections(debate: Debate) -> list[TranscriptSection]:
                 groups.setdefault(Step(Phase.COMPOSE), []).append(TurnView(
                     agent_index=i, agent_name=str(persona.get("name", "")), ok=True,
                     fields=turn_fields("persona", {k: v for k, v in persona.items()
-                                                    if k != "name"}),
+                                                    if k != "name"}, t),
                     summary=str(persona.get("expertise", ""))))
             continue
         groups.setdefault(Step(Phase(phase), rnd), []).append(TurnView(
             agent_index=agent,
             agent_name=names.get(agent, f"Agent {agent + 1}") if agent >= 0 else "panel",
             ok=ok, error=turn.error or "",
-            fields=turn_fields(phase, payload) if ok else [],
-            summary=turn_summary(phase, payload) if ok else "",
+            fields=turn_fields(phase, payload, t) if ok else [],
+            summary=turn_summary(phase, payload, t) if ok else "",
         ))
     protocol = get_protocol(state.config.protocol)
     sections = []

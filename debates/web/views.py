@@ -29,6 +29,7 @@ from debates.access import can_write, current_team_access, debate_access
 from debates.engine.inputs import InputError
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, DebateResult
+from debates.engine.state import detect_language
 from debates.engine.verdicts import options_from_question
 from debates.estimates import estimate
 from debates.limits import LimitExceeded, refuses_unpriced
@@ -184,7 +185,7 @@ def debate_detail(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     html = body() if debate.is_active else finished_body(debate, role, body)
     return render(request, "debates/detail.html",
                   {"debate": debate, "body": html, "action_forms": ACTION_FORMS,
-                   "role": role})
+                   "role": role, "lang": detect_language(debate.question)})
 
 
 @login_required
@@ -272,7 +273,10 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
     comparison = (compare_results(first, second) if isinstance(first, DebateResult)
                   and isinstance(second, DebateResult) else None)
     council = comparison is not None
+    # Both runs in one language: the page's fixed words in it; else English.
+    languages = {detect_language(d.question) for d in debates}
     return render(request, "debates/compare.html", {
+        "lang": languages.pop() if len(languages) == 1 else "en",
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
         "not_council": "" if council or not all(results) else ", ".join(

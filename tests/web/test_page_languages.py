@@ -1,14 +1,19 @@
 """A debate in Chinese or Japanese shows its live page's stepper, diagnostic and chart
 and its synthesis page (the "action" links included) in that language, through the
-one translation table (debates/engine/i18n.py); English debates keep English."""
+one set of translation tables (debates/engine/i18n/); English debates keep English.
+Every debate page (live, synthesis, transcript, print, compare) of every protocol is
+checked for English labels of those tables."""
 
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 
 from debates.engine.i18n import TRANSLATIONS
+from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
+from debates.runtime.execution import run_next_step
 from tests.web.htmltools import outer_html
 
 QUESTIONS = {
@@ -95,3 +100,87 @@ def test_the_transcripts_headings_and_navigation_speak_the_debates_language(
     links = re.search(r'<p class="no-print small links">.*?</p>', html, re.S).group(0)
     for part in (*headings, crumbs, links):
         assert _english_words(part) == [], part
+
+
+# ------------------------------------------------------------- every page, every protocol
+
+PROTOCOL_RUNS = {"council": {"mode": "quick"}, "adversarial": {"mode": "medium"},
+                 "workflow": {"mode": "deep"}}
+PAGES = ("{code}/", "{code}/synthesis", "{code}/transcript", "{code}/print",
+         "compare?a={code}&b={code}")
+
+
+def _label_prefixes(language: str) -> set[str]:
+    """The English fixed strings (the start of each, up to its first placeholder) of
+    both tables whose translation differs: none may show on a page in ``language``."""
+    prefixes = set()
+    for english, foreign in ((TRANSLATIONS["en"], TRANSLATIONS[language]),
+                             (PROTOCOL_TABLES["en"], PROTOCOL_TABLES[language])):
+        for key, text in english.items():
+            start = text.split("{", 1)[0].strip(" :·(")
+            if foreign.get(key, text) != text and re.search(r"[A-Za-z]{3,}", start):
+                prefixes.add(start)
+    return prefixes
+
+
+def _written(debate) -> set[str]:
+    """What the model and the panel wrote (turn payloads, agent names): kept as written,
+    so left out of the check."""
+    found: set[str] = {a.name for a in debate.agents.all()}
+
+    def walk(value):
+        if isinstance(value, str):
+            found.add(" ".join(value.split()))
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+    for turn in debate.turns.all():
+        walk(turn.payload)
+    return {text for text in found if text}
+
+
+def _untranslated_labels(html: str, language: str, written: set[str]) -> list[str]:
+    """Visible text of the page's <main> that is, or begins with, an English label
+    (text the model or the panel wrote left out)."""
+    main = html.split("<main", 1)[1].split("</main>", 1)[0]
+    prefixes = _label_prefixes(language)
+    texts = {" ".join(unescape(t).split()) for t in re.findall(r">([^<>]+)<", main)}
+    texts = {t for t in texts if not any(t.startswith(w) or w.startswith(t) for w in written)}
+    return sorted({text for text in texts for prefix in prefixes
+                   if text == prefix or text.startswith(prefix + " ")
+                   or text.startswith(prefix + ":")})
+
+
+@pytest.mark.parametrize("protocol", PROTOCOL_RUNS)
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_every_debate_page_of_every_protocol_has_no_untranslated_label(
+        member_client, make_debate, protocol, language):
+    debate = make_debate(question=QUESTIONS[language], protocol=protocol, seed=1,
+                         **PROTOCOL_RUNS[protocol])
+    written = _written(debate)
+    for page in PAGES:
+        html = member_client.get("/debates/" + page.format(code=debate.code)).content.decode()
+        found = _untranslated_labels(html, language, written)
+        assert found == [], (page, found)
+        if page.endswith("transcript") and protocol == "council":
+            # The synthesis and verifier turns' own field names, not only the headings.
+            t = TRANSLATIONS[language]
+            assert f"<dt>{t['field.risk_follow_up']}</dt>" in html
+            assert f"<dt>{t['field.claims']}</dt>" in html
+
+
+@pytest.mark.parametrize("protocol,steps_first", [("adversarial", 1), ("workflow", 1)])
+def test_a_running_protocol_page_has_no_untranslated_label(member_client, make_debate,
+                                                           protocol, steps_first):
+    """Mid-debate the adversarial and workflow pages show what a finished one does not
+    (a round awaiting its critique, a role still waiting)."""
+    debate = make_debate(question=QUESTIONS["ja"], protocol=protocol, mode="deep", seed=3,
+                         run=False)
+    for _ in range(steps_first):
+        run_next_step(debate.code)
+    html = member_client.get(f"/debates/{debate.code}/").content.decode()
+    assert _untranslated_labels(html, "ja", _written(debate)) == []
+    assert _english_words(outer_html(html, "debate-stepper")) == []

@@ -223,6 +223,11 @@ _EN = {
     "claim.other": "other",
     "step.compose": "compose", "step.premortem": "premortem", "step.position": "position",
     "step.round": "round {round}", "step.synthesis": "synthesis", "step.verify": "verify",
+    "step.phase": "phase {n}", "step.propose": "propose {n}", "step.critique": "critique {n}",
+    "step.convergence check": "convergence check",
+    "step.convergence": "convergence {n}", "phase.propose": "propose",
+    "phase.critique": "critique", "phase.analysis": "analysis",
+    "phase.discussion": "discussion", "phase.convergence": "convergence",
     # ---------------------------------------------------------------- stop explanations
     "explain.converged": "dispersion {disp:.3f} < {threshold:.2f} and mean moved {delta:+.3f} "
                          "(|Δ| < {stable:.2f})",
@@ -450,6 +455,11 @@ _ZH = {
     "claim.availability": "可用性", "claim.product_behaviour": "产品行为", "claim.other": "其他",
     "step.compose": "组建专家组", "step.premortem": "事前验尸", "step.position": "初始立场",
     "step.round": "第 {round} 轮", "step.synthesis": "综合", "step.verify": "核查",
+    "step.phase": "阶段 {n}", "step.propose": "第 {n} 轮提案", "step.critique": "第 {n} 轮评审",
+    "step.convergence check": "收敛检查",
+    "step.convergence": "第 {n} 次收敛检查", "phase.propose": "提案",
+    "phase.critique": "评审", "phase.analysis": "分析",
+    "phase.discussion": "讨论", "phase.convergence": "收敛检查",
     "explain.converged": "离散度 {disp:.3f} < {threshold:.2f}，平均值变化 {delta:+.3f}"
                          "（|Δ| < {stable:.2f}）",
     "explain.genuine_disagreement": "第 {round} 轮没有新论点也没有让步，"
@@ -684,6 +694,11 @@ _JA = {
     "claim.other": "その他",
     "step.compose": "パネル編成", "step.premortem": "プレモーテム", "step.position": "初期見解",
     "step.round": "ラウンド {round}", "step.synthesis": "総括", "step.verify": "検証",
+    "step.phase": "フェーズ {n}", "step.propose": "提案 {n}", "step.critique": "批評 {n}",
+    "step.convergence check": "収束チェック",
+    "step.convergence": "収束チェック {n}", "phase.propose": "提案",
+    "phase.critique": "批評", "phase.analysis": "分析",
+    "phase.discussion": "議論", "phase.convergence": "収束チェック",
     "explain.converged": "ばらつき {disp:.3f} < {threshold:.2f}、平均の変化 {delta:+.3f}"
                          "（|Δ| < {stable:.2f}）",
     "explain.genuine_disagreement": "ラウンド {round} で新しい論点も譲歩もなく、"
@@ -710,6 +725,196 @@ _JA = {
     "not_assessed": "総括では評価されていません",
 }
 
+
+# The field names inside the turns the transcript shows (synthesis, verifier, the
+# adversarial and workflow turns): English is the field's name in words, as before.
+_FIELDS = {  # key: (zh, ja)
+    "consensus_points": ("共识要点", "合意点"), "disagreements": ("分歧", "相違点"),
+    "recommended_path": ("推荐路径", "推奨される方針"),
+    "divergence_report": ("分歧报告", "意見の相違レポート"), "summary": ("摘要", "要約"),
+    "camps": ("阵营", "陣営"), "what_would_resolve_it": ("什么能化解分歧", "何があれば決着するか"),
+    "risk_follow_up": ("风险跟进", "リスクのフォローアップ"), "claims": ("说法", "主張"),
+    "topic": ("主题", "論点"), "views": ("观点", "見解"), "agent": ("专家", "エージェント"),
+    "view": ("观点", "見解"), "stakes": ("利害", "懸かっているもの"),
+    "recommendation": ("建议", "推奨"), "strongest_evidence": ("最强证据", "最も強い根拠"),
+    "weakest_evidence": ("最弱证据", "最も弱い根拠"),
+    "path_dependencies": ("路径依赖", "方針の前提"), "path_forward": ("前进路径", "今後の進め方"),
+    "post_positional_concerns": ("表态后的担忧", "見解表明後の懸念"),
+    "pre_positional_risks": ("表态前的风险", "見解表明前のリスク"),
+    "supporters": ("支持者", "支持者"), "argument": ("论点", "論点"),
+    "rebuttal": ("反驳", "反論"), "risk_id": ("风险编号", "リスク ID"),
+    "status": ("状态", "状態"), "note": ("说明", "メモ"), "quote": ("原文", "引用"),
+    "type": ("类型", "種類"), "why": ("原因", "理由"), "replies": ("回复", "回答"),
+    "proposal": ("提案", "提案"), "assessment": ("评估", "評価"),
+    "resolutions": ("处理结果", "解決状況"), "issues": ("问题", "課題"),
+    "claimed_counts": ("自报数量", "自己申告の件数"), "severity": ("严重度", "重大度"),
+    "title": ("标题", "タイトル"), "detail": ("详情", "詳細"),
+    "suggested_fix": ("建议的修正", "修正案"), "id": ("编号", "ID"),
+    "issue_id": ("问题编号", "課題 ID"), "reply": ("回复", "回答"),
+    "resolved": ("已解决", "解決済み"), "red": ("红", "赤"), "yellow": ("黄", "黄"),
+    "green": ("绿", "緑"), "final_solution": ("最终方案", "最終案"),
+    "key_decisions": ("关键决策", "主な決定"), "remaining_risks": ("遗留风险", "残るリスク"),
+    "issue": ("问题", "課題"), "decision": ("决策", "決定"), "rationale": ("理由", "理由"),
+    "findings": ("发现", "調査結果"), "claim": ("说法", "主張"), "evidence": ("证据", "根拠"),
+    "kind": ("类别", "種別"), "alternatives": ("替代方案", "代替案"),
+    "evidence_gaps": ("证据缺口", "根拠の欠落"), "falsifiability": ("可证伪性", "反証可能性"),
+    "risks": ("风险", "リスク"), "risk": ("风险", "リスク"),
+    "challenged_assumption": ("受质疑的假设", "疑わしい前提"),
+    "mitigation": ("缓解措施", "緩和策"), "likelihood": ("可能性", "可能性"),
+    "impact": ("影响", "影響"), "weaknesses": ("弱点", "弱点"), "patterns": ("模式", "パターン"),
+    "options": ("选项", "選択肢"), "decision_framework": ("决策框架", "意思決定の枠組み"),
+    "criterion": ("标准", "基準"), "favours": ("倾向", "有利な選択"),
+    "response": ("回应", "応答"), "citations": ("引用", "引用"),
+    "source_role": ("来源角色", "引用元の役割"),
+    "acknowledged_missed": ("承认遗漏", "見落としを認めた点"),
+    "key_recommendation": ("关键建议", "主要な提言"), "basis": ("依据", "根拠"),
+    "key_agreement": ("主要共识", "主な合意"), "remaining_tension": ("遗留分歧", "残る対立"),
+    "disagreement": ("分歧", "相違"), "consensus": ("共识", "合意"),
+    "tensions": ("张力", "対立点"), "next_steps": ("后续步骤", "次のステップ"),
+    "verdict": ("裁决", "判断"), "updated_verdict": ("更新后的裁决", "更新後の判断"),
+    "purpose": ("目的", "目的"), "focus": ("重点", "観点"), "name": ("名称", "名前"),
+}
+_EN.update({f"field.{k}": k.replace("_", " ").capitalize() for k in _FIELDS
+            if f"field.{k}" not in _EN})
+_ZH.update({f"field.{k}": zh for k, (zh, _) in _FIELDS.items() if f"field.{k}" not in _ZH})
+_JA.update({f"field.{k}": ja for k, (_, ja) in _FIELDS.items() if f"field.{k}" not in _JA})
+# The workflow's stop reasons are its convergence labels.
+_EN.update({"reason.partially_converged": "partially converged", "reason.divergent": "divergent"})
+_ZH.update({"reason.partially_converged": "部分收敛", "reason.divergent": "分歧"})
+_JA.update({"reason.partially_converged": "部分的に収束", "reason.divergent": "発散"})
+_EN.update({"mode.quick": "quick", "mode.medium": "medium", "mode.deep": "deep"})
+_ZH.update({"mode.quick": "快速", "mode.medium": "中等", "mode.deep": "深入"})
+_JA.update({"mode.quick": "クイック", "mode.medium": "標準", "mode.deep": "ディープ"})
+_EN.update({"nav.back_to_debate": "← back to the debate", "nav.synthesis_link": "synthesis",
+            "nav.download_md": "download Markdown", "nav.print": "Print…"})
+_ZH.update({"nav.back_to_debate": "← 返回讨论", "nav.synthesis_link": "综合",
+            "nav.download_md": "下载 Markdown", "nav.print": "打印…"})
+_JA.update({"nav.back_to_debate": "← 議論に戻る", "nav.synthesis_link": "総括",
+            "nav.download_md": "Markdown をダウンロード", "nav.print": "印刷…"})
+_EN.update({"value.true": "True", "value.false": "False",
+            "claims_to_verify": "{n} claims to verify",
+            "claims_to_verify.one": "{n} claim to verify"})
+_ZH.update({"value.true": "是", "value.false": "否", "claims_to_verify": "{n} 条待核实的说法",
+            "claims_to_verify.one": "{n} 条待核实的说法"})
+_JA.update({"value.true": "はい", "value.false": "いいえ",
+            "claims_to_verify": "要確認の主張 {n} 件",
+            "claims_to_verify.one": "要確認の主張 {n} 件"})
+
+# The compare page (both runs in one language: that language).
+_EN.update({
+    "cmp.title": "Compare runs",
+    "cmp.crumb": "Compare",
+    "cmp.h1": "Compare two runs",
+    "cmp.only_title": "What only one run found",
+    "cmp.matched": ("Items are matched across runs by meaning (near-duplicate text "
+        "similarity), not exact wording."),
+    "cmp.verdicts": "How the verdicts moved",
+    "cmp.col_run": "run",
+    "cmp.before": "before the debate",
+    "cmp.after": "after the debate",
+    "cmp.metrics": "Metrics side by side",
+    "cmp.mean": "{run} mean",
+    "cmp.dispersion": "{run} dispersion",
+    "cmp.agreement": "{run} agreement",
+    "cmp.decision": "{run} decision",
+    "cmp.not_council": ("Compare is for council debates: the item-by-item comparison "
+                        "(risks, concerns, metrics) is not available for {protocols} runs. "
+                        "Open each run's synthesis to read them side by side."),
+    "cmp.waiting": "The side-by-side comparison appears once both runs have a synthesis.",
+    "cmp.run": "Run {label}",
+    "cmp.rerun": "re-run",
+    "cmp.original": "original",
+    "cmp.open": "Open run {label}",
+    "cmp.simulated": "simulated",
+    "cmp.after_round": "after round {n}",
+    "cmp.mean_disp": "(mean {mb} → {ma}, dispersion {db} → {da})",
+    "cmp.divergence": "Divergence",
+    "cmp.full_synthesis": "Full synthesis",
+    "cmp.calls": "{n} calls",
+    "cmp.degraded": "degraded",
+    "cmp.no_synthesis": "No synthesis yet ({status}).",
+    "cmp.only_in": "Only in run {label}",
+    "cmp.nothing": "Nothing the other run missed.",
+    "cmp.risks": "Premortem risks",
+    "cmp.concerns": "Surviving concerns",
+    "cmp.disagreements": "Disagreements",
+    "cmp.agreed": "Agreed points",
+})
+_ZH.update({
+    "cmp.title": "比较运行",
+    "cmp.crumb": "比较",
+    "cmp.h1": "比较两次运行",
+    "cmp.only_title": "只有一次运行发现的内容",
+    "cmp.matched": "各项按含义（近似文本相似度）而非字面在两次运行之间匹配。",
+    "cmp.verdicts": "裁决如何变化",
+    "cmp.col_run": "运行",
+    "cmp.before": "讨论前",
+    "cmp.after": "讨论后",
+    "cmp.metrics": "指标对照",
+    "cmp.mean": "{run} 平均值",
+    "cmp.dispersion": "{run} 离散度",
+    "cmp.agreement": "{run} 一致度",
+    "cmp.decision": "{run} 判定",
+    "cmp.not_council": ("比较功能用于专家组讨论：{protocols} 运行无法逐项比较（风险、担忧、指标）。"
+                        "请分别打开各次运行的综合并排阅读。"),
+    "cmp.waiting": "两次运行都有综合之后才会显示对照比较。",
+    "cmp.run": "运行 {label}",
+    "cmp.rerun": "重新运行",
+    "cmp.original": "原始运行",
+    "cmp.open": "打开运行 {label}",
+    "cmp.simulated": "模拟",
+    "cmp.after_round": "第 {n} 轮后",
+    "cmp.mean_disp": "（平均值 {mb} → {ma}，离散度 {db} → {da}）",
+    "cmp.divergence": "分歧",
+    "cmp.full_synthesis": "完整综合",
+    "cmp.calls": "{n} 次调用",
+    "cmp.degraded": "降级",
+    "cmp.no_synthesis": "尚无综合（{status}）。",
+    "cmp.only_in": "只在运行 {label} 中",
+    "cmp.nothing": "没有另一次运行遗漏的内容。",
+    "cmp.risks": "事前验尸风险",
+    "cmp.concerns": "保留下来的担忧",
+    "cmp.disagreements": "分歧",
+    "cmp.agreed": "共识要点",
+})
+_JA.update({
+    "cmp.title": "実行の比較",
+    "cmp.crumb": "比較",
+    "cmp.h1": "2 つの実行を比較",
+    "cmp.only_title": "一方の実行だけが見つけたもの",
+    "cmp.matched": "項目は文言ではなく意味（近似テキストの類似度）で実行間を対応づけています。",
+    "cmp.verdicts": "判断の動き",
+    "cmp.col_run": "実行",
+    "cmp.before": "議論前",
+    "cmp.after": "議論後",
+    "cmp.metrics": "指標の比較",
+    "cmp.mean": "{run} 平均",
+    "cmp.dispersion": "{run} ばらつき",
+    "cmp.agreement": "{run} 一致度",
+    "cmp.decision": "{run} 判定",
+    "cmp.not_council": ("比較は評議会の議論向けです。{protocols} の実行では項目ごとの比較"
+                        "（リスク、懸念、指標）はできません。各実行の総括を開いて並べて読んでください。"),
+    "cmp.waiting": "両方の実行に総括がそろうと比較が表示されます。",
+    "cmp.run": "実行 {label}",
+    "cmp.rerun": "再実行",
+    "cmp.original": "元の実行",
+    "cmp.open": "実行 {label} を開く",
+    "cmp.simulated": "シミュレーション",
+    "cmp.after_round": "ラウンド {n} の後",
+    "cmp.mean_disp": "（平均 {mb} → {ma}、ばらつき {db} → {da}）",
+    "cmp.divergence": "意見の相違",
+    "cmp.full_synthesis": "総括の全文",
+    "cmp.calls": "{n} 回の呼び出し",
+    "cmp.degraded": "縮退",
+    "cmp.no_synthesis": "総括はまだありません（{status}）。",
+    "cmp.only_in": "実行 {label} のみ",
+    "cmp.nothing": "もう一方が見落としたものはありません。",
+    "cmp.risks": "プレモーテムのリスク",
+    "cmp.concerns": "残った懸念",
+    "cmp.disagreements": "相違点",
+    "cmp.agreed": "合意点",
+})
+
 TRANSLATIONS = {"en": _EN, "zh": _ZH, "ja": _JA}
 
 
@@ -730,6 +935,13 @@ def step_words(t: Translator, label: str) -> str:
     ``AgentResult.failed_in`` hold) in the translator's language."""
     if label.startswith("round "):
         return t("step.round", round=label.removeprefix("round "))
+    # The adversarial ("propose 2") and workflow ("phase 2b") protocols' numbered steps.
+    word, _, number = label.partition(" ")
+    if number and word in ("phase", "propose", "critique", "convergence") \
+            and number != "check":
+        return t(f"step.{word}", n=number)
+    if f"phase.{label}" in _EN:  # a phase named without its round (activity log)
+        return t(f"phase.{label}")
     return t(f"step.{label}") if f"step.{label}" in _EN else label
 
 

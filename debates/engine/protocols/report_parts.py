@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..i18n.protocol_labels import labels
 from ..markdown import inline
 from ..schemas import ProtocolResult, UnverifiedClaim
 
@@ -20,8 +21,11 @@ def claims_section(t: Callable[..., str], claims: list[UnverifiedClaim], ok: boo
 
 
 def usage_line(result: ProtocolResult) -> str:
-    u = result.usage
-    cost = f"${u.cost_usd:.4f}" if u.cost_known else "cost unknown"
-    return (f"*{u.calls} calls ({u.failed_calls} failed), {u.prompt_tokens} + "
-            f"{u.completion_tokens} tokens, {cost}, {u.wall_time_s:.1f} s · prompts "
-            f"{result.prompt_version} · synthesis model {inline(result.synthesis_model)}*")
+    """Calls, tokens, cost and time in the result's language (the same words as ever in
+    English)."""
+    u, t = result.usage, labels(result.language)
+    cost = f"${u.cost_usd:.4f}" if u.cost_known else t("common.cost_unknown")
+    return "*" + t("common.usage_line", calls=u.calls, failed=u.failed_calls,
+                   prompt=u.prompt_tokens, completion=u.completion_tokens, cost=cost,
+                   wall=f"{u.wall_time_s:.1f}", version=result.prompt_version,
+                   model=inline(result.synthesis_model)) + "*"

@@ -264,8 +264,9 @@ class AdversarialProtocol(DebateProtocol):
             if r <= len(ledger.tallies):
                 tally = ledger.tallies[r - 1]
                 reason, _ = self.decision(state, tally)
-                entry["status_line"] = status_line(
-                    r, cap, tally.counts, "continue" if reason is None else reason.value)
+                entry["decision"] = "continue" if reason is None else reason.value
+                entry["counts"] = tally.counts.model_dump()  # pages say the line in their language
+                entry["status_line"] = status_line(r, cap, tally.counts, entry["decision"])
                 critique = self.critique(state, r)
                 entry["assessment"] = critique.assessment if critique else ""
                 entry["issues"] = [
@@ -309,35 +310,39 @@ class AdversarialProtocol(DebateProtocol):
 
     def describe(self, state: DebateState, card: Participant) -> None:
         """The proposer: its versions and its latest summary; the critic: the ledger's
-        open issues by severity (what the rule reads) and its latest assessment."""
+        open issues by severity (what the rule reads) and its latest assessment, in the
+        debate's language."""
+        t = labels(state.language)
         if card.index == PROPOSER:
             r = 0
             while (proposal := self.proposal(state, r + 1)) is not None:
                 r += 1
-                card.latest, card.latest_label = proposal.summary, f"version {r}"
+                card.latest, card.latest_label = proposal.summary, t("fact.version", n=r)
                 replies = len(proposal.replies)
-            card.facts.append(Fact("versions", str(r)))
+            card.facts.append(Fact(t("fact.versions"), str(r)))
             if r > 1:
-                card.facts.append(Fact("replies to the last critique", str(replies)))
+                card.facts.append(Fact(t("fact.replies"), str(replies)))
             return
         ledger = self.ledger(state)
         if not ledger.tallies:
             return
         counts = ledger.tallies[-1].counts
-        card.facts += [Fact("open", f"{sev}×{getattr(counts, sev)}", sev)
+        card.facts += [Fact(t("fact.open"), t("page.sev_count", sev=t(f"page.sev.{sev}"),
+                                              n=getattr(counts, sev)), sev)
                        for sev in ("red", "yellow", "green")]
         resolved = sum(1 for i in ledger.issues.values() if not i.open)
-        card.facts.append(Fact("issues raised", str(len(ledger.issues))))
-        card.facts.append(Fact("resolved", str(resolved)))
+        card.facts.append(Fact(t("fact.issues_raised"), str(len(ledger.issues))))
+        card.facts.append(Fact(t("fact.resolved"), str(resolved)))
         critique = self.critique(state, len(ledger.tallies))
         if critique is not None:
             card.latest = critique.assessment
-            card.latest_label = f"critique {len(ledger.tallies)}"
+            card.latest_label = t("fact.critique", n=len(ledger.tallies))
 
     def summary_line(self, state: DebateState) -> str:
         detected = self.domain(state)
-        return (f"Adversarial · domain {detected.domain.name} ({detected.reason}) · "
-                f"up to {state.config.round_cap} rounds · model {state.config.model}")
+        return labels(state.language)(
+            "page.adv_summary", domain=detected.domain.name, reason=detected.reason,
+            rounds=state.config.round_cap, model=state.config.model)
 
     # ------------------------------------------------------------------ result
 

@@ -11,6 +11,7 @@ from ...markdown import block, cell, inline
 from ..report_parts import claims_section, usage_line
 from .issues import RoundTally
 from .schemas import AdversarialResult, Critique, Proposal
+from .stopping import status_line_in
 
 
 def adversarial_markdown(result: AdversarialResult) -> str:
@@ -34,7 +35,8 @@ def adversarial_markdown(result: AdversarialResult) -> str:
         out.append(f"**{t('common.degraded')}:** " + " ".join(map(inline, result.degraded_notes)))
     out += ["", f"## {t('adv.rounds')}", "", "```"]
     for r in result.rounds:
-        line = r.status_line
+        line = status_line_in(result.language, r.round, result.max_rounds, r.tally.counts,
+                              r.decision)
         claimed = r.tally.claimed
         if claimed is not None and claimed != r.tally.counts:
             line += "   (" + t("adv.claimed", red=claimed.red, yellow=claimed.yellow,
@@ -49,7 +51,8 @@ def adversarial_markdown(result: AdversarialResult) -> str:
     out += ["", f"## {t('adv.issues')}", "", t("adv.issues_header"), "|---|---|---|---|---|"]
     for issue in result.issues:
         status = t("adv.open") if issue.open else t("adv.resolved_in", round=issue.resolved_in)
-        out.append(f"| {cell(issue.id)} | {issue.severity.value} | {cell(issue.title)} | "
+        out.append(f"| {cell(issue.id)} | {t(f'page.sev.{issue.severity.value}')} | "
+                   f"{cell(issue.title)} | "
                    f"{issue.raised_in} | {status} |")
     out.append("")
     out += claims_section(t, result.unverified_claims, result.verifier_ok)

@@ -14,11 +14,13 @@ a silent retry.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
 
 from ... import prompts
+from ...i18n import TRANSLATIONS, translator
 from ...i18n.protocol_labels import labels
 from ...llm.capabilities import uses_simulator
 from ...schemas import (
@@ -287,12 +289,13 @@ class WorkflowProtocol(DebateProtocol):
         """Perspectives, phase 2 as it arrives with its contract check, the convergence
         status once checked, and the synthesis once written."""
         perspectives = []
+        name = _field_names(state.language)
         for i, role in enumerate(ROLES):
             turn = state.turn(Phase.ANALYSIS, 0, i)
             perspectives.append({
-                "label": role.label, "focus": role.focus,
+                "role": role.key, "label": role.label, "focus": role.focus,
                 "summary": (turn.payload or {}).get("summary", "") if turn else "",
-                "body": _flatten(turn.payload) if turn and turn.payload else "",
+                "body": _flatten(turn.payload, name=name) if turn and turn.payload else "",
                 "failed": turn.error if turn and turn.status is TurnStatus.FAILED else "",
                 "pending": turn is None})
         discussion = []
@@ -303,8 +306,9 @@ class WorkflowProtocol(DebateProtocol):
                     continue
                 entry: dict[str, Any] = {
                     "phase": self.step_label(Step(Phase.DISCUSSION, r)), "label": role.label,
+                    "role": role.key,
                     "failed": turn.error if turn.status is TurnStatus.FAILED else "",
-                    "body": _flatten(turn.payload) if turn.payload else "",
+                    "body": _flatten(turn.payload, name=name) if turn.payload else "",
                     "recommendation": (turn.payload or {}).get("key_recommendation", ""),
                     "contract": None}
                 if r == 1 and turn.payload:
@@ -342,29 +346,33 @@ class WorkflowProtocol(DebateProtocol):
         if card.index >= len(ROLES):
             return
         role = ROLES[card.index]
-        card.facts.append(Fact("must not", role.must_not))
+        t = labels(state.language)  # the card's fixed words in the debate's language
+        card.role = t(f"page.focus.{role.key}")  # the name stays as the log and transcript say it
+        card.facts.append(Fact(t("fact.must_not"), t(f"page.must_not.{role.key}")))
         analysis = state.ok_payload(Phase.ANALYSIS, 0, card.index)
         if analysis:
-            card.latest, card.latest_label = str(analysis.get("summary", "")), "phase 1"
+            card.latest, card.latest_label = str(analysis.get("summary", "")), t("fact.phase1")
         discussion = state.ok_payload(Phase.DISCUSSION, 1, card.index)
         if discussion:
             check = check_discussion(role.key, Discussion.model_validate(discussion))
-            card.facts.append(Fact("phase 2 contract", "met" if check.passed else "not met",
+            card.facts.append(Fact(t("fact.contract"),
+                                   t("wf.contract_ok") if check.passed else t("page.not_met"),
                                    "ok" if check.passed else "error"))
-            card.facts.append(Fact("citations", str(check.citations)))
-            card.facts.append(Fact("acknowledged", str(check.acknowledged)))
+            card.facts.append(Fact(t("fact.citations"), str(check.citations)))
+            card.facts.append(Fact(t("fact.acknowledged"), str(check.acknowledged)))
         for r in (2, 1):
             payload = state.ok_payload(Phase.DISCUSSION, r, card.index)
             if payload and payload.get("key_recommendation"):
                 card.latest = str(payload["key_recommendation"])
-                card.latest_label = ("key recommendation" if r == 1 else
-                                     f"key recommendation after phase 2b ({payload['stance']})")
+                card.latest_label = (t("fact.key_recommendation") if r == 1 else
+                                     t("fact.key_recommendation_2b", stance=payload["stance"]))
                 break
 
     def summary_line(self, state: DebateState) -> str:
-        mode = "deep" if self.deep(state) else "standard"
-        return (f"Workflow · {mode} · researcher, critic, synthesizer · model "
-                f"{state.config.model} · synthesis {state.config.model_for('synthesis')}")
+        t = labels(state.language)
+        mode = t("page.wf_mode.deep") if self.deep(state) else t("page.wf_mode.standard")
+        return t("page.wf_summary", mode=mode, model=state.config.model,
+                 synthesis=state.config.model_for("synthesis"))
 
     def contract_checks(self, state: DebateState) -> list[ContractCheck]:
         checks = []
@@ -461,19 +469,30 @@ def _order(step: Step) -> tuple[int, int]:
     return (_STEP_ORDER.get(step.phase, 9), step.round)
 
 
-def _flatten(payload: dict[str, Any] | None, indent: str = "") -> str:
-    """A typed payload as readable lines (prompts and the transcript)."""
+def _flatten(payload: dict[str, Any] | None, indent: str = "",
+             name: Callable[[str], str] = str) -> str:
+    """A typed payload as readable lines (prompts and the transcript); ``name`` says a
+    field's name (the pages': in the debate's language)."""
     lines = []
     for key, value in (payload or {}).items():
         if isinstance(value, list):
-            lines.append(f"{indent}- {key}:")
+            lines.append(f"{indent}- {name(key)}:")
             for item in value:
-                text = "; ".join(f"{k}: {v}" for k, v in item.items()) if isinstance(
+                text = "; ".join(f"{name(k)}: {v}" for k, v in item.items()) if isinstance(
                     item, dict) else str(item)
                 lines.append(f"{indent}  - {text}")
         else:
-            lines.append(f"{indent}- {key}: {value}")
+            lines.append(f"{indent}- {name(key)}: {value}")
     return "\n".join(lines)
+
+
+def _field_names(language: str) -> Callable[[str], str]:
+    """Field names for the pages: the payload's own in English (as always shown), the
+    translation table's in a language that has one."""
+    if language == "en" or language not in TRANSLATIONS:
+        return str
+    t = translator(language)
+    return lambda key: t(f"field.{key}") if f"field.{key}" in TRANSLATIONS["en"] else key
 
 
 def _claims(payload: dict[str, Any] | None) -> list[str]:

@@ -3,7 +3,9 @@ with its contract checks, the convergence status and the final synthesis."""
 
 from __future__ import annotations
 
-from ...i18n import translator
+from collections.abc import Callable
+
+from ...i18n import TRANSLATIONS, translator
 from ...i18n.protocol_labels import labels
 from ...markdown import block, inline
 from ..report_parts import claims_section, usage_line
@@ -12,32 +14,36 @@ from .schemas import WorkflowResult
 
 def workflow_markdown(result: WorkflowResult) -> str:
     t, shared = labels(result.language), translator(result.language)
+    name = _field_names(result.language)
+    # Inside a list item English shows the payload's own key, as it always has.
+    inner = str if result.language == "en" or result.language not in TRANSLATIONS else name
     c = result.convergence
     out = [f"# {t('wf.title')}"]
     if result.simulated:
         out += [shared("simulated"), ""]
     out += [
         f"**{t('common.question')}:** {inline(result.question)}  ",
-        f"**{t('wf.mode')}:** {'deep' if result.deep else 'standard'} · "
+        f"**{t('wf.mode')}:** "
+        f"{t('page.wf_mode.deep') if result.deep else t('page.wf_mode.standard')} · "
         f"{t('common.model')} {inline(result.config.model)} · "
-        f"synthesis {inline(result.synthesis_model)}  ",
+        f"{t('page.synthesis_model')} {inline(result.synthesis_model)}  ",
     ]
     if result.degraded:
         out.append(f"**{t('common.degraded')}:** " + " ".join(map(inline, result.degraded_notes)))
     out += ["", f"## {t('wf.perspectives')}", ""]
     for p in result.perspectives:
-        out += [f"### {inline(p.label)}", "", f"*{inline(p.focus)}*", ""]
+        out += [f"### {inline(p.label)}", "", f"*{inline(t(f'page.focus.{p.role}'))}*", ""]
         if p.failed:
-            out += [f"*failed: {inline(p.failed)}*", ""]
+            out += [f"*{t('page.failed_with', error=inline(p.failed))}*", ""]
             continue
         analysis = p.analysis or {}
         out += [block(analysis.get("summary", "")), ""]
         for key, value in analysis.items():
             if key == "summary" or not isinstance(value, list):
                 continue
-            out.append(f"- **{inline(key.replace('_', ' '))}:**")
+            out.append(f"- **{inline(name(key))}:**")
             for item in value:
-                text = ("; ".join(f"{k}: {v}" for k, v in item.items() if v)
+                text = ("; ".join(f"{inner(k)}: {v}" for k, v in item.items() if v)
                         if isinstance(item, dict) else str(item))
                 out.append(f"  - {inline(text)}")
         out.append("")
@@ -46,7 +52,7 @@ def workflow_markdown(result: WorkflowResult) -> str:
         heading = inline(e.label) if e.round == 1 else f"{inline(e.label)} — {t('wf.phase2b')}"
         out += [f"### {heading}", ""]
         if e.failed:
-            out += [f"*failed: {inline(e.failed)}*", ""]
+            out += [f"*{t('page.failed_with', error=inline(e.failed))}*", ""]
             continue
         if e.discussion is not None:
             dsc = e.discussion
@@ -66,7 +72,7 @@ def workflow_markdown(result: WorkflowResult) -> str:
         if e.rebuttal is not None:
             rb = e.rebuttal
             out += [f"**{inline(rb.stance)}:** {inline(rb.argument)}", "",
-                    f"- path forward: {inline(rb.path_forward)}",
+                    f"- {name('path_forward')}: {inline(rb.path_forward)}",
                     f"- **{t('wf.key_recommendation')}:** {inline(rb.key_recommendation)}"]
         out.append("")
     out += [f"## {t('wf.convergence')}", "",
@@ -89,3 +95,13 @@ def workflow_markdown(result: WorkflowResult) -> str:
     out += claims_section(t, result.unverified_claims, result.verifier_ok)
     out.append(usage_line(result))
     return "\n".join(out) + "\n"
+
+
+def _field_names(language: str) -> Callable[[str], str]:
+    """A payload field's name: its words in English (and in a language without a
+    table), the translation table's otherwise."""
+    if language == "en" or language not in TRANSLATIONS:
+        return lambda key: key.replace("_", " ")
+    t = translator(language)
+    return lambda key: t(f"field.{key}") if f"field.{key}" in TRANSLATIONS["en"] \
+        else key.replace("_", " ")
