@@ -13,6 +13,7 @@ from debates.engine.convergence import diagnostic_meaning
 from debates.engine.i18n import TRANSLATIONS, option_label, step_words, translator
 from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
 from debates.engine.i18n.protocol_labels import labels
+from debates.engine.protocols.adversarial.domains import DetectedDomain, localized
 from debates.engine.protocols.adversarial.issues import SeverityCounts
 from debates.engine.protocols.adversarial.stopping import status_line_in
 from debates.engine.schemas import Diagnostic, VerdictSplit
@@ -137,6 +138,14 @@ def page_language(context: template.Context) -> str:
         return str(context["lang"])
     page_language = getattr(context.get("page"), "language", None)  # a DebatePage's
     return str(getattr(context.get("result"), "language", None) or page_language or "en")
+
+
+@register.filter(name="shown_domain")
+def shown_domain(result: Any) -> DetectedDomain:
+    """An adversarial result's detected domain in the result's language (a stored
+    result keeps the English it was detected in; a built-in domain's words are
+    translated for showing)."""
+    return localized(result.domain, result.language)
 
 
 @register.simple_tag(takes_context=True)

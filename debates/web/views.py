@@ -26,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
+from debates.engine.i18n.protocol_labels import known_or_as_is
 from debates.engine.inputs import InputError
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, DebateResult
@@ -275,12 +276,14 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
     council = comparison is not None
     # Both runs in one language: the page's fixed words in it; else English.
     languages = {detect_language(d.question) for d in debates}
+    lang = languages.pop() if len(languages) == 1 else "en"
     return render(request, "debates/compare.html", {
-        "lang": languages.pop() if len(languages) == 1 else "en",
+        "lang": lang,
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
         "not_council": "" if council or not all(results) else ", ".join(
-            sorted({get_protocol(d.protocol).label for d in debates})),
+            sorted({known_or_as_is(lang, f"protocol.{d.protocol}", get_protocol(d.protocol).label)
+                    for d in debates})),
     })
 
 

@@ -13,6 +13,10 @@ import pytest
 
 from debates.engine.i18n import TRANSLATIONS
 from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
+from debates.engine.i18n.protocol_labels import labels
+from debates.engine.protocols.adversarial.schemas import AdversarialResult
+from debates.engine.protocols.workflow.contracts import check_discussion
+from debates.engine.protocols.workflow.schemas import Discussion, WorkflowResult
 from debates.runtime.execution import run_next_step
 from tests.web.htmltools import outer_html
 
@@ -184,3 +188,67 @@ def test_a_running_protocol_page_has_no_untranslated_label(member_client, make_d
     html = member_client.get(f"/debates/{debate.code}/").content.decode()
     assert _untranslated_labels(html, "ja", _written(debate)) == []
     assert _english_words(outer_html(html, "debate-stepper")) == []
+
+
+# ------------------------------------------------- sentences the engine writes itself
+
+ENGINE_ENGLISH = ("by the issue ledger", "still open", "remaining tension", "Proposer (",
+                  "Critic (", "Expert advisor", "keywords:", "default:", "valid citation",
+                  "no acknowledged", "no key recommendation", "Adversarial", "Workflow",
+                  "(product_behaviour)", "(statistic)", "(price)", "(other)", "(date)",
+                  "(availability)", "general")
+
+
+def _engine_english(text: str) -> list[str]:
+    return [phrase for phrase in ENGINE_ENGLISH if phrase in text]
+
+
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_the_adversarial_stop_domain_and_roles_speak_the_debates_language(
+        member_client, make_debate, language):
+    """The stop explanation, the detected domain (name, reason, focus areas), the role
+    names and the claim types are the engine's sentences: in the debate's language."""
+    t = labels(language)
+    debate = make_debate(question=QUESTIONS[language], protocol="adversarial",
+                         mode="medium", seed=1)
+    result = AdversarialResult.model_validate(debate.synthesis.result)
+    assert result.stop_explanation.startswith(
+        t("adv.explain.converged", round=1, red=0, yellow=0).split("1", 1)[0])
+    assert re.search(r"[A-Za-z]{3,}", result.stop_explanation) is None
+    proposer = t("adv.proposer_name", role=t("dom.role.Expert advisor"))
+    assert proposer in {a.name for a in debate.agents.all()}
+    markdown = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
+    assert f"{t('adv.domain')}:** {t('dom.name.general')} ({t('dom.reason.default')})" in markdown
+    assert t("dom.focus.hidden assumptions") in markdown
+    assert result.stop_explanation in markdown
+    assert _engine_english(markdown) == [], _engine_english(markdown)
+    for page in ("", "synthesis", "print"):
+        html = member_client.get(f"/debates/{debate.code}/{page}").content.decode()
+        main = unescape(html.split("<main", 1)[1].split("</main>", 1)[0])
+        assert t("dom.name.general") in main and t("dom.reason.default") in main, page
+        assert _engine_english(main) == [], (page, _engine_english(main))
+    compare = member_client.get(f"/debates/compare?a={debate.code}&b={debate.code}")
+    note = unescape(compare.content.decode())
+    assert t("protocol.adversarial") in note and "Adversarial" not in note
+
+
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_the_workflow_stop_explanation_and_contract_speak_the_debates_language(
+        member_client, make_debate, language):
+    t = labels(language)
+    debate = make_debate(question=QUESTIONS[language], protocol="workflow", mode="deep",
+                         seed=1)
+    result = WorkflowResult.model_validate(debate.synthesis.result)
+    separator = t("wf.explain", agreement="", tension="")
+    assert separator in result.summarize().stop_explanation
+    markdown = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
+    assert _engine_english(markdown) == [], _engine_english(markdown)
+    for page in ("", "synthesis"):
+        html = member_client.get(f"/debates/{debate.code}/{page}").content.decode()
+        main = unescape(html.split("<main", 1)[1].split("</main>", 1)[0])
+        assert _engine_english(main) == [], (page, _engine_english(main))
+    problems = check_discussion("critic", Discussion.model_validate(
+        {"response": "x"}),
+        language=language).problems
+    assert problems == [t("wf.problem.citations", n=0, min=2),
+                        t("wf.problem.no_acknowledged"), t("wf.problem.no_recommendation")]

@@ -352,3 +352,130 @@ def labels(language: str) -> Callable[..., str]:
         return text.format(**values) if values else text
 
     return t
+
+
+# The sentences the adversarial and workflow protocols write (stop explanations,
+# contract problems) and the built-in adversarial domains' words. English is the text
+# the engine always wrote, so English results read byte for byte as before.
+_EN.update({
+    "adv.explain.converged": "round {round}: red×{red}, yellow×{yellow} by the issue ledger "
+                             "(converged: red = 0 and yellow ≤ 1)",
+    "adv.explain.max_rounds": "round {round} of {cap}: red×{red}, yellow×{yellow} still open",
+    "adv.proposer_name": "Proposer ({role})", "adv.critic_name": "Critic ({role})",
+    "wf.explain": "{agreement}; remaining tension: {tension}",
+    "wf.check_failed": "the convergence check failed: treated as not converged",
+    "wf.problem.citations": "{n} valid citation(s), at least {min} needed",
+    "wf.problem.dropped": " ({dropped} without another role as source)",
+    "wf.problem.no_acknowledged": "no acknowledged missed point",
+    "wf.problem.no_recommendation": "no key recommendation",
+    "protocol.council": "Council", "protocol.adversarial": "Adversarial",
+    "protocol.workflow": "Workflow",
+    "dom.reason.named": "named in the settings", "dom.reason.keywords": "keywords: {found}",
+    "dom.reason.code": "code: {found}", "dom.reason.default": "default: no domain keywords",
+    "dom.name.tech": "tech", "dom.name.code_review": "code_review",
+    "dom.name.product": "product", "dom.name.general": "general",
+    "dom.marker.fenced code block": "fenced code block",
+    "dom.marker.unified diff": "unified diff",
+    "dom.marker.function definition": "function definition",
+    "dom.marker.class definition": "class definition",
+    "dom.marker.code statements": "code statements",
+    "dom.role.Senior software architect": "Senior software architect",
+    "dom.role.Principal engineer reviewing designs for production readiness":
+        "Principal engineer reviewing designs for production readiness",
+    "dom.role.Author of the code change": "Author of the code change",
+    "dom.role.Senior code reviewer": "Senior code reviewer",
+    "dom.role.Product manager": "Product manager",
+    "dom.role.Skeptical product lead and user advocate":
+        "Skeptical product lead and user advocate",
+    "dom.role.Expert advisor": "Expert advisor",
+    "dom.role.Critical reviewer": "Critical reviewer",
+})
+_FOCUS_EN = [
+    "scalability", "reliability and failure modes", "security", "data consistency",
+    "operational complexity", "cost", "correctness and edge cases", "error handling",
+    "readability and naming", "tests", "performance", "user value and problem fit",
+    "scope and priorities", "acceptance criteria", "success metrics",
+    "edge cases for users", "dependencies and feasibility", "logic and consistency",
+    "hidden assumptions", "completeness", "risks", "feasibility"]
+_EN.update({f"dom.focus.{area}": area for area in _FOCUS_EN})
+
+_ZH.update({
+    "adv.explain.converged": "第 {round} 轮：按问题台账 红×{red}、黄×{yellow}"
+                             "（收敛条件：红 = 0 且黄 ≤ 1）",
+    "adv.explain.max_rounds": "第 {round}/{cap} 轮：仍有 红×{red}、黄×{yellow} 未解决",
+    "adv.proposer_name": "提案方（{role}）", "adv.critic_name": "评审方（{role}）",
+    "wf.explain": "{agreement}；遗留分歧：{tension}",
+    "wf.check_failed": "收敛检查失败：按未收敛处理",
+    "wf.problem.citations": "有效引用 {n} 处，至少需要 {min} 处",
+    "wf.problem.dropped": "（{dropped} 处未注明其他角色为来源）",
+    "wf.problem.no_acknowledged": "没有承认遗漏的要点",
+    "wf.problem.no_recommendation": "没有关键建议",
+    "protocol.council": "专家组", "protocol.adversarial": "对抗式评审",
+    "protocol.workflow": "工作流",
+    "dom.reason.named": "在设置中指定", "dom.reason.keywords": "关键词：{found}",
+    "dom.reason.code": "代码：{found}", "dom.reason.default": "默认：没有领域关键词",
+    "dom.name.tech": "技术", "dom.name.code_review": "代码评审",
+    "dom.name.product": "产品", "dom.name.general": "通用",
+    "dom.marker.fenced code block": "围栏代码块", "dom.marker.unified diff": "统一差异格式",
+    "dom.marker.function definition": "函数定义", "dom.marker.class definition": "类定义",
+    "dom.marker.code statements": "代码语句",
+    "dom.role.Senior software architect": "资深软件架构师",
+    "dom.role.Principal engineer reviewing designs for production readiness":
+        "审查设计能否投入生产的首席工程师",
+    "dom.role.Author of the code change": "代码变更的作者",
+    "dom.role.Senior code reviewer": "资深代码评审者",
+    "dom.role.Product manager": "产品经理",
+    "dom.role.Skeptical product lead and user advocate": "持怀疑态度的产品负责人兼用户代言人",
+    "dom.role.Expert advisor": "专家顾问",
+    "dom.role.Critical reviewer": "批判性评审者",
+})
+_ZH.update({f"dom.focus.{en}": zh for en, zh in zip(_FOCUS_EN, [
+    "可扩展性", "可靠性与故障模式", "安全", "数据一致性", "运维复杂度", "成本",
+    "正确性与边界情况", "错误处理", "可读性与命名", "测试", "性能", "用户价值与问题匹配",
+    "范围与优先级", "验收标准", "成功指标", "用户侧的边界情况", "依赖与可行性",
+    "逻辑与一致性", "隐含假设", "完整性", "风险", "可行性"], strict=True)})
+
+_JA.update({
+    "adv.explain.converged": "ラウンド {round}：課題台帳で 赤×{red}、黄×{yellow}"
+                             "（収束条件：赤 = 0 かつ黄 ≤ 1）",
+    "adv.explain.max_rounds": "ラウンド {round}/{cap}：赤×{red}、黄×{yellow} が未解決のまま",
+    "adv.proposer_name": "提案者（{role}）", "adv.critic_name": "批評者（{role}）",
+    "wf.explain": "{agreement}；残る対立：{tension}",
+    "wf.check_failed": "収束チェックに失敗：未収束として扱います",
+    "wf.problem.citations": "有効な引用 {n} 件（{min} 件以上必要）",
+    "wf.problem.dropped": "（{dropped} 件は他の役割を出典としていません）",
+    "wf.problem.no_acknowledged": "見落としを認めた点がありません",
+    "wf.problem.no_recommendation": "主要な提言がありません",
+    "protocol.council": "評議会", "protocol.adversarial": "敵対的レビュー",
+    "protocol.workflow": "ワークフロー",
+    "dom.reason.named": "設定で指定", "dom.reason.keywords": "キーワード：{found}",
+    "dom.reason.code": "コード：{found}", "dom.reason.default": "既定：領域のキーワードなし",
+    "dom.name.tech": "技術", "dom.name.code_review": "コードレビュー",
+    "dom.name.product": "プロダクト", "dom.name.general": "一般",
+    "dom.marker.fenced code block": "コードブロック",
+    "dom.marker.unified diff": "unified diff 形式",
+    "dom.marker.function definition": "関数定義", "dom.marker.class definition": "クラス定義",
+    "dom.marker.code statements": "コード文",
+    "dom.role.Senior software architect": "シニアソフトウェアアーキテクト",
+    "dom.role.Principal engineer reviewing designs for production readiness":
+        "設計が本番運用に耐えるかを審査するプリンシパルエンジニア",
+    "dom.role.Author of the code change": "コード変更の作成者",
+    "dom.role.Senior code reviewer": "シニアコードレビュアー",
+    "dom.role.Product manager": "プロダクトマネージャー",
+    "dom.role.Skeptical product lead and user advocate":
+        "懐疑的なプロダクトリード兼ユーザーの代弁者",
+    "dom.role.Expert advisor": "専門アドバイザー",
+    "dom.role.Critical reviewer": "批判的レビュアー",
+})
+_JA.update({f"dom.focus.{en}": ja for en, ja in zip(_FOCUS_EN, [
+    "スケーラビリティ", "信頼性と障害モード", "セキュリティ", "データ整合性", "運用の複雑さ",
+    "コスト", "正しさとエッジケース", "エラー処理", "読みやすさと命名", "テスト",
+    "パフォーマンス", "ユーザー価値と課題への適合", "スコープと優先順位", "受け入れ基準",
+    "成功指標", "ユーザーにとってのエッジケース", "依存関係と実現可能性", "論理と一貫性",
+    "隠れた前提", "網羅性", "リスク", "実現可能性"], strict=True)})
+
+
+def known_or_as_is(language: str, key: str, text: str) -> str:
+    """``key`` in ``language`` when the tables name it, else ``text`` as it is (a
+    team's own domain, role or focus area is shown as the team wrote it)."""
+    return labels(language)(key) if key in _EN else text

@@ -5,16 +5,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..i18n import translator
 from ..i18n.protocol_labels import labels
 from ..markdown import inline
 from ..schemas import ProtocolResult, UnverifiedClaim
 
 
-def claims_section(t: Callable[..., str], claims: list[UnverifiedClaim], ok: bool) -> list[str]:
+def claims_section(t: Callable[..., str], claims: list[UnverifiedClaim], ok: bool,
+                   language: str = "en") -> list[str]:
+    # English keeps the claim type's value as ever ("product_behaviour"); the other
+    # languages name it from the shared table.
+    kind = ((lambda c: c.type.value) if language == "en"
+            else (lambda c: translator(language)(f"claim.{c.type.value}")))
     out = [f"## {t('common.unverified')}", ""]
     if not ok:
         out.append(t("common.verifier_failed"))
-    out += [f"- \"{inline(c.quote)}\" ({c.type.value}): {inline(c.why)}" for c in claims]
+    out += [f"- \"{inline(c.quote)}\" ({kind(c)}): {inline(c.why)}" for c in claims]
     if ok and not claims:
         out.append(f"- {t('common.none')}")
     return [*out, ""]

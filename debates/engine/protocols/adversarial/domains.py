@@ -15,6 +15,7 @@ import re
 
 from pydantic import Field
 
+from ...i18n.protocol_labels import known_or_as_is, labels
 from ...schemas import NonEmpty, Strict
 
 
@@ -131,3 +132,41 @@ def detect_domain(text: str, options: dict[str, object] | None = None) -> Detect
         return DetectedDomain(domain=BUILTIN["general"], reason="default: no domain keywords")
     found = _hits(text, BUILTIN[best[1]].keywords)
     return DetectedDomain(domain=BUILTIN[best[1]], reason="keywords: " + ", ".join(found))
+
+
+def _reason_in(language: str, reason: str) -> str:
+    """The detection reason in ``language``: the fixed words translated, the keywords
+    found kept as they matched the question."""
+    t = labels(language)
+    if reason == "named in the settings":
+        return t("dom.reason.named")
+    if reason == "default: no domain keywords":
+        return t("dom.reason.default")
+    kind, _, found = reason.partition(": ")
+    if kind == "keywords":
+        return t("dom.reason.keywords", found=found)
+    if kind == "code":
+        markers = ", ".join(known_or_as_is(language, f"dom.marker.{m}", m)
+                            for m in found.split(", "))
+        return t("dom.reason.code", found=markers)
+    return reason
+
+
+def localized(detected: DetectedDomain, language: str) -> DetectedDomain:
+    """``detected`` in ``language`` for showing (pages, reports, the role personas'
+    names): a built-in domain's name, roles and focus areas come from the tables; a
+    team's domain keeps its own words. Detection and prompts use the English."""
+    if language == "en":
+        return detected
+    d = detected.domain
+    builtin = BUILTIN.get(d.name) == d
+    if builtin:
+        d = d.model_copy(update={
+            "name": known_or_as_is(language, f"dom.name.{d.name}", d.name),
+            "proposer_role": known_or_as_is(language, f"dom.role.{d.proposer_role}",
+                                            d.proposer_role),
+            "critic_role": known_or_as_is(language, f"dom.role.{d.critic_role}",
+                                          d.critic_role),
+            "focus_areas": [known_or_as_is(language, f"dom.focus.{a}", a)
+                            for a in d.focus_areas]})
+    return DetectedDomain(domain=d, reason=_reason_in(language, detected.reason))

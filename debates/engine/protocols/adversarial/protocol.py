@@ -29,7 +29,7 @@ from ...schemas import (
 )
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
-from .domains import DetectedDomain, detect_domain, team_domains
+from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
 from .report import adversarial_markdown, adversarial_rounds
 from .schemas import AdversarialResult, AdversarialRound, AdversarialSynthesis, Critique, Proposal
@@ -66,11 +66,13 @@ class AdversarialProtocol(DebateProtocol):
     def prepare(self, state: DebateState) -> None:
         if state.given_personas:
             return
-        d = self.domain(state).domain
+        # The personas are what pages show of the roles: in the debate's language.
+        d = localized(self.domain(state), state.language).domain
+        t = labels(state.language)
         focus = ", ".join(d.focus_areas)
         state.given_personas = [
-            role_persona(f"Proposer ({d.proposer_role})", d.proposer_role, focus),
-            role_persona(f"Critic ({d.critic_role})", d.critic_role, focus),
+            role_persona(t("adv.proposer_name", role=d.proposer_role), d.proposer_role, focus),
+            role_persona(t("adv.critic_name", role=d.critic_role), d.critic_role, focus),
         ]
         state._changed()
 
@@ -99,14 +101,13 @@ class AdversarialProtocol(DebateProtocol):
 
     def decision(self, state: DebateState, tally: RoundTally) -> tuple[StopReason | None, str]:
         cap = state.config.round_cap
-        c = tally.counts
+        c, t = tally.counts, labels(state.language)
         if converged(c):
-            return StopReason.CONVERGED, (
-                f"round {tally.round}: red×{c.red}, yellow×{c.yellow} by the issue ledger "
-                "(converged: red = 0 and yellow ≤ 1)")
+            return StopReason.CONVERGED, t("adv.explain.converged", round=tally.round,
+                                           red=c.red, yellow=c.yellow)
         if tally.round >= cap:
-            return StopReason.MAX_ROUNDS, (
-                f"round {tally.round} of {cap}: red×{c.red}, yellow×{c.yellow} still open")
+            return StopReason.MAX_ROUNDS, t("adv.explain.max_rounds", round=tally.round,
+                                            cap=cap, red=c.red, yellow=c.yellow)
         return None, ""
 
     def stop(self, state: DebateState) -> tuple[StopReason, str] | None:
@@ -287,7 +288,8 @@ class AdversarialProtocol(DebateProtocol):
         for bar in bars:
             bar["rest"] = scale - bar["total"]
         return {
-            "domain": self.domain(state).domain.name, "max_rounds": cap, "rounds": rounds,
+            "domain": localized(self.domain(state), state.language).domain.name,
+            "max_rounds": cap, "rounds": rounds,
             "tally": bars, "tally_scale": scale,
             "latest": versions[-1] if versions else None,
             "previous": versions[-2] if len(versions) > 1 else None,
@@ -339,7 +341,7 @@ class AdversarialProtocol(DebateProtocol):
             card.latest_label = t("fact.critique", n=len(ledger.tallies))
 
     def summary_line(self, state: DebateState) -> str:
-        detected = self.domain(state)
+        detected = localized(self.domain(state), state.language)
         return labels(state.language)(
             "page.adv_summary", domain=detected.domain.name, reason=detected.reason,
             rounds=state.config.round_cap, model=state.config.model)

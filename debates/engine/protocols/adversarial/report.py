@@ -9,6 +9,7 @@ from ...i18n import translator
 from ...i18n.protocol_labels import labels
 from ...markdown import block, cell, inline
 from ..report_parts import claims_section, usage_line
+from .domains import localized
 from .issues import RoundTally
 from .schemas import AdversarialResult, Critique, Proposal
 from .stopping import status_line_in
@@ -16,13 +17,14 @@ from .stopping import status_line_in
 
 def adversarial_markdown(result: AdversarialResult) -> str:
     t, shared = labels(result.language), translator(result.language)
-    d = result.domain.domain
+    detected = localized(result.domain, result.language)
+    d = detected.domain
     out = [f"# {t('adv.title')}"]
     if result.simulated:
         out += [shared("simulated"), ""]
     out += [
         f"**{t('common.question')}:** {inline(result.question)}  ",
-        f"**{t('adv.domain')}:** {inline(d.name)} ({inline(result.domain.reason)})  ",
+        f"**{t('adv.domain')}:** {inline(d.name)} ({inline(detected.reason)})  ",
         f"**{t('adv.roles')}:** "
         + t("adv.roles_line", proposer=inline(d.proposer_role),
             critic=inline(d.critic_role)) + "  ",
@@ -55,7 +57,7 @@ def adversarial_markdown(result: AdversarialResult) -> str:
                    f"{cell(issue.title)} | "
                    f"{issue.raised_in} | {status} |")
     out.append("")
-    out += claims_section(t, result.unverified_claims, result.verifier_ok)
+    out += claims_section(t, result.unverified_claims, result.verifier_ok, result.language)
     out.append(usage_line(result))
     return "\n".join(out) + "\n"
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from ...i18n.protocol_labels import labels
 from .schemas import (
     ContractCheck,
     CriticAnalysis,
@@ -55,8 +56,11 @@ def _role_of(text: str) -> str | None:
     return None
 
 
-def check_discussion(role: str, discussion: Discussion, round_number: int = 1) -> ContractCheck:
-    """Phase 2's contract, on the typed output: citations must name another role."""
+def check_discussion(role: str, discussion: Discussion, round_number: int = 1,
+                     language: str = "en") -> ContractCheck:
+    """Phase 2's contract, on the typed output: citations must name another role. The
+    problems are written in the debate's ``language`` (pages and reports show them)."""
+    t = labels(language)
     valid = [c for c in discussion.citations
              if c.claim.strip() and _role_of(c.source_role) not in (None, role)]
     acknowledged = [a for a in discussion.acknowledged_missed if a.strip()]
@@ -64,13 +68,12 @@ def check_discussion(role: str, discussion: Discussion, round_number: int = 1) -
     problems = []
     if len(valid) < MIN_CITATIONS:
         dropped = len(discussion.citations) - len(valid)
-        extra = f" ({dropped} without another role as source)" if dropped else ""
-        problems.append(f"{len(valid)} valid citation(s), at least {MIN_CITATIONS} "
-                        f"needed{extra}")
+        extra = t("wf.problem.dropped", dropped=dropped) if dropped else ""
+        problems.append(t("wf.problem.citations", n=len(valid), min=MIN_CITATIONS) + extra)
     if not acknowledged:
-        problems.append("no acknowledged missed point")
+        problems.append(t("wf.problem.no_acknowledged"))
     if not has_recommendation:
-        problems.append("no key recommendation")
+        problems.append(t("wf.problem.no_recommendation"))
     return ContractCheck(role=role, round=round_number, passed=not problems,
                          citations=len(valid), acknowledged=len(acknowledged),
                          has_recommendation=has_recommendation, problems=problems)

@@ -267,7 +267,7 @@ class WorkflowProtocol(DebateProtocol):
             rounds=rounds, status=label,
             key_agreement=last.key_agreement if last else "",
             remaining_tension=(last.remaining_tension if last else
-                               "the convergence check failed: treated as not converged"),
+                               labels(state.language)("wf.check_failed")),
             checks=checks)
 
     def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
@@ -313,7 +313,8 @@ class WorkflowProtocol(DebateProtocol):
                     "contract": None}
                 if r == 1 and turn.payload:
                     entry["contract"] = check_discussion(
-                        role.key, Discussion.model_validate(turn.payload)).model_dump()
+                        role.key, Discussion.model_validate(turn.payload),
+                        language=state.language).model_dump()
                 discussion.append(entry)
         checked = state.turn(Phase.CONVERGENCE, 1) is not None
         synthesis = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
@@ -354,7 +355,8 @@ class WorkflowProtocol(DebateProtocol):
             card.latest, card.latest_label = str(analysis.get("summary", "")), t("fact.phase1")
         discussion = state.ok_payload(Phase.DISCUSSION, 1, card.index)
         if discussion:
-            check = check_discussion(role.key, Discussion.model_validate(discussion))
+            check = check_discussion(role.key, Discussion.model_validate(discussion),
+                                     language=state.language)
             card.facts.append(Fact(t("fact.contract"),
                                    t("wf.contract_ok") if check.passed else t("page.not_met"),
                                    "ok" if check.passed else "error"))
@@ -379,7 +381,8 @@ class WorkflowProtocol(DebateProtocol):
         for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
             payload = state.ok_payload(Phase.DISCUSSION, 1, i)
             assert payload is not None
-            checks.append(check_discussion(ROLES[i].key, Discussion.model_validate(payload)))
+            checks.append(check_discussion(ROLES[i].key, Discussion.model_validate(payload),
+                                          language=state.language))
         return checks
 
     # ------------------------------------------------------------------ result

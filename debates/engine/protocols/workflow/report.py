@@ -92,7 +92,7 @@ def workflow_markdown(result: WorkflowResult) -> str:
     out += ["", f"## {t('wf.next_steps')}", ""]
     out += [f"{n}. {inline(x)}" for n, x in enumerate(s.next_steps, 1)]
     out.append("")
-    out += claims_section(t, result.unverified_claims, result.verifier_ok)
+    out += claims_section(t, result.unverified_claims, result.verifier_ok, result.language)
     out.append(usage_line(result))
     return "\n".join(out) + "\n"
 

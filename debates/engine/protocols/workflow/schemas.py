@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from ...i18n.protocol_labels import labels
 from ...schemas import (
     NonEmpty,
     ProtocolResult,
@@ -171,7 +172,8 @@ class WorkflowResult(ProtocolResult):
         divergent = c.status == "divergent"
         return ResultSummary(
             protocol=self.protocol, stop_reason=c.status,
-            stop_explanation=f"{c.key_agreement}; remaining tension: {c.remaining_tension or '-'}",
+            stop_explanation=labels(self.language)(
+                "wf.explain", agreement=c.key_agreement, tension=c.remaining_tension or "-"),
             decision=None if divergent else self.synthesis.summary,
             divergence=(c.remaining_tension or self.synthesis.summary) if divergent else None,
             degraded=self.degraded, simulated=self.simulated)
