@@ -11,7 +11,7 @@ from html import unescape
 
 import pytest
 
-from debates.engine.i18n import TRANSLATIONS
+from debates.engine.i18n import TRANSLATIONS, translator
 from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
 from debates.engine.i18n.protocol_labels import labels
 from debates.engine.protocols.adversarial.schemas import AdversarialResult
@@ -221,6 +221,8 @@ def test_the_adversarial_stop_domain_and_roles_speak_the_debates_language(
     assert f"{t('adv.domain')}:** {t('dom.name.general')} ({t('dom.reason.default')})" in markdown
     assert t("dom.focus.hidden assumptions") in markdown
     assert result.stop_explanation in markdown
+    claim = result.unverified_claims[0]  # the simulated verifier always flags some
+    assert f"({translator(language)(f'claim.{claim.type.value}')}): " in markdown
     assert _engine_english(markdown) == [], _engine_english(markdown)
     for page in ("", "synthesis", "print"):
         html = member_client.get(f"/debates/{debate.code}/{page}").content.decode()
