@@ -10,6 +10,7 @@ import pytest
 from collab.models import Comment
 from tests.web.browser_support import (
     PATIENCE_MS,
+    SCREENSHOTS,
     launch,
     real_password,
     require_chromium,
@@ -87,6 +88,7 @@ def test_select_comment_and_see_the_thread_beside_then_below(owner, viewer, team
                 expect(thread.locator(".mention")).to_have_text("@viewer")
                 expect(form).to_be_hidden()
                 _beside(page)
+                page.screenshot(path=str(SCREENSHOTS / "comment-in-place.png"))
 
                 page.reload()  # the thread is anchored again from the stored quote
                 page.evaluate(SELECT)  # marks the passage (and selects it again)
@@ -101,6 +103,7 @@ def test_select_comment_and_see_the_thread_beside_then_below(owner, viewer, team
                 passage, below = _box(page, "#the-passage"), _box(page, ".thread.placed")
                 assert below["y"] >= passage["y"] + passage["height"] - 1, (passage, below)
                 assert below["x"] < passage["x"] + 40 and below["x"] + below["width"] <= 390
+                page.screenshot(path=str(SCREENSHOTS / "comment-in-place-phone.png"))
 
                 # A viewer reads the thread but gets no way to comment.
                 viewer_page = browser.new_page(viewport={"width": 1280, "height": 800})

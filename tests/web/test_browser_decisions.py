@@ -16,6 +16,7 @@ from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
 from tests.web.browser_support import (
     PATIENCE_MS,
+    SCREENSHOTS,
     SHORT_TARGETS,
     launch,
     real_password,
@@ -72,6 +73,7 @@ def _drive(base: str, member: str, code: object) -> None:
             banner = desk.locator("#decision")
             expect(banner).to_contain_text(chosen or "")
             expect(banner).to_contain_text("Cheaper after the freeze")
+            desk.screenshot(path=str(SCREENSHOTS / "debate-decision.png"))
 
             phone = login(viewport={"width": 390, "height": 844}, is_mobile=True,
                           has_touch=True)
@@ -85,5 +87,8 @@ def _drive(base: str, member: str, code: object) -> None:
                     (path, phone.evaluate(WIDE)[:15])
                 if path != f"/debates/{code}/":
                     assert phone.evaluate(SHORT_TARGETS) == [], path
+                if path == "/decisions/":
+                    phone.screenshot(path=str(SCREENSHOTS / "decision-log-phone.png"),
+                                     full_page=True)
         finally:
             browser.close()
