@@ -76,7 +76,9 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
                                       "payment provider before the end of the year?")
             page.check("input[name=mode][value=quick]")
             page.click("details.advanced summary")
-            # A threshold nothing can reach: at least two rounds run.
+            # The lowest threshold: rounds usually run to the cap. (The simulated panel
+            # can still agree to 0.009 in round 1; what follows needs only that events
+            # keep coming after the restart, and the synthesis always does.)
             page.fill("#id_threshold", "0.01")
             page.fill("#id_max_rounds", "3")
             page.locator("#id_max_rounds").blur()
@@ -105,7 +107,6 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
             resumed_from = int(sockets[-1].rsplit("after=", 1)[1])
             assert resumed_from >= seen > 0, (seen, sockets)
 
-            expect(rounds).to_contain_text("Round 2")
             expect(page.locator("#debate-chart svg polyline").first).to_be_visible()
             synthesis_link = page.get_by_role("link", name="Read the full synthesis")
             expect(synthesis_link).to_be_visible()
