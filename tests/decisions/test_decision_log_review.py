@@ -60,3 +60,13 @@ def test_the_web_form_offers_the_debate_lists_filters(member_client, team, owner
     assert "No decisions match" in later.content.decode()
     assert "1 decision" in member_client.get(
         "/decisions/", {"degraded": "no"}).content.decode()
+
+
+def test_the_log_suggests_personas_by_name_like_the_debate_list(member_client, team, owner):
+    # The filter choices carry (name, library) pairs; a plain <select> printed the pairs.
+    debate = finish(make_debate(team, owner))
+    decision_record(debate=debate, user=owner, option="Stay", rationale="r")
+    log = member_client.get("/decisions/").content.decode()
+    debates = member_client.get("/").content.decode()
+    for page in (log, debates):
+        assert 'list="persona-suggestions"' in page and "(&#x27;" not in page
