@@ -10,7 +10,12 @@ from django import template
 
 from accounts.access import WRITE_ROLES
 from debates.templatetags.council import page_language
-from decisions.selectors import debate_is_finished, decision_for_debate, decision_state
+from decisions.selectors import (
+    debate_is_finished,
+    decision_for_debate,
+    decision_state,
+    latest_outcome,
+)
 
 register = template.Library()
 
@@ -18,9 +23,11 @@ register = template.Library()
 @register.inclusion_tag("decisions/_banner.html", takes_context=True)
 def decision_banner(context: template.Context, debate: Any, role: str | None) -> dict[str, Any]:
     """The decision (or, for editors on a finished debate without one, a link to record
-    it), in the page's language. One query."""
+    it), in the page's language, with the latest review. One query, two with a
+    decision."""
     decision = decision_for_debate(debate=debate)
     state = decision_state(decision) if decision is not None else ""
-    return {"debate": debate, "decision": decision, "state": state,
+    outcome = latest_outcome(decision=decision) if decision is not None else None
+    return {"debate": debate, "decision": decision, "state": state, "outcome": outcome,
             "lang": page_language(context),
             "finished": debate_is_finished(debate), "can_write": role in WRITE_ROLES}
