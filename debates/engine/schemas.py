@@ -547,6 +547,28 @@ class Compaction(BaseModel):
 
 
 # Every value a result summary's stop_reason takes (docs/api.md, "The result summary"):
+class Quality(StrEnum):
+    """Whether a result's words carry content (docs/engine.md, "Content checks").
+    Convergence measures agreement; this says whether there was anything to agree on."""
+
+    SOUND = "sound"
+    DOUBTFUL = "doubtful"
+    UNUSABLE = "unusable"
+
+
+class QualityReason(BaseModel):
+    """One content check that fired: which rule, where, and the text that tripped it."""
+
+    rule: str = Field(description="The rule's name, e.g. degenerate_text.digit_run.")
+    severity: Literal["doubtful", "unusable"]
+    where: str = Field(description="Where it fired, in words: a turn, a field, the synthesis.")
+    evidence: str = Field(description="The offending text or figures, shortened.")
+    # The turn it fired on, for markers on the transcript; None for debate-wide rules.
+    phase: str | None = None
+    round: int | None = None
+    agent: int | None = None
+
+
 # the council and the adversarial protocol stop on a StopReason; the workflow runs fixed
 # phases and ends on its convergence check instead.
 SummaryStopReason = Literal[
@@ -574,14 +596,38 @@ class ResultSummary(BaseModel):
         "workflow: the remaining tension when divergent); null when there is a decision."))
     degraded: bool = Field(description="Calls failed or fell back: a weaker result.")
     simulated: bool = Field(description="No real model answered: never advice.")
+    quality: Quality = Field(default=Quality.SOUND, description=(
+        "Read this first. sound: the content checks found nothing; doubtful: some turns or "
+        "the synthesis look like noise, read with care; unusable: the words carry no "
+        "content, act on nothing here. quality_reasons says which rule fired where."))
+    quality_reasons: list[QualityReason] = Field(default_factory=list)
 
 
 def _schema_with_summary(schema: dict[str, Any]) -> None:
     """The result's JSON schema lists its computed ``summary`` (a validation-mode
     schema leaves computed fields out; the serializer's ``Any`` hides everything in
     serialization mode), first, as the JSON has it."""
-    summary = {**ResultSummary.model_json_schema(), "readOnly": True}
+    summary = {**_inline_refs(ResultSummary.model_json_schema()), "readOnly": True}
     schema["properties"] = {"summary": summary, **schema.get("properties", {})}
+
+
+def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` with its own ``$defs`` written in place of each reference: nested in
+    another model's schema, a "#/$defs/..." reference would point at the outer one's."""
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                rest = {k: v for k, v in node.items() if k != "$ref"}
+                return {**inline(defs[ref.removeprefix("#/$defs/")]), **rest}
+            return {k: inline(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [inline(v) for v in node]
+        return node
+
+    return inline(schema)
 
 
 class ProtocolResult(BaseModel):
@@ -604,6 +650,10 @@ class ProtocolResult(BaseModel):
     degraded_notes: list[str]
     synthesis_model: str
     usage: Usage
+    # Filled by the content checks when the debate closes; results stored before them
+    # load as sound with no reasons.
+    quality: Quality = Quality.SOUND
+    quality_reasons: list[QualityReason] = Field(default_factory=list)
 
     model_config = ConfigDict(json_schema_extra=_schema_with_summary)
 
@@ -611,13 +661,14 @@ class ProtocolResult(BaseModel):
         "question", "language", "protocol", "config", "prompt_version", "simulated")
     json_tail: ClassVar[tuple[str, ...]] = (
         "unverified_claims", "verifier_ok", "degraded", "degraded_notes", "synthesis_model",
-        "usage")
+        "usage", "quality", "quality_reasons")
 
     @computed_field(  # type: ignore[prop-decorator]
         description="How the debate ended, in the same fields under every protocol.")
     @property
     def summary(self) -> ResultSummary:
-        return self.summarize()
+        return self.summarize().model_copy(update={
+            "quality": self.quality, "quality_reasons": self.quality_reasons})
 
     def summarize(self) -> ResultSummary:
         """The protocol's reading of its own result (``summary``)."""
