@@ -57,7 +57,8 @@ def test_every_protocol_result_shares_the_base_fields():
         assert tail == [k for k in ProtocolResult.json_tail if not k.startswith("quality")]
         dumped = list(get_protocol(name).parse_result(
             json.loads((FIXTURES / f"{name}.json").read_text())).model_dump(mode="json"))
-        assert [k for k in dumped if k in ProtocolResult.json_tail] == list(ProtocolResult.json_tail)
+        tail_keys = list(ProtocolResult.json_tail)
+        assert [k for k in dumped if k in tail_keys] == tail_keys
 
 
 # Results (and their Markdown) as main stored them before the engine moved into folders
