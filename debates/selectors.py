@@ -14,13 +14,16 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Case, Prefetch, Q, QuerySet, Value, When
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Coalesce
 from django.http import Http404
 from pydantic import BaseModel
 
 from accounts.models import Team
 from debates import event_log
 from debates.engine.protocols import get_protocol
+from debates.engine.schemas import Quality
 from debates.models import ACTIVE_STATUSES, Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
 from debates.persona_sources import persona_source
 
@@ -71,6 +74,14 @@ def _text_search(qs: QuerySet[Debate], q: str, *, rank: bool) -> QuerySet[Debate
     return qs
 
 
+def with_quality(qs: QuerySet[Debate]) -> QuerySet[Debate]:
+    """``qs`` with each debate's ``quality`` (docs/web.md, "Quality"), read from its
+    stored result: null without one, "sound" for a result stored before the checks."""
+    return qs.annotate(quality=Coalesce(
+        KeyTextTransform("quality", "synthesis__result"),
+        Case(When(synthesis__isnull=False, then=Value("sound")), default=None)))
+
+
 def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
     """The team's debates narrowed by ``filters`` and sorted; the caller paginates."""
     f = filters
@@ -80,7 +91,7 @@ def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
     if q:
         qs = _text_search(qs, q, rank=by_rank)
     order = ("-rank", "-created_at") if by_rank else SORTS.get(f.sort, SORTS["newest"])
-    return (
+    return with_quality(
         qs.select_related("created_by", "parent")
         .defer("settings", "given_personas", "context", "error")
         .order_by(*order)
@@ -153,7 +164,7 @@ def debate_list(*, team: Team, limit: int = 200) -> QuerySet[Debate]:
 def debates_to_watch(*, team: Team, codes: Iterable[uuid.UUID]) -> QuerySet[Debate]:
     """What a live debate list follows: the team's debates running now, and those of
     ``codes`` (seen running before), each with what a list row shows."""
-    return (
+    return with_quality(
         Debate.objects.filter(team=team)
         .filter(Q(status__in=ACTIVE_STATUSES) | Q(code__in=list(codes)))
         .select_related("created_by", "parent")
@@ -200,6 +211,20 @@ def debate_result(*, debate: Debate) -> BaseModel | None:
     except Synthesis.DoesNotExist:
         return None
     return get_protocol(debate.protocol).parse_result(synthesis.result)
+
+
+def debate_quality(*, debate: Debate) -> tuple[Quality, list[str]] | None:
+    """The result's ``quality`` and the rules that fired, read from the stored JSON
+    without parsing the whole result (a status poll asks for it); None without a
+    result. A result stored before the content checks is sound."""
+    try:
+        stored = debate.synthesis.result
+    except Synthesis.DoesNotExist:
+        return None
+    stored = stored if isinstance(stored, dict) else {}
+    rules = [str(r.get("rule", "")) for r in stored.get("quality_reasons") or []
+             if isinstance(r, dict)]
+    return Quality(stored.get("quality") or Quality.SOUND), rules
 
 
 def earlier_syntheses(*, debate: Debate) -> list[EarlierSynthesis]:

@@ -27,7 +27,7 @@ from debates.api import DebateListQuery
 from decisions import selectors, services
 from decisions.access import debate_decision_access
 from decisions.forms import DecisionFilterForm
-from decisions.models import Decision, DecisionState, DecisionVersion
+from decisions.models import Decision, DecisionState, DecisionVersion, ResultQuality
 from web_kit.http import AuthenticatedHttpRequest
 
 debate_router = Router(tags=["decisions"], auth=api_auth)
@@ -44,6 +44,9 @@ class DecisionIn(Schema):
     review_on: date | None = Field(
         default=None, description="When to review it (today or later). Left out: 90 days "
         "on; null: no review.")
+    confirm_quality: bool = Field(default=False, description=(
+        "Required (true) when the debate's summary.quality is doubtful or unusable: "
+        "without it the decision is refused (400, code quality_not_confirmed)."))
 
 
 class VersionOut(Schema):
@@ -72,6 +75,8 @@ class DecisionOut(VersionOut):
     debate: uuid.UUID
     question: str
     state: DecisionState
+    result_quality: ResultQuality = Field(description=(
+        "The debate result's summary.quality when the decision was recorded."))
     earlier_versions: list[VersionOut]
     outcome: ReviewOut | None = Field(description="The latest review; null before any.")
 
@@ -133,7 +138,8 @@ def _review_out(decision: Decision) -> dict[str, Any] | None:
 
 def _decision_out(decision: Decision) -> dict[str, Any]:
     earlier = selectors.decision_versions(decision=decision)[1:]
-    return {**_list_item(decision), "earlier_versions": [_version_out(v) for v in earlier],
+    return {**_list_item(decision), "result_quality": decision.result_quality,
+            "earlier_versions": [_version_out(v) for v in earlier],
             "outcome": _review_out(decision)}
 
 
@@ -144,14 +150,20 @@ def record_decision(request: AuthenticatedHttpRequest, code: uuid.UUID,
     """Records the team's decision on a finished debate: one of its options or another
     choice in words, why, and when to review it. Recording again changes it; the
     earlier versions stay readable. Refused (400, nothing saved): an option that is not
-    the debate's, a review date in the past, a debate that has not finished."""
+    the debate's, a review date in the past, a debate that has not finished, and a
+    doubtful or unusable result without ``confirm_quality`` (code
+    quality_not_confirmed)."""
     debate, _ = debate_decision_access(request, code, need=Need.WRITE)
     review = payload.review_on if "review_on" in payload.model_fields_set \
         else services.DEFAULT_REVIEW
     try:
         decision = services.decision_record(
             debate=debate, user=request.user, option=payload.option, choice=payload.choice,
-            rationale=payload.rationale, review_on=review)
+            rationale=payload.rationale, review_on=review,
+            confirm_quality=payload.confirm_quality)
+    except services.QualityNotConfirmed as exc:
+        return refuse(400, str(exc), {"confirm_quality": [str(exc)]},
+                      code="quality_not_confirmed")
     except services.DecisionError as exc:
         return refuse(400, str(exc))
     decision.debate = debate

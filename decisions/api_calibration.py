@@ -17,7 +17,7 @@ from accounts.api_auth import api_auth
 from api_kit.errors import errors, refuse
 from debates.access import current_team_access
 from decisions.access import debate_decision_access
-from decisions.calibration import team_calibration
+from decisions.calibration import left_out_unusable, team_calibration
 from decisions.models import Outcome, OutcomeResult
 from decisions.outcomes import MAX_NOTES, OutcomeError, outcome_record
 from decisions.scoring import TOO_FEW, Calibration
@@ -118,11 +118,15 @@ class CalibrationOut(Schema):
     personas: list[PersonaScoreOut]
     panel: PanelOut
     reliability: list[ReliabilityBinOut]
+    left_out_unusable: int = Field(description=(
+        "Reviewed decisions left out of every figure: their debate's summary.quality "
+        "is unusable, so its verdicts and confidences are noise."))
 
 
-def calibration_out(calibration: Calibration) -> dict[str, Any]:
+def calibration_out(calibration: Calibration, left_out: int) -> dict[str, Any]:
     panel = calibration.panel
     return {
+        "left_out_unusable": left_out,
         "personas": [
             {"name": p.name, "scored_decisions": p.scored, "brier": round(p.brier, 4),
              "hits": p.hits, "too_few": p.too_few,
@@ -140,4 +144,4 @@ def calibration(request: HttpRequest) -> dict[str, Any]:
     Brier score (those with enough decisions first), the panel's accuracy before and
     after debating, and the reliability bins (docs/teams.md, Scoring)."""
     team, _ = current_team_access(request)
-    return calibration_out(team_calibration(team=team))
+    return calibration_out(team_calibration(team=team), left_out_unusable(team=team))

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from accounts.models import Team
+from debates.engine.schemas import Quality
 from debates.models import Agent, Debate, Synthesis
 from decisions.models import Outcome
 from decisions.scoring import Calibration, Forecast, PersonaRecord, ReviewedDebate, calibrate
@@ -63,12 +64,27 @@ def _scored_outcomes(team: Team) -> list[Outcome]:
     return [o for o in latest.values() if o.can_tell]
 
 
+def _unusable(result: Any) -> bool:
+    """A result whose words the content checks found empty (docs/teams.md, "Scoring"):
+    its verdicts and confidences are noise, so scoring them would teach nothing."""
+    return isinstance(result, dict) and result.get("quality") == Quality.UNUSABLE
+
+
+def left_out_unusable(*, team: Team) -> int:
+    """How many reviewed decisions calibration leaves out for an unusable result."""
+    debate_ids = [o.decision.debate_id for o in _scored_outcomes(team)]
+    return Synthesis.objects.filter(debate_id__in=debate_ids,
+                                    result__quality=Quality.UNUSABLE.value).count()
+
+
 def reviewed_debates(*, team: Team) -> list[ReviewedDebate]:
-    """The team's reviewed decisions as ``scoring`` takes them (four queries)."""
-    outcomes = _scored_outcomes(team)
+    """The team's reviewed decisions as ``scoring`` takes them (four queries), but
+    those on an unusable result (``left_out_unusable`` counts them)."""
+    scored = _scored_outcomes(team)
+    results = dict(Synthesis.objects.filter(
+        debate_id__in=[o.decision.debate_id for o in scored]).values_list("debate_id", "result"))
+    outcomes = [o for o in scored if not _unusable(results.get(o.decision.debate_id))]
     debate_ids = [o.decision.debate_id for o in outcomes]
-    results = dict(Synthesis.objects.filter(debate_id__in=debate_ids)
-                   .values_list("debate_id", "result"))
     sources: dict[tuple[int, int], str] = {
         (debate_id, index): str(code)
         for debate_id, index, code in Agent.objects.filter(

@@ -8,7 +8,8 @@ from typing import Any
 
 from debates.engine.markdown import inline
 from debates.models import Debate
-from decisions.models import Outcome
+from debates.web.quality import quality_word
+from decisions.models import Outcome, ResultQuality
 from decisions.selectors import (
     decision_for_debate,
     decision_state,
@@ -28,6 +29,8 @@ def decision_markdown(debate: Debate) -> str:
     if decision is None:
         return ""
     kind = "" if decision.option else " (another choice)"
+    if decision.result_quality != ResultQuality.SOUND:
+        kind += f" · {quality_word('en', f'decided_on.{decision.result_quality}')}"
     review = f"{decision.review_on:%Y-%m-%d}" if decision.review_on else "none"
     out = ["## Decision", "", f"**{inline(decision.label)}**{kind}", "",
            *(f"> {line}".rstrip() for line in decision.rationale.strip().splitlines()), "",
@@ -87,6 +90,7 @@ def decision_json(debate: Debate) -> dict[str, Any] | None:
         "decided_at": decision.decided_at.isoformat(),
         "review_on": decision.review_on.isoformat() if decision.review_on else None,
         "state": decision_state(decision), "version": decision.version,
+        "result_quality": decision.result_quality,
         # The latest review (the one that counts); null before any.
         "outcome": outcome_json(latest_outcome(decision=decision)),
         "earlier_versions": [

@@ -31,11 +31,17 @@ class DecisionForm(forms.Form):
                                 widget=forms.DateInput(attrs={"type": "date"}),
                                 help_text="When to look back at it. Leave empty for no review.")
 
-    def __init__(self, *args: Any, options: list[str], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, options: list[str], quality: str = "sound",
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["option"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [*((o, o) for o in options), (OTHER, "Another choice")]
+        if quality != "sound":  # the service refuses without it (docs/teams.md)
+            self.fields["confirm_quality"] = forms.BooleanField(
+                required=False, label=f"Decide anyway: this debate's result is {quality}",
+                help_text="the content checks found it may carry no real content; tick to "
+                          "record the decision with that flag")
 
     def decision_kwargs(self) -> dict[str, Any]:
         """The service's arguments: the option, or the free choice when "other"."""
@@ -44,7 +50,8 @@ class DecisionForm(forms.Form):
         review: date | None = data.get("review_on")
         return {"option": "" if other else data["option"],
                 "choice": data["choice"] if other else "",
-                "rationale": data["rationale"], "review_on": review}
+                "rationale": data["rationale"], "review_on": review,
+                "confirm_quality": bool(data.get("confirm_quality"))}
 
 
 class DecisionFilterForm(DebateFilterForm):

@@ -20,6 +20,14 @@ class DecisionState(models.TextChoices):
     REVIEWED = "reviewed", "Reviewed"
 
 
+class ResultQuality(models.TextChoices):
+    """``summary.quality`` of a result (debates.engine.schemas.Quality)."""
+
+    SOUND = "sound", "Sound"
+    DOUBTFUL = "doubtful", "Doubtful"
+    UNUSABLE = "unusable", "Unusable"
+
+
 class Decision(models.Model):
     """The team's current decision on a debate. ``option`` is one of the debate's
     options; ``choice`` is another choice in words (then ``option`` is empty)."""
@@ -39,6 +47,10 @@ class Decision(models.Model):
     # Set when an outcome is recorded (the outcome lives beside this model): the
     # decision is then "reviewed" and leaves the review queue.
     reviewed_at = models.DateTimeField(null=True, blank=True)
+    # The debate result's quality when this version was recorded (docs/teams.md): a
+    # decision on a doubtful or unusable result was confirmed as such, and says so.
+    result_quality = models.CharField(max_length=10, choices=ResultQuality.choices,
+                                      default=ResultQuality.SOUND)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from accounts.access import Need
 from debates.access import current_team_access
 from decisions.access import debate_decision_access
-from decisions.calibration import composed_questions, team_calibration
+from decisions.calibration import composed_questions, left_out_unusable, team_calibration
 from decisions.charts import reliability_chart
 from decisions.outcomes import OutcomeError, outcome_record
 from decisions.review_forms import OutcomeForm
@@ -63,4 +63,5 @@ def calibration(request: HttpRequest) -> HttpResponse:
     return render(request, "decisions/calibration.html", {
         "team": team, "calibration": scores, "chart": reliability_chart(scores.reliability),
         "too_few": TOO_FEW, "questions": composed_questions(team=team, calibration=scores),
+        "left_out_unusable": left_out_unusable(team=team),
     })

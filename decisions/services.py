@@ -14,8 +14,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from debates.models import Debate
+from debates.selectors import debate_quality
 from decisions import signals
-from decisions.models import Decision, DecisionVersion
+from decisions.models import Decision, DecisionVersion, ResultQuality
 from decisions.selectors import debate_is_finished, debate_options
 
 REVIEW_AFTER_DAYS = 90
@@ -34,6 +35,23 @@ DEFAULT_REVIEW: Final = _Default()
 
 class DecisionError(ValueError):
     """A refused decision; the message is meant for the user."""
+
+
+class QualityNotConfirmed(DecisionError):
+    """A decision on a doubtful or unusable result without the caller's confirmation."""
+
+
+def _result_quality(debate: Debate, *, confirmed: bool) -> str:
+    """The result's quality, to store with the decision; a doubtful or unusable one
+    needs ``confirmed`` (docs/teams.md, "Decide and follow through")."""
+    quality, rules = debate_quality(debate=debate) or (ResultQuality.SOUND, [])
+    if quality != ResultQuality.SOUND and not confirmed:
+        fired = f" (the content checks: {', '.join(rules)})" if rules else ""
+        raise QualityNotConfirmed(
+            f"This debate's result is {quality}{fired}: it may carry no real content. "
+            "Confirm that the team decides on it anyway (the form's \"Decide anyway\" box; "
+            "API and MCP: confirm_quality=true).")
+    return str(quality)
 
 
 def default_review_on(today: date | None = None) -> date:
@@ -92,24 +110,28 @@ def decision_record(
     choice: str = "",
     rationale: str,
     review_on: date | None | _Default = DEFAULT_REVIEW,
+    confirm_quality: bool = False,
 ) -> Decision:
     """Records ``user``'s team's decision on a finished ``debate``: one of its options
     (``option``) or another choice in words (``choice``), why, and when to review it
     (90 days on unless given; ``None`` for no review). Recording again changes the
     decision and keeps the earlier version readable. The caller checked that ``user``
-    may write the debate."""
+    may write the debate. On a doubtful or unusable result it needs ``confirm_quality``
+    and stores that quality with the decision."""
     if not debate_is_finished(debate):
         raise DecisionError(
             "This debate has not finished: the team can decide once it has a result.")
     option, choice = _clean_choice(debate, option, choice)
     rationale = _clean_rationale(rationale)
+    quality = _result_quality(debate, confirmed=confirm_quality)
     decision = Decision.objects.select_for_update().filter(debate=debate).first()
     review = _clean_review_on(review_on, kept=decision.review_on if decision else None)
     now = timezone.now()
     if decision is None:
         decision = Decision.objects.create(
             debate=debate, option=option, choice=choice, rationale=rationale,
-            decided_by=user, decided_at=now, review_on=review, version=1)
+            decided_by=user, decided_at=now, review_on=review, version=1,
+            result_quality=quality)
     elif (decision.option, decision.choice, decision.rationale, decision.review_on) == (
             option, choice, rationale, review):
         return decision  # nothing changed: no new version
@@ -117,6 +139,7 @@ def decision_record(
         decision.option, decision.choice, decision.rationale = option, choice, rationale
         decision.review_on, decision.decided_by, decision.decided_at = review, user, now
         decision.version += 1
+        decision.result_quality = quality
         decision.save()
     DecisionVersion.objects.create(
         decision=decision, version=decision.version, option=option, choice=choice,

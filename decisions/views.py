@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.access import WRITE_ROLES, Need
 from debates.access import current_team_access
-from debates.selectors import debate_filter_choices
+from debates.selectors import debate_filter_choices, debate_quality, debate_result
 from debates.web.list_filters import PAGE_SIZE
 from decisions import selectors, services
 from decisions.access import debate_decision_access
@@ -35,10 +35,11 @@ def decide(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
             "debate": debate, "unfinished": True}, status=409)
     options = selectors.debate_options(debate)
     current = selectors.decision_for_debate(debate=debate)
+    quality, _ = debate_quality(debate=debate) or ("sound", [])
     if request.method == "POST":
-        form = DecisionForm(request.POST, options=options)
+        form = DecisionForm(request.POST, options=options, quality=quality)
     else:
-        form = DecisionForm(options=options, initial=_initial(current))
+        form = DecisionForm(options=options, quality=quality, initial=_initial(current))
     if request.method == "POST" and form.is_valid():
         assert request.user.is_authenticated
         try:
@@ -50,6 +51,7 @@ def decide(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
             return redirect("debates:detail", code=debate.code)
     return render(request, "decisions/decide.html", {
         "debate": debate, "form": form, "current": current, "other": OTHER,
+        "result": debate_result(debate=debate),
     }, status=400 if request.method == "POST" else 200)
 
 

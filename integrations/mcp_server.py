@@ -42,11 +42,14 @@ INSTRUCTIONS = """\
 Council runs a structured debate between LLM personas on a question and returns a typed
 synthesis: recommended path, disagreements, consensus, risks, and claims to verify.
 Start one with start_debate, follow it with wait_for_debate (progress is reported),
-then read get_result. Read its result's summary first (stop_reason, decision or
-divergence, degraded, simulated) before trusting a result, and verify the
-unverified_claims yourself. Once the user has decided, record_decision keeps their
-decision, rationale and review date with the debate; when that decision is reviewed,
-record_outcome says which option proved right, so the team learns whom to trust."""
+then read get_result. Read "quality" (the result's summary.quality) before anything
+else: "unusable" means the models' words carry no content, so act on nothing in it and
+tell the user; "doubtful" means read with care (summary.quality_reasons says which check
+fired where). Then the rest of the summary (stop_reason, decision or divergence,
+degraded, simulated), and verify the unverified_claims yourself. Once the user has
+decided, record_decision keeps their decision, rationale and review date with the
+debate; when that decision is reviewed, record_outcome says which option proved right,
+so the team learns whom to trust."""
 
 WAIT_POLL_SECONDS = 0.5
 
@@ -91,7 +94,10 @@ def _debate(identity: Identity, code: str, *, write: bool = False) -> Debate:
 
 
 def _status(debate: Debate) -> dict[str, Any]:
+    quality = selectors.debate_quality(debate=debate)
     return {
+        # First, as agents should read it: null until there is a result.
+        "quality": str(quality[0]) if quality else None,
         "code": str(debate.code), "status": debate.status, "active": debate.is_active,
         "current_step": debate.current_step, "stop_reason": debate.stop_reason,
         "stop_explanation": debate.stop_explanation, "degraded": debate.degraded,
@@ -310,11 +316,14 @@ def build_server(secret: str) -> MCPServer:
 
     @tool
     async def get_result(code: str) -> dict[str, Any]:
-        """The finished debate: its status fields (code, status, stop_reason, degraded,
-        simulated, cost_usd, last_event_seq ...) and, under "result", its protocol's
-        typed result (schema at /api/debates/schemas/result?protocol=...). Every result
-        opens with "summary": stop_reason, stop_explanation, decision (null under
-        genuine disagreement), divergence, degraded, simulated; then the protocol's
+        """The finished debate: its status fields (quality, code, status, stop_reason,
+        degraded, simulated, cost_usd, last_event_seq ...) and, under "result", its
+        protocol's typed result (schema at /api/debates/schemas/result?protocol=...).
+        Read "quality" first: sound, doubtful (read with care) or unusable (the words
+        carry no content: act on nothing, tell the user); result.summary.quality_reasons
+        says which check fired where. Every result opens with "summary": quality,
+        quality_reasons, stop_reason, stop_explanation, decision (null under genuine
+        disagreement), divergence, degraded, simulated; then the protocol's
         fields (council: recommended_path, disagreements ...; adversarial:
         final_solution, issues, remaining_risks; workflow: synthesis, convergence) and
         unverified_claims. An error while the debate has no result yet (still running,
@@ -330,18 +339,21 @@ def add_follow_through_tools(tool: Callable[[Any], Any], identity: Identity) -> 
 
     @tool
     async def record_decision(code: str, rationale: str, option: str = "", choice: str = "",
-                              review_on: str | None = None,
-                              no_review: bool = False) -> dict[str, Any]:
+                              review_on: str | None = None, no_review: bool = False,
+                              confirm_quality: bool = False) -> dict[str, Any]:
         """Record what the team decided after a finished debate (as POST
         /api/debates/{code}/decision; editors and owners only). Call it only when the
         user has told you their decision: never decide for them from the synthesis.
         option: one of the debate's options (get_result's "options"); or choice:
         another choice in words. rationale: why, in the user's words. review_on: when
         to look back at it (YYYY-MM-DD, today or later; default 90 days on);
-        no_review=true for none. Recording again changes the decision and keeps the
-        earlier version. Returns the decision with its state and earlier versions."""
+        no_review=true for none. confirm_quality=true is required when the debate's
+        quality is doubtful or unusable, and only once the user has confirmed they
+        decide on such a result (refused without it). Recording again changes the
+        decision and keeps the earlier version. Returns the decision with its state,
+        result_quality and earlier versions."""
         payload: dict[str, Any] = {"option": option, "choice": choice,
-                                   "rationale": rationale}
+                                   "rationale": rationale, "confirm_quality": confirm_quality}
         if no_review or review_on:  # absent: the route's default (90 days on)
             payload["review_on"] = None if no_review else review_on
         return await sync_to_async(decide)(identity, code, payload)

@@ -31,7 +31,14 @@ from debates.access import current_team_access, debate_access
 from debates.api import actions, compare, events
 from debates.api.results import ResultOut
 from debates.engine.inputs import InputError, check_model
-from debates.engine.schemas import MAX_AGENTS, MAX_QUESTION_CHARS, Mode, Persona
+from debates.engine.schemas import (
+    MAX_AGENTS,
+    MAX_QUESTION_CHARS,
+    Mode,
+    Persona,
+    Quality,
+    ResultSummary,
+)
 from debates.limits import RateLimited
 from debates.models import Debate, DebateStatus
 from debates.selectors import DebateFilters
@@ -57,6 +64,9 @@ class DebateSummaryOut(Schema):
     stop_reason: str
     degraded: bool
     simulated: bool
+    quality: Quality | None = Field(description=(
+        "Read this first: the result's summary.quality (sound, doubtful, unusable); "
+        "null while the debate has no result."))
     cost_usd: float
     parent: uuid.UUID | None
     created_at: datetime
@@ -101,6 +111,9 @@ class DebateOut(DebateSummaryOut):
     agents: list[AgentOut]
     metrics: list[RoundMetricOut]
     reruns: list[uuid.UUID]
+    summary: ResultSummary | None = Field(description=(
+        "The result's summary (as in /synthesis): read quality and quality_reasons "
+        "first; null while the debate has no result."))
 
 
 class DebateIn(Schema):
@@ -275,8 +288,10 @@ def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
     """Status, metrics and panel of one debate."""
     debate, _ = debate_access(user=request.user, code=code)
     d = selectors.debate_detail(team=debate.team, code=debate.code)
+    summary = getattr(selectors.debate_result(debate=d), "summary", None)
     return {
-        **_summary(d), "mode": d.mode, "protocol": d.protocol,
+        **_summary(d), "quality": summary.quality if summary else None, "summary": summary,
+        "mode": d.mode, "protocol": d.protocol,
         "model": d.settings.get("model", ""), "current_step": d.current_step,
         "options": d.settings.get("options"),
         "stop_explanation": d.stop_explanation, "error": d.error,

@@ -19,6 +19,7 @@ from debates.engine.schemas import (
     AgentView,
     Diagnostic,
     Phase,
+    QualityReason,
     RiskFollowUp,
     RoundMetrics,
     TopicDisagreement,
@@ -76,6 +77,8 @@ class TurnView:
     error: str = ""
     fields: list[TurnField] = field(default_factory=list)
     summary: str = ""
+    # The content checks' reasons that name this turn (the transcript's markers).
+    quality_marks: list[QualityReason] = field(default_factory=list)
 
 
 @dataclass

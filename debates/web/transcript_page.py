@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from debates.engine.i18n import translator
 from debates.engine.protocols import get_protocol
-from debates.engine.schemas import Phase, TurnStatus
+from debates.engine.schemas import Phase, QualityReason, TurnStatus
 from debates.engine.state import Step
 from debates.models import Debate
 from debates.runtime.state_rows import load_state
 from debates.web.pages import TurnView, turn_fields, turn_summary
+from debates.web.quality import reasons_on_turn
 
 PANEL_TITLES = {
     Phase.COMPOSE.value: "Compose: the panel",
@@ -33,8 +35,10 @@ def transcript_language(debate: Debate) -> str:
     return load_state(debate).language
 
 
-def transcript_sections(debate: Debate) -> list[TranscriptSection]:
-    """From a debate loaded by ``selectors.debate_detail`` (no further queries)."""
+def transcript_sections(debate: Debate, reasons: Sequence[QualityReason] = ()
+                        ) -> list[TranscriptSection]:
+    """From a debate loaded by ``selectors.debate_detail`` (no further queries); each
+    turn carries the ``reasons`` (its result's ``quality_reasons``) that name it."""
     state = load_state(debate)
     names = {a.index: a.name for a in debate.agents.all()}
     t = translator(state.language)  # field names in the debate's language
@@ -49,7 +53,8 @@ def transcript_sections(debate: Debate) -> list[TranscriptSection]:
                     agent_index=i, agent_name=str(persona.get("name", "")), ok=True,
                     fields=turn_fields("persona", {k: v for k, v in persona.items()
                                                     if k != "name"}, t),
-                    summary=str(persona.get("expertise", ""))))
+                    summary=str(persona.get("expertise", "")),
+                    quality_marks=reasons_on_turn(reasons, phase, rnd, i)))
             continue
         groups.setdefault(Step(Phase(phase), rnd), []).append(TurnView(
             agent_index=agent,
@@ -57,6 +62,7 @@ def transcript_sections(debate: Debate) -> list[TranscriptSection]:
             ok=ok, error=turn.error or "",
             fields=turn_fields(phase, payload, t) if ok else [],
             summary=turn_summary(phase, payload, t) if ok else "",
+            quality_marks=reasons_on_turn(reasons, phase, rnd, agent),
         ))
     protocol = get_protocol(state.config.protocol)
     sections = []

@@ -216,9 +216,10 @@ def debate_synthesis(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 def debate_transcript(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code)
     detailed = selectors.debate_detail(team=debate.team, code=debate.code)
+    result = selectors.debate_result(debate=detailed)
     return render(request, "debates/transcript.html", {
-        "debate": detailed, "sections": transcript_sections(detailed),
-        "lang": transcript_language(detailed),
+        "debate": detailed, "result": result, "lang": transcript_language(detailed),
+        "sections": transcript_sections(detailed, getattr(result, "quality_reasons", ())),
     })
 
 
