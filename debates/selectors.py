@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Case, Prefetch, Q, QuerySet, Value, When
+from django.db.models import Case, Prefetch, Q, QuerySet, TextField, Value, When
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce
 from django.http import Http404
@@ -79,7 +79,8 @@ def with_quality(qs: QuerySet[Debate]) -> QuerySet[Debate]:
     stored result: null without one, "sound" for a result stored before the checks."""
     return qs.annotate(quality=Coalesce(
         KeyTextTransform("quality", "synthesis__result"),
-        Case(When(synthesis__isnull=False, then=Value("sound")), default=None)))
+        Case(When(synthesis__isnull=False, then=Value("sound")), default=None),
+        output_field=TextField()))
 
 
 def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
