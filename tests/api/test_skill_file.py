@@ -103,3 +103,19 @@ def test_reading_the_result_names_only_fields_the_results_have():
         first = re.findall(r"[:,] `(\w+)` \(|^\s*- `\w+`[^`]*`(\w+)`", bullet.group(0), re.M)
         named = {a or b for a, b in first}
         assert named and named <= set(model.model_fields), (name, named)
+
+
+def test_quality_is_read_before_anything_else():
+    from debates.engine.schemas import Quality, ResultSummary
+
+    text = SKILL.read_text(encoding="utf-8")
+    start = text.index("## Before anything else: `summary.quality`")
+    assert start < text.index("## Reading the result")
+    section = text[start:text.index("## Reading the result")]
+    assert "Read it before any other field" in section
+    for value in Quality:
+        assert f"- `{value}`" in section, value
+    assert set(re.findall(r"`summary\.(\w+)", section)) == {"quality", "quality_reasons",
+                                                             "decision"}
+    assert {"quality", "quality_reasons"} <= set(ResultSummary.model_fields)
+    assert "confirm_quality: true" in section and "quality_not_confirmed" in section
