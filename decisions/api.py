@@ -34,6 +34,9 @@ debate_router = Router(tags=["decisions"], auth=api_auth)
 log_router = Router(tags=["decisions"], auth=api_auth)
 
 
+RESULT_QUALITY = "The debate result's summary.quality when the decision was recorded."
+
+
 class DecisionIn(Schema):
     model_config = ConfigDict(extra="forbid")
     option: str = Field(default="", max_length=200,
@@ -75,8 +78,7 @@ class DecisionOut(VersionOut):
     debate: uuid.UUID
     question: str
     state: DecisionState
-    result_quality: ResultQuality = Field(description=(
-        "The debate result's summary.quality when the decision was recorded."))
+    result_quality: ResultQuality = Field(description=RESULT_QUALITY)
     earlier_versions: list[VersionOut]
     outcome: ReviewOut | None = Field(description="The latest review; null before any.")
 
@@ -88,6 +90,7 @@ class DecisionListItemOut(VersionOut):
     debate: uuid.UUID
     question: str
     state: DecisionState
+    result_quality: ResultQuality = Field(description=RESULT_QUALITY)
 
     @staticmethod
     def resolve_option(d: Decision) -> str | None:

@@ -88,6 +88,8 @@ def test_the_api_refuses_without_confirm_quality_and_stores_it_with(member_clien
     assert member_client.get(url).json()["result_quality"] == "doubtful"
     exported = member_client.get(f"/api/debates/{debate.code}/export.json").json()
     assert exported["decision"]["result_quality"] == "doubtful"
+    log = member_client.get("/api/decisions/").json()["items"]
+    assert [d["result_quality"] for d in log] == ["doubtful"]
 
 
 def test_mcp_record_decision_needs_confirm_quality(member, debate):

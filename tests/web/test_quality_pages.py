@@ -145,3 +145,9 @@ def test_a_zh_debate_reads_its_banner_in_chinese(member_client, make_debate):
     debate = flag(make_debate(question="我们今年应该把计费系统迁移到新的支付服务商吗？", seed=2))
     html = member_client.get(f"/debates/{debate.code}/synthesis").content.decode()
     assert "结果不可用" in banner(html) and "不可据此行动" in html
+
+
+def test_compare_holds_an_unusable_runs_recommendation(member_client, make_debate):
+    a, b = flag(make_debate(seed=2)), make_debate(seed=3)
+    html = member_client.get(f"/debates/compare?a={a.code}&b={b.code}").content.decode()
+    assert html.count("Not to act on:") == 1
