@@ -49,6 +49,7 @@ from debates.runtime import execution, shutdown
 from debates.runtime.db_thread import DatabaseThread
 from debates.runtime.lease import worker_id
 from debates.runtime.queue import enqueue_step
+from debates.runtime.reconnect import connection_lost, replace_broken_connections
 
 log = logging.getLogger(__name__)
 
@@ -187,11 +188,11 @@ class DebateLoop:
         are never asked again."""
         deadline = time.monotonic() + RECONNECT_WINDOW_S
         while True:
-            await sync_to_async(_replace_broken_connections)()
+            await sync_to_async(replace_broken_connections)()
             try:
                 return await execution.advance(code, worker=driver, keep_lease=True)
             except DatabaseError as exc:
-                if (not execution.connection_lost(exc) or self._winding_down()
+                if (not connection_lost(exc) or self._winding_down()
                         or time.monotonic() >= deadline):
                     raise
                 log.warning("debate %s: database connection lost (%s); retrying on a "
@@ -224,22 +225,6 @@ class DebateLoop:
         while threading.main_thread().is_alive() or self.in_flight():
             await asyncio.sleep(_POLL_S)
         self.loop.stop()
-
-
-def _replace_broken_connections() -> None:
-    """``close_old_connections`` without the age limit (``CONN_MAX_AGE`` 0 would mean a
-    new connection per step): a connection that no longer answers is closed, so the
-    next query opens a fresh one. Every connection is checked, not only one that
-    failed (Django's ``CONN_HEALTH_CHECKS`` check, once per step): a database restart
-    ends the sessions sitting idle between steps too, and the first query on one
-    would fail the step's claim. The check is one round trip a step."""
-    for conn in connections.all(initialized_only=True):
-        if conn.connection is None:
-            continue
-        if conn.is_usable():
-            conn.errors_occurred = False
-        else:
-            conn.close()
 
 
 async def _warm_up() -> None:
