@@ -16,8 +16,10 @@ still one idempotent, lease-held unit.
   (``ThreadSensitiveContext``): one thread, so one connection, per worker process on
   SQLite (its single writer is never fought over inside the process), four on
   PostgreSQL, however many debates are in flight. Connections are kept from step to
-  step (a reconnect per step would queue the process's debates behind it) and
-  replaced when broken.
+  step (a reconnect per step would queue the process's debates behind it), checked
+  before each step and replaced when broken; a step whose connection breaks under it
+  (a database restart) is claimed and run again once the database answers
+  (``debates.runtime.reconnect``).
 - **Full.** A task that finds every slot taken waits (the django-q2 worker takes no
   other task meanwhile, so the other worker processes do) and, after
   ``SLOT_WAIT_S``, puts the step back on the queue for any worker.
