@@ -197,8 +197,9 @@ class DebateLoop:
                 if (not connection_lost(exc) or self._winding_down()
                         or time.monotonic() >= deadline):
                     raise
-                log.warning("debate %s: database connection lost (%s); retrying on a "
-                            "fresh connection", code, str(exc).strip().splitlines()[0])
+                log.warning("debate %s: database connection lost (%s: %s); retrying on a "
+                            "fresh connection", code, type(exc).__name__,
+                            str(exc).strip()[:200])
             await asyncio.sleep(RECONNECT_PAUSE_S)
 
     def _winding_down(self) -> bool:
