@@ -113,11 +113,24 @@ def _clean_env(**extra: str) -> dict[str, str]:
 # --- the worker hosts ---------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class LocalHost:
+    """A worker host on this machine's own network: it reaches the services at their
+    own addresses, with no namespace or link in between (the fault tests and
+    ``bench.faults``, whose faults are the services', not the network's)."""
+
+    index: int
+    namespace: str  # the host's name in logs
+
+    def command(self, argv: list[str]) -> list[str]:
+        return argv
+
+
 @dataclass
 class WorkerHost:
-    """One ``qcluster`` (its own process group) inside a namespaced host."""
+    """One ``qcluster`` (its own process group) inside a namespaced or local host."""
 
-    host: Host
+    host: Host | LocalHost
     proc: subprocess.Popen[bytes]
     log: IO[str]
 
@@ -185,7 +198,7 @@ class Fleet:
     """A database, a queue and the worker hosts started on them; a context manager
     that stops every process and drops what it made."""
 
-    def __init__(self, network: HostNetwork, *, postgres_url: str, redis_url: str,
+    def __init__(self, network: HostNetwork | None, *, postgres_url: str, redis_url: str,
                  log_dir: Path, settings: Settings = Settings()) -> None:
         self.network = network
         self.log_dir = log_dir
@@ -209,12 +222,15 @@ class Fleet:
             COUNCIL_QUEUE_GRACE_SECONDS=str(s.queue_grace_s),
             DATABASE_IDLE_TRANSACTION_TIMEOUT=str(s.idle_transaction_s), **extra)
 
-    def start_worker(self, host: Host) -> WorkerHost:
-        """``manage.py qcluster`` inside ``host``, reaching the services over its link."""
-        env = self._env(
-            _with(self.database_url, host=host.outer_ip, port=POSTGRES_PORT),
-            _with(self.redis_url, host=host.outer_ip, port=REDIS_PORT),
-            DJANGO_LOG_LEVEL="INFO")  # django-q2 says "running." at INFO
+    def start_worker(self, host: Host | LocalHost) -> WorkerHost:
+        """``manage.py qcluster`` inside ``host``, reaching the services over its link
+        (a local host reaches them directly)."""
+        database_url, redis_url = self.database_url, self.redis_url
+        if isinstance(host, Host):
+            database_url = _with(database_url, host=host.outer_ip, port=POSTGRES_PORT)
+            redis_url = _with(redis_url, host=host.outer_ip, port=REDIS_PORT)
+        # django-q2 says "running." at INFO
+        env = self._env(database_url, redis_url, DJANGO_LOG_LEVEL="INFO")
         log = (self.log_dir / f"qcluster-{host.namespace}.log").open("w")
         proc = subprocess.Popen(host.command([sys.executable, "manage.py", "qcluster"]),
                                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -228,11 +244,12 @@ class Fleet:
                  what="the worker hosts to start", fleet=self)
 
     @contextlib.contextmanager
-    def seeder(self, count: int, latency_ms: int) -> Iterator[Callable[[], None]]:
+    def seeder(self, count: int, latency_ms: int,
+               faults: str = "") -> Iterator[Callable[[], None]]:
         """A started (Django set up) seeding process; calling the yielded function
         queues the debates and returns once all are queued."""
         proc = subprocess.Popen(
-            [sys.executable, "-m", "bench.seed", str(count), str(latency_ms)],
+            [sys.executable, "-m", "bench.seed", str(count), str(latency_ms), faults],
             cwd=ROOT, env=self._env(self.database_url, self.redis_url,
                                     DJANGO_LOG_LEVEL="WARNING"),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

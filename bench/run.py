@@ -26,9 +26,9 @@ from bench.figures import Figure, Table
 
 # What a plain ``make bench`` measures, within 5 minutes.
 AREAS = ("engine", "workers", "cli", "prompts", "sidebyside", "pages", "events")
-# Measured only when asked for (--only): needs root and network namespaces, and takes
-# minutes of its own.
-EXTRA_AREAS = ("hosts", "streams")
+# Measured only when asked for (--only): they need root and network namespaces, or
+# PostgreSQL's server binaries (faults), and take minutes of their own.
+EXTRA_AREAS = ("hosts", "streams", "faults")
 HEADER = ("| area | figure | value | target | met | detail |\n"
           "|---|---|---|---|---|---|")
 

@@ -40,6 +40,7 @@ from api_kit.waits import Watch, watch_open
 from debates.access import debate_access
 from debates.event_log import events_after
 from debates.models import ACTIVE_STATUSES, Debate, DebateEvent
+from debates.runtime.reconnect import retried_on_a_fresh_connection
 
 router = Router(tags=["debates"], auth=api_auth)
 
@@ -91,7 +92,9 @@ def _read(debate_id: int, after: int) -> tuple[list[DebateEvent], str, int]:
     return batch, status, batch[-1].seq if batch else debate.last_event_seq
 
 
-read = sync_to_async(_read)
+# A stream outlives the connection its reads use: after a database restart its next
+# read runs again on a fresh one instead of ending every open stream with an error.
+read = sync_to_async(retried_on_a_fresh_connection(_read))
 
 
 def _event_dict(event: DebateEvent) -> dict[str, Any]:

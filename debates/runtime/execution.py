@@ -22,7 +22,7 @@ from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import DatabaseError, InterfaceError, OperationalError, transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -47,6 +47,7 @@ from debates.runtime.lease import (  # noqa: F401 - claim/release/lease_seconds 
 )
 from debates.runtime.persistence import PersistingHooks
 from debates.runtime.queue import enqueue_step
+from debates.runtime.reconnect import connection_lost
 from debates.runtime.running_time import EVENT_KINDS, running_seconds
 from debates.runtime.state_rows import load_state
 
@@ -205,23 +206,6 @@ async def _crashed(debate: Debate, worker: str, label: str, exc: Exception) -> b
     await sync_to_async(_fail)(debate, f"internal error in {label}: "
                                       f"{type(exc).__name__}: {exc}", worker)
     return False
-
-
-# SQLSTATE classes of a session the server ended or lost: connection exceptions (08),
-# operator intervention (57P: shutdown, crash), an idle transaction timed out (25P03).
-_LOST_SESSION_STATES = ("08", "57P", "25P03")
-
-
-def connection_lost(exc: DatabaseError) -> bool:
-    """Whether ``exc`` says the connection broke (a network cut, the server ending the
-    session), rather than the database refusing what was asked on a live one (a
-    constraint, bad data), which would fail the same way again. Checked on the error,
-    not by asking the connection: a worker's database thread serves several debates,
-    and another may have reconnected it meanwhile."""
-    if isinstance(exc, OperationalError | InterfaceError):
-        return True
-    state = getattr(exc.__cause__, "sqlstate", None) or ""
-    return state.startswith(_LOST_SESSION_STATES)
 
 
 def _load(code: uuid.UUID) -> tuple[Debate, DebateState]:

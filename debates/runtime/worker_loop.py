@@ -16,8 +16,10 @@ still one idempotent, lease-held unit.
   (``ThreadSensitiveContext``): one thread, so one connection, per worker process on
   SQLite (its single writer is never fought over inside the process), four on
   PostgreSQL, however many debates are in flight. Connections are kept from step to
-  step (a reconnect per step would queue the process's debates behind it) and
-  replaced when broken.
+  step (a reconnect per step would queue the process's debates behind it), checked
+  before each step and replaced when broken; a step whose connection breaks under it
+  (a database restart) is claimed and run again once the database answers
+  (``debates.runtime.reconnect``).
 - **Full.** A task that finds every slot taken waits (the django-q2 worker takes no
   other task meanwhile, so the other worker processes do) and, after
   ``SLOT_WAIT_S``, puts the step back on the queue for any worker.
@@ -36,24 +38,30 @@ import asyncio
 import itertools
 import logging
 import threading
+import time
 import uuid
 from concurrent.futures import Future
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import DatabaseError, connections
 
 from debates import event_log
 from debates.runtime import execution, shutdown
 from debates.runtime.db_thread import DatabaseThread
 from debates.runtime.lease import worker_id
 from debates.runtime.queue import enqueue_step
+from debates.runtime.reconnect import connection_lost, replace_broken_connections
 
 log = logging.getLogger(__name__)
 
 # How long a task waits for a free slot before it puts the step back on the queue.
 SLOT_WAIT_S = 30.0
 _POLL_S = 0.2
+# After a lost database connection a step is tried again every pause for this long
+# (a restart takes seconds); a database down for longer is the sweeper's to resume.
+RECONNECT_WINDOW_S = 60.0
+RECONNECT_PAUSE_S = 1.0
 
 
 def capacity() -> int:
@@ -161,16 +169,38 @@ class DebateLoop:
     async def _steps(self, code: uuid.UUID, driver: str) -> None:
         try:
             while True:
-                await sync_to_async(_replace_broken_connections)()
-                more = await execution.advance(code, worker=driver, keep_lease=True)
+                more = await self._advance_reconnecting(code, driver)
                 if not more:
                     return
                 if self._winding_down():
                     await sync_to_async(_hand_on)(code, driver)
                     return
         except Exception:
-            # A database outage, say: the lease runs out and the sweeper resumes it.
+            # A database down for longer than the reconnect window, say: a lease this
+            # driver holds runs out and the sweeper resumes the debate.
             log.exception("debate %s: the worker loop lost it", code)
+
+    async def _advance_reconnecting(self, code: uuid.UUID, driver: str) -> bool:
+        """One ``advance``; when the database connection breaks under it (a database
+        restart ends every session), the step is claimed and run again on a fresh
+        connection as soon as the database answers. Giving up at once would leave a
+        claim that failed unclaimed until the sweeper's queue grace (60 s), and a
+        lease this driver holds to run out first. Re-running is safe: the claim takes
+        back a lease only while it is still this driver's (or free), and stored turns
+        are never asked again."""
+        deadline = time.monotonic() + RECONNECT_WINDOW_S
+        while True:
+            await sync_to_async(replace_broken_connections)()
+            try:
+                return await execution.advance(code, worker=driver, keep_lease=True)
+            except DatabaseError as exc:
+                if (not connection_lost(exc) or self._winding_down()
+                        or time.monotonic() >= deadline):
+                    raise
+                log.warning("debate %s: database connection lost (%s: %s); retrying on a "
+                            "fresh connection", code, type(exc).__name__,
+                            str(exc).strip()[:200])
+            await asyncio.sleep(RECONNECT_PAUSE_S)
 
     def _winding_down(self) -> bool:
         return shutdown.requested() or not threading.main_thread().is_alive()
@@ -198,19 +228,6 @@ class DebateLoop:
         while threading.main_thread().is_alive() or self.in_flight():
             await asyncio.sleep(_POLL_S)
         self.loop.stop()
-
-
-def _replace_broken_connections() -> None:
-    """``close_old_connections`` without the age limit (``CONN_MAX_AGE`` 0 would mean a
-    new connection per step): a connection that failed and no longer answers (a
-    database restart, a cut link) is closed, so the next query opens a fresh one."""
-    for conn in connections.all(initialized_only=True):
-        if conn.connection is None or not conn.errors_occurred:
-            continue
-        if conn.is_usable():
-            conn.errors_occurred = False
-        else:
-            conn.close()
 
 
 async def _warm_up() -> None:

@@ -151,7 +151,7 @@ def test_a_session_the_server_ended_counts_as_a_lost_connection():
     25P03), not OperationalError: it is a lost connection all the same."""
     from django.db import DataError, InternalError, OperationalError
 
-    from debates.runtime.execution import connection_lost
+    from debates.runtime.reconnect import connection_lost
 
     class PgError(Exception):
         def __init__(self, sqlstate: str) -> None:
