@@ -316,9 +316,10 @@ def build_server(secret: str) -> MCPServer:
         opens with "summary": stop_reason, stop_explanation, decision (null under
         genuine disagreement), divergence, degraded, simulated; then the protocol's
         fields (council: recommended_path, disagreements ...; adversarial:
-        final_solution, issues, remaining_risks; workflow: synthesis, convergence) and
-        unverified_claims. An error while the debate has no result yet (still running,
-        failed or cancelled)."""
+        final_solution, issues, remaining_risks; workflow: synthesis, convergence),
+        unverified_claims and options (what record_decision's option may name). An
+        error while the debate has no result yet (still running, failed or
+        cancelled)."""
         return await sync_to_async(result)(identity, code)
 
     add_follow_through_tools(tool, identity)
@@ -335,11 +336,12 @@ def add_follow_through_tools(tool: Callable[[Any], Any], identity: Identity) -> 
         """Record what the team decided after a finished debate (as POST
         /api/debates/{code}/decision; editors and owners only). Call it only when the
         user has told you their decision: never decide for them from the synthesis.
-        option: one of the debate's options (get_result's "options"); or choice:
-        another choice in words. rationale: why, in the user's words. review_on: when
-        to look back at it (YYYY-MM-DD, today or later; default 90 days on);
-        no_review=true for none. Recording again changes the decision and keeps the
-        earlier version. Returns the decision with its state and earlier versions."""
+        option: one of the debate's options (get_result's result "options", under
+        every protocol); or choice: another choice in words. rationale: why, in the
+        user's words. review_on: when to look back at it (YYYY-MM-DD, today or later;
+        default 90 days on); no_review=true for none. Recording again changes the
+        decision and keeps the earlier version. Returns the decision with its state and
+        earlier versions."""
         payload: dict[str, Any] = {"option": option, "choice": choice,
                                    "rationale": rationale}
         if no_review or review_on:  # absent: the route's default (90 days on)

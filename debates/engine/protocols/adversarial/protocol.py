@@ -384,6 +384,7 @@ class AdversarialProtocol(DebateProtocol):
             stop_explanation=stop[1], rounds=rounds, issues=list(ledger.issues.values()),
             final_solution=synthesis.final_solution, key_decisions=synthesis.key_decisions,
             remaining_risks=synthesis.remaining_risks, unverified_claims=claims,
+            options=state.options,
             verifier_ok=verifier_ok, degraded=bool(notes), degraded_notes=notes,
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),

@@ -14,6 +14,7 @@ from ...schemas import (
     ProtocolResult,
     ResultSummary,
     Strict,
+    decision_options_field,
 )
 
 
@@ -163,6 +164,7 @@ class WorkflowResult(ProtocolResult):
     contract_failures: int
     convergence: ConvergenceStatus
     synthesis: WorkflowSynthesis
+    options: list[str] = decision_options_field()
 
     def summarize(self) -> ResultSummary:
         # Fixed phases, no stop rule: the last convergence check is how it ended. A
