@@ -274,15 +274,16 @@ def build_server(secret: str) -> MCPServer:
                            synthesis_model: str | None = None,
                            fallback_model: str | None = None,
                            seed: int | None = None) -> dict[str, Any]:
-        """Start a council debate on a decision question; returns its status (with its
+        """Start a debate on a decision question; returns its status (with its
         code) at once. The options of POST /api/debates/, with the same checks:
         question (at most 20,000 characters), context, mode (quick, medium or deep),
-        model (a litellm model name; default: the server's), agents, max_rounds,
+        model (a litellm model name; default: the server's), agents (council only:
+        adversarial and workflow have fixed roles and refuse it), max_rounds,
         threshold, personas (library persona codes, in panel order), inline_personas
         (personas given in full: name, background, expertise, approach, bias),
-        protocol (council, adversarial or workflow), options (the answers verdicts
-        choose between; default: automatic), anonymize_peers, synthesis_model,
-        fallback_model, seed; team is a team code (default: your first team).
+        protocol (council, adversarial or workflow; default council), options (the
+        answers verdicts choose between; default: automatic), anonymize_peers,
+        synthesis_model, fallback_model, seed; team is a team code (default: your first team).
         A refusal names the field. Follow it with wait_for_debate, then get_result."""
         payload: dict[str, Any] = {"question": question, "context": context, "mode": mode,
                                    "personas": personas or [], "protocol": protocol,

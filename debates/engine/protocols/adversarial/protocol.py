@@ -49,6 +49,7 @@ class AdversarialProtocol(DebateProtocol):
                 "summary": "debates/protocols/_adversarial_summary.html"}
     participants_title = "Proposer and critic"
     default_max_rounds = DEFAULT_MAX_ROUNDS
+    fixed_panel = "a proposer and a critic"
 
     def check_options(self, options: dict[str, Any]) -> None:
         unknown = set(options) - {"domains", "domain"}

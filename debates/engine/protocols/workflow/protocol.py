@@ -59,6 +59,7 @@ class WorkflowProtocol(DebateProtocol):
                 "result": "debates/protocols/_workflow_result.html",
                 "summary": "debates/protocols/_workflow_summary.html"}
     participants_title = "Roles"
+    fixed_panel = "a researcher, a critic and a synthesizer"
 
     def check_options(self, options: dict[str, Any]) -> None:
         if options:
