@@ -13,22 +13,15 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import User
 from django.test import Client
 
-from council_site.asgi import application
-from debates.live.session import CLOSE_SESSION_ENDED  # noqa
+from debates.live.session import CLOSE_SESSION_ENDED
 from debates.runtime.execution import run_next_step
 from tests.conftest import PASSWORD
 from tests.waiting import PATIENCE_S
+from tests.web.sockets import socket_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CLOSED = {"type": "websocket.close", "code": CLOSE_SESSION_ENDED}
-
-
-def _communicator(client: Client, path: str) -> WebsocketCommunicator:
-    cookie = "; ".join(f"{k}={v.value}" for k, v in client.cookies.items())
-    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"),
-               (b"cookie", cookie.encode())]
-    return WebsocketCommunicator(application, path, headers=headers)
 
 
 @pytest.fixture
@@ -56,7 +49,7 @@ ENDINGS = {"logout": _log_out, "password changed elsewhere": _change_password_el
 
 async def _open(client: Client, path: str, first: Callable[[str], bool]
                 ) -> WebsocketCommunicator:
-    communicator = _communicator(client, path)
+    communicator = socket_for(client, path)
     assert (await communicator.connect(PATIENCE_S))[0]
     assert first(await communicator.receive_from(PATIENCE_S))  # live before the change
     return communicator
