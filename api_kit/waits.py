@@ -105,12 +105,13 @@ def slots_take(request: HttpRequest) -> Slots:
     return slots
 
 
-def _session_user_id(request: HttpRequest) -> Any:
-    """Whom the request's session would authenticate now (logged out, password changed,
-    user deactivated: nobody), read afresh from the session store."""
+def session_user_id(session_key: str | None) -> Any:
+    """Whom the session ``session_key`` would authenticate now (logged out, password
+    changed, user deactivated: nobody), read afresh from the session store. The live
+    sockets (debates.live.session) re-check theirs with it too."""
     fresh = HttpRequest()
     store = import_module(settings.SESSION_ENGINE).SessionStore
-    fresh.session = store(session_key=request.session.session_key)
+    fresh.session = store(session_key=session_key)
     return auth.get_user(fresh).pk
 
 
@@ -121,7 +122,7 @@ def caller_refusal(request: HttpRequest) -> Status[Any] | None:
         if api_token_is_active(token.pk):
             return None
         return Status(401, error_body(401, INVALID_TOKEN))
-    if _session_user_id(request) == request.user.pk:
+    if session_user_id(request.session.session_key) == request.user.pk:
         return None
     return Status(401, error_body(401, NO_CREDENTIALS))
 

@@ -7,6 +7,11 @@ round runs): compose 1 (unless every persona is given) + premortem N + position 
 + synthesis 1 + verifier 1 again. Retries and repairs are not counted; they only
 happen on failures.
 
+Every model the debate may call counts (``debate_models``): the unpriced-model rule
+asks about each, and a call that may fall back is priced at the dearer of its model and
+the fallback, so a cheap or simulated model with a paid fallback is no way around the
+team's cost cap or budget (docs/teams.md).
+
 Token counts per call are rough averages of real runs, scaled by the question's
 length and the panel size (a cross-examination prompt carries every peer's
 position). They are there to tell a dollar from a hundred dollars, no finer.
@@ -95,6 +100,25 @@ def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool)
     return calls + _synthesis(agents=agents, rounds=max_rounds, question_tokens=q)
 
 
+def debate_models(config: DebateConfig, personas: Sequence[Persona] = ()) -> tuple[str, ...]:
+    """Every model a debate with ``config`` and the given ``personas`` may call, each
+    once, in this order: the debate's model, the phases' own (the synthesis model), the
+    personas' own, the fallback. The limits and the model checks go through this list:
+    a model a debate can reach is added here, and only here."""
+    models = [
+        config.model,
+        *config.phase_models.values(),
+        *(p.model for p in personas if p.model),
+        *_fallbacks(config),
+    ]
+    return tuple(dict.fromkeys(models))
+
+
+def _fallbacks(config: DebateConfig) -> tuple[str, ...]:
+    """The models a failed call may be retried on (the engine's gateway)."""
+    return (config.fallback_model,) if config.fallback_model else ()
+
+
 def _cost(model: str, prompt: int, completion: int) -> float | None:
     # Imported here (only priced models get this far): litellm takes ~5 s to import.
     from debates.engine.llm.loader import litellm_module
@@ -139,21 +163,27 @@ def estimate_more_round(config: DebateConfig, *, round_number: int,
     return _priced(calls, config, personas)
 
 
+def _call_cost(call: _Call, config: DebateConfig, personas: Sequence[Persona]) -> float:
+    """The worst case of one call: its own model, or a fallback where it may fall back
+    (every call but compose). Only asked once every model has a price."""
+    persona = personas[call.agent] if 0 <= call.agent < len(personas) else None
+    models = [config.model_for(call.phase.value, persona)]
+    if call.phase is not Phase.COMPOSE:
+        models += _fallbacks(config)
+    costs = (_cost(model, call.prompt, call.completion)
+             for model in models if not is_simulated(model))
+    return max((c for c in costs if c is not None), default=0.0)
+
+
 def _priced(calls: Sequence[_Call], config: DebateConfig,
             personas: Sequence[Persona]) -> Estimate:
-    total: float | None = 0.0
-    simulated = True
-    unpriced: dict[str, None] = {}
-    for call in calls:
-        persona = personas[call.agent] if 0 <= call.agent < len(personas) else None
-        model = config.model_for(call.phase.value, persona)
-        if is_simulated(model):
-            continue
-        simulated = False
-        cost = _cost(model, call.prompt, call.completion)
-        if cost is None:
-            unpriced[model] = None
-        total = None if cost is None or total is None else total + cost
+    paid = [m for m in debate_models(config, personas) if not is_simulated(m)]
+    # A model is unpriced when litellm has no price for it at all.
+    unpriced = tuple(m for m in paid if _cost(m, 1, 1) is None)
+    simulated = not paid
+    total: float | None = None
+    if not unpriced:
+        total = sum(_call_cost(call, config, personas) for call in calls)
     price: Price = "simulated" if simulated else ("unknown" if total is None else "known")
     return Estimate(
         calls=len(calls),
@@ -161,5 +191,5 @@ def _priced(calls: Sequence[_Call], config: DebateConfig,
         completion_tokens=sum(c.completion for c in calls),
         cost_usd=0.0 if simulated else total,
         price=price,
-        unpriced_models=tuple(unpriced),
+        unpriced_models=unpriced,
     )

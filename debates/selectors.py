@@ -26,6 +26,7 @@ from debates.engine.protocols import get_protocol
 from debates.engine.schemas import Quality
 from debates.models import ACTIVE_STATUSES, Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
 from debates.persona_sources import persona_source
+from debates.runtime.state_rows import load_state
 
 SORTS = {
     "newest": ("-created_at", "-id"),
@@ -171,6 +172,19 @@ def debates_to_watch(*, team: Team, codes: Iterable[uuid.UUID]) -> QuerySet[Deba
         .select_related("created_by", "parent")
         .defer("settings", "given_personas", "context", "error")
     )
+
+
+def debate_options(debate: Debate) -> list[str]:
+    """The options a decision on the debate can name, whatever its protocol: the
+    stored result's, else what the engine derives from the stored debate (user's,
+    composed, or the question's)."""
+    try:
+        stored = debate.synthesis.result
+    except Synthesis.DoesNotExist:
+        stored = None
+    if isinstance(stored, dict) and stored.get("options"):
+        return [str(o) for o in stored["options"]]
+    return list(load_state(debate).options)
 
 
 def debate_detail(*, team: Team, code: uuid.UUID | str) -> Debate:

@@ -22,7 +22,7 @@ from debates.engine.protocols import get_protocol
 from debates.engine.schemas import DebateConfig, Persona, Phase, SimulatorOptions
 from debates.engine.sim.config import simulator_options_from_env
 from debates.engine.state import DebateState, Step
-from debates.estimates import Estimate, estimate, estimate_more_round
+from debates.estimates import Estimate, debate_models, estimate, estimate_more_round
 from debates.limits import MORE_ROUND_EVENT, check_can_spend
 from debates.models import (
     ACTIVE_STATUSES,
@@ -108,12 +108,6 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {err['msg']}" if where else err["msg"]
 
 
-def _models(config: DebateConfig, personas: Sequence[Persona]) -> list[str]:
-    return [config.model, *config.phase_models.values(),
-            *([config.fallback_model] if config.fallback_model else []),
-            *(p.model for p in personas if p.model)]
-
-
 def _library_personas(team: Team, codes: Sequence[str]) -> list[Persona]:
     # The personas app sits above debates and registers itself as the source.
     try:
@@ -142,9 +136,9 @@ def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
         config = resolve_config(raw)
     except ValidationError as exc:
         raise InputError(_first_error(exc)) from None
-    for model in _models(config, personas):
+    for model in debate_models(config, personas):
         check_model(model)
-    if "simulator" not in raw and any(is_simulated(m) for m in _models(config, personas)):
+    if "simulator" not in raw and any(is_simulated(m) for m in debate_models(config, personas)):
         # Simulator settings travel with the debate (every worker simulates alike).
         try:
             config = config.model_copy(update={"simulator": simulator_options_from_env()})

@@ -16,8 +16,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from debates.models import Debate
+from debates.selectors import debate_options
 from decisions.models import Decision, Outcome, OutcomeResult
-from decisions.selectors import debate_options
 
 MAX_NOTES = 10_000
 # "Can't tell yet" looks again this much later unless the reviewer picks a date.

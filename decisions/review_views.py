@@ -14,13 +14,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.access import Need
 from debates.access import current_team_access
+from debates.selectors import debate_options
 from decisions.access import debate_decision_access
 from decisions.calibration import composed_questions, left_out_unusable, team_calibration
 from decisions.charts import reliability_chart
 from decisions.outcomes import OutcomeError, outcome_record
 from decisions.review_forms import OutcomeForm
 from decisions.scoring import TOO_FEW
-from decisions.selectors import debate_options, decision_for_debate, decision_state
+from decisions.selectors import decision_for_debate, decision_state
 
 
 @login_required

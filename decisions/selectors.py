@@ -13,8 +13,7 @@ from django.utils import timezone
 
 from accounts.models import Membership, Team
 from collab.models import Action, ActionStatus
-from debates.models import Debate, DebateStatus, Synthesis
-from debates.runtime.state_rows import load_state
+from debates.models import Debate, DebateStatus
 from debates.selectors import DebateFilters, debate_search
 from decisions.models import Decision, DecisionState, DecisionVersion, Outcome
 
@@ -40,18 +39,6 @@ class DecisionFilters:
 def debate_is_finished(debate: Debate) -> bool:
     """A debate the team can decide on: it ran to its result (any protocol)."""
     return debate.status == DebateStatus.SUCCEEDED
-
-
-def debate_options(debate: Debate) -> list[str]:
-    """The options the debate's verdicts chose from: the stored result's, else what
-    the engine derives from the stored debate (user's, composed, or the question's)."""
-    try:
-        stored = debate.synthesis.result
-    except Synthesis.DoesNotExist:
-        stored = None
-    if isinstance(stored, dict) and stored.get("options"):
-        return [str(o) for o in stored["options"]]
-    return list(load_state(debate).options)
 
 
 def decision_for_debate(*, debate: Debate) -> Decision | None:

@@ -14,10 +14,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from debates.models import Debate
-from debates.selectors import debate_quality
+from debates.selectors import debate_options, debate_quality
 from decisions import signals
 from decisions.models import Decision, DecisionVersion, ResultQuality
-from decisions.selectors import debate_is_finished, debate_options
+from decisions.selectors import debate_is_finished
 
 REVIEW_AFTER_DAYS = 90
 MAX_RATIONALE = 10_000

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.access import WRITE_ROLES, Need
 from debates.access import current_team_access
-from debates.selectors import debate_filter_choices, debate_quality, debate_result
+from debates.selectors import debate_filter_choices, debate_options, debate_quality, debate_result
 from debates.web.list_filters import PAGE_SIZE
 from decisions import selectors, services
 from decisions.access import debate_decision_access
@@ -33,7 +33,7 @@ def decide(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     if not selectors.debate_is_finished(debate):
         return render(request, "decisions/decide.html", {
             "debate": debate, "unfinished": True}, status=409)
-    options = selectors.debate_options(debate)
+    options = debate_options(debate)
     current = selectors.decision_for_debate(debate=debate)
     quality, _ = debate_quality(debate=debate) or ("sound", [])
     if request.method == "POST":

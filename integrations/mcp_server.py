@@ -280,15 +280,16 @@ def build_server(secret: str) -> MCPServer:
                            synthesis_model: str | None = None,
                            fallback_model: str | None = None,
                            seed: int | None = None) -> dict[str, Any]:
-        """Start a council debate on a decision question; returns its status (with its
+        """Start a debate on a decision question; returns its status (with its
         code) at once. The options of POST /api/debates/, with the same checks:
         question (at most 20,000 characters), context, mode (quick, medium or deep),
-        model (a litellm model name; default: the server's), agents, max_rounds,
+        model (a litellm model name; default: the server's), agents (council only:
+        adversarial and workflow have fixed roles and refuse it), max_rounds,
         threshold, personas (library persona codes, in panel order), inline_personas
         (personas given in full: name, background, expertise, approach, bias),
-        protocol (council, adversarial or workflow), options (the answers verdicts
-        choose between; default: automatic), anonymize_peers, synthesis_model,
-        fallback_model, seed; team is a team code (default: your first team).
+        protocol (council, adversarial or workflow; default council), options (the
+        answers verdicts choose between; default: automatic), anonymize_peers,
+        synthesis_model, fallback_model, seed; team is a team code (default: your first team).
         A refusal names the field. Follow it with wait_for_debate, then get_result."""
         payload: dict[str, Any] = {"question": question, "context": context, "mode": mode,
                                    "personas": personas or [], "protocol": protocol,
@@ -325,9 +326,10 @@ def build_server(secret: str) -> MCPServer:
         quality_reasons, stop_reason, stop_explanation, decision (null under genuine
         disagreement), divergence, degraded, simulated; then the protocol's
         fields (council: recommended_path, disagreements ...; adversarial:
-        final_solution, issues, remaining_risks; workflow: synthesis, convergence) and
-        unverified_claims. An error while the debate has no result yet (still running,
-        failed or cancelled)."""
+        final_solution, issues, remaining_risks; workflow: synthesis, convergence),
+        unverified_claims and options (what record_decision's option may name). An
+        error while the debate has no result yet (still running, failed or
+        cancelled)."""
         return await sync_to_async(result)(identity, code)
 
     add_follow_through_tools(tool, identity)
@@ -344,14 +346,14 @@ def add_follow_through_tools(tool: Callable[[Any], Any], identity: Identity) -> 
         """Record what the team decided after a finished debate (as POST
         /api/debates/{code}/decision; editors and owners only). Call it only when the
         user has told you their decision: never decide for them from the synthesis.
-        option: one of the debate's options (get_result's "options"); or choice:
-        another choice in words. rationale: why, in the user's words. review_on: when
-        to look back at it (YYYY-MM-DD, today or later; default 90 days on);
-        no_review=true for none. confirm_quality=true is required when the debate's
-        quality is doubtful or unusable, and only once the user has confirmed they
-        decide on such a result (refused without it). Recording again changes the
-        decision and keeps the earlier version. Returns the decision with its state,
-        result_quality and earlier versions."""
+        option: one of the debate's options (get_result's result "options", under
+        every protocol); or choice: another choice in words. rationale: why, in the
+        user's words. review_on: when to look back at it (YYYY-MM-DD, today or later;
+        default 90 days on); no_review=true for none. confirm_quality=true is required
+        when the debate's quality is doubtful or unusable, and only once the user has
+        confirmed they decide on such a result (refused without it). Recording again
+        changes the decision and keeps the earlier version. Returns the decision with
+        its state, result_quality and earlier versions."""
         payload: dict[str, Any] = {"option": option, "choice": choice,
                                    "rationale": rationale, "confirm_quality": confirm_quality}
         if no_review or review_on:  # absent: the route's default (90 days on)

@@ -7,6 +7,8 @@ second late is fine), so it works whichever process changed the data. Each push 
 only what changed since the last one: the badge when the unread count moved, and the
 row of every debate of the current team that is running or has changed since it was
 last seen running. A page without those elements ignores the swaps it has no place for.
+Its session is checked again before each push and while idle (debates.live.session): a
+socket whose session has ended (logout, password changed elsewhere) closes with 4401.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from django.template.loader import render_to_string
 from accounts.selectors import current_team
 from debates import selectors as debate_selectors
 from debates.live.consumers import CLOSE_FORBIDDEN, poll_seconds
+from debates.live.session import CLOSE_SESSION_ENDED, SessionCheck, SessionEnded
 from notifications.selectors import unread_count
 
 log = logging.getLogger(__name__)
@@ -45,6 +48,7 @@ class LiveChannel:
         self.unread: int | None = None
         self.rows: dict[uuid.UUID, tuple[Any, ...]] = {}
         self.team_code: uuid.UUID | None = None
+        self.session = SessionCheck(scope)
 
     def _request(self) -> HttpRequest:
         # current_team reads the session's chosen team the way a page view does.
@@ -78,6 +82,10 @@ class LiveChannel:
                     self.rows[debate.code] = state
                 else:  # finished: sent once, then no longer followed
                     self.rows.pop(debate.code, None)
+        if out:
+            self.session.require()  # nothing reaches a socket whose session has ended
+        else:
+            self.session.require_when_due()
         return out
 
 
@@ -110,6 +118,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 await asyncio.sleep(poll_seconds() * LIST_POLL_FACTOR)
         except asyncio.CancelledError:
             raise
+        except SessionEnded:
+            await self.close(code=CLOSE_SESSION_ENDED)
         except Exception:  # a broken follower must not leave a silently stale page
             log.exception("the live channel failed")
             await self.close(code=1011)

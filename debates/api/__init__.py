@@ -108,6 +108,10 @@ class DebateOut(DebateSummaryOut):
     finished_at: datetime | None
     options: list[str] | None = Field(description="The options verdicts choose from, as "
                                       "given; null = automatic (see the synthesis)")
+    decision_options: list[str] = Field(
+        description="What a decision on this debate can name (POST .../decision `option`, "
+        "MCP record_decision), under every protocol: the options given, else the "
+        "composed or derived ones (for, against, conditional by default).")
     agents: list[AgentOut]
     metrics: list[RoundMetricOut]
     reruns: list[uuid.UUID]
@@ -294,6 +298,7 @@ def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
         "mode": d.mode, "protocol": d.protocol,
         "model": d.settings.get("model", ""), "current_step": d.current_step,
         "options": d.settings.get("options"),
+        "decision_options": selectors.debate_options(d),
         "stop_explanation": d.stop_explanation, "error": d.error,
         "last_event_seq": d.last_event_seq, "calls": d.calls, "prompt_tokens": d.prompt_tokens,
         "completion_tokens": d.completion_tokens, "started_at": d.started_at,

@@ -24,7 +24,7 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from .configure import resolve_config
+from .configure import check_agents, resolve_config
 from .inputs import InputError, check_model, clean_question
 from .llm.capabilities import load_model_settings
 from .llm.usage import usage_from_calls
@@ -186,6 +186,10 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
         options = parse_options(opts.get("options"))
     except ValueError as exc:
         raise InputError(f"--options: {exc}") from None
+    try:
+        check_agents(opts["protocol"], opts["agents"])
+    except ValueError as exc:
+        raise InputError(f"--agents: {exc}") from None
     try:
         config = resolve_config(
             protocol=opts["protocol"], mode=Mode.DEEP if opts["deep"] else opts["mode"],

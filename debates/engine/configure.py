@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import ConfigDict, field_validator, model_validator
 
-from .protocols import check_protocol, get_protocol
+from .protocols import check_protocol, get_protocol, known_protocols
 from .schemas import MODE_DEFAULTS, DebateConfig
 from .verdicts import parse_options
 
@@ -49,6 +49,18 @@ class _Resolving(DebateConfig):
             self.max_rounds = protocol.default_max_rounds or defaults.max_rounds
         protocol.check_options(self.protocol_options)
         return self
+
+
+def check_agents(protocol: str, agents: int | None) -> None:
+    """Raises ValueError when a number of agents is given for a protocol whose panel is
+    fixed: every way in (form, API, MCP, CLI) refuses it the same way rather than run
+    a panel other than the one asked for. ``protocol`` must be registered."""
+    panel = get_protocol(protocol).fixed_panel
+    if agents is None or not panel:
+        return
+    sized = [name for name in known_protocols() if not get_protocol(name).fixed_panel]
+    raise ValueError(f"the {protocol} protocol always runs {panel}; a number of agents "
+                     f"applies only to {' and '.join(sized)}: leave it blank")
 
 
 def resolve_config(given: Mapping[str, Any] | DebateConfig | None = None,

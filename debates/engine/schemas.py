@@ -686,6 +686,16 @@ class ProtocolResult(BaseModel):
         return {**summary, **head, **data, **tail}
 
 
+# What a decision on a debate names (record_decision's ``option``), on every protocol's
+# result: the options given, else the composed ones (council), else those the question
+# names, else for, against, conditional.
+DECISION_OPTIONS = "The options a decision on this debate can name (record_decision's option)."
+
+
+def decision_options_field() -> Any:
+    return Field(default_factory=list, description=DECISION_OPTIONS)
+
+
 class DebateResult(ProtocolResult):
     mode: Mode
     agents: list[AgentResult]
@@ -694,7 +704,7 @@ class DebateResult(ProtocolResult):
     stop_explanation: str
     metrics: list[RoundMetrics]
     diagnostic: Diagnostic
-    options: list[str] = Field(default_factory=list)
+    options: list[str] = decision_options_field()
     # The verdict split before the debate (round 0, the baseline answer) and at the end.
     verdicts_before: VerdictSplit | None = None
     verdicts_after: VerdictSplit | None = None

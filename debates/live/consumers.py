@@ -15,7 +15,9 @@ it early (with Redis, the doorbell makes updates near-instant).
 
 Access is checked again before every push, not only on connect: a member removed
 from the team (or whose role changed) must not keep receiving fragments over a
-socket opened while they still belonged; losing access closes it with 4404.
+socket opened while they still belonged; losing access closes it with 4404. The
+session is checked again too (debates.live.session): once it has ended (logout, a
+password change elsewhere) nothing more is pushed and the socket closes with 4401.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from django.template.loader import render_to_string
 
 from debates import event_log, selectors
 from debates.access import can_write, debate_access
+from debates.live.session import CLOSE_SESSION_ENDED, SessionCheck, SessionEnded
 from debates.models import Debate
 from debates.web.pages import debate_page
 
@@ -137,6 +140,7 @@ class DebateConsumer(AsyncWebsocketConsumer):
             await self.accept()
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.session = SessionCheck(self.scope)
         self.sent_seq = parse_after(self.scope.get("query_string", b""))
         self.pushed = False
         # What this connection's page shows, per part: a fingerprint of the fragment
@@ -180,9 +184,12 @@ class DebateConsumer(AsyncWebsocketConsumer):
 
     def _batch(self) -> str | None:
         """Fragments for the events past ``sent_seq``, or None when there are none.
-        Raises AccessLost when the user has left the team since the last push."""
+        Raises AccessLost when the user has left the team since the last push, and
+        SessionEnded when their session has."""
         if not selectors.debate_events_after(debate=self.debate, after=self.sent_seq):
+            self.session.require_when_due()
             return None
+        self.session.require()
         if self.pushed:  # the first push follows the check connect just made
             try:
                 # The role may have changed too (an editor made viewer): render for it.
@@ -217,6 +224,8 @@ class DebateConsumer(AsyncWebsocketConsumer):
             raise
         except AccessLost:
             await self.close(code=CLOSE_NOT_FOUND)
+        except SessionEnded:
+            await self.close(code=CLOSE_SESSION_ENDED)
         except Exception:  # a broken follower must not leave a silent, stale page
             log.exception("live updates for debate %s failed", self.debate.code)
             await self.close(code=1011)

@@ -16,10 +16,10 @@ from django.conf import settings
 from pydantic import ValidationError
 
 from accounts.models import Team
-from debates.engine.configure import resolve_config
+from debates.engine.configure import check_agents, resolve_config
 from debates.engine.inputs import InputError, check_model, clean_question
 from debates.engine.protocols import choices as protocol_choices
-from debates.engine.protocols import get_protocol
+from debates.engine.protocols import get_protocol, known_protocols
 from debates.engine.schemas import (
     MAX_AGENTS,
     MAX_ROUNDS,
@@ -70,7 +70,8 @@ class SettingsForm(forms.Form):
     )
     agents = forms.IntegerField(
         required=False, min_value=MIN_AGENTS, max_value=MAX_AGENTS,
-        help_text=f"{MIN_AGENTS}–{MAX_AGENTS}; blank = the mode's number.",
+        help_text=f"{MIN_AGENTS}–{MAX_AGENTS}; blank = the mode's number (council only: "
+        "the other protocols have fixed roles).",
     )
     max_rounds = forms.IntegerField(
         label="Max rounds", required=False, min_value=MIN_ROUNDS, max_value=MAX_ROUNDS,
@@ -183,6 +184,9 @@ class DebateForm(SettingsForm):
         super().__init__(*args, **kwargs)
         self.team = team
         self.library_field.choices = library_persona_choices(team)
+        # An unknown protocol (API, MCP) is told which ones there are, as the CLI does.
+        self.fields["protocol"].error_messages["invalid_choice"] = (
+            f"Unknown protocol '%(value)s'; known protocols: {', '.join(known_protocols())}.")
 
     @property
     def library_field(self) -> forms.MultipleChoiceField:
@@ -214,6 +218,15 @@ class DebateForm(SettingsForm):
                 f"The background is {len(text):,} characters long; the limit is "
                 f"{MAX_CONTEXT_CHARS:,}.")
         return text
+
+    def clean(self) -> dict[str, Any] | None:
+        data = super().clean() or {}
+        if "protocol" in data:  # a valid protocol (blank: the council)
+            try:
+                check_agents(data["protocol"] or "council", data.get("agents"))
+            except ValueError as exc:
+                self.add_error("agents", f"Agents: {exc}.")
+        return data
 
     def spec(self) -> DebateSpec:
         """The debate asked for; call after ``is_valid()``. Blank settings stay None,

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.services import api_token_create
-from debates.models import Debate
+from debates.models import Debate, LLMCall
 from tests.factories import make_debate
 
 pytestmark = pytest.mark.django_db
@@ -102,3 +102,48 @@ def test_the_mcp_start_refusal_names_the_problem(owner, team, team_limits, probl
                                  "model": "openai/no-such-model-anywhere"}, None)
     assert str(refused.value).startswith(f"Refused: {problem}")
     assert not Debate.objects.exists()
+
+
+# Every model a debate may call counts (debates.estimates.debate_models), the fallback
+# too: a simulated synthesis model that fails would hand its calls to the fallback.
+FALLING_BACK = {"question": QUESTION, "mode": "quick", "model": "sim/default",
+                "synthesis_model": "sim/down", "fallback_model": "openai/gpt-4o"}
+
+
+def test_a_paid_fallback_counts_against_the_cost_cap(owner, team):
+    limits(team, debate_cost_cap_usd=0.000001)
+    answer = bearer(owner).post("/api/debates/", FALLING_BACK,
+                                content_type="application/json")
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["message"].startswith("Cost cap:")
+    assert not Debate.objects.exists() and not LLMCall.objects.exists()
+
+
+def test_a_paid_fallback_counts_against_the_cost_cap_over_mcp(owner, team):
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from integrations.mcp_server import Identity, start
+
+    limits(team, debate_cost_cap_usd=0.000001)
+    _, secret = api_token_create(user=owner, name="agent")
+    with pytest.raises(ToolError, match="Refused: Cost cap:"):
+        start(Identity(secret), FALLING_BACK, None)
+    assert not Debate.objects.exists() and not LLMCall.objects.exists()
+
+
+def test_an_unpriced_fallback_under_a_budget_is_refused_and_named(owner, team):
+    limits(team, monthly_budget_usd=100.0)
+    answer = bearer(owner).post(
+        "/api/debates/", {**FALLING_BACK, "fallback_model": "openai/no-such-model-anywhere"},
+        content_type="application/json")
+    assert answer.status_code == 400, answer.content
+    assert "Unpriced model" in answer.json()["message"]
+    assert "openai/no-such-model-anywhere" in answer.json()["message"]
+    assert not Debate.objects.exists()
+
+
+def test_a_simulated_debate_with_a_simulated_fallback_stays_free(owner, team):
+    limits(team, debate_cost_cap_usd=0.000001)
+    answer = bearer(owner).post("/api/debates/", {**FALLING_BACK, "fallback_model": "sim/default"},
+                                content_type="application/json")
+    assert answer.status_code == 201, answer.content

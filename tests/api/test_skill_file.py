@@ -72,9 +72,10 @@ def test_the_recipe_run_verbatim_against_a_served_site_prints_the_result(owner, 
 
         done = run("Should we adopt a four-day week?", "A team of 12.", "quick")
         refused = run("x" * 20_001)
+        adversarial = run("Should we split the billing service?", "", "quick", "adversarial")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    debate = Debate.objects.get()
+    debate = Debate.objects.get(protocol="council")
     assert result["stop_reason"] == debate.stop_reason and debate.status == "succeeded"
     assert result["question"] == "Should we adopt a four-day week?"
     # Progress went to stderr, every event in order up to the last.
@@ -82,7 +83,36 @@ def test_the_recipe_run_verbatim_against_a_served_site_prints_the_result(owner, 
             if line.split()[:1] and line.split()[0].isdigit()]
     assert seqs == list(range(1, debate.last_event_seq + 1))
     assert refused.returncode == 1 and "20,000" in refused.stderr, refused.stderr
-    assert Debate.objects.count() == 1
+    # The fourth argument is the protocol, as the recipe's usage line says.
+    assert adversarial.returncode == 0, adversarial.stderr
+    assert json.loads(adversarial.stdout)["summary"]["protocol"] == "adversarial"
+    assert list(Debate.objects.values_list("protocol", flat=True).order_by("created_at")
+                ) == ["council", "adversarial"]
+
+
+@pytest.mark.parametrize("unset", ["COUNCIL_URL", "COUNCIL_API_TOKEN"])
+def test_the_recipe_without_its_site_or_token_says_which_is_missing(tmp_path, unset):
+    require_tools()
+    script = tmp_path / "council.sh"
+    script.write_text(recipe(), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COUNCIL_")}
+    env |= {"COUNCIL_URL": "http://127.0.0.1:9", "COUNCIL_API_TOKEN": "secret"}
+    del env[unset]
+    ran = subprocess.run(["bash", str(script), "Should we?"], env=env, text=True,
+                         capture_output=True, timeout=PATIENCE_S)
+    assert ran.returncode != 0 and f"set {unset}" in ran.stderr, ran.stderr
+    assert "refused: \n" not in ran.stderr
+
+
+def test_both_ways_in_name_the_protocols():
+    from debates.engine.protocols import known_protocols as protocol_names
+
+    text = SKILL.read_text(encoding="utf-8")
+    mcp = text[text.index("**MCP tools**"):text.index("**HTTP API**")]
+    assert "protocol " + "|".join(protocol_names()) in " ".join(mcp.split())
+    assert "protocol: $p" in recipe() and "[PROTOCOL]" in recipe()
+    for name in protocol_names():
+        assert name in recipe(), name
 
 
 def test_reading_the_result_names_only_fields_the_results_have():

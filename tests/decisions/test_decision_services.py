@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from debates.selectors import debate_options
 from decisions.models import Decision, DecisionVersion
-from decisions.selectors import debate_options, decision_state, decision_versions
+from decisions.selectors import decision_state, decision_versions
 from decisions.services import DecisionError, decision_record
 from tests.factories import make_debate
 

@@ -8,23 +8,14 @@ import asyncio
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from accounts.models import Membership
-from council_site.asgi import application
 from debates.live.consumers import CLOSE_NOT_FOUND
 from debates.runtime.execution import run_next_step
 from tests.waiting import PATIENCE_S
+from tests.web.sockets import socket_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _communicator(client: Client, path: str) -> WebsocketCommunicator:
-    cookie = "; ".join(f"{k}={v.value}" for k, v in client.cookies.items())
-    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver"),
-               (b"cookie", cookie.encode())]
-    return WebsocketCommunicator(application, path, headers=headers)
 
 
 @pytest.fixture
@@ -37,7 +28,7 @@ async def test_removed_member_gets_no_more_fragments_and_the_socket_closes(
     debate = await sync_to_async(make_debate)(run=False)
     await sync_to_async(run_next_step)(debate.code)
     await sync_to_async(debate.refresh_from_db)()
-    communicator = _communicator(member_client, f"/ws/debates/{debate.code}/"
+    communicator = socket_for(member_client, f"/ws/debates/{debate.code}/"
                                                 f"?after={debate.last_event_seq}")
     connected, _ = await communicator.connect(PATIENCE_S)
     assert connected
@@ -58,7 +49,7 @@ async def test_a_member_made_viewer_gets_fragments_without_write_controls(
         member, member_client, make_debate, fast_poll):
     debate = await sync_to_async(make_debate)(run=False)
     await sync_to_async(run_next_step)(debate.code)
-    communicator = _communicator(member_client, f"/ws/debates/{debate.code}/?after=0")
+    communicator = socket_for(member_client, f"/ws/debates/{debate.code}/?after=0")
     await communicator.connect(PATIENCE_S)
     first = await communicator.receive_from(PATIENCE_S)
     assert f"/debates/{debate.code}/stop" in first  # an editor may stop the debate
@@ -74,7 +65,7 @@ async def test_a_member_made_viewer_gets_fragments_without_write_controls(
 
 @pytest.mark.parametrize("segment", ["notauuid", "12345", "%00", "x" * 300])
 async def test_a_path_that_is_no_debate_code_closes_with_4404(member_client, segment):
-    communicator = _communicator(member_client, f"/ws/debates/{segment}/")
+    communicator = socket_for(member_client, f"/ws/debates/{segment}/")
     connected, _ = await communicator.connect(PATIENCE_S)
     assert connected
     message = await communicator.receive_output(PATIENCE_S)

@@ -47,3 +47,25 @@ def test_longer_questions_mean_more_prompt_tokens():
     long = estimate(resolve_config(), text_chars=20_000)
     assert long.prompt_tokens > short.prompt_tokens
     assert long.completion_tokens == short.completion_tokens
+
+
+def test_every_model_a_debate_may_call_is_listed_once_fallback_included():
+    from debates.engine.schemas import Persona
+    from debates.estimates import debate_models
+
+    persona = Persona(name="P", background="b", expertise="e", approach="a", bias="x",
+                      model="openai/gpt-4o-mini")
+    config = resolve_config(model="sim/default", fallback_model="openai/gpt-4o",
+                            phase_models={"synthesis": "sim/down", "verify": "sim/down"})
+    assert debate_models(config, [persona, persona]) == (
+        "sim/default", "sim/down", "openai/gpt-4o-mini", "openai/gpt-4o")
+
+
+def test_a_paid_fallback_prices_every_call_that_may_fall_back():
+    simulated = estimate(resolve_config(mode="quick", model="sim/default"))
+    falling_back = estimate(resolve_config(mode="quick", model="sim/default",
+                                           fallback_model="openai/gpt-4o"))
+    alone = estimate(resolve_config(mode="quick", model="openai/gpt-4o"))
+    assert simulated.price == "simulated" and falling_back.price == "known"
+    # Every call but compose may go to gpt-4o: nearly what gpt-4o alone would cost.
+    assert 0 < falling_back.cost_usd < alone.cost_usd

@@ -126,6 +126,9 @@ class DebateProtocol:
     # The heading over the agent cards.
     participants_title: ClassVar[str] = "Agents"
     default_max_rounds: ClassVar[int | None] = None
+    # The panel in words when the protocol's roles are fixed ("a proposer and a critic"):
+    # a number of agents given for it is refused (configure.check_agents), not ignored.
+    fixed_panel: ClassVar[str] = ""
     # Whether a finished debate can run exactly one more round and synthesise again
     # ("One more round"); only a protocol whose stopping rule honours it says so.
     more_rounds: ClassVar[bool] = False

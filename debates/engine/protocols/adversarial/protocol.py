@@ -49,6 +49,7 @@ class AdversarialProtocol(DebateProtocol):
                 "summary": "debates/protocols/_adversarial_summary.html"}
     participants_title = "Proposer and critic"
     default_max_rounds = DEFAULT_MAX_ROUNDS
+    fixed_panel = "a proposer and a critic"
 
     def check_options(self, options: dict[str, Any]) -> None:
         unknown = set(options) - {"domains", "domain"}
@@ -384,6 +385,7 @@ class AdversarialProtocol(DebateProtocol):
             stop_explanation=stop[1], rounds=rounds, issues=list(ledger.issues.values()),
             final_solution=synthesis.final_solution, key_decisions=synthesis.key_decisions,
             remaining_risks=synthesis.remaining_risks, unverified_claims=claims,
+            options=state.options,
             verifier_ok=verifier_ok, degraded=bool(notes), degraded_notes=notes,
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),

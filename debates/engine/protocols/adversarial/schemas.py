@@ -11,6 +11,7 @@ from ...schemas import (
     ResultSummary,
     StopReason,
     Strict,
+    decision_options_field,
 )
 from .domains import DetectedDomain
 from .issues import Issue, Resolution, RoundTally, SeverityCounts, TrackedIssue
@@ -69,6 +70,7 @@ class AdversarialResult(ProtocolResult):
     final_solution: str
     key_decisions: list[KeyDecision]
     remaining_risks: list[str]
+    options: list[str] = decision_options_field()
 
     def summarize(self) -> ResultSummary:
         # The synthesizer always writes a final solution, converged or not; what the

@@ -59,6 +59,7 @@ class WorkflowProtocol(DebateProtocol):
                 "result": "debates/protocols/_workflow_result.html",
                 "summary": "debates/protocols/_workflow_summary.html"}
     participants_title = "Roles"
+    fixed_panel = "a researcher, a critic and a synthesizer"
 
     def check_options(self, options: dict[str, Any]) -> None:
         if options:
@@ -439,6 +440,7 @@ class WorkflowProtocol(DebateProtocol):
             contract_failures=sum(1 for c in contract_checks if not c.passed),
             convergence=self.status(state),
             synthesis=WorkflowSynthesis.model_validate(payload),
+            options=state.options,
             unverified_claims=claims, verifier_ok=verifier_ok, degraded=bool(notes),
             degraded_notes=notes,
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model

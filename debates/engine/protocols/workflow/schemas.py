@@ -3,6 +3,7 @@ convergence check, the synthesis, and the typed result."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -14,6 +15,7 @@ from ...schemas import (
     ProtocolResult,
     ResultSummary,
     Strict,
+    decision_options_field,
 )
 
 
@@ -155,6 +157,25 @@ class ConvergenceStatus(BaseModel):
     checks: list[ConvergenceCheck]
 
 
+def _in_words(text: str, t: Callable[..., str]) -> str:
+    """``text``, or the words for it when a model wrote a basis identifier there
+    ("new_concerns") instead of a sentence."""
+    known = text.strip().casefold()
+    return t(f"wf.basis.{known}") if known in Basis._value2member_map_ else text
+
+
+def stop_explanation(c: ConvergenceStatus, language: str) -> str:
+    """How the workflow ended, in words of ``language``: the outcome, the last check's
+    basis, the key agreement and the remaining tension. The basis is the check of the
+    last discussion round (``checks`` holds one per round held, unless one failed)."""
+    t = labels(language)
+    basis = c.checks[-1].basis.value if c.checks and len(c.checks) == c.rounds else "none"
+    detail = t("wf.explain", agreement=_in_words(c.key_agreement, t) or "-",
+               tension=_in_words(c.remaining_tension, t) or "-")
+    return t("wf.explain.outcome", status=t(f"page.wf_status.{c.status}"),
+             basis=t(f"wf.basis.{basis}"), detail=detail)
+
+
 class WorkflowResult(ProtocolResult):
     deep: bool
     perspectives: list[RolePerspective]
@@ -163,6 +184,7 @@ class WorkflowResult(ProtocolResult):
     contract_failures: int
     convergence: ConvergenceStatus
     synthesis: WorkflowSynthesis
+    options: list[str] = decision_options_field()
 
     def summarize(self) -> ResultSummary:
         # Fixed phases, no stop rule: the last convergence check is how it ended. A
@@ -172,8 +194,7 @@ class WorkflowResult(ProtocolResult):
         divergent = c.status == "divergent"
         return ResultSummary(
             protocol=self.protocol, stop_reason=c.status,
-            stop_explanation=labels(self.language)(
-                "wf.explain", agreement=c.key_agreement, tension=c.remaining_tension or "-"),
+            stop_explanation=stop_explanation(c, self.language),
             decision=None if divergent else self.synthesis.summary,
             divergence=(c.remaining_tension or self.synthesis.summary) if divergent else None,
             degraded=self.degraded, simulated=self.simulated)
