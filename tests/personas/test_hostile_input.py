@@ -31,6 +31,9 @@ LONG = {
     "background": _file({**FIELDS, "background": "x" * (PERSONA_TEXT_MAX + 1)}),
     "name": _file({**FIELDS, "name": "n" * (PERSONA_NAME_MAX + 1)}),
     "900 KB background": _file({**FIELDS, "background": "x" * 900_000}),
+    # Python refuses to read an integer of more than 4,300 digits (a ValueError the
+    # parsers let through: a 500 until the reader said so).
+    "5,000-digit number": json.dumps([FIELDS])[:-2] + ', "temperature": ' + "9" * 5000 + "}]",
 }
 
 
@@ -47,6 +50,20 @@ def _messages(response) -> str:
 def test_deeply_nested_text_is_a_persona_file_error_not_a_recursion_error(suffix):
     with pytest.raises(ValueError, match="nested too deeply"):
         load_persona_text(DEEP, f"deep{suffix}")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_a_number_too_long_to_read_is_a_persona_file_error(suffix):
+    text = ('[{"name": "Dana", "background": "CFO", "expertise": "x", "approach": "x", '
+            '"bias": "x", "temperature": ' + "1" * 5000 + "}]")
+    with pytest.raises(ValueError, match="a number is longer than 4,300 digits") as caught:
+        load_persona_text(text, f"big{suffix}")
+    assert str(caught.value).startswith(f"big{suffix}: ")
+
+
+def test_a_date_yaml_cannot_build_is_a_persona_file_error():
+    with pytest.raises(ValueError, match="a value cannot be read"):
+        load_persona_text("- {name: Dana, background: 2026-13-01}", "dates.yaml")
 
 
 def test_text_over_the_size_limit_is_refused_before_parsing():
