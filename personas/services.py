@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 from typing import Literal
 
@@ -15,7 +16,7 @@ from django.utils.text import slugify
 from accounts.models import Team
 from debates.engine.inputs import check_model
 from debates.engine.persona_files import PersonaFileError, load_persona_text
-from debates.engine.schemas import Persona
+from debates.engine.schemas import PERSONA_NAME_MAX, Persona
 from debates.models import Agent, Debate
 from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
 
@@ -57,13 +58,23 @@ def _name_taken(library: PersonaLibrary, name: str, *, exclude: int | None = Non
     return (named.exclude(pk=exclude) if exclude is not None else named).exists()
 
 
+LIBRARY_NAME_MAX = PersonaLibrary._meta.get_field("name").max_length or 200
+
+
+def _fork_names(name: str, limit: int) -> Iterator[str]:
+    """``name (fork)``, ``name (fork 2)`` ..., each within ``limit`` characters: the
+    name is cut to leave room for its suffix (the column would refuse, or on SQLite
+    keep, a longer one)."""
+    for n in itertools.count(1):
+        suffix = " (fork)" if n == 1 else f" (fork {n})"
+        yield name[:limit - len(suffix)].rstrip() + suffix
+
+
 def _free_name(library: PersonaLibrary, name: str) -> str:
     """``name``, or ``name (fork)``, ``name (fork 2)`` ... whichever is free in the library."""
-    candidate, n = name, 1
-    while _name_taken(library, candidate):
-        candidate = f"{name} (fork)" if n == 1 else f"{name} (fork {n})"
-        n += 1
-    return candidate
+    if not _name_taken(library, name):
+        return name
+    return next(c for c in _fork_names(name, PERSONA_NAME_MAX) if not _name_taken(library, c))
 
 
 def _version(persona: LibraryPersona, user: User | None, note: str) -> PersonaVersion:
@@ -83,6 +94,9 @@ def _library_name(team: Team, name: str, *, exclude: int | None = None) -> str:
     name = name.strip()
     if not name:
         raise PersonaError("A library needs a name.")
+    if len(name) > LIBRARY_NAME_MAX:
+        raise PersonaError(f"A library name has at most {LIBRARY_NAME_MAX} characters "
+                           f"(this one has {len(name)}).")
     named = PersonaLibrary.objects.filter(team=team, name__iexact=name)
     if (named.exclude(pk=exclude) if exclude is not None else named).exists():
         raise PersonaError(f"Your team already has a library called '{name}'.")
@@ -91,12 +105,9 @@ def _library_name(team: Team, name: str, *, exclude: int | None = None) -> str:
 
 def _free_library_name(team: Team, name: str) -> str:
     """``name (fork)``, ``name (fork 2)`` ... whichever is free in the team."""
-    taken = {n.casefold() for n in PersonaLibrary.objects.filter(
-        team=team, name__istartswith=name).values_list("name", flat=True)}
-    candidate, n = f"{name} (fork)", 2
-    while candidate.casefold() in taken:
-        candidate, n = f"{name} (fork {n})", n + 1
-    return candidate
+    libraries = PersonaLibrary.objects.filter(team=team)
+    return next(c for c in _fork_names(name, LIBRARY_NAME_MAX)
+                if not libraries.filter(name__iexact=c).exists())
 
 
 def library_create(
