@@ -22,6 +22,13 @@ from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
 
 ExportFormat = Literal["yaml", "json"]
 
+# One import stores a version per persona in one transaction: 5,000 personas took 21 s
+# and held the library's rows that long. 500 fit well under a second's work per hundred;
+# a library holds at most 2,000 (archived ones count: they keep their rows and history),
+# which keeps the picker and the export a page, not a dump (docs/teams.md, "Limits").
+MAX_IMPORT_PERSONAS = 500
+MAX_LIBRARY_PERSONAS = 2_000
+
 
 class PersonaError(ValueError):
     """A refused persona change; the message is meant for the user. ``field`` names the
@@ -75,6 +82,20 @@ def _free_name(library: PersonaLibrary, name: str) -> str:
     if not _name_taken(library, name):
         return name
     return next(c for c in _fork_names(name, PERSONA_NAME_MAX) if not _name_taken(library, c))
+
+
+def _no_room(library: PersonaLibrary, adding: int) -> str | None:
+    """Why ``adding`` more personas would not fit in the library, or None."""
+    held = library.personas.count()
+    if held + adding <= MAX_LIBRARY_PERSONAS:
+        return None
+    return (f"{library.name} holds {held:,} personas (archived ones included) and a "
+            f"library holds at most {MAX_LIBRARY_PERSONAS:,}; {adding:,} more do not fit")
+
+
+def _make_room(library: PersonaLibrary, adding: int = 1) -> None:
+    if problem := _no_room(library, adding):
+        raise PersonaError(problem)
 
 
 def _version(persona: LibraryPersona, user: User | None, note: str) -> PersonaVersion:
@@ -160,6 +181,7 @@ def persona_create(
     *, library: PersonaLibrary, user: User | None, data: Persona, note: str = ""
 ) -> LibraryPersona:
     _check(data)
+    _make_room(library)
     if _name_taken(library, data.name):
         raise PersonaError(f"'{data.name}' already exists in {library.name}", field="name")
     persona = LibraryPersona.objects.create(library=library, **_fields(data))
@@ -222,6 +244,7 @@ def persona_fork(
     already taken there gets "(fork)" appended."""
     if target.team_id != persona.library.team_id:
         raise PersonaError("A persona can only be forked into a library of the same team.")
+    _make_room(target)
     return _copy(persona, target, user)
 
 
@@ -235,7 +258,9 @@ def personas_import(
     """All personas of a file, or none: the first invalid persona (named by file,
     index and field) or any name already in the library refuses the whole file."""
     source = PurePath(filename).name or "personas.yaml"
-    personas = load_persona_text(text, source, limit=None)
+    personas = load_persona_text(text, source, limit=MAX_IMPORT_PERSONAS)
+    if problem := _no_room(library, len(personas)):
+        raise PersonaFileError(f"{source}: {problem}")
     taken = [
         f"persona {i} ({p.name}): field 'name': '{p.name}' already exists in {library.name}"
         for i, p in enumerate(personas) if _name_taken(library, p.name)

@@ -37,7 +37,8 @@ def _describe(error: ErrorDetails) -> str:
 
 
 def parse_personas(data: Any, source: str, *, limit: int | None = MAX_AGENTS) -> list[Persona]:
-    """``limit`` caps a panel file at the largest debate; libraries pass None."""
+    """``limit`` caps a panel file at the largest debate; a library import passes its
+    own cap, None means none."""
     if isinstance(data, dict) and set(data) == {"personas"}:
         data = data["personas"]
     if not isinstance(data, list):
@@ -50,7 +51,8 @@ def parse_personas(data: Any, source: str, *, limit: int | None = MAX_AGENTS) ->
     if not data:
         raise PersonaFileError(f"{source}: the file contains no personas")
     if limit is not None and len(data) > limit:
-        raise PersonaFileError(f"{source}: {len(data)} personas, at most {limit} allowed")
+        raise PersonaFileError(
+            f"{source}: {len(data):,} personas, at most {limit:,} allowed in one file")
     personas: list[Persona] = []
     seen: dict[str, int] = {}
     for index, item in enumerate(data):
