@@ -46,7 +46,7 @@ class DecisionIn(Schema):
         "on; null: no review.")
 
 
-class VersionOut(Schema):
+class DecisionVersionOut(Schema):
     version: int
     option: str | None
     choice: str | None
@@ -67,16 +67,16 @@ class ReviewOut(Schema):
     recorded_at: datetime
 
 
-class DecisionOut(VersionOut):
+class DecisionOut(DecisionVersionOut):
     code: uuid.UUID
     debate: uuid.UUID
     question: str
     state: DecisionState
-    earlier_versions: list[VersionOut]
+    earlier_versions: list[DecisionVersionOut]
     outcome: ReviewOut | None = Field(description="The latest review; null before any.")
 
 
-class DecisionListItemOut(VersionOut):
+class DecisionListItemOut(DecisionVersionOut):
     """A row of the log; resolved from a Decision (the paginated queryset's items)."""
 
     code: uuid.UUID
