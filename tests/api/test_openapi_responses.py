@@ -104,3 +104,20 @@ def test_every_get_answer_matches_its_declared_schema(owner_client, world):
         checked += response.status_code == 200
     assert not problems, "\n".join(problems)
     assert checked >= 20
+
+
+@pytest.mark.django_db
+def test_every_event_of_the_stream_matches_its_declared_schema(owner, team):
+    """The stream was declared as one string; a client (or schemathesis) parses it
+    into events of id, event and data, and each is checked against the declaration."""
+    from tests.api.test_events import bearer, finished, sse_frames
+
+    debate = finished(team, owner)
+    response = bearer(owner).get(f"/api/debates/{debate.code}/events/stream")
+    content = api.get_openapi_schema()["paths"]["/api/debates/{code}/events/stream"]["get"][
+        "responses"]["200"]["content"]["text/event-stream"]
+    events = [frame for frame in sse_frames(response) if "data" in frame]
+    assert len(events) == 4
+    for event in events:
+        jsonschema.validate(event, content["schema"])
+        jsonschema.validate(event, content["itemSchema"])
