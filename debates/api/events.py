@@ -54,9 +54,9 @@ def poll_seconds() -> float:
     return float(getattr(settings, "COUNCIL_EVENTS_POLL_SECONDS", 0.5))
 
 
-# One server-sent event as a client's parser gives it (OpenAPI 3.2 describes a stream
-# by its ``itemSchema``; fuzzers read ``schema`` the same way): the document said
-# "a string", which no parsed event is.
+# One server-sent event as a client's parser gives it. OpenAPI 3.2 describes a stream
+# by ``itemSchema`` (each event) and ``schema`` (the whole stream: a list of them); the
+# document said "a string", which no parsed stream or event is.
 SSE_EVENT_SCHEMA = {
     "type": "object", "required": ["event", "data"],
     "properties": {
@@ -215,7 +215,8 @@ class HeldStream:
                                "kind, `data` the event as JSON; a final `end` event carries "
                                "the debate's status.",
                 "content": {"text/event-stream": {
-                    "schema": SSE_EVENT_SCHEMA, "itemSchema": SSE_EVENT_SCHEMA}}}}})
+                    "schema": {"type": "array", "items": SSE_EVENT_SCHEMA},
+                    "itemSchema": SSE_EVENT_SCHEMA}}}}})
 async def stream_events(request: HttpRequest, code: uuid.UUID,
                         query: Query[StreamQuery]) -> StreamingHttpResponse:
     """Server-sent events of the log after ``after`` (or the ``Last-Event-ID`` header),
