@@ -15,8 +15,9 @@ from pydantic import Field
 
 ERROR_CODES = {
     400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-    405: "method_not_allowed", 409: "conflict", 413: "too_large", 422: "validation_error",
-    429: "rate_limited", 500: "server_error",
+    405: "method_not_allowed", 409: "conflict", 413: "too_large", 414: "uri_too_long",
+    422: "validation_error", 429: "rate_limited", 431: "headers_too_large",
+    500: "server_error",
 }
 
 

@@ -18,7 +18,7 @@ is logged and answered with a JSON 500, never Django's HTML error page.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import pydantic
@@ -58,29 +58,60 @@ class NulCharacters(ValueError):
         super().__init__(f"NUL characters are not allowed (in {', '.join(fields)})")
 
 
-def _nul_paths(value: object, path: str = "") -> Iterator[str]:
+NOT_UNICODE = ("Not valid Unicode text: a lone surrogate (an escape \\ud800-\\udfff "
+               "without its pair) is not a character.")
+
+
+class LoneSurrogates(ValueError):
+    """A JSON escape such as ``"\\ud800"`` decodes to half a character, which no database
+    can store (the INSERT raised UnicodeEncodeError, a 500) and no page can print.
+    Refused for every string of every body alike, as a field error (422)."""
+
+    def __init__(self, fields: list[str]) -> None:
+        self.fields = fields
+        super().__init__(f"{fields[0]}: {NOT_UNICODE}")
+
+
+def _has_nul(text: str) -> bool:
+    return "\x00" in text
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _paths_where(value: object, bad: Callable[[str], bool], path: str = "") -> Iterator[str]:
+    """The dotted path of every string (key or value) in a parsed body that is ``bad``."""
     if isinstance(value, str):
-        if "\x00" in value:
+        if bad(value):
             yield path or "(body)"
     elif isinstance(value, dict):
         for key, item in value.items():
-            yield from _nul_paths(key, path or "(body)")
-            yield from _nul_paths(item, f"{path}.{key}" if path else str(key))
+            yield from _paths_where(key, bad, path or "(body)")
+            yield from _paths_where(item, bad, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list):
         for index, item in enumerate(value):
-            yield from _nul_paths(item, f"{path}.{index}" if path else str(index))
+            yield from _paths_where(item, bad, f"{path}.{index}" if path else str(index))
 
 
 class CouncilParser(Parser):
-    """The JSON parser, refusing NUL characters in any string of a body (the query and
-    the path never get here with one: ``web_edge.request_guard`` refuses them)."""
+    """The JSON parser, refusing NUL characters and lone surrogates in any string of a
+    body. The query, the path and form fields never hold either: ``web_edge.
+    request_guard`` refuses NUL there, and Django decodes them as UTF-8 with invalid
+    bytes replaced, which leaves no surrogate."""
 
     def parse_body(self, request: HttpRequest) -> dict[str, Any]:
         data = super().parse_body(request)
-        if fields := list(_nul_paths(data)):
-            # ninja turns any parser exception into HttpError(400) "Cannot parse request
-            # body" with this one as its __cause__; http_error below reads it.
+        # ninja turns any parser exception into HttpError(400) "Cannot parse request
+        # body" with this one as its __cause__; http_error below reads it.
+        if fields := list(_paths_where(data, _has_nul)):
             raise NulCharacters(fields)
+        if fields := list(_paths_where(data, _has_lone_surrogate)):
+            raise LoneSurrogates(fields)
         return data
 
 
@@ -204,11 +235,19 @@ def nul_characters(request: HttpRequest, exc: NulCharacters) -> HttpResponse:
                                status=400)
 
 
+@api.exception_handler(LoneSurrogates)
+def lone_surrogates(request: HttpRequest, exc: LoneSurrogates) -> HttpResponse:
+    errors = {field: [NOT_UNICODE] for field in exc.fields}
+    return api.create_response(request, error_body(422, str(exc), errors), status=422)
+
+
 @api.exception_handler(HttpError)
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     """ninja's own refusals: 401 without a session, 429, an unparseable body ..."""
     if isinstance(exc.__cause__, NulCharacters):
         return nul_characters(request, exc.__cause__)
+    if isinstance(exc.__cause__, LoneSurrogates):
+        return lone_surrogates(request, exc.__cause__)
     message, code = str(exc), None
     if exc.status_code == 400 and message.startswith("Cannot parse request body"):
         message, code = "The request body is not valid JSON.", "invalid_json"

@@ -52,7 +52,7 @@ class DecisionIn(Schema):
         "without it the decision is refused (400, code quality_not_confirmed)."))
 
 
-class VersionOut(Schema):
+class DecisionVersionOut(Schema):
     version: int
     option: str | None
     choice: str | None
@@ -73,17 +73,17 @@ class ReviewOut(Schema):
     recorded_at: datetime
 
 
-class DecisionOut(VersionOut):
+class DecisionOut(DecisionVersionOut):
     code: uuid.UUID
     debate: uuid.UUID
     question: str
     state: DecisionState
     result_quality: ResultQuality = Field(description=RESULT_QUALITY)
-    earlier_versions: list[VersionOut]
+    earlier_versions: list[DecisionVersionOut]
     outcome: ReviewOut | None = Field(description="The latest review; null before any.")
 
 
-class DecisionListItemOut(VersionOut):
+class DecisionListItemOut(DecisionVersionOut):
     """A row of the log; resolved from a Decision (the paginated queryset's items)."""
 
     code: uuid.UUID

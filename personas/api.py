@@ -64,7 +64,7 @@ class FieldChangeOut(Schema):
     new: Any
 
 
-class VersionOut(Schema):
+class PersonaVersionOut(Schema):
     number: int
     data: dict[str, Any]
     changed_by: str | None
@@ -74,7 +74,7 @@ class VersionOut(Schema):
 
 
 class PersonaDetailOut(PersonaOut):
-    versions: list[VersionOut]
+    versions: list[PersonaVersionOut]
 
 
 class LibraryOut(Schema):
@@ -294,7 +294,7 @@ def fork_persona(request: AuthenticatedHttpRequest, code: uuid.UUID,
     return Status(201, _persona_out(fork, selectors.PersonaUsage()))
 
 
-@router.get("/{uuid:code}/versions", response=list[VersionOut],
+@router.get("/{uuid:code}/versions", response=list[PersonaVersionOut],
             url_name="personas_persona_versions")
 def list_versions(request: HttpRequest, code: uuid.UUID) -> list[dict[str, Any]]:
     """Every version, newest first, each with the fields it changed from the one before."""
@@ -309,7 +309,7 @@ def _version(persona: LibraryPersona, number: int) -> dict[str, Any]:
     raise Http404(f"{persona.name} has no version {number}.")
 
 
-@router.get("/{uuid:code}/versions/{int:number}", response=VersionOut,
+@router.get("/{uuid:code}/versions/{int:number}", response=PersonaVersionOut,
             url_name="personas_persona_version")
 def get_version(request: HttpRequest, code: uuid.UUID, number: int) -> dict[str, Any]:
     persona, _ = persona_access(request, code)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 from typing import Literal
 
@@ -15,11 +16,18 @@ from django.utils.text import slugify
 from accounts.models import Team
 from debates.engine.inputs import check_model
 from debates.engine.persona_files import PersonaFileError, load_persona_text
-from debates.engine.schemas import Persona
+from debates.engine.schemas import PERSONA_NAME_MAX, Persona
 from debates.models import Agent, Debate
 from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
 
 ExportFormat = Literal["yaml", "json"]
+
+# One import stores a version per persona in one transaction: 5,000 personas took 21 s
+# and held the library's rows that long. 500 fit well under a second's work per hundred;
+# a library holds at most 2,000 (archived ones count: they keep their rows and history),
+# which keeps the picker and the export a page, not a dump (docs/teams.md, "Limits").
+MAX_IMPORT_PERSONAS = 500
+MAX_LIBRARY_PERSONAS = 2_000
 
 
 class PersonaError(ValueError):
@@ -57,13 +65,37 @@ def _name_taken(library: PersonaLibrary, name: str, *, exclude: int | None = Non
     return (named.exclude(pk=exclude) if exclude is not None else named).exists()
 
 
+LIBRARY_NAME_MAX = PersonaLibrary._meta.get_field("name").max_length or 200
+
+
+def _fork_names(name: str, limit: int) -> Iterator[str]:
+    """``name (fork)``, ``name (fork 2)`` ..., each within ``limit`` characters: the
+    name is cut to leave room for its suffix (the column would refuse, or on SQLite
+    keep, a longer one)."""
+    for n in itertools.count(1):
+        suffix = " (fork)" if n == 1 else f" (fork {n})"
+        yield name[:limit - len(suffix)].rstrip() + suffix
+
+
 def _free_name(library: PersonaLibrary, name: str) -> str:
     """``name``, or ``name (fork)``, ``name (fork 2)`` ... whichever is free in the library."""
-    candidate, n = name, 1
-    while _name_taken(library, candidate):
-        candidate = f"{name} (fork)" if n == 1 else f"{name} (fork {n})"
-        n += 1
-    return candidate
+    if not _name_taken(library, name):
+        return name
+    return next(c for c in _fork_names(name, PERSONA_NAME_MAX) if not _name_taken(library, c))
+
+
+def _no_room(library: PersonaLibrary, adding: int) -> str | None:
+    """Why ``adding`` more personas would not fit in the library, or None."""
+    held = library.personas.count()
+    if held + adding <= MAX_LIBRARY_PERSONAS:
+        return None
+    return (f"{library.name} holds {held:,} personas (archived ones included) and a "
+            f"library holds at most {MAX_LIBRARY_PERSONAS:,}; {adding:,} more do not fit")
+
+
+def _make_room(library: PersonaLibrary, adding: int = 1) -> None:
+    if problem := _no_room(library, adding):
+        raise PersonaError(problem)
 
 
 def _version(persona: LibraryPersona, user: User | None, note: str) -> PersonaVersion:
@@ -83,6 +115,9 @@ def _library_name(team: Team, name: str, *, exclude: int | None = None) -> str:
     name = name.strip()
     if not name:
         raise PersonaError("A library needs a name.")
+    if len(name) > LIBRARY_NAME_MAX:
+        raise PersonaError(f"A library name has at most {LIBRARY_NAME_MAX} characters "
+                           f"(this one has {len(name)}).")
     named = PersonaLibrary.objects.filter(team=team, name__iexact=name)
     if (named.exclude(pk=exclude) if exclude is not None else named).exists():
         raise PersonaError(f"Your team already has a library called '{name}'.")
@@ -91,12 +126,9 @@ def _library_name(team: Team, name: str, *, exclude: int | None = None) -> str:
 
 def _free_library_name(team: Team, name: str) -> str:
     """``name (fork)``, ``name (fork 2)`` ... whichever is free in the team."""
-    taken = {n.casefold() for n in PersonaLibrary.objects.filter(
-        team=team, name__istartswith=name).values_list("name", flat=True)}
-    candidate, n = f"{name} (fork)", 2
-    while candidate.casefold() in taken:
-        candidate, n = f"{name} (fork {n})", n + 1
-    return candidate
+    libraries = PersonaLibrary.objects.filter(team=team)
+    return next(c for c in _fork_names(name, LIBRARY_NAME_MAX)
+                if not libraries.filter(name__iexact=c).exists())
 
 
 def library_create(
@@ -149,6 +181,7 @@ def persona_create(
     *, library: PersonaLibrary, user: User | None, data: Persona, note: str = ""
 ) -> LibraryPersona:
     _check(data)
+    _make_room(library)
     if _name_taken(library, data.name):
         raise PersonaError(f"'{data.name}' already exists in {library.name}", field="name")
     persona = LibraryPersona.objects.create(library=library, **_fields(data))
@@ -211,6 +244,7 @@ def persona_fork(
     already taken there gets "(fork)" appended."""
     if target.team_id != persona.library.team_id:
         raise PersonaError("A persona can only be forked into a library of the same team.")
+    _make_room(target)
     return _copy(persona, target, user)
 
 
@@ -224,7 +258,9 @@ def personas_import(
     """All personas of a file, or none: the first invalid persona (named by file,
     index and field) or any name already in the library refuses the whole file."""
     source = PurePath(filename).name or "personas.yaml"
-    personas = load_persona_text(text, source, limit=None)
+    personas = load_persona_text(text, source, limit=MAX_IMPORT_PERSONAS)
+    if problem := _no_room(library, len(personas)):
+        raise PersonaFileError(f"{source}: {problem}")
     taken = [
         f"persona {i} ({p.name}): field 'name': '{p.name}' already exists in {library.name}"
         for i, p in enumerate(personas) if _name_taken(library, p.name)

@@ -57,18 +57,23 @@ def library_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     return redirect("personas:library_detail", code=library.code)
 
 
-@login_required
-@require_GET
-def library_detail(request: HttpRequest, code: str) -> HttpResponse:
-    library, role = library_access(request, code)
+def _library_page(request: HttpRequest, library: PersonaLibrary, role: str, *,
+                  import_form: ImportForm | None = None, status: int = 200) -> HttpResponse:
     personas = list(selectors.library_personas(library=library))
     usage = selectors.persona_usage(team=library.team, personas=personas)
     return render(request, "personas/library_detail.html", {
         "library": library, "can_write": role in WRITE_ROLES,
         "rows": [(p, usage[p.code]) for p in personas],
         "form": LibraryForm(initial={"name": library.name, "description": library.description}),
-        "import_form": ImportForm(),
-    })
+        "import_form": import_form or ImportForm(),
+    }, status=status)
+
+
+@login_required
+@require_GET
+def library_detail(request: HttpRequest, code: str) -> HttpResponse:
+    library, role = library_access(request, code)
+    return _library_page(request, library, role)
 
 
 @login_required
@@ -139,22 +144,22 @@ def library_export(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def library_import(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
-    library, _ = library_access(request, code, need=Need.WRITE)
+    """A refused file answers 400 with the library page and the form showing why (the
+    pasted text kept), so the answer's status says what happened."""
+    library, role = library_access(request, code, need=Need.WRITE)
     form = ImportForm(request.POST, request.FILES)
     source = form.source() if form.is_valid() else None
-    if source is None:
-        messages.error(request, "Nothing imported: " + " ".join(
-            str(e) for errors in form.errors.values() for e in errors))
-        return redirect("personas:library_detail", code=library.code)
-    try:
-        created = services.personas_import(library=library, user=request.user,
-                                           text=source[0], filename=source[1])
-    except PersonaFileError as exc:
-        messages.error(request, f"Nothing imported. {exc}")
-    else:
-        messages.success(request, f"Imported {len(created)} persona"
-                                  f"{'' if len(created) == 1 else 's'}.")
-    return redirect("personas:library_detail", code=library.code)
+    if source is not None:
+        try:
+            created = services.personas_import(library=library, user=request.user,
+                                               text=source[0], filename=source[1])
+        except PersonaFileError as exc:
+            form.add_error(None, f"Nothing imported. {exc}")
+        else:
+            messages.success(request, f"Imported {len(created)} persona"
+                                      f"{'' if len(created) == 1 else 's'}.")
+            return redirect("personas:library_detail", code=library.code)
+    return _library_page(request, library, role, import_form=form, status=400)
 
 
 @login_required

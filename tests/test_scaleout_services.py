@@ -12,6 +12,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -44,6 +45,16 @@ def run_scaleout(services: ScaleOut, args: list[str], database_url: str | None =
         text=True,
         timeout=300,
     )
+
+
+def run_probe(services: ScaleOut, probe: str, database_url: str) -> Any:
+    """Migrates ``database_url`` and runs ``probe`` (Python that prints JSON on its last
+    line) against it; returns what it printed."""
+    migrated = run_scaleout(services, ["manage.py", "migrate", "--noinput"], database_url)
+    assert migrated.returncode == 0, migrated.stdout + migrated.stderr
+    result = run_scaleout(services, ["-c", probe], database_url)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def test_postgres_answers_a_query(scaleout):

@@ -29,6 +29,7 @@ from api_kit.pagination import PagePagination
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.api import actions, compare, events
+from debates.api.events import EventOut
 from debates.api.results import ResultOut
 from debates.engine.inputs import InputError, check_model
 from debates.engine.schemas import (
@@ -164,13 +165,6 @@ class StatusOut(Schema):
     code: uuid.UUID
     status: str
     stop_requested: bool
-
-
-class EventOut(Schema):
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    created_at: datetime
 
 
 class EventsQuery(Schema):

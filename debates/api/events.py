@@ -55,6 +55,21 @@ def poll_seconds() -> float:
     return float(getattr(settings, "COUNCIL_EVENTS_POLL_SECONDS", 0.5))
 
 
+# One server-sent event as a client's parser gives it. OpenAPI 3.2 describes a stream
+# by ``itemSchema`` (each event) and ``schema`` (the whole stream: a list of them); the
+# document said "a string", which no parsed stream or event is.
+SSE_EVENT_SCHEMA = {
+    "type": "object", "required": ["event", "data"],
+    "properties": {
+        "id": {"type": "string", "description": "The event's seq."},
+        "event": {"type": "string", "description": "Its kind, or end."},
+        "data": {"type": "string", "contentMediaType": "application/json",
+                 "description": "The event as JSON (EventOut)."},
+        "retry": {"type": "integer"},
+    },
+}
+
+
 class EventOut(Schema):
     seq: int
     kind: str
@@ -202,7 +217,9 @@ class HeldStream:
                 "description": "Server-sent events: `id` is the event's seq, `event` its "
                                "kind, `data` the event as JSON; a final `end` event carries "
                                "the debate's status.",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}}}}})
+                "content": {"text/event-stream": {
+                    "schema": {"type": "array", "items": SSE_EVENT_SCHEMA},
+                    "itemSchema": SSE_EVENT_SCHEMA}}}}})
 async def stream_events(request: HttpRequest, code: uuid.UUID,
                         query: Query[StreamQuery]) -> StreamingHttpResponse:
     """Server-sent events of the log after ``after`` (or the ``Last-Event-ID`` header),

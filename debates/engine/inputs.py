@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from .llm.capabilities import BUILTIN_PROVIDERS, provider_of
 from .schemas import MAX_QUESTION_CHARS
 
@@ -10,9 +12,23 @@ class InputError(ValueError):
     pass
 
 
+# Letters that draw nothing (the Hangul fillers, the blank Braille pattern), besides
+# the format characters of category Cf.
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(text: str) -> bool:
+    """Whether anything is left once format characters (zero-width spaces and joiners,
+    the byte-order mark, direction marks: category Cf), blank letters and whitespace are
+    taken out: a question of only those reads as blank, and the panel would debate
+    nothing."""
+    return any(not ch.isspace() and ch not in BLANK_LETTERS
+               and unicodedata.category(ch) != "Cf" for ch in text)
+
+
 def clean_question(question: str | None) -> str:
     text = (question or "").strip()
-    if not text:
+    if not _visible(text):
         raise InputError("the question is empty")
     if len(text) > MAX_QUESTION_CHARS:
         raise InputError(

@@ -7,6 +7,7 @@ a 40-persona library without guessing.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,8 @@ def _describe(error: ErrorDetails) -> str:
 
 
 def parse_personas(data: Any, source: str, *, limit: int | None = MAX_AGENTS) -> list[Persona]:
-    """``limit`` caps a panel file at the largest debate; libraries pass None."""
+    """``limit`` caps a panel file at the largest debate; a library import passes its
+    own cap, None means none."""
     if isinstance(data, dict) and set(data) == {"personas"}:
         data = data["personas"]
     if not isinstance(data, list):
@@ -49,7 +51,8 @@ def parse_personas(data: Any, source: str, *, limit: int | None = MAX_AGENTS) ->
     if not data:
         raise PersonaFileError(f"{source}: the file contains no personas")
     if limit is not None and len(data) > limit:
-        raise PersonaFileError(f"{source}: {len(data)} personas, at most {limit} allowed")
+        raise PersonaFileError(
+            f"{source}: {len(data):,} personas, at most {limit:,} allowed in one file")
     personas: list[Persona] = []
     seen: dict[str, int] = {}
     for index, item in enumerate(data):
@@ -71,6 +74,16 @@ def parse_personas(data: Any, source: str, *, limit: int | None = MAX_AGENTS) ->
         seen[key] = index
         personas.append(persona)
     return personas
+
+
+def _unreadable_value(exc: ValueError) -> str:
+    """What a parser's ValueError means for the user: Python refuses to read an integer
+    of more than ``sys.get_int_max_str_digits()`` digits (a denial-of-service guard), and
+    YAML a date that does not exist (``2026-13-01``)."""
+    if "integer string conversion" in str(exc):
+        return (f"a number is longer than {sys.get_int_max_str_digits():,} digits; "
+                "no persona field holds one")
+    return f"a value cannot be read: {exc}"
 
 
 def load_persona_text(text: str, source: str, *, limit: int | None = MAX_AGENTS
@@ -96,6 +109,8 @@ def load_persona_text(text: str, source: str, *, limit: int | None = MAX_AGENTS
         where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise PersonaFileError(f"{source}: not valid YAML{where}: {problem}") from None
+    except ValueError as exc:
+        raise PersonaFileError(f"{source}: {_unreadable_value(exc)}") from None
     return parse_personas(data, source, limit=limit)
 
 

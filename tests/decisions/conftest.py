@@ -14,7 +14,9 @@ def finish(debate, options=OPTIONS):
     synthesis.result = {**synthesis.result, "options": list(options)}
     synthesis.save()
     debate.status = "succeeded"
-    debate.save()
+    # Only the status: a whole save would write back the event counter read before
+    # debate_created was appended, and the next event would reuse its number.
+    debate.save(update_fields=["status"])
     return debate
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from debates.engine.schemas import Persona
+from debates.engine.schemas import PERSONA_NAME_MAX, Persona
 from personas.models import LibraryPersona
 from personas.services import (
     PersonaError,
@@ -73,3 +73,36 @@ def test_fork_views(member_client, library, member):
     assert member_client.post(f"/personas/{original.code}/fork").status_code == 302
     assert member_client.post(f"/personas/libraries/{library.code}/fork").status_code == 302
     assert LibraryPersona.objects.count() == 4  # the fork, then both copied into a new library
+
+
+def test_a_fork_of_a_library_with_the_longest_name_fits_the_column(team, owner):
+    """A 200-character name plus " (fork)" was stored whole on SQLite (207 characters)
+    and refused by PostgreSQL ("value too long", a 500)."""
+    longest = library_create(team=team, user=owner, name="L" * 200)
+    first, second = (library_fork(library=longest, user=owner) for _ in range(2))
+    assert first.name == "L" * 193 + " (fork)"
+    assert second.name == "L" * 191 + " (fork 2)"
+
+
+def test_a_fork_of_a_persona_with_the_longest_name_fits_the_column(library, owner):
+    original = _persona(library, owner, name="P" * PERSONA_NAME_MAX)
+    first, second = (persona_fork(persona=original, user=owner, target=library)
+                     for _ in range(2))
+    assert first.name == "P" * (PERSONA_NAME_MAX - 7) + " (fork)"
+    assert second.name == "P" * (PERSONA_NAME_MAX - 9) + " (fork 2)"
+    assert first.versions.get().data["name"] == first.name
+
+
+def test_a_fork_named_longer_than_the_column_is_refused(library, owner):
+    with pytest.raises(PersonaError, match="at most 200 characters"):
+        library_fork(library=library, user=owner, name="N" * 201)
+
+
+def test_the_fork_view_says_why_a_long_name_is_refused(member_client, library):
+    from django.contrib.messages import get_messages
+
+    response = member_client.post(f"/personas/libraries/{library.code}/fork",
+                                  {"name": "N" * 201})
+    assert "at most 200 characters" in " ".join(
+        str(m) for m in get_messages(response.wsgi_request))
+    assert library.team.persona_libraries.count() == 1

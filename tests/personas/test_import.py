@@ -69,10 +69,27 @@ def test_import_view_reports_the_error_and_imports_nothing(member_client, librar
     path = CASES / "invalid_missing_field.yaml"
     with path.open("rb") as upload:
         response = member_client.post(f"/personas/libraries/{library.code}/import",
-                                      {"file": upload, "format": "yaml"}, follow=True)
+                                      {"file": upload, "format": "yaml"})
+    assert response.status_code == 400  # the page with the form, not a redirect to a 200
     html = response.content.decode()
     assert "Nothing imported" in html and "persona 1" in html and "approach" in html
+    assert 'role="alert"' in html
     assert library.personas.count() == 0
+
+
+def test_import_view_keeps_the_pasted_text_with_its_error(member_client, library):
+    response = member_client.post(f"/personas/libraries/{library.code}/import",
+                                  {"text": "- name: [unclosed", "format": "yaml"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "not valid YAML" in html and "- name: [unclosed" in html
+
+
+def test_import_view_without_a_file_or_text_answers_400(member_client, library):
+    response = member_client.post(f"/personas/libraries/{library.code}/import",
+                                  {"text": "", "format": "yaml"})
+    assert response.status_code == 400
+    assert "Choose a file or paste its contents." in response.content.decode()
 
 
 def test_import_view_accepts_pasted_json(member_client, library):
@@ -89,6 +106,7 @@ def test_import_view_refuses_a_non_utf8_upload(member_client, library):
 
     upload = SimpleUploadedFile("latin.yaml", "- name: Jos\xe9".encode("latin-1"))
     response = member_client.post(f"/personas/libraries/{library.code}/import",
-                                  {"file": upload, "format": "yaml"}, follow=True)
+                                  {"file": upload, "format": "yaml"})
+    assert response.status_code == 400
     assert "not UTF-8" in response.content.decode()
     assert library.personas.count() == 0

@@ -1,0 +1,93 @@
+"""``python -m tests.fuzz_api``: schemathesis against a served site's
+``/api/openapi.json`` with an API token, a bounded number of examples per operation;
+exits non-zero on any server error (5xx) or any answer its declared schema does not
+describe. ``.ci/run`` runs it after ``make test`` (docs/api.md, "Fuzzing").
+
+The site is ``manage.py serve`` over a fresh SQLite database (``tests.served_site``),
+with one user, their team and a token; debates it starts run on the simulated model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from tests.served_site import served_site
+
+CHECKS = "not_a_server_error,response_schema_conformance"
+# One user, their team and an API token, and one object of each kind the paths name
+# (a finished debate with a comment and a decision, a library, a persona with two
+# versions): their codes (JSON on stdout's last line) let the fuzzer past the 404s.
+SETUP = """
+import json
+from django.contrib.auth.models import User
+from accounts.services import api_token_create, team_create
+from collab.services import comment_create
+from debates.engine.schemas import Persona
+from decisions.services import decision_record
+from personas.services import library_create, persona_create, persona_update
+from tests.decisions.conftest import finish
+from tests.factories import make_debate
+user = User.objects.create_user("fuzz", password="fuzz-password-not-secret")
+team = team_create(name="Fuzz", owner=user)
+debate = finish(make_debate(team, user))
+decision_record(debate=debate, user=user, choice="Ship in May", rationale="Cheaper")
+comment = comment_create(debate=debate, author=user, body="Why May?")
+library = library_create(team=team, user=user, name="Main")
+fields = dict(name="Dana", background="CFO", expertise="x", approach="x", bias="x")
+persona = persona_create(library=library, user=user, data=Persona(**fields))
+persona_update(persona=persona, user=user, data=Persona(**{**fields, "bias": "Bold"}))
+print(json.dumps({"token": api_token_create(user=user, name="fuzz")[1],
+                  "team": str(team.code), "debate": str(debate.code),
+                  "comment": str(comment.code), "library": str(library.code),
+                  "persona": str(persona.code)}))
+"""
+
+# Which object a path's {code} names, by the path's start (the patterns are disjoint).
+CODE_OF = [("^/api/teams/", "team"), ("^/api/personas/libraries/", "library"),
+           ("^/api/personas/", "persona"), ("^/api/debates/", "debate")]
+
+
+def config_text(made: dict[str, str]) -> str:
+    """schemathesis.toml: every path parameter set to a real object of the team."""
+    blocks = []
+    for regex, kind in CODE_OF:
+        blocks.append(f'[[operations]]\ninclude-path-regex = "{regex}\\\\{{code\\\\}}"\n'
+                      f'parameters = {{ "path.code" = "{made[kind]}", '
+                      f'"path.comment" = "{made["comment"]}", "path.number" = 1 }}\n')
+    return "\n".join(blocks)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max-examples", type=int, default=20,
+                        help="test cases per operation and phase (default: 20)")
+    parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument("--workers", default="2")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="council-fuzz-") as directory, \
+            served_site(Path(directory), COUNCIL_MODEL="sim/default") as site:
+        made = json.loads(site.manage("shell", "-c", SETUP).strip().splitlines()[-1])
+        config = Path(directory) / "schemathesis.toml"
+        config.write_text(config_text(made))
+        command = [
+            str(Path(sys.executable).with_name("schemathesis")), "--config-file", str(config),
+            "run", f"{site.url}/api/openapi.json",
+            "--header", f"Authorization: Bearer {made['token']}",
+            "--checks", CHECKS, "--max-examples", str(args.max_examples),
+            "--seed", str(args.seed), "--workers", args.workers,
+            # Fuzzing only: the coverage phase's generator itself failed now and then
+            # ("Inconsistent results" from hypothesis), a red run with no finding.
+            "--phases", "fuzzing", "--request-timeout", "60",
+            "--suppress-health-check", "all", "--no-shrink",
+        ]
+        # In the temporary directory: schemathesis keeps a cache (.schemathesis/) where it runs.
+        return subprocess.run(command, cwd=directory, timeout=1200).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
