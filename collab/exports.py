@@ -23,8 +23,8 @@ def follow_up_markdown(debate: Debate) -> str:
         out += ["### Actions", ""]
         for a in follow.actions:
             owner = inline(a.owner.get_username()) if a.owner else "no owner"
-            kind = "claim" if a.target_kind == TargetKind.CLAIM else "risk"
-            out.append(f"- [{'x' if a.is_done else ' '}] **{inline(a.target_ref)}** ({kind}) "
+            kind = {TargetKind.CLAIM: "claim", TargetKind.RISK: "risk"}.get(a.target_kind, "debate")
+            out.append(f"- [{'x' if a.is_done else ' '}] **{inline(a.about)}** ({kind}) "
                        f"{inline(a.title)} — {owner}, due {a.due_date:%Y-%m-%d}")
         out.append("")
     if follow.checks:
