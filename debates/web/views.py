@@ -261,10 +261,10 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
     codes = [request.GET.get("a", ""), request.GET.get("b", "")]
     if not all(codes):
         # Without both runs named, let the user pick them from the team's debates.
-        team, _ = current_team_access(request)
+        team, role = current_team_access(request)
         return render(request, "debates/compare_pick.html", {
             "debates": selectors.debate_list(team=team, limit=100), "a": codes[0],
-            "b": codes[1],
+            "b": codes[1], "can_write": can_write(role),
         })
     debates = [debate_access(user=request.user, code=c)[0] for c in codes]
     results = [selectors.debate_result(debate=d) for d in debates]

@@ -24,6 +24,14 @@ def test_library_list_shows_the_current_teams_libraries_only(viewer_client, libr
     assert 'action="/personas/libraries/new"' not in html  # viewers get no forms
 
 
+def test_viewers_get_no_new_debate_link_they_could_not_follow(viewer_client, member_client,
+                                                             library):
+    assert 'href="/debates/new"' not in viewer_client.get("/personas/").content.decode()
+    assert 'href="/debates/new"' in member_client.get("/personas/").content.decode()
+    assert 'href="/debates/new"' not in viewer_client.get("/debates/compare").content.decode()
+    assert viewer_client.get("/debates/new").status_code == 403
+
+
 def test_editor_creates_a_library_in_the_current_team(member_client, team):
     response = member_client.post("/personas/libraries/new", {"name": "Ops"})
     library = PersonaLibrary.objects.get(name="Ops")
