@@ -81,3 +81,12 @@ def test_persona_text_is_escaped(member_client, library):
     persona = LibraryPersona.objects.get()
     html = member_client.get(f"/personas/{persona.code}/").content.decode()
     assert "<script>alert(1)" not in html and "&lt;script&gt;" in html
+
+
+def test_only_an_edit_asks_why_the_persona_changed(member_client, library, member):
+    new = member_client.get(f"/personas/libraries/{library.code}/personas/new").content.decode()
+    assert 'name="note"' not in new and "why you changed it" not in new
+    member_client.post(f"/personas/libraries/{library.code}/personas/new", FIELDS)
+    persona = LibraryPersona.objects.get(name="Dana")
+    edit = member_client.get(f"/personas/{persona.code}/edit").content.decode()
+    assert 'name="note"' in edit and "why you changed it" in edit
