@@ -36,7 +36,8 @@ def decide(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     options = selectors.debate_options(debate)
     current = selectors.decision_for_debate(debate=debate)
     if request.method == "POST":
-        form = DecisionForm(request.POST, options=options)
+        form = DecisionForm(request.POST, options=options,
+                            kept_review_on=current.review_on if current else None)
     else:
         form = DecisionForm(options=options, initial=_initial(current))
     if request.method == "POST" and form.is_valid():
