@@ -915,6 +915,14 @@ _JA.update({
     "cmp.agreed": "合意点",
 })
 
+# Issue 32: the print view's thread option, the adversarial issue categories and page
+# lines, the protocol and mode names on the synthesis pages.
+_EN.update({"nav.print_with_threads": "include the comment threads",
+            "nav.print_without_threads": "without the comment threads"})
+_ZH.update({"nav.print_with_threads": "包含评论串", "nav.print_without_threads": "不含评论串"})
+_JA.update({"nav.print_with_threads": "コメントスレッドを含める",
+            "nav.print_without_threads": "コメントスレッドを除く"})
+
 TRANSLATIONS = {"en": _EN, "zh": _ZH, "ja": _JA}
 
 
