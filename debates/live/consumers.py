@@ -77,7 +77,8 @@ def live_parts(partials: dict[str, str]) -> tuple[str, ...]:
     (the team's decision among them, through the decisions app's tag) and the
     protocol's own agent cards, side panel and live partial."""
     return tuple(name for name in (
-        "debates/_decision_slot.html", "debates/_status.html", "debates/_stepper.html", partials["agents"],
+        "debates/_decision_slot.html", "debates/_status.html", "debates/_stepper.html",
+        partials["agents"],
         partials.get("chart", ""), "debates/_synthesis_card.html", partials["live"],
     ) if name)
 
