@@ -100,7 +100,8 @@ def live_update(debate: Debate, *, role: str, after: int, csrf_token: str = "") 
     by part, so a connection can leave out the parts its page already shows."""
     detailed = selectors.debate_detail(team=debate.team, code=debate.code)
     page = debate_page(detailed, role=role, can_write=can_write(role))
-    context = {"page": page, "debate": detailed, "oob": True, "csrf_token": csrf_token,
+    context = {"page": page, "debate": detailed, "role": role, "oob": True,
+               "csrf_token": csrf_token,
                "new_events": [e for e in page.events if e.seq > after]}
     names = live_parts(page.partials)
     parts = {name: str(render_to_string(name, context)) for name in names}

@@ -24,11 +24,10 @@ register = template.Library()
 def decision_banner(context: template.Context, debate: Any, role: str | None) -> dict[str, Any]:
     """The decision (or, for editors on a finished debate without one, a link to record
     it), in the page's language, with the latest review. One query, two with a
-    decision. In a live update (``oob`` in the context) it is an out-of-band swap, so a
-    debate that finishes while watched brings the "record the decision" prompt."""
+    decision."""
     decision = decision_for_debate(debate=debate)
     state = decision_state(decision) if decision is not None else ""
     outcome = latest_outcome(decision=decision) if decision is not None else None
     return {"debate": debate, "decision": decision, "state": state, "outcome": outcome,
-            "lang": page_language(context), "oob": context.get("oob", False),
+            "lang": page_language(context),
             "finished": debate_is_finished(debate), "can_write": role in WRITE_ROLES}
