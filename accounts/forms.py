@@ -44,7 +44,7 @@ class PasswordChangeForm(DjangoPasswordChangeForm):
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(max_length=200)
+    name = forms.CharField(max_length=200, label="Team name")
 
 
 class ApiTokenForm(forms.Form):

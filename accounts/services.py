@@ -65,6 +65,16 @@ def team_create(*, name: str, owner: User) -> Team:
     return team
 
 
+def team_rename(*, team: Team, name: str) -> Team:
+    """Gives ``team`` a new name (owners only: the view checks the role)."""
+    name = " ".join(name.split())
+    if not name:
+        raise TeamError("A team needs a name.")
+    team.name = name
+    team.save(update_fields=["name"])
+    return team
+
+
 def membership_add(*, team: Team, user: User, role: str = Membership.Role.VIEWER) -> Membership:
     """Add ``user`` to ``team`` with ``role``, or change the role of an existing member."""
     if role not in Membership.Role.values:

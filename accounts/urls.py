@@ -13,6 +13,7 @@ urlpatterns = [
     path("teams/new", views.team_new, name="team_new"),
     path("teams/switch", views.team_switch, name="team_switch"),
     path("teams/<uuid:code>/", views.team_detail, name="team_detail"),
+    path("teams/<uuid:code>/rename", views.team_rename, name="team_rename"),
     path("teams/<uuid:code>/limits", views.team_limits, name="team_limits"),
     path("teams/<uuid:code>/members/<uuid:member>/role", views.member_role, name="member_role"),
     path("teams/<uuid:code>/members/<uuid:member>/remove", views.member_remove,

@@ -189,6 +189,7 @@ def team_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _team_page(request: HttpRequest, team: Team, role: str, *, new_invitation_url: str = "",
+               new_invitation_note: str = "",
                invitation_form: InvitationForm | None = None) -> HttpResponse:
     is_owner = role == Membership.Role.OWNER
     response = render(request, "accounts/team_detail.html", {
@@ -200,6 +201,7 @@ def _team_page(request: HttpRequest, team: Team, role: str, *, new_invitation_ur
         "roles": Membership.Role.choices,
         "invitation_form": invitation_form or InvitationForm(),
         "new_invitation_url": new_invitation_url,
+        "new_invitation_note": new_invitation_note,
         "limits_form": LimitsForm(initial={
             "monthly_budget_usd": team.monthly_budget_usd,
             "debate_cost_cap_usd": team.debate_cost_cap_usd,
@@ -252,13 +254,38 @@ def member_remove(request: HttpRequest, code: str, member: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def team_rename(request: HttpRequest, code: str) -> HttpResponse:
+    team, _ = team_access(request, code, need=Need.OWNER)
+    form = TeamForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.TeamError("Team not renamed: " + _field_errors(form))
+        old_name = team.name
+        services.team_rename(team=team, name=form.cleaned_data["name"])
+        messages.success(request, f"Team {old_name} is now called {team.name}.")
+    except services.TeamError as exc:
+        messages.error(request, str(exc))
+    return redirect("accounts:team_detail", code=team.code)
+
+
+def _field_errors(form: Form) -> str:
+    """Each refused field by its label, with why: "Email: Enter a valid email address."."""
+    parts = []
+    for name, errors in form.errors.items():
+        why = " ".join(map(str, errors))
+        field = form.fields.get(name)
+        parts.append(f"{field.label or name.replace('_', ' ').capitalize()}: {why}"
+                     if field else why)
+    return "; ".join(parts)
+
+
+@login_required
+@require_POST
 def team_limits(request: HttpRequest, code: str) -> HttpResponse:
     team, _ = team_access(request, code, need=Need.OWNER)
     form = LimitsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Limits not saved: " + "; ".join(
-            f"{form.fields[f].label or f}: {' '.join(map(str, e))}"
-            for f, e in form.errors.items()))
+        messages.error(request, "Limits not saved: " + _field_errors(form))
         return redirect("accounts:team_detail", code=team.code)
     services.team_limits_update(team=team, **form.cleaned_data)
     messages.success(request, "Limits saved.")
@@ -273,8 +300,11 @@ def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse
     team, role = team_access(request, code, need=Need.OWNER)
     form = InvitationForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Invitation not created: check the role, email and days.")
-        return redirect("accounts:team_detail", code=team.code)
+        # The page again, with the form as sent: each error beside its field.
+        messages.error(request, "Invitation not created: " + _field_errors(form))
+        response = _team_page(request, team, role, invitation_form=form)
+        response.status_code = 400
+        return response
     invitation, secret = services.invitation_create(team=team, created_by=request.user,
                                                     **form.cleaned_data)
     url = services.site_link(reverse("accounts:invitation", args=[secret]))
@@ -285,9 +315,9 @@ def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse
             sent = f" and mailed to {invitation.email}"
         except OSError:  # smtplib errors are OSErrors: the link still works
             sent = f"; mailing {invitation.email} failed, so send the link yourself"
-    messages.success(request, f"Invitation created{sent}. Copy its link now: it is shown "
-                              "only once.")
-    return _team_page(request, team, role, new_invitation_url=url)
+    # Said beside the link (top of the page), not among the messages far above it.
+    return _team_page(request, team, role, new_invitation_url=url,
+                      new_invitation_note=f"Invitation created{sent}.")
 
 
 @login_required

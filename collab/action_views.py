@@ -26,11 +26,13 @@ def _short(text: object, limit: int = 70) -> str:
 
 
 def _targets(debate: Debate) -> list[tuple[str, str]]:
-    """("risk:R2", "R2 · risk: …") for every risk and claim an action can be about."""
+    """("synthesis:", "General …") first, the default, then ("risk:R2", "R2 · risk: …")
+    for every risk and claim an action can be about."""
     result = selectors.synthesis_result(debate)
     if result is None:
         return []
-    targets = [(f"{TargetKind.RISK}:{r.id}", f"{r.id} · risk: {_short(r.text)}")
+    targets = [(f"{TargetKind.SYNTHESIS}:", "General: the debate as a whole (no risk or claim)")]
+    targets += [(f"{TargetKind.RISK}:{r.id}", f"{r.id} · risk: {_short(r.text)}")
                for r in result.pre_positional_risks]
     targets += [(f"{TargetKind.CLAIM}:{ref}", f"{ref} · claim to verify: {_short(c.quote)}")
                 for ref, c in selectors.synthesis_claims(result)]
@@ -74,7 +76,7 @@ def actions(request: HttpRequest, code: str) -> HttpResponse:
         except services.CommentError as exc:
             error = str(exc)
         else:
-            messages.success(request, f"Action on {ref} given to "
+            messages.success(request, f"Action on {action.about} given to "
                                       f"{form.cleaned_data['owner'].get_username()}.")
             return redirect(_synthesis_url(debate, f"action-{action.code}"))
     follow = selectors.synthesis_follow_up(debate=debate)

@@ -4,7 +4,7 @@ comment threads when the export asks for them."""
 
 from __future__ import annotations
 
-from collab.models import Comment, TargetKind
+from collab.models import Comment
 from collab.selectors import Thread, debate_threads, synthesis_follow_up, synthesis_result
 from debates.engine.markdown import inline
 from debates.models import Debate
@@ -23,8 +23,8 @@ def follow_up_markdown(debate: Debate) -> str:
         out += ["### Actions", ""]
         for a in follow.actions:
             owner = inline(a.owner.get_username()) if a.owner else "no owner"
-            kind = "claim" if a.target_kind == TargetKind.CLAIM else "risk"
-            out.append(f"- [{'x' if a.is_done else ' '}] **{inline(a.target_ref)}** ({kind}) "
+            kind = {"claim": "claim", "risk": "risk"}.get(a.target_kind, "debate")
+            out.append(f"- [{'x' if a.is_done else ' '}] **{inline(a.about)}** ({kind}) "
                        f"{inline(a.title)} — {owner}, due {a.due_date:%Y-%m-%d}")
         out.append("")
     if follow.checks:

@@ -34,11 +34,13 @@ class MemberChoiceField(forms.ModelChoiceField):
 
 
 class ActionForm(forms.Form):
-    """A new action; ``target`` is "risk:R2" or "claim:V1", offered from the synthesis."""
+    """A new action; ``target`` is "synthesis:" (general), "risk:R2" or "claim:V1",
+    offered from the synthesis."""
 
     target = forms.ChoiceField(label="About")
     title = forms.CharField(max_length=300, required=False, label="What to do",
-                            help_text="Leave empty to name it after the risk or claim.")
+                            help_text="Leave empty to name it after the risk or claim; "
+                                      "a general action needs one.")
     owner = MemberChoiceField(queryset=User.objects.none(), label="Owner", empty_label=None,
                               help_text="Editors and owners of the team: only they can "
                                         "complete an action.")

@@ -21,8 +21,9 @@ class TargetKind(models.TextChoices):
     QUOTE = "quote", "A quoted passage"
 
 
-# What an action can be about: the synthesis parts that call for someone to do something.
-ACTION_TARGETS = (TargetKind.RISK, TargetKind.CLAIM)
+# What an action can be about: the synthesis parts that call for someone to do something,
+# or the debate as a whole (a general action, ref "").
+ACTION_TARGETS = (TargetKind.SYNTHESIS, TargetKind.RISK, TargetKind.CLAIM)
 
 
 def claim_ref(index: int) -> str:
@@ -138,8 +139,8 @@ class ActionStatus(models.TextChoices):
 
 
 class Action(models.Model):
-    """Someone on the team will do something about a risk or a claim to verify, by a
-    date: what turns a synthesis into work."""
+    """Someone on the team will do something about a risk, a claim to verify or the
+    debate in general, by a date: what turns a synthesis into work."""
 
     code = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="actions")
@@ -163,7 +164,12 @@ class Action(models.Model):
         indexes = [models.Index(fields=["debate", "target_kind", "target_ref"])]
 
     def __str__(self) -> str:
-        return f"action {self.title!r} on {self.target_ref}"
+        return f"action {self.title!r} on {self.about}"
+
+    @property
+    def about(self) -> str:
+        """The item it hangs on ("R2", "V1"), or "general" for the debate as a whole."""
+        return self.target_ref or "general"
 
     @property
     def is_done(self) -> bool:

@@ -349,13 +349,17 @@ def debate_rerun_with_objections(
 
 
 def _clean_action_target(debate: Debate, kind: str, ref: str) -> tuple[str, str, str]:
-    """(kind, ref, the item's text) of a risk or claim of the synthesis."""
+    """(kind, ref, the item's text) of a risk or claim of the synthesis; a general
+    action (the synthesis as a whole) has no ref and no item text."""
     ref = ref.strip()
     if kind not in ACTION_TARGETS:
-        raise CommentError("An action is about a risk or a claim to verify.")
+        raise CommentError("An action is about the debate in general, a risk or a claim "
+                           "to verify.")
     result = synthesis_result(debate)
     if result is None:
         raise CommentError("This debate has no synthesis to act on yet.")
+    if kind == TargetKind.SYNTHESIS:
+        return kind, "", ""
     if kind == TargetKind.CLAIM:
         _check_claim(result, ref)
     elif ref not in [r.id for r in result.pre_positional_risks]:
@@ -375,11 +379,14 @@ def action_create(
     due_date: date,
     title: str = "",
 ) -> Action:
-    """An action on a risk or claim of ``debate``'s synthesis, owned by a member of its
-    team and due on ``due_date`` (today or later). Without a title it is named after
-    the item. The owner hears of it (``signals.action_assigned``) unless they made it."""
+    """An action on ``debate``'s synthesis (a risk, a claim, or in general), owned by a
+    member of its team and due on ``due_date`` (today or later). Without a title it is
+    named after the item; a general action has none to be named after, so it needs one.
+    The owner hears of it (``signals.action_assigned``) unless they made it."""
     kind, ref, text = _clean_action_target(debate, target_kind, target_ref)
     title = " ".join((title or "").split())
+    if not title and kind == TargetKind.SYNTHESIS:
+        raise CommentError("A general action needs a title: say what to do.")
     if not title:
         verb = "Verify" if kind == TargetKind.CLAIM else "Mitigate"
         title = f"{verb} {ref}: {' '.join(text.split())}"[:MAX_TITLE]

@@ -326,8 +326,13 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {
+        "client_errors_without_traceback": {
+            "()": "web_edge.log_filters.ClientErrorsWithoutTraceback"},
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": "plain",
+                    "filters": ["client_errors_without_traceback"]},
     },
     "root": {"handlers": ["console"], "level": _LOG_LEVEL},
     "loggers": {

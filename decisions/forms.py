@@ -12,7 +12,7 @@ from debates.selectors import DebateFilters
 from debates.web.list_filters import DebateFilterForm
 from decisions.models import DecisionState
 from decisions.selectors import DecisionFilters
-from decisions.services import MAX_CHOICE, MAX_RATIONALE
+from decisions.services import MAX_CHOICE, MAX_RATIONALE, DecisionError, clean_review_on
 
 OTHER = "__other__"
 LOG_SORTS = [("newest", "decided, newest first"), ("oldest", "decided, oldest first"),
@@ -22,18 +22,25 @@ LOG_SORTS = [("newest", "decided, newest first"), ("oldest", "decided, oldest fi
 class DecisionForm(forms.Form):
     """One of the debate's options (radio buttons), or "another choice" in words."""
 
-    option = forms.ChoiceField(widget=forms.RadioSelect, label="The team decided")
+    option = forms.ChoiceField(
+        widget=forms.RadioSelect, label="The team decided",
+        error_messages={"required": "Choose one of the debate's options, or “Another "
+                                    "choice” and say what the team chose instead."})
     choice = forms.CharField(max_length=MAX_CHOICE, required=False, label="Another choice",
                              help_text="When the team chose none of the options, say what.")
     rationale = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}),
-                                max_length=MAX_RATIONALE, label="Why")
+                                max_length=MAX_RATIONALE, label="Why",
+                                error_messages={"required": "Say why the team decided this "
+                                                            "(the rationale)."})
     review_on = forms.DateField(required=False, label="Review on",
                                 widget=forms.DateInput(attrs={"type": "date"}),
                                 help_text="When to look back at it. Leave empty for no review.")
 
     def __init__(self, *args: Any, options: list[str], quality: str = "sound",
+                 kept_review_on: date | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.kept_review_on = kept_review_on  # the current decision's date may stay
         field = self.fields["option"]
         assert isinstance(field, forms.ChoiceField)
         field.choices = [*((o, o) for o in options), (OTHER, "Another choice")]
@@ -42,6 +49,13 @@ class DecisionForm(forms.Form):
                 required=False, label=f"Decide anyway: this debate's result is {quality}",
                 help_text="the content checks found it may carry no real content; tick to "
                           "record the decision with that flag")
+
+    def clean_review_on(self) -> date | None:
+        try:
+            return clean_review_on(self.cleaned_data.get("review_on"),
+                                   kept=self.kept_review_on)
+        except DecisionError as exc:
+            raise forms.ValidationError(str(exc)) from exc
 
     def decision_kwargs(self) -> dict[str, Any]:
         """The service's arguments: the option, or the free choice when "other"."""

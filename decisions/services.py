@@ -89,9 +89,10 @@ def _clean_rationale(rationale: str) -> str:
     return rationale
 
 
-def _clean_review_on(review_on: date | None | _Default, *, kept: date | None) -> date | None:
+def clean_review_on(review_on: date | None | _Default, *, kept: date | None) -> date | None:
     """The review date; a past one is refused unless it is the date the decision
-    already has (``kept``): changing a decision whose review is due keeps it due."""
+    already has (``kept``): changing a decision whose review is due keeps it due. The
+    form asks too, so the refusal shows beside its field."""
     if isinstance(review_on, _Default):
         return default_review_on()
     if review_on is not None and review_on < timezone.localdate() and review_on != kept:
@@ -125,7 +126,7 @@ def decision_record(
     rationale = _clean_rationale(rationale)
     quality = _result_quality(debate, confirmed=confirm_quality)
     decision = Decision.objects.select_for_update().filter(debate=debate).first()
-    review = _clean_review_on(review_on, kept=decision.review_on if decision else None)
+    review = clean_review_on(review_on, kept=decision.review_on if decision else None)
     now = timezone.now()
     if decision is None:
         decision = Decision.objects.create(

@@ -37,7 +37,8 @@ def decide(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     current = selectors.decision_for_debate(debate=debate)
     quality, _ = debate_quality(debate=debate) or ("sound", [])
     if request.method == "POST":
-        form = DecisionForm(request.POST, options=options, quality=quality)
+        form = DecisionForm(request.POST, options=options, quality=quality,
+                            kept_review_on=current.review_on if current else None)
     else:
         form = DecisionForm(options=options, quality=quality, initial=_initial(current))
     if request.method == "POST" and form.is_valid():

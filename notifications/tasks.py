@@ -131,7 +131,7 @@ def notify_action_assigned(action_id: int) -> int:
             user=user, kind=Kind.ACTION_ASSIGNED, key=f"action:{action.pk}",
             title=f"{who} gave you an action, due {action.due_date:%Y-%m-%d}: "
                   f"{_short(action.title)}",
-            body=f"On {action.target_ref} of: {_short(action.debate.question)}", url=url,
+            body=f"On {action.about} of: {_short(action.debate.question)}", url=url,
             team=action.debate.team, actor=action.created_by) is not None
     return sent
 
@@ -157,7 +157,7 @@ def _action_reminder(action: Action, kind: Kind, title: str) -> int:
     for user in _members(action.debate.team_id, {action.owner_id} if action.owner_id else set()):
         sent += _remind(
             user, f"{kind.value}:{action.pk}:{action.due_date:%Y-%m-%d}", kind=kind,
-            title=title, body=f"On {action.target_ref} of: {_short(action.debate.question)}",
+            title=title, body=f"On {action.about} of: {_short(action.debate.question)}",
             url=url, team=action.debate.team)
     return sent
 

@@ -35,8 +35,6 @@ class PersonaForm(forms.Form):
     model = forms.CharField(max_length=PERSONA_MODEL_MAX, required=False,
                             help_text="Optional litellm model for this persona only.")
     temperature = forms.FloatField(required=False, min_value=0.0, max_value=2.0)
-    note = forms.CharField(max_length=300, required=False,
-                           help_text="Optional: why you changed it (shown in the history).")
 
     def persona(self) -> Persona | None:
         """The engine persona, or None with the problems added as form errors."""
@@ -49,6 +47,14 @@ class PersonaForm(forms.Form):
                 field = str(error["loc"][0]) if error["loc"] else None
                 self.add_error(field if field in self.fields else None, error["msg"])
             return None
+
+
+class PersonaEditForm(PersonaForm):
+    """An existing persona's fields and why they changed: a new persona has no change to
+    explain, so only edits ask."""
+
+    note = forms.CharField(max_length=300, required=False,
+                           help_text="Optional: why you changed it (shown in the history).")
 
 
 class ImportForm(forms.Form):

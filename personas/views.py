@@ -14,7 +14,14 @@ from accounts.models import Team
 from debates.engine.persona_files import PersonaFileError
 from personas import selectors, services
 from personas.access import library_access, persona_access
-from personas.forms import ForkForm, ImportForm, LibraryForm, PersonaForm, RestoreForm
+from personas.forms import (
+    ForkForm,
+    ImportForm,
+    LibraryForm,
+    PersonaEditForm,
+    PersonaForm,
+    RestoreForm,
+)
 from personas.models import PersonaLibrary
 from web_kit.http import AuthenticatedHttpRequest
 
@@ -168,8 +175,7 @@ def persona_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     form = PersonaForm(request.POST or None)
     if request.method == "POST" and form.is_valid() and (data := form.persona()):
         try:
-            persona = services.persona_create(library=library, user=request.user, data=data,
-                                              note=form.cleaned_data["note"])
+            persona = services.persona_create(library=library, user=request.user, data=data)
         except services.PersonaError as exc:
             _add_persona_error(form, exc)
         else:
@@ -194,7 +200,7 @@ def persona_detail(request: HttpRequest, code: str) -> HttpResponse:
 def persona_edit(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     persona, _ = persona_access(request, code, need=Need.WRITE)
     initial = {**services.persona_data(persona.as_persona())}
-    form = PersonaForm(request.POST or None, initial=initial)
+    form = PersonaEditForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid() and (data := form.persona()):
         try:
             services.persona_update(persona=persona, user=request.user, data=data,

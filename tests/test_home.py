@@ -39,3 +39,13 @@ def test_wrong_password_shows_an_error(client, owner):
     response = client.post("/accounts/login/", {"username": "owner", "password": "nope"})
     assert response.status_code == 200
     assert "didn't match" in response.content.decode()
+
+
+def test_a_user_without_a_team_is_told_only_that(client, db):
+    from django.contrib.auth.models import User
+
+    User.objects.create_user(username="loner", password=PASSWORD)
+    client.force_login(User.objects.get(username="loner"))
+    html = client.get("/").content.decode()
+    assert "You are not in a team yet" in html
+    assert "No debates yet" not in html

@@ -133,7 +133,7 @@ class World:
         return (
             sorted(Debate.objects.values_list("id", "status", "stop_requested", "context")),
             p.as_persona(), p.archived, lib.name, lib.description, lib.archived,
-            team.monthly_budget_usd, team.debate_cost_cap_usd, team.debates_per_hour,
+            team.name, team.monthly_budget_usd, team.debate_cost_cap_usd, team.debates_per_hour,
             sorted(Membership.objects.filter(team=self.team).values_list("user_id", "role")),
             Invitation.objects.get(pk=self.invitation.pk).status,
             sorted(Comment.objects.values_list("id", "body", "deleted_at", "resolved_at")),
@@ -319,6 +319,8 @@ ROWS: list[R] = [
     R("teams/new", "POST", PERSONAL, data=lambda w, r: {"name": f"{r}'s new team"}),
     R("teams/switch", "POST", READ, data=lambda w, r: {"team": str(w.team.code)}),
     R("teams/<uuid:code>/", "GET", READ, kw=team_),
+    R("teams/<uuid:code>/rename", "POST", OWNER_ONLY, kw=team_,
+      data=lambda w, r: {"name": f"Renamed by {r}"}),
     R("teams/<uuid:code>/limits", "POST", OWNER_ONLY, kw=team_,
       data=lambda w, r: {"monthly_budget_usd": "100", "debates_per_hour": "10"}),
     R("teams/<uuid:code>/members/<uuid:member>/role", "POST", OWNER_ONLY, kw=extra_member,

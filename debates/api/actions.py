@@ -132,11 +132,11 @@ def export_markdown(request: HttpRequest, code: uuid.UUID,
     result = selectors.debate_result(debate=debate)
     if result is None:
         return refuse(404, f"no result yet (the debate is {debate.status})", code="no_result")
-    body = export_sections.export_markdown(
-        debate, result, options={export_sections.THREADS} if query.threads else ())
+    options = {export_sections.THREADS} if query.threads else set()
+    body = export_sections.export_markdown(debate, result, options=options)
     response = HttpResponse(body, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = export_sections.attachment(
-        export_sections.export_filename(debate, "md"))
+        export_sections.export_filename(debate, "md", options=options))
     return response
 
 

@@ -77,9 +77,11 @@ class LiveBatch(NamedTuple):
 
 def live_parts(partials: dict[str, str]) -> tuple[str, ...]:
     """The page's swappable parts, each one element with its own id: the shared ones
-    and the protocol's own agent cards, side panel and live partial."""
+    (the team's decision among them, through the decisions app's tag) and the
+    protocol's own agent cards, side panel and live partial."""
     return tuple(name for name in (
-        "debates/_status.html", "debates/_stepper.html", partials["agents"],
+        "debates/_decision_slot.html", "debates/_status.html", "debates/_stepper.html",
+        partials["agents"],
         partials.get("chart", ""), "debates/_synthesis_card.html", partials["live"],
     ) if name)
 
@@ -101,7 +103,8 @@ def live_update(debate: Debate, *, role: str, after: int, csrf_token: str = "") 
     by part, so a connection can leave out the parts its page already shows."""
     detailed = selectors.debate_detail(team=debate.team, code=debate.code)
     page = debate_page(detailed, role=role, can_write=can_write(role))
-    context = {"page": page, "debate": detailed, "oob": True, "csrf_token": csrf_token,
+    context = {"page": page, "debate": detailed, "role": role, "oob": True,
+               "csrf_token": csrf_token,
                "new_events": [e for e in page.events if e.seq > after]}
     names = live_parts(page.partials)
     parts = {name: str(render_to_string(name, context)) for name in names}

@@ -83,15 +83,17 @@ _FILLER = re.compile(
 _SLUG_CHARS = 60
 
 
-def export_filename(debate: Debate, extension: str) -> str:
+def export_filename(debate: Debate, extension: str, *, options: Collection[str] = ()) -> str:
     """``2026-12-01-kafka-or-sqs-for-events.md``: the day the debate was asked and the
-    subject of its question's first sentence, readable in a downloads folder."""
+    subject of its question's first sentence, readable in a downloads folder; with the
+    comment threads, ``...-with-comments.md``, so it does not replace the plain one."""
     first = re.split(r"(?<=[.?!。？！])\s*", debate.question.strip(), maxsplit=1)[0]
     slug = slugify(_FILLER.sub("", first) or first, allow_unicode=True)
     if len(slug) > _SLUG_CHARS:
         slug = slug[:_SLUG_CHARS].rsplit("-", 1)[0] or slug[:_SLUG_CHARS]
     day = timezone.localtime(debate.created_at).date().isoformat()
-    return f"{day}-{slug or 'debate'}.{extension}"
+    variant = "-with-comments" if THREADS in options else ""
+    return f"{day}-{slug or 'debate'}{variant}.{extension}"
 
 
 def attachment(filename: str) -> str:

@@ -80,10 +80,14 @@ def _result_or_404(debate: Debate) -> BaseModel:
     return result
 
 
-def _markdown(debate: Debate, *, threads: bool = False) -> str:
+def _options(request: HttpRequest) -> set[str]:
+    """The export's optional parts the query asks for (``?threads=1``)."""
+    return {THREADS} if wants(request, THREADS) else set()
+
+
+def _markdown(debate: Debate, *, options: set[str]) -> str:
     """The debate's report (debates.web.export_sections.export_markdown, the API's too)."""
-    return export_sections.export_markdown(debate, _result_or_404(debate),
-                                         options={THREADS} if threads else ())
+    return export_sections.export_markdown(debate, _result_or_404(debate), options=options)
 
 
 def wants(request: HttpRequest, flag: str) -> bool:
@@ -226,11 +230,14 @@ def debate_transcript(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @login_required
 @require_GET
 def debate_print(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
-    """The Markdown export, rendered for reading and printing."""
+    """The Markdown export, rendered for reading and printing; ``?threads=1`` includes
+    the comment threads, as the download does."""
     debate, role = debate_access(user=request.user, code=code)
     context = _page_context(debate, role)
     detailed: Debate = context["debate"]  # type: ignore[assignment]
-    context.update(result=_result_or_404(detailed), markdown=_markdown(detailed))
+    options = _options(request)
+    context.update(result=_result_or_404(detailed), markdown=_markdown(detailed, options=options),
+                   with_threads=THREADS in options)
     return render(request, "debates/print.html", context)
 
 
@@ -238,9 +245,10 @@ def debate_print(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @require_GET
 def export_markdown(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code)
-    response = HttpResponse(_markdown(debate, threads=wants(request, THREADS)),
+    options = _options(request)
+    response = HttpResponse(_markdown(debate, options=options),
                             content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = attachment(export_filename(debate, "md"))
+    response["Content-Disposition"] = attachment(export_filename(debate, "md", options=options))
     return response
 
 
@@ -262,10 +270,10 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
     codes = [request.GET.get("a", ""), request.GET.get("b", "")]
     if not all(codes):
         # Without both runs named, let the user pick them from the team's debates.
-        team, _ = current_team_access(request)
+        team, role = current_team_access(request)
         return render(request, "debates/compare_pick.html", {
             "debates": selectors.debate_list(team=team, limit=100), "a": codes[0],
-            "b": codes[1],
+            "b": codes[1], "can_write": can_write(role),
         })
     debates = [debate_access(user=request.user, code=c)[0] for c in codes]
     results = [selectors.debate_result(debate=d) for d in debates]

@@ -65,6 +65,21 @@ def test_an_invitation_with_an_email_is_mailed(owner_client, team):
     assert invitation_digest(_secret_in(mail.outbox[0].body)) == invitation.digest
 
 
+@pytest.mark.parametrize("fields, says", [
+    ({"role": "viewer", "email": "not-an-address", "valid_days": "7"},
+     "Email: Enter a valid email address."),
+    ({"role": "viewer", "valid_days": "400"},
+     "Valid for (days): Ensure this value is less than or equal to 90."),
+    ({"role": "boss", "valid_days": "7"}, "Role: Select a valid choice."),
+])
+def test_a_refused_invitation_names_the_field_and_why(owner_client, team, fields, says):
+    response = owner_client.post(f"/teams/{team.code}/invitations/", fields)
+    html = response.content.decode()
+    assert response.status_code == 400 and not Invitation.objects.exists()
+    assert "Invitation not created: " + says in html.replace("&#x27;", "'")
+    assert "check the role, email and days" not in html
+
+
 def test_editor_cannot_invite(member_client, team):
     response = member_client.post(f"/teams/{team.code}/invitations/", {"role": "owner",
                                                                        "valid_days": 7})

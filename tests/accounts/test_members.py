@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from accounts.models import Membership
 
 
@@ -55,3 +57,38 @@ def test_a_member_of_another_team_is_not_found_here(owner_client, team, other_te
     url = f"/teams/{team.code}/members/{other.code}/remove"
     assert owner_client.post(url).status_code == 404
     assert Membership.objects.filter(pk=other.pk).exists()
+
+
+# ------------------------------------------------------------------------- renaming
+
+
+def test_an_owner_renames_the_team(owner_client, team):
+    response = owner_client.post(f"/teams/{team.code}/rename", {"name": "  Platform   crew "},
+                                 follow=True)
+    team.refresh_from_db()
+    assert team.name == "Platform crew"
+    html = response.content.decode()
+    assert "<h1>Platform crew</h1>" in html and "is now called Platform crew" in html
+
+
+def test_a_team_cannot_be_renamed_to_nothing(owner_client, team):
+    before = team.name
+    response = owner_client.post(f"/teams/{team.code}/rename", {"name": "   "}, follow=True)
+    team.refresh_from_db()
+    assert team.name == before
+    assert "Team not renamed: Team name: This field is required." in response.content.decode()
+
+
+@pytest.mark.parametrize("who", ["member_client", "viewer_client"])
+def test_editors_and_viewers_cannot_rename_the_team(request, team, who):
+    before = team.name
+    client = request.getfixturevalue(who)
+    assert client.post(f"/teams/{team.code}/rename", {"name": "Hijacked"}).status_code == 403
+    team.refresh_from_db()
+    assert team.name == before
+    assert 'id="team-rename"' not in client.get(f"/teams/{team.code}/").content.decode()
+
+
+def test_the_owner_sees_the_rename_form(owner_client, team):
+    html = owner_client.get(f"/teams/{team.code}/").content.decode()
+    assert 'id="team-rename"' in html and f'value="{team.name}"' in html

@@ -61,7 +61,7 @@ def test_an_action_without_a_title_is_named_after_its_item(debate, owner):
 @pytest.mark.parametrize("kind, ref, message", [
     ("risk", "R9", "no risk 'R9'"),
     ("claim", "V3", "no claim to verify 'V3'"),
-    ("concern", "C1", "about a risk or a claim"),
+    ("concern", "C1", "in general, a risk or a claim"),
 ])
 def test_an_action_on_something_the_synthesis_lacks_is_refused(debate, owner, kind, ref,
                                                                message):
@@ -179,6 +179,35 @@ def test_creating_an_action_returns_to_it_on_the_synthesis(member_client, debate
     html = member_client.get(f"/debates/{debate.code}/synthesis").content.decode()
     assert f'id="action-{action.code}"' in html and "Ask two vendors for exit terms" in html
     assert f"due <time datetime=\"{SOON:%Y-%m-%d}\">" in html
+
+
+def test_the_form_defaults_to_a_general_action_not_the_first_risk(member_client, debate):
+    html = member_client.get(_actions(debate)).content.decode()
+    select = html.split('name="target"', 1)[1].split("</select>", 1)[0]
+    options = select.split("<option")[1:]
+    assert 'value="synthesis:"' in options[0] and "General" in options[0]
+    assert "selected" not in select or 'value="synthesis:" selected' in select
+    assert 'value="risk:R1" selected' not in select
+
+
+def test_a_general_action_hangs_on_no_risk_or_claim(member_client, debate, owner):
+    response = member_client.post(_actions(debate), {
+        "target": "synthesis:", "owner": owner.pk, "due_date": SOON.isoformat(),
+        "title": "Tell finance what we chose"})
+    assert response.status_code == 302
+    action = Action.objects.get()
+    assert (action.target_kind, action.target_ref, action.about) == ("synthesis", "", "general")
+    html = member_client.get(f"/debates/{debate.code}/synthesis").content.decode()
+    assert '<span class="item-id">general</span>' in html
+    markdown = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
+    assert "**general** (debate) Tell finance what we chose" in markdown
+
+
+def test_a_general_action_needs_a_title(debate, owner):
+    with pytest.raises(CommentError, match="general action needs a title"):
+        action_create(debate=debate, user=owner, target_kind="synthesis", target_ref="",
+                      owner=owner, due_date=SOON)
+    assert not Action.objects.exists()
 
 
 def test_a_refused_action_keeps_the_form_and_says_why(member_client, debate, outsider):

@@ -56,6 +56,29 @@ def test_bad_input_on_the_form_is_shown_and_nothing_saved(member_client, debate)
     assert not Decision.objects.exists()
 
 
+def test_an_empty_form_says_what_each_field_needs(member_client, debate):
+    """Neither option nor rationale and a review date in 2020: one message per field,
+    each saying what it needs, not "This field is required." twice."""
+    response = member_client.post(f"/debates/{debate.code}/decision", {
+        "rationale": "", "review_on": "2020-03-01"})
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 400 and not Decision.objects.exists()
+    assert "This field is required." not in page
+    assert "Choose one of the debate's options, or “Another choice”" in page
+    assert "Say why the team decided this (the rationale)." in page
+    assert "The review date 2020-03-01 is in the past; pick today or later" in page
+
+
+def test_a_due_decision_keeps_its_past_review_date_when_changed(member_client, debate, owner):
+    decision = decision_record(debate=debate, user=owner, option="Stay", rationale="r")
+    past = timezone.localdate() - timedelta(days=3)
+    Decision.objects.filter(pk=decision.pk).update(review_on=past)
+    response = member_client.post(f"/debates/{debate.code}/decision", {
+        "option": "Stay", "rationale": "changed", "review_on": past.isoformat()})
+    assert response.status_code == 302
+    assert Decision.objects.get().rationale == "changed"
+
+
 def test_an_unfinished_debate_cannot_be_decided(member_client, team, owner):
     debate = make_debate(team, owner)
     response = member_client.post(f"/debates/{debate.code}/decision",

@@ -24,6 +24,14 @@ def test_library_list_shows_the_current_teams_libraries_only(viewer_client, libr
     assert 'action="/personas/libraries/new"' not in html  # viewers get no forms
 
 
+def test_viewers_get_no_new_debate_link_they_could_not_follow(viewer_client, member_client,
+                                                             library):
+    assert 'href="/debates/new"' not in viewer_client.get("/personas/").content.decode()
+    assert 'href="/debates/new"' in member_client.get("/personas/").content.decode()
+    assert 'href="/debates/new"' not in viewer_client.get("/debates/compare").content.decode()
+    assert viewer_client.get("/debates/new").status_code == 403
+
+
 def test_editor_creates_a_library_in_the_current_team(member_client, team):
     response = member_client.post("/personas/libraries/new", {"name": "Ops"})
     library = PersonaLibrary.objects.get(name="Ops")
@@ -73,3 +81,12 @@ def test_persona_text_is_escaped(member_client, library):
     persona = LibraryPersona.objects.get()
     html = member_client.get(f"/personas/{persona.code}/").content.decode()
     assert "<script>alert(1)" not in html and "&lt;script&gt;" in html
+
+
+def test_only_an_edit_asks_why_the_persona_changed(member_client, library, member):
+    new = member_client.get(f"/personas/libraries/{library.code}/personas/new").content.decode()
+    assert 'name="note"' not in new and "why you changed it" not in new
+    member_client.post(f"/personas/libraries/{library.code}/personas/new", FIELDS)
+    persona = LibraryPersona.objects.get(name="Dana")
+    edit = member_client.get(f"/personas/{persona.code}/edit").content.decode()
+    assert 'name="note"' in edit and "why you changed it" in edit

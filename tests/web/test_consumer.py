@@ -19,8 +19,9 @@ from tests.web.htmltools import apply_oob, outer_html, top_level
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SWAP_TARGETS = ("debate-status", "debate-stepper", "debate-agents", "debate-chart",
-                "debate-synthesis", "debate-rounds", "debate-activity", "debate-seq")
+SWAP_TARGETS = ("debate-decision", "debate-status", "debate-stepper", "debate-agents",
+                "debate-chart", "debate-synthesis", "debate-rounds", "debate-activity",
+                "debate-seq")
 # A fresh page's action forms take the viewer's CSRF token from inputs outside the
 # (possibly cached) body; a live fragment's forms carry their own. Either way the form
 # posts a working token (tested below), so the comparisons leave token inputs out.
@@ -178,6 +179,7 @@ async def test_after_the_first_push_only_the_parts_that_changed_are_sent(
     sent = {el.attrs.get("id") for el in top_level(second)}
     assert {"debate-stepper", "debate-rounds", "debate-activity", "debate-seq"} <= sent
     assert "debate-synthesis" not in sent  # unchanged, so not sent again
+    assert "debate-decision" not in sent
     updated = apply_oob(apply_oob(page, first), second)
     fresh = await _get(member_client, url)
     for target in SWAP_TARGETS:

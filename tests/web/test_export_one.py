@@ -65,6 +65,26 @@ def test_a_readable_file_name(member_client, debate):
     assert json_name == f'attachment; filename="{day}-kafka-or-sqs-for-events.json"'
 
 
+def test_the_file_with_comments_has_a_name_of_its_own(member_client, debate):
+    day = timezone.localtime(debate.created_at).date().isoformat()
+    for response in (_web(member_client, debate, "?threads=1"),
+                     _api(member_client, debate, "?threads=true")):
+        assert response["Content-Disposition"] == (
+            f'attachment; filename="{day}-kafka-or-sqs-for-events-with-comments.md"')
+
+
+def test_the_print_view_includes_the_threads_on_request(member_client, debate, owner):
+    comment_create(debate=debate, author=owner, body="Is the freeze real?",
+                   target_kind="quote", quote="Migrate in Q3")
+    plain = member_client.get(f"/debates/{debate.code}/print").content.decode()
+    assert "Is the freeze real?" not in plain
+    assert f'href="/debates/{debate.code}/print?threads=1"' in plain
+    threaded = member_client.get(f"/debates/{debate.code}/print?threads=1").content.decode()
+    assert "Is the freeze real?" in threaded
+    assert f'href="/debates/{debate.code}/export.md?threads=1"' in threaded
+    assert f'href="/debates/{debate.code}/print"' in threaded
+
+
 def test_no_html_entities_in_the_markdown(member_client, debate, owner):
     comment_create(debate=debate, author=owner, body="<script> & co")
     text = _web(member_client, debate, "?threads=1").content.decode()

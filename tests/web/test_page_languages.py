@@ -25,9 +25,10 @@ QUESTIONS = {
     "zh": "我们明年应该迁移计费服务吗？",
     "ja": "請求サービスを来年移行すべきでしょうか？",
 }
-# Identifiers a page shows as they are in every language: model and protocol names,
-# file formats, the prompt version; "token" is the Chinese table's own loanword.
-IDENTIFIERS = {"sim/default", "council", "quick", "JSON", "Markdown", "v1", "token"}
+# Identifiers a page shows as they are in every language: model names, file formats,
+# the prompt version; "token" is the Chinese table's own loanword. (The protocol's and
+# the mode's names are words of the tables: "council · quick" is translated.)
+IDENTIFIERS = {"sim/default", "JSON", "Markdown", "v1", "v2", "token"}
 
 
 def _english_words(html: str) -> list[str]:
@@ -190,6 +191,43 @@ def test_a_running_protocol_page_has_no_untranslated_label(member_client, make_d
     assert _english_words(outer_html(html, "debate-stepper")) == []
 
 
+# ------------------------------------ the simulated adversarial model's own fixed words
+
+SIMULATED_ADVERSARIAL_ENGLISH = (
+    "Version ", "Assumptions:", "Revised after", "review point(s)", "accepted as a known risk",
+    "Logic and consistency", "Hidden assumptions", "Completeness", "Risks:", "Feasibility")
+
+
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_the_simulated_adversarial_run_writes_its_fixed_words_in_the_debates_language(
+        member_client, make_debate, language):
+    """The simulated model stands in for a real one, which writes in the question's
+    language: its proposals' version line, assumptions and revision note, the critic's
+    issue categories and the synthesis' accepted risks come from the tables too."""
+    debate = make_debate(question=QUESTIONS[language], protocol="adversarial",
+                         mode="medium", seed=1)
+    t = labels(language)
+    for page in ("", "synthesis", "transcript", "print", "export.md"):
+        text = unescape(member_client.get(f"/debates/{debate.code}/{page}").content.decode())
+        found = [phrase for phrase in SIMULATED_ADVERSARIAL_ENGLISH if phrase in text]
+        assert found == [], (page, found)
+    transcript = unescape(member_client.get(
+        f"/debates/{debate.code}/transcript").content.decode())
+    assert t("adv.sim.version", n=1) in transcript
+    assert t("dom.focus.logic and consistency") in transcript
+
+
+@pytest.mark.parametrize("language", ["zh", "ja"])
+def test_the_settings_line_names_protocol_and_mode_in_the_debates_language(
+        member_client, make_debate, language):
+    debate = make_debate(question=QUESTIONS[language])
+    t = TRANSLATIONS[language]
+    for page in ("synthesis", "print", "export.md"):
+        text = unescape(member_client.get(f"/debates/{debate.code}/{page}").content.decode())
+        assert "council · quick" not in text, page
+        assert f"{t['protocol_name.council']} · {t['mode.quick']}" in text, page
+
+
 # ------------------------------------------------- sentences the engine writes itself
 
 ENGINE_ENGLISH = ("by the issue ledger", "still open", "remaining tension", "Proposer (",
@@ -210,7 +248,7 @@ def test_the_adversarial_stop_domain_and_roles_speak_the_debates_language(
     names and the claim types are the engine's sentences: in the debate's language."""
     t = labels(language)
     debate = make_debate(question=QUESTIONS[language], protocol="adversarial",
-                         mode="medium", seed=1)
+                         mode="medium", seed=4)
     result = AdversarialResult.model_validate(debate.synthesis.result)
     assert result.stop_explanation.startswith(
         t("adv.explain.converged", round=1, red=0, yellow=0).split("1", 1)[0])
@@ -221,7 +259,7 @@ def test_the_adversarial_stop_domain_and_roles_speak_the_debates_language(
     assert f"{t('adv.domain')}:** {t('dom.name.general')} ({t('dom.reason.default')})" in markdown
     assert t("dom.focus.hidden assumptions") in markdown
     assert result.stop_explanation in markdown
-    claim = result.unverified_claims[0]  # the simulated verifier always flags some
+    claim = result.unverified_claims[0]  # the simulated verifier flags some (seed 4 does)
     assert f"({translator(language)(f'claim.{claim.type.value}')}): " in markdown
     assert _engine_english(markdown) == [], _engine_english(markdown)
     for page in ("", "synthesis", "print"):

@@ -915,6 +915,21 @@ _JA.update({
     "cmp.agreed": "合意点",
 })
 
+# Issue 32: the print view's thread option, the adversarial issue categories and page
+# lines, the protocol and mode names on the synthesis pages.
+_EN.update({"nav.print_with_threads": "include the comment threads",
+            "nav.print_without_threads": "without the comment threads"})
+_ZH.update({"nav.print_with_threads": "包含评论串", "nav.print_without_threads": "不含评论串"})
+_JA.update({"nav.print_with_threads": "コメントスレッドを含める",
+            "nav.print_without_threads": "コメントスレッドを除く"})
+# The protocol's and the mode's names in the settings line (English: as stored).
+_EN.update({"protocol_name.council": "council", "protocol_name.adversarial": "adversarial",
+            "protocol_name.workflow": "workflow"})
+_ZH.update({"protocol_name.council": "专家组", "protocol_name.adversarial": "对抗式评审",
+            "protocol_name.workflow": "工作流"})
+_JA.update({"protocol_name.council": "評議会", "protocol_name.adversarial": "敵対的レビュー",
+            "protocol_name.workflow": "ワークフロー"})
+
 TRANSLATIONS = {"en": _EN, "zh": _ZH, "ja": _JA}
 
 

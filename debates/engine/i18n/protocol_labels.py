@@ -507,3 +507,17 @@ def known_or_as_is(language: str, key: str, text: str) -> str:
     """``key`` in ``language`` when the tables name it, else ``text`` as it is (a
     team's own domain, role or focus area is shown as the team wrote it)."""
     return labels(language)(key) if key in _EN else text
+
+
+# Issue 32: the simulated adversarial model's own fixed words (its proposals' version
+# line, assumptions and revision note, a decision to accept a risk) in the debate's
+# language, as a real model would write them. English reads as it always did.
+_EN.update({"adv.sim.version": "Version {n}.", "adv.sim.assumptions": "Assumptions: {items}",
+            "adv.sim.revised": "Revised after {n} review point(s): {reason}",
+            "adv.sim.known_risk": "accepted as a known risk"})
+_ZH.update({"adv.sim.version": "第 {n} 版。", "adv.sim.assumptions": "假设：{items}",
+            "adv.sim.revised": "根据 {n} 条评审意见修订：{reason}",
+            "adv.sim.known_risk": "作为已知风险接受"})
+_JA.update({"adv.sim.version": "第 {n} 版。", "adv.sim.assumptions": "前提：{items}",
+            "adv.sim.revised": "{n} 件のレビュー指摘を受けて改訂：{reason}",
+            "adv.sim.known_risk": "既知のリスクとして受け入れ"})

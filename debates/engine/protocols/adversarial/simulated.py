@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...i18n.protocol_labels import known_or_as_is, labels
 from .schemas import AdversarialSynthesis, Critique, Proposal
 
 if TYPE_CHECKING:
@@ -23,14 +24,16 @@ def _focus(ctx: CallContext) -> list[str]:
 
 def _proposal(ctx: CallContext) -> dict[str, Any]:
     writer = ctx.writer(ctx.rng())
+    t = labels(ctx.language)
     round_ = int(ctx.hints.get("round") or ctx.round or 1)
     replies = [{"issue_id": str(i), "reply": writer.one(ctx.banks.reasons)}
                for i in ctx.hints.get("issue_ids") or []]
-    body = [f"Version {round_}."] + writer.many(ctx.banks.reasons, 3, 5)
-    body += ["Assumptions: " + "; ".join(writer.many(ctx.banks.assumptions, 1, 2))]
+    body = [t("adv.sim.version", n=round_)] + writer.many(ctx.banks.reasons, 3, 5)
+    body += [t("adv.sim.assumptions",
+               items="; ".join(writer.many(ctx.banks.assumptions, 1, 2)))]
     return {
         "summary": writer.one(ctx.banks.reasons) if round_ == 1 else
-        f"Revised after {len(replies)} review point(s): " + writer.one(ctx.banks.reasons),
+        t("adv.sim.revised", n=len(replies), reason=writer.one(ctx.banks.reasons)),
         "replies": replies,
         "proposal": "\n\n".join(body),
     }
@@ -59,7 +62,10 @@ def _critique(ctx: CallContext) -> dict[str, Any]:
                                  ("green", 0.5)) if rng.random() < p]
     start = int(ctx.hints.get("issue_count") or 0)
     for n, severity in enumerate(wanted):
-        area = focus[(start + n) % len(focus)]
+        # The focus areas come as the domain names them (English): the title is the
+        # critic's own words, in the debate's language.
+        focus_area = focus[(start + n) % len(focus)]
+        area = known_or_as_is(ctx.language, f"dom.focus.{focus_area}", focus_area)
         aspect = rng.choice(ctx.banks.aspects[ctx.language])
         issues.append({"id": None, "severity": severity,
                        "title": writer.cap(f"{area}: {aspect}"),
@@ -72,10 +78,11 @@ def _critique(ctx: CallContext) -> dict[str, Any]:
 
 def _adversarial_synthesis(ctx: CallContext) -> dict[str, Any]:
     writer = ctx.writer(ctx.rng())
+    known_risk = labels(ctx.language)("adv.sim.known_risk")
     issues = ctx.hints.get("issues") or []
     final = str(ctx.hints.get("final_proposal") or writer.one(ctx.banks.reasons))
     decisions = [{"issue": f"[{i['id']}] {i['title']}",
-                  "decision": "accepted as a known risk" if i["open"] else str(i["fix"]),
+                  "decision": known_risk if i["open"] else str(i["fix"]),
                   "rationale": writer.one(ctx.banks.reasons)} for i in issues[:6]]
     risks = [f"[{i['id']}] {i['title']}" for i in issues if i["open"]]
     risks.append(writer.one(ctx.banks.root_causes))

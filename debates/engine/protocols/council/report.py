@@ -53,7 +53,8 @@ def render_markdown(result: DebateResult) -> str:
     out += [
         f"**{t('question')}:** {cell(result.question)}  ",
         f"**{t('protocol')}:** " + t(
-            "protocol_line", protocol=result.protocol, mode=result.mode.value,
+            "protocol_line", protocol=t(f"protocol_name.{result.protocol}"),
+            mode=t(f"mode.{result.mode.value}"),
             agents=len(result.agents), threshold=cfg.convergence_threshold,
             rounds=cfg.round_cap, model=inline(cfg.model),
         ) + "  ",
