@@ -34,7 +34,7 @@ DESK = {"width": 1280, "height": 800}
 
 # The header's visible parts that reach past either edge of the screen.
 OFF_SCREEN = """(width) => [...document.querySelectorAll('.site-header *')]
-  .filter(el => el.offsetParent !== null && el.getBoundingClientRect().width > 0)
+  .filter(el => el.checkVisibility() && el.getBoundingClientRect().width > 0)
   .filter(el => !el.closest('.visually-hidden'))
   .filter(el => { const box = el.getBoundingClientRect();
                   return box.left < -1 || box.right > width + 1; })
@@ -44,13 +44,14 @@ OFF_SCREEN = """(width) => [...document.querySelectorAll('.site-header *')]
 # Every control a thumb aims at: buttons, fields, each <summary>, and links that are not
 # words inside a sentence (prose the models wrote, a muted remark, an empty state).
 TAP_TARGETS = """() => {
-  const visible = el => el.offsetParent !== null && el.getBoundingClientRect().height > 0;
+  // checkVisibility: not inside a closed <details> (or anything else that hides it).
+  const visible = el => el.checkVisibility() && el.getBoundingClientRect().height > 0;
   const target = el => (el.matches('input[type=checkbox], input[type=radio]')
     && el.closest('label')) || el;
   return [...document.querySelectorAll('body a, body button, body select, body summary, '
       + 'body input:not([type=hidden])')]
     .filter(visible)
-    .filter(el => !el.closest('.prose, p.muted, .empty, .in-text, .visually-hidden'))
+    .filter(el => !el.closest('.prose, p.muted, .empty, .visually-hidden'))
     .map(el => [el, target(el).getBoundingClientRect().height])
     .filter(([, h]) => h < 43.5)
     .map(([el, h]) => el.tagName + '[' + (el.name || el.textContent.trim().slice(0, 30))
