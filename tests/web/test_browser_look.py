@@ -172,3 +172,28 @@ def test_axe_finds_nothing_serious_on_any_page_of_the_walk(owner, member, team, 
             finally:
                 browser.close()
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+def test_the_desk_pages_line_up(owner, member, team, tmp_path):
+    """The list's header row spans its table; the comments card is as wide as the
+    synthesis column beside the comment margin."""
+    require_chromium()
+    real_password(owner)
+    pages = _pages(team, owner, member)
+    with served_site(tmp_path, site_env()) as base:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            try:
+                desk = browser.new_page(viewport=DESK)
+                sign_in(desk, base, owner.username)
+                table = desk.locator("table.debate-list").bounding_box()
+                head = desk.locator("table.debate-list thead tr").bounding_box()
+                assert abs(head["width"] - table["width"]) <= 2, (head, table)
+                desk.goto(base + pages["synthesis"])
+                column = desk.locator("article.synthesis").bounding_box()
+                comments = desk.locator("#comments").bounding_box()
+                assert abs(comments["width"] - column["width"]) <= 2, (comments, column)
+            finally:
+                browser.close()
