@@ -10,6 +10,7 @@ to look at."""
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -77,6 +78,22 @@ def _pages(team, owner, member):
             "teams": "/teams/"}
 
 
+@contextmanager
+def _walk_site(tmp_path, owner):
+    """The served site and a browser on it: (base URL, browser)."""
+    require_chromium()
+    real_password(owner)
+    with served_site(tmp_path, site_env()) as base:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            try:
+                yield base, browser
+            finally:
+                browser.close()
+
+
 def _shoot(page, name: str, size: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
@@ -85,115 +102,79 @@ def _shoot(page, name: str, size: str) -> None:
 
 
 def test_the_phone_header_and_every_tap_target(owner, member, team, tmp_path):
-    require_chromium()
-    real_password(owner)
     pages = _pages(team, owner, member)
-    with served_site(tmp_path, site_env()) as base:
-        from playwright.sync_api import sync_playwright
-
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            try:
-                phone = browser.new_context(viewport=PHONE, is_mobile=True,
-                                            has_touch=True).new_page()
-                phone.set_default_timeout(PATIENCE_MS)
-                sign_in(phone, base, owner.username)
-                problems = {}
-                for name, path in pages.items():
-                    phone.goto(base + path)
-                    found = []
-                    if off := phone.evaluate(OFF_SCREEN, PHONE["width"]):
-                        found.append(f"header off-screen: {off}")
-                    if small := phone.evaluate(TAP_TARGETS):
-                        found.append(f"small targets: {small}")
-                    if found:
-                        problems[name] = found
-                # The menu holds every link of the header, each on screen and tappable.
-                phone.goto(base + "/")
-                phone.locator(".nav-menu > summary").click()
-                links = phone.locator(".nav-menu a, .nav-menu button")
-                assert links.count() >= 9
-                for index in range(links.count()):
-                    box = links.nth(index).bounding_box()
-                    assert box is not None, links.nth(index).text_content()
-                    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-                    assert box["y"] + box["height"] <= PHONE["height"]
-                    assert box["height"] >= 43.5, links.nth(index).text_content()
-                if off := phone.evaluate(OFF_SCREEN, PHONE["width"]):
-                    problems["open menu"] = [f"off-screen: {off}"]
-                _shoot(phone, "menu", "phone")
-            finally:
-                browser.close()
+    with _walk_site(tmp_path, owner) as (base, browser):
+        phone = browser.new_context(viewport=PHONE, is_mobile=True,
+                                    has_touch=True).new_page()
+        phone.set_default_timeout(PATIENCE_MS)
+        sign_in(phone, base, owner.username)
+        problems = {}
+        for name, path in pages.items():
+            phone.goto(base + path)
+            found = []
+            if off := phone.evaluate(OFF_SCREEN, PHONE["width"]):
+                found.append(f"header off-screen: {off}")
+            if small := phone.evaluate(TAP_TARGETS):
+                found.append(f"small targets: {small}")
+            if found:
+                problems[name] = found
+        # The menu holds every link of the header, each on screen and tappable.
+        phone.goto(base + "/")
+        phone.locator(".nav-menu > summary").click()
+        links = phone.locator(".nav-menu a, .nav-menu button")
+        assert links.count() >= 9
+        for index in range(links.count()):
+            box = links.nth(index).bounding_box()
+            assert box is not None, links.nth(index).text_content()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+            assert box["y"] + box["height"] <= PHONE["height"]
+            assert box["height"] >= 43.5, links.nth(index).text_content()
+        if off := phone.evaluate(OFF_SCREEN, PHONE["width"]):
+            problems["open menu"] = [f"off-screen: {off}"]
+        _shoot(phone, "menu", "phone")
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
 @pytest.mark.parametrize("width", [1240, 1280])
 def test_the_desk_header_keeps_one_row_with_the_badge(owner, team, tmp_path, width):
-    require_chromium()
-    real_password(owner)
     walk_pages(team, owner)  # a notification: the unread badge shows
-    with served_site(tmp_path, site_env()) as base:
-        from playwright.sync_api import sync_playwright
-
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            try:
-                desk = browser.new_page(viewport={"width": width, "height": 800})
-                sign_in(desk, base, owner.username)
-                assert desk.locator("#nav-notifications .badge-unread").is_visible()
-                assert desk.evaluate(HEADER_ROWS) == 1
-                assert desk.evaluate(OFF_SCREEN, width) == []
-            finally:
-                browser.close()
+    with _walk_site(tmp_path, owner) as (base, browser):
+        desk = browser.new_page(viewport={"width": width, "height": 800})
+        sign_in(desk, base, owner.username)
+        assert desk.locator("#nav-notifications .badge-unread").is_visible()
+        assert desk.evaluate(HEADER_ROWS) == 1
+        assert desk.evaluate(OFF_SCREEN, width) == []
 
 
 def test_axe_finds_nothing_serious_on_any_page_of_the_walk(owner, member, team, tmp_path):
-    require_chromium()
     source = axe_source()
-    real_password(owner)
     pages = _pages(team, owner, member)
-    with served_site(tmp_path, site_env()) as base:
-        from playwright.sync_api import sync_playwright
-
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            try:
-                problems = {}
-                for size, viewport in (("desk", DESK), ("phone", PHONE)):
-                    page = browser.new_context(viewport=viewport, bypass_csp=True,
-                                               is_mobile=size == "phone").new_page()
-                    page.set_default_timeout(PATIENCE_MS)
-                    sign_in(page, base, owner.username)
-                    for name, path in pages.items():
-                        page.goto(base + path)
-                        _shoot(page, name, size)
-                        if found := axe_violations(page, source):
-                            problems[f"{name} ({size})"] = found
-            finally:
-                browser.close()
+    with _walk_site(tmp_path, owner) as (base, browser):
+        problems = {}
+        for size, viewport in (("desk", DESK), ("phone", PHONE)):
+            page = browser.new_context(viewport=viewport, bypass_csp=True,
+                                       is_mobile=size == "phone").new_page()
+            page.set_default_timeout(PATIENCE_MS)
+            sign_in(page, base, owner.username)
+            for name, path in pages.items():
+                page.goto(base + path)
+                _shoot(page, name, size)
+                if found := axe_violations(page, source):
+                    problems[f"{name} ({size})"] = found
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
 def test_the_desk_pages_line_up(owner, member, team, tmp_path):
     """The list's header row spans its table; the comments card is as wide as the
     synthesis column beside the comment margin."""
-    require_chromium()
-    real_password(owner)
     pages = _pages(team, owner, member)
-    with served_site(tmp_path, site_env()) as base:
-        from playwright.sync_api import sync_playwright
-
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            try:
-                desk = browser.new_page(viewport=DESK)
-                sign_in(desk, base, owner.username)
-                table = desk.locator("table.debate-list").bounding_box()
-                head = desk.locator("table.debate-list thead tr").bounding_box()
-                assert abs(head["width"] - table["width"]) <= 2, (head, table)
-                desk.goto(base + pages["synthesis"])
-                column = desk.locator("article.synthesis").bounding_box()
-                comments = desk.locator("#comments").bounding_box()
-                assert abs(comments["width"] - column["width"]) <= 2, (comments, column)
-            finally:
-                browser.close()
+    with _walk_site(tmp_path, owner) as (base, browser):
+        desk = browser.new_page(viewport=DESK)
+        sign_in(desk, base, owner.username)
+        table = desk.locator("table.debate-list").bounding_box()
+        head = desk.locator("table.debate-list thead tr").bounding_box()
+        assert abs(head["width"] - table["width"]) <= 2, (head, table)
+        desk.goto(base + pages["synthesis"])
+        column = desk.locator("article.synthesis").bounding_box()
+        comments = desk.locator("#comments").bounding_box()
+        assert abs(comments["width"] - column["width"]) <= 2, (comments, column)
