@@ -116,3 +116,12 @@ def test_a_comment_can_mention_a_viewer_though_only_editors_may_own_actions(
     actions = member_client.get(f"/debates/{debate.code}/actions/").content.decode()
     owners = actions.split('name="owner"', 1)[1].split("</select>", 1)[0]
     assert ">member<" in owners and ">viewer<" not in owners
+
+
+def test_a_thread_on_a_passage_shows_its_quote_once(member_client, member, debate):
+    comment_create(debate=debate, author=member, body="Why then?", target_kind="quote",
+                   quote="Migrate in Q3", quote_offset=0)
+    html = member_client.get(f"/debates/{debate.code}/comments/").content.decode()
+    thread = html.split('class="thread', 1)[1].split("</article>", 1)[0]
+    assert thread.count("Migrate in Q3") == 2  # the quote once, and the anchor's data-quote
+    assert 'data-quote="Migrate in Q3"' in thread and "On the passage" in thread

@@ -125,6 +125,7 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
             page.screenshot(path=str(SCREENSHOTS / "synthesis.png"), full_page=True)
 
             with page.expect_download() as download_info:
+                page.locator(".exports-menu > summary").click()  # the Export menu
                 page.get_by_role("link", name="Export Markdown").click()
             download = download_info.value
             assert download.suggested_filename.endswith(".md")

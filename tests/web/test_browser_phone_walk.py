@@ -49,7 +49,9 @@ SMALL_TARGETS = """() => {
 }"""
 
 
-def _world(team, owner):
+def walk_pages(team, owner):
+    """The team's walk: a debate of each protocol, a re-run, a library and persona, an
+    API token and a notification; the URLs of its pages and the debates by protocol."""
     made = {}
     for protocol in ("council", "adversarial", "workflow"):
         debate = debate_create(team=team, user=None, question=f"Should we adopt {protocol}?",
@@ -69,7 +71,7 @@ def _world(team, owner):
     notification_create(user=owner, kind="debate_finished", key="k", title="Your debate "
                         "finished: Should we adopt council?", url="/", team=team)
     c = made["council"].code
-    return {
+    urls = {
         "list": "/", "new": "/debates/new", "detail": f"/debates/{c}/",
         "synthesis": f"/debates/{c}/synthesis",
         "adversarial": f"/debates/{made['adversarial'].code}/",
@@ -81,12 +83,13 @@ def _world(team, owner):
         "notification settings": "/notifications/settings",
         "decisions": "/decisions/", "my actions": "/actions/", "calibration": "/calibration/",
     }
+    return {"urls": urls, "codes": made}
 
 
 def test_every_page_fits_a_phone_with_44px_targets(owner, team, tmp_path):
     require_chromium()
     real_password(owner)
-    pages = _world(team, owner)
+    pages = walk_pages(team, owner)["urls"]
     with served_site(tmp_path, site_env()) as base:
         from playwright.sync_api import sync_playwright
 

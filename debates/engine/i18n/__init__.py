@@ -791,6 +791,10 @@ _ZH.update({"nav.back_to_debate": "← 返回讨论", "nav.synthesis_link": "综
             "nav.download_md": "下载 Markdown", "nav.print": "打印…"})
 _JA.update({"nav.back_to_debate": "← 議論に戻る", "nav.synthesis_link": "総括",
             "nav.download_md": "Markdown をダウンロード", "nav.print": "印刷…"})
+# The debate page's exports menu and the fold over its rounds (docs/web.md, "The look").
+_EN.update({"nav.export": "Export", "nav.rounds": "Rounds and turns"})
+_ZH.update({"nav.export": "导出", "nav.rounds": "各轮与发言"})
+_JA.update({"nav.export": "書き出し", "nav.rounds": "ラウンドと発言"})
 _EN.update({"value.true": "True", "value.false": "False",
             "claims_to_verify": "{n} claims to verify",
             "claims_to_verify.one": "{n} claim to verify"})

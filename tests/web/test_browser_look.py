@@ -1,0 +1,180 @@
+"""The header and the pages of a team's walk as a person meets them (issue 32): on a
+390×844 phone nothing of the header sits off-screen and every control, summary and
+link outside running text is a 44 px tap target; on a desk the header keeps one row at
+1240 and 1280 px with the notification badge; and axe-core finds no serious or critical
+violation on any page of the walk, desk or phone.
+
+COUNCIL_WALK_SCREENSHOTS=<dir> also saves every page of the walk there, desk and phone,
+to look at."""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from collab.services import comment_create, comment_set_hidden
+from tests.web.axe_support import axe_source, axe_violations
+from tests.web.browser_support import (
+    PATIENCE_MS,
+    launch,
+    real_password,
+    require_chromium,
+    served_site,
+    sign_in,
+    site_env,
+)
+from tests.web.test_browser_phone_walk import PHONE, walk_pages
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = os.environ.get("COUNCIL_WALK_SCREENSHOTS")
+DESK = {"width": 1280, "height": 800}
+
+# The header's visible parts that reach past either edge of the screen.
+OFF_SCREEN = """(width) => [...document.querySelectorAll('.site-header *')]
+  .filter(el => el.checkVisibility() && el.getBoundingClientRect().width > 0)
+  .filter(el => !el.closest('.visually-hidden'))
+  .filter(el => { const box = el.getBoundingClientRect();
+                  return box.left < -1 || box.right > width + 1; })
+  .map(el => el.tagName + '[' + el.textContent.trim().slice(0, 20) + '] '
+       + Math.round(el.getBoundingClientRect().left) + '…'
+       + Math.round(el.getBoundingClientRect().right))"""
+# Every control a thumb aims at: buttons, fields, each <summary>, and links that are not
+# words inside a sentence (prose the models wrote, a muted remark, an empty state).
+TAP_TARGETS = """() => {
+  // checkVisibility: not inside a closed <details> (or anything else that hides it).
+  const visible = el => el.checkVisibility() && el.getBoundingClientRect().height > 0;
+  const target = el => (el.matches('input[type=checkbox], input[type=radio]')
+    && el.closest('label')) || el;
+  return [...document.querySelectorAll('body a, body button, body select, body summary, '
+      + 'body input:not([type=hidden])')]
+    .filter(visible)
+    .filter(el => !el.closest('.prose, p.muted, .empty, .visually-hidden'))
+    .map(el => [el, target(el).getBoundingClientRect().height])
+    .filter(([, h]) => h < 43.5)
+    .map(([el, h]) => el.tagName + '[' + (el.name || el.textContent.trim().slice(0, 30))
+         + '] ' + Math.round(h)).slice(0, 12);
+}"""
+HEADER_ROWS = """() => new Set([...document.querySelectorAll('.site-header nav > *')]
+  .filter(el => el.offsetParent !== null)
+  .map(el => Math.round(el.getBoundingClientRect().top / 20))).size"""
+
+
+def _pages(team, owner, member):
+    pages = walk_pages(team, owner)
+    council, adversarial = pages["codes"]["council"], pages["codes"]["adversarial"]
+    hidden = comment_create(debate=council, author=member, body="An aside to hide.")
+    comment_create(debate=council, author=owner, body="We checked the **rollback**.")
+    comment_set_hidden(comment=hidden, user=owner, hidden=True)
+    return {**pages["urls"],
+            "adversarial synthesis": f"/debates/{adversarial.code}/synthesis",
+            "workflow synthesis": f"/debates/{pages['codes']['workflow'].code}/synthesis",
+            "comments": f"/debates/{council.code}/comments/",
+            "transcript": f"/debates/{council.code}/transcript",
+            "print": f"/debates/{council.code}/print",
+            "teams": "/teams/"}
+
+
+@contextmanager
+def _walk_site(tmp_path, owner):
+    """The served site and a browser on it: (base URL, browser)."""
+    require_chromium()
+    real_password(owner)
+    with served_site(tmp_path, site_env()) as base:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            try:
+                yield base, browser
+            finally:
+                browser.close()
+
+
+def _shoot(page, name: str, size: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name.replace(' ', '-')}-{size}.png"),
+                        full_page=True)
+
+
+def test_the_phone_header_and_every_tap_target(owner, member, team, tmp_path):
+    pages = _pages(team, owner, member)
+    with _walk_site(tmp_path, owner) as (base, browser):
+        phone = browser.new_context(viewport=PHONE, is_mobile=True,
+                                    has_touch=True).new_page()
+        phone.set_default_timeout(PATIENCE_MS)
+        sign_in(phone, base, owner.username)
+        problems = {}
+        for name, path in pages.items():
+            phone.goto(base + path)
+            found = []
+            if off := phone.evaluate(OFF_SCREEN, PHONE["width"]):
+                found.append(f"header off-screen: {off}")
+            if small := phone.evaluate(TAP_TARGETS):
+                found.append(f"small targets: {small}")
+            if found:
+                problems[name] = found
+        # The menu holds every link of the header, each on screen and tappable.
+        phone.goto(base + "/")
+        phone.locator(".nav-menu > summary").click()
+        links = phone.locator(".nav-menu a, .nav-menu button")
+        assert links.count() >= 9
+        for index in range(links.count()):
+            box = links.nth(index).bounding_box()
+            assert box is not None, links.nth(index).text_content()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+            assert box["y"] + box["height"] <= PHONE["height"]
+            assert box["height"] >= 43.5, links.nth(index).text_content()
+        if off := phone.evaluate(OFF_SCREEN, PHONE["width"]):
+            problems["open menu"] = [f"off-screen: {off}"]
+        _shoot(phone, "menu", "phone")
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+@pytest.mark.parametrize("width", [1240, 1280])
+def test_the_desk_header_keeps_one_row_with_the_badge(owner, team, tmp_path, width):
+    walk_pages(team, owner)  # a notification: the unread badge shows
+    with _walk_site(tmp_path, owner) as (base, browser):
+        desk = browser.new_page(viewport={"width": width, "height": 800})
+        sign_in(desk, base, owner.username)
+        assert desk.locator("#nav-notifications .badge-unread").is_visible()
+        assert desk.evaluate(HEADER_ROWS) == 1
+        assert desk.evaluate(OFF_SCREEN, width) == []
+
+
+def test_axe_finds_nothing_serious_on_any_page_of_the_walk(owner, member, team, tmp_path):
+    source = axe_source()
+    pages = _pages(team, owner, member)
+    with _walk_site(tmp_path, owner) as (base, browser):
+        problems = {}
+        for size, viewport in (("desk", DESK), ("phone", PHONE)):
+            page = browser.new_context(viewport=viewport, bypass_csp=True,
+                                       is_mobile=size == "phone").new_page()
+            page.set_default_timeout(PATIENCE_MS)
+            sign_in(page, base, owner.username)
+            for name, path in pages.items():
+                page.goto(base + path)
+                _shoot(page, name, size)
+                if found := axe_violations(page, source):
+                    problems[f"{name} ({size})"] = found
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+def test_the_desk_pages_line_up(owner, member, team, tmp_path):
+    """The list's header row spans its table; the comments card is as wide as the
+    synthesis column beside the comment margin."""
+    pages = _pages(team, owner, member)
+    with _walk_site(tmp_path, owner) as (base, browser):
+        desk = browser.new_page(viewport=DESK)
+        sign_in(desk, base, owner.username)
+        table = desk.locator("table.debate-list").bounding_box()
+        head = desk.locator("table.debate-list thead tr").bounding_box()
+        assert abs(head["width"] - table["width"]) <= 2, (head, table)
+        desk.goto(base + pages["synthesis"])
+        column = desk.locator("article.synthesis").bounding_box()
+        comments = desk.locator("#comments").bounding_box()
+        assert abs(comments["width"] - column["width"]) <= 2, (comments, column)
