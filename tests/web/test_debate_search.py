@@ -200,11 +200,12 @@ def test_list_is_paginated_and_pages_keep_the_query(member_client, team):
         _debate(team, question=f"Billing question number {i:02d}?")
     _debate(team, question="Unrelated?")
     first = member_client.get("/debates/", {"q": "billing"}).content.decode()
-    assert first.count("Billing question number") == 25
+    # Each row names its question once as link text (and once more as its tooltip).
+    assert first.count(">Billing question number") == 25
     assert "30 debates match" in first and "page 1 of 2" in first
     assert 'href="?q=billing&amp;page=2"' in first
     second = member_client.get("/debates/", {"q": "billing", "page": 2}).content.decode()
-    assert second.count("Billing question number") == 5 and "Unrelated?" not in second
+    assert second.count(">Billing question number") == 5 and "Unrelated?" not in second
     # Newest first: page two holds the oldest five.
     assert "number 00?" in second and "number 29?" in first
 
