@@ -111,6 +111,7 @@ def _first_error(exc: ValidationError) -> str:
 def _models(config: DebateConfig, personas: Sequence[Persona]) -> list[str]:
     return [config.model, *config.phase_models.values(),
             *([config.fallback_model] if config.fallback_model else []),
+            *([config.judge_model] if config.judge_model else []),
             *(p.model for p in personas if p.model)]
 
 

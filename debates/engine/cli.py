@@ -125,6 +125,10 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--fallback-model",
                         help="model tried when the synthesis or the verifier fails "
                              "(default COUNCIL_FALLBACK_MODEL)")
+    parser.add_argument("--judge-model",
+                        help="a model that grades the synthesis after the verifier (one "
+                             "more call; a poor grade makes the result doubtful); default: "
+                             "no judge")
     parser.add_argument("--options",
                         help='the answers verdicts choose from, comma-separated (e.g. '
                              '"Kafka, SQS, conditional"); default: automatic (for, '
@@ -188,6 +192,7 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
         synthesis_model = check_model(opts["synthesis_model"])
         phase_models = {"synthesis": synthesis_model, "verify": synthesis_model}
     fallback = opts["fallback_model"] or default_fallback
+    judge = check_model(opts["judge_model"]) if opts.get("judge_model") else None
     personas = load_persona_file(opts["personas"]) if opts["personas"] else []
     for persona in personas:
         if persona.model:
@@ -207,7 +212,7 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
             agents=opts["agents"], max_rounds=opts["rounds"],
             threshold=opts["threshold"], options=options, model=model,
             phase_models=phase_models,
-            fallback_model=check_model(fallback) if fallback else None,
+            fallback_model=check_model(fallback) if fallback else None, judge_model=judge,
             anonymize_peers=opts["anonymize"], seed=opts["seed"], simulator=simulator,
         )
     except ValidationError as exc:

@@ -63,6 +63,7 @@ _PHASE_ORDER = {
     Phase.ANALYSIS: 8,
     Phase.DISCUSSION: 9,
     Phase.CONVERGENCE: 10,
+    Phase.JUDGE: 11,
 }
 
 

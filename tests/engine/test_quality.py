@@ -286,3 +286,59 @@ def test_a_chinese_report_says_it_in_chinese():
     result.quality = Quality.DOUBTFUL
     result.quality_reasons = [_reason("empty_content.one_word")]
     assert "**质量:** **存疑**" in get_protocol("workflow").render_markdown(result)
+
+
+# --------------------------------------------------------------------------- the judge
+
+
+class _Ledger(EngineHooks):
+    def __init__(self) -> None:
+        self.calls: list = []
+
+    async def on_call(self, record) -> None:
+        self.calls.append(record)
+
+
+def judged(protocol: str, judge_model: str | None) -> tuple[DebateState, _Ledger]:
+    config = resolve_config(protocol=protocol, mode="quick", seed=3, simulator={"seed": 3},
+                            judge_model=judge_model)
+    state = DebateState(question=QUESTIONS["en"], config=config)
+    hooks = _Ledger()
+    asyncio.run(run_protocol(state, hooks))
+    return state, hooks
+
+
+def test_without_a_judge_model_no_judge_is_called():
+    state, hooks = judged("council", None)
+    assert state.turn(Phase.JUDGE) is None
+    assert all(c.phase is not Phase.JUDGE for c in hooks.calls)
+
+
+@pytest.mark.parametrize("protocol", ["council", "adversarial", "workflow"])
+def test_a_judge_grades_the_synthesis_on_its_own_ledger_line(protocol):
+    state, hooks = judged(protocol, "sim/judge")
+    judge_calls = [c for c in hooks.calls if c.phase is Phase.JUDGE]
+    assert [c.model for c in judge_calls] == ["sim/judge"]
+    assert get_protocol(protocol).next_step(state) is None
+    result = built(state)
+    assert result.quality is Quality.SOUND  # the simulator's judge finds it good
+
+
+@pytest.mark.parametrize("protocol", ["council", "workflow"])
+def test_a_poor_grade_becomes_a_reason(protocol, monkeypatch):
+    schema, _ = generate._GENERATORS["JudgeGrade"]
+    monkeypatch.setitem(generate._GENERATORS, "JudgeGrade", (schema, lambda ctx: {
+        "grade": "poor", "reason": "The report repeats its field names."}))
+    state, _ = judged(protocol, "sim/judge")
+    result = built(state)
+    assert [r.rule for r in result.quality_reasons] == ["judge.poor"]
+    assert result.quality is Quality.DOUBTFUL
+    assert "repeats its field names" in result.quality_reasons[0].evidence
+
+
+def test_a_judge_that_fails_leaves_the_result_degraded_not_failed():
+    state, _ = judged("adversarial", "sim/down")
+    protocol = get_protocol("adversarial")
+    assert protocol.failure(state) is None
+    result = built(state)
+    assert result.degraded and any("the judge failed" in n for n in result.degraded_notes)

@@ -925,12 +925,14 @@ _EN.update({
                         "({reasons})",
     "quality.not_advice": "*Not to be acted on: the content checks found this result "
                           "unusable.*",
+    "step.judge": "judge", "phase.judge": "judge",
 })
 _ZH.update({
     "quality": "质量",
     "quality.doubtful": "**存疑** — 部分发言或综合看起来像噪声，请谨慎阅读（{reasons}）",
     "quality.unusable": "**不可用** — 这些文字没有实际内容，请勿据此行事（{reasons}）",
     "quality.not_advice": "*请勿据此行事：内容检查判定此结果不可用。*",
+    "step.judge": "评判", "phase.judge": "评判",
 })
 _JA.update({
     "quality": "品質",
@@ -940,6 +942,7 @@ _JA.update({
                         "行動しないでください（{reasons}）",
     "quality.not_advice": "*行動の根拠にしないでください：内容チェックはこの結果を使用不可と"
                           "判定しました。*",
+    "step.judge": "審査", "phase.judge": "審査",
 })
 
 TRANSLATIONS = {"en": _EN, "zh": _ZH, "ja": _JA}

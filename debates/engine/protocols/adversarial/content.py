@@ -10,6 +10,7 @@ from ...quality import TextPolicy, panel
 from ...schemas import Phase, QualityReason, StopReason, VerifierReport
 from ...state import DebateState, Step
 from ..content import claim_quotes, corpus, judged, policy, read_turns
+from ..judge import judge_reasons
 from .issues import SeverityCounts
 from .schemas import (
     AdversarialResult,
@@ -59,5 +60,6 @@ def text_policy(state: DebateState) -> TextPolicy:
 def with_quality(state: DebateState, result: AdversarialResult,
                  label: Callable[[Step], str]) -> AdversarialResult:
     more = [*_counts(result),
-            *panel.quotes(claim_quotes(result.unverified_claims), corpus(state))]
+            *panel.quotes(claim_quotes(result.unverified_claims), corpus(state)),
+            *judge_reasons(state)]
     return judged(result, read_turns(state, label), text_policy(state), more)

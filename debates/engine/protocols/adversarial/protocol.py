@@ -29,6 +29,7 @@ from ...schemas import (
 )
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from ..judge import judge_ask, judge_note, judge_request, judge_step
 from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
@@ -133,7 +134,8 @@ class AdversarialProtocol(DebateProtocol):
 
     def failure(self, state: DebateState) -> str | None:
         for turn in sorted(state.turns.values(), key=lambda t: (t.round, t.agent)):
-            if turn.status is not TurnStatus.FAILED or turn.phase is Phase.VERIFY:
+            if turn.status is not TurnStatus.FAILED or turn.phase in (Phase.VERIFY,
+                                                                       Phase.JUDGE):
                 continue
             if turn.phase is Phase.SYNTHESIS:
                 return f"the synthesis failed: {turn.error}"
@@ -154,7 +156,7 @@ class AdversarialProtocol(DebateProtocol):
             return Step(Phase.SYNTHESIS)
         if state.turn(Phase.VERIFY) is None:
             return Step(Phase.VERIFY)
-        return None
+        return judge_step(state)
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
         d = self.domain(state).domain
@@ -163,6 +165,8 @@ class AdversarialProtocol(DebateProtocol):
             return [Ask(PROPOSER, d.proposer_role, Proposal, prompt, "propose")]
         if step.phase is Phase.CRITIQUE:
             return [Ask(CRITIC, d.critic_role, AskedCritique, "adv_critique", "critique")]
+        if step.phase is Phase.JUDGE:
+            return [judge_ask()]
         if step.phase is Phase.SYNTHESIS:
             return [Ask(PANEL, "synthesizer", AdversarialSynthesis, "adv_synthesis",
                         "synthesis", fallback=True)]
@@ -212,6 +216,8 @@ class AdversarialProtocol(DebateProtocol):
         payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
         assert payload is not None
         text = _synthesis_text(AdversarialSynthesis.model_validate(payload))
+        if step.phase is Phase.JUDGE:
+            return judge_request(state, text)
         return Request(prompts.messages(system=prompts.system_prompt(lang),
                                         user=prompts.render("verifier", text=text),
                                         schema=VerifierReport),
@@ -383,6 +389,7 @@ class AdversarialProtocol(DebateProtocol):
                   if verify is not None and verifier_ok and verify.payload else [])
         notes = [] if verifier_ok else [
             f"the verifier failed: {verify.error if verify else 'not run'}"]
+        notes += judge_note(state)
         synthesis_turn = state.turn(Phase.SYNTHESIS)
         return with_quality(state, AdversarialResult(
             question=state.question, language=state.language, protocol=self.name,

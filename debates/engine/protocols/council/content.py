@@ -17,6 +17,7 @@ from ...schemas import (
 )
 from ...state import DebateState
 from ..content import claim_quotes, corpus, judged, policy, read_turns
+from ..judge import judge_reasons
 
 PROSE = ("background", "expertise", "approach", "bias", "failure_scenario", "root_causes",
          "stance", "reasoning", "reflection", "updated_position", "recommendation", "stakes",
@@ -43,5 +44,6 @@ def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
                               f"every agent's stance in round {result.rounds_completed}",
                               Phase.CROSS_EXAM.value, result.rounds_completed)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
+    more += judge_reasons(state)
     return judged(result, read_turns(state, lambda step: step.label), text_policy(state),
                   more)

@@ -31,6 +31,7 @@ from ...schemas import (
     VerifierReport,
 )
 from ...state import DebateState, Step
+from ..judge import judge_note
 from .content import with_quality
 
 
@@ -261,7 +262,7 @@ def _degraded_notes(state: DebateState) -> list[str]:
     verify = state.turn(Phase.VERIFY)
     if verify is not None and verify.status is TurnStatus.FAILED:
         notes.append(t("note.verifier", error=verify.error))
-    return notes
+    return notes + judge_note(state)
 
 
 def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:

@@ -11,6 +11,7 @@ from ...quality import TextPolicy, panel
 from ...schemas import Phase, QualityReason, VerifierReport
 from ...state import DebateState, Step
 from ..content import claim_quotes, corpus, judged, policy, read_turns
+from ..judge import judge_reasons
 from .contracts import ROLES
 from .schemas import (
     ConvergenceCheck,
@@ -68,5 +69,6 @@ def text_policy(state: DebateState) -> TextPolicy:
 def with_quality(state: DebateState, result: WorkflowResult,
                  label: Callable[[Step], str]) -> WorkflowResult:
     more = [*_contracts(result), *_citations(state, result),
-            *panel.quotes(claim_quotes(result.unverified_claims), corpus(state))]
+            *panel.quotes(claim_quotes(result.unverified_claims), corpus(state)),
+            *judge_reasons(state)]
     return judged(result, read_turns(state, label), text_policy(state), more)

@@ -32,6 +32,7 @@ from ...schemas import (
 )
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from ..judge import judge_ask, judge_note, judge_request, judge_step
 from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
 from .report import workflow_markdown
@@ -144,7 +145,7 @@ class WorkflowProtocol(DebateProtocol):
             return Step(Phase.SYNTHESIS)
         if state.turn(Phase.VERIFY) is None:
             return Step(Phase.VERIFY)
-        return None
+        return judge_step(state)
 
     def step_label(self, step: Step) -> str:
         if step.phase is Phase.ANALYSIS:
@@ -165,6 +166,8 @@ class WorkflowProtocol(DebateProtocol):
         if step.phase is Phase.CONVERGENCE:
             return [Ask(PANEL, "convergence check", ConvergenceCheck, "wf_convergence",
                         "convergence")]
+        if step.phase is Phase.JUDGE:
+            return [judge_ask()]
         if step.phase is Phase.SYNTHESIS:
             return [Ask(PANEL, "Synthesizer", WorkflowSynthesis, "wf_synthesis", "synthesis",
                         fallback=True)]
@@ -188,6 +191,8 @@ class WorkflowProtocol(DebateProtocol):
         return "\n".join(lines), texts
 
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        if step.phase is Phase.JUDGE:
+            return judge_request(state, _flatten(state.ok_payload(Phase.SYNTHESIS, 0, PANEL)))
         lang = state.language
         common = {"question": state.question,
                   "context_block": prompts.context_block(state.context)}
@@ -437,6 +442,7 @@ class WorkflowProtocol(DebateProtocol):
         verifier_ok = verify is not None and verify.status is TurnStatus.OK
         if not verifier_ok:
             notes.append(f"the verifier failed: {verify.error if verify else 'not run'}")
+        notes += judge_note(state)
         claims = (VerifierReport.model_validate(verify.payload).claims
                   if verify is not None and verifier_ok and verify.payload else [])
         synthesis_turn = state.turn(Phase.SYNTHESIS)
@@ -477,7 +483,7 @@ class WorkflowProtocol(DebateProtocol):
 
 
 _STEP_ORDER = {Phase.ANALYSIS: 0, Phase.DISCUSSION: 1, Phase.CONVERGENCE: 1,
-               Phase.SYNTHESIS: 3, Phase.VERIFY: 4}
+               Phase.SYNTHESIS: 3, Phase.VERIFY: 4, Phase.JUDGE: 5}
 
 
 def _order(step: Step) -> tuple[int, int]:
