@@ -119,6 +119,19 @@ def test_a_quote_nowhere_in_the_debate_is_unfound():
     assert [r.where for r in found] == ["q2", "q3"]
 
 
+def test_a_paraphrased_quote_is_found():
+    corpus = "Two earlier migrations finished in four weeks with logical replication."
+    assert panel.quotes([("q", "the earlier migrations took about four weeks", "verify", 0,
+                          None)], corpus) == []
+
+
+def test_short_labels_may_be_one_word():
+    recorded = load(FIXTURES / "sound_transcripts" / "adversarial-en-rate-limiter.json")
+    critique = next(t for t in recorded["turns"] if t["phase"] == "critique")
+    critique["payload"]["issues"][0]["title"] = "Availability"
+    assert replay(recorded).quality is Quality.SOUND
+
+
 def _reason(rule: str) -> QualityReason:
     return QualityReason(rule=rule, severity=RULES[rule].severity, where="w", evidence="e")
 
@@ -184,7 +197,8 @@ EXPECTED = {
                                       "empty_content.one_word"}),
     # Its synthesis timed out: no result, the turns alone are judged.
     "smollm2-council": ("unusable", {"degenerate_text.digit_run", "degenerate_text.echo",
-                                     "degenerate_text.repetition", "empty_content.one_word"}),
+                                     "degenerate_text.repetition", "empty_content.one_word",
+                                     "agents.placeholder_name"}),
 }
 
 

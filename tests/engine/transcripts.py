@@ -62,11 +62,14 @@ def replay_turns(recorded: dict[str, Any]) -> tuple[str, list[str]]:
     from importlib import import_module
 
     from debates.engine.protocols.content import read_turns
+    from debates.engine.quality import panel
     from debates.engine.quality.assess import assess
 
     state = state_of(recorded)
     protocol = get_protocol(state.config.protocol)
     content = import_module(f"debates.engine.protocols.{protocol.name}.content")
     label = (lambda step: step.label) if protocol.name == "council" else protocol.step_label
-    quality, reasons = assess(read_turns(state, label), content.text_policy(state))
+    composed = [p.name for p in state.personas[len(state.given_personas):]]
+    quality, reasons = assess(read_turns(state, label), content.text_policy(state),
+                              panel.names(composed))
     return quality.value, [r.rule for r in reasons]

@@ -41,7 +41,7 @@ def read_turns(state: DebateState, label: Callable[[Step], str]) -> list[TurnTex
     return texts
 
 
-def policy(state: DebateState, schemas: Iterable[type[BaseModel]], templates: Iterable[str],
+def policy(state: DebateState, schemas: tuple[type[BaseModel], ...], templates: Iterable[str],
            prose: Iterable[str], decision: Iterable[tuple[str, str]],
            constrained: Iterable[str] = ()) -> TextPolicy:
     echo = EchoVocabulary(schema_words(schemas), state.question,

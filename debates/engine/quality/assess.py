@@ -4,6 +4,7 @@ protocol's own reasons added, one verdict (``verdict.py``)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel
@@ -25,9 +26,10 @@ def assess(turns: list[TurnText], policy: TextPolicy,
     return verdict(reasons, len(turns), flagged), reasons
 
 
-def schema_words(schemas: Iterable[type[BaseModel]]) -> set[str]:
+@cache
+def schema_words(schemas: tuple[type[BaseModel], ...]) -> frozenset[str]:
     """Every field name and enum value of ``schemas``: what a reply echoes when it
-    copies the schema instead of answering."""
+    copies the schema instead of answering (cached: a schema is generated once)."""
     found: set[str] = set()
 
     def walk(node: Any) -> None:
@@ -42,4 +44,4 @@ def schema_words(schemas: Iterable[type[BaseModel]]) -> set[str]:
 
     for schema in schemas:
         walk(schema.model_json_schema())
-    return found
+    return frozenset(found)

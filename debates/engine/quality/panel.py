@@ -70,8 +70,11 @@ def stances(stated: Sequence[str], where: str, phase: str,
 
 def quotes(cited: Iterable[tuple[str, str, str | None, int | None, int | None]],
            corpus: str) -> list[QualityReason]:
-    """Quotes, each (where, quote, phase, round, agent), of which under half the words
-    appear in ``corpus`` (the debate's turns, its question and its sources)."""
+    """Quotes, each (where, quote, phase, round, agent), of which under a third of the
+    words appear in ``corpus`` (the debate's turns, its question and its sources)."""
+    cited = list(cited)
+    if not cited:
+        return []
     known = tokens(corpus)
     found = []
     for where, quote, phase, round_number, agent in cited:

@@ -26,7 +26,8 @@ ECHO_MIN_TOKENS = 6
 ECHO_SHARE = 0.8  # share of a text's word 4-grams found in the prompts
 EMPTY_MAX_WORDS = 1
 EMPTY_MAX_CJK_CHARS = 2
-QUOTE_MIN_FOUND = 0.5  # share of a quote's words found in the debate
+# Share of a quote's words found in the debate: a third, so a paraphrase passes.
+QUOTE_MIN_FOUND = 1 / 3
 STANCE_SIMILARITY = 0.9
 
 RULES: dict[str, Rule] = {r.name: r for r in (
@@ -38,7 +39,8 @@ RULES: dict[str, Rule] = {r.name: r for r in (
          f"{REPETITION_MAX_DISTINCT:.0%} of their word trigrams distinct",
          "a text that keeps saying the same few words says nothing new"),
     Rule("degenerate_text.echo", "doubtful",
-         "the whole text is a schema field name, an enum value or the question, or "
+         "the whole text is a schema field name or enum value (in a short label: written "
+         "as the identifier, remaining_risks), or the question, or "
          f"{ECHO_SHARE:.0%} of its word 4-grams (at least {ECHO_MIN_TOKENS} words) are "
          "the prompt's own",
          "a model that copies its instructions or the schema answered nothing"),
@@ -61,8 +63,9 @@ RULES: dict[str, Rule] = {r.name: r for r in (
          f"{STANCE_SIMILARITY})",
          "independent agents writing one sentence copied it, they did not agree"),
     Rule("evidence.unfound_quote", "doubtful",
-         f"a quote cited as evidence of which under {QUOTE_MIN_FOUND:.0%} of the words "
-         "appear in the debate, its question or its sources",
+         "a quote cited as evidence (a verifier's quote, a workflow citation) of which "
+         "under a third of the words (stemmed, stop words left out) appear in the "
+         "debate, its question or its sources",
          "a citation of something nobody said supports nothing"),
     Rule("counts.contradict", "doubtful",
          "a critic's claimed_counts differ from the issues it listed",

@@ -56,7 +56,7 @@ def leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, 
 def _findings(policy: TextPolicy, name: str, text: str) -> list[Finding]:
     found = [digit_run(text), repetition(text)]
     if name not in policy.verbatim:
-        found.append(policy.echo.echo(text))
+        found.append(policy.echo.echo(text, prose=name in policy.prose))
     if name in policy.prose:
         found.append(empty(text))
     return [f for f in found if f is not None]

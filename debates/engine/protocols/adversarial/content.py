@@ -21,8 +21,9 @@ from .schemas import (
 )
 
 CRITIC = 1
-PROSE = ("summary", "proposal", "reply", "assessment", "title", "detail", "suggested_fix",
-         "final_solution", "decision", "rationale", "why")
+# Fields a sentence belongs in; an issue's title or a decision may be one word.
+PROSE = ("summary", "proposal", "reply", "assessment", "detail", "suggested_fix",
+         "final_solution", "rationale", "why")
 TEMPLATES = ("adv_propose_first", "adv_propose_next", "adv_critique", "adv_critique_previous",
              "adv_synthesis", "adv_proposer_role", "adv_critic_role", "verifier", "preamble")
 DECISION = (("synthesis", "final_solution"),)

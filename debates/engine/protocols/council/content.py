@@ -19,9 +19,11 @@ from ...state import DebateState
 from ..content import claim_quotes, corpus, judged, policy, read_turns
 from ..judge import judge_reasons
 
-PROSE = ("background", "expertise", "approach", "bias", "failure_scenario", "root_causes",
-         "stance", "reasoning", "reflection", "updated_position", "recommendation", "stakes",
-         "strongest_evidence", "weakest_evidence", "summary", "view", "topic", "why")
+# Fields a sentence belongs in; short labels (expertise, a root cause, a topic) may be
+# one word and are left to the other rules.
+PROSE = ("background", "approach", "bias", "failure_scenario", "stance", "reasoning",
+         "reflection", "updated_position", "recommendation", "stakes", "strongest_evidence",
+         "weakest_evidence", "summary", "view", "why")
 TEMPLATES = ("compose", "premortem", "position", "cross_exam", "synthesis", "verifier",
              "persona", "preamble")
 DECISION = (("synthesis", "recommended_path.recommendation"),

@@ -24,9 +24,9 @@ from .schemas import (
     WorkflowSynthesis,
 )
 
-PROSE = ("summary", "claim", "evidence", "risk", "mitigation", "criterion", "favours",
-         "response", "argument", "path_forward", "key_agreement", "patterns", "next_steps",
-         "why")
+# Fields a sentence belongs in; a criterion, a risk or what it favours may be one word.
+PROSE = ("summary", "claim", "mitigation", "response", "argument", "path_forward",
+         "key_agreement", "why")
 # A rebuttal's stance is concede or justify.
 CONSTRAINED = ("stance",)
 TEMPLATES = ("wf_phase1", "wf_phase2", "wf_phase2b", "wf_convergence", "wf_synthesis",
