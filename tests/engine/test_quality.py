@@ -356,3 +356,10 @@ def test_a_judge_that_fails_leaves_the_result_degraded_not_failed():
     assert protocol.failure(state) is None
     result = built(state)
     assert result.degraded and any("the judge failed" in n for n in result.degraded_notes)
+
+
+def test_one_more_round_drops_the_old_grade_with_the_old_synthesis():
+    state, _ = judged("council", "sim/judge")
+    state.request_more_round()
+    assert state.turn(Phase.JUDGE) is None
+    assert state.turn(Phase.SYNTHESIS) is None
