@@ -6,7 +6,7 @@ the decision is the protocol's to say (``TextPolicy``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..schemas import QualityReason
@@ -37,7 +37,6 @@ class TurnText:
     round: int
     agent: int
     payload: dict[str, Any]
-    reasons: list[QualityReason] = field(default_factory=list)
 
 
 def leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], str]]:
