@@ -23,7 +23,7 @@ from debates.engine.schemas import DebateResult, Phase, Quality, QualityReason, 
 from debates.engine.sim import generate
 from debates.engine.state import DebateState
 
-from .transcripts import FIXTURES, load, replay, replay_turns
+from .transcripts import FIXTURES, load, replay, replay_turns, state_of
 
 QUESTIONS = {
     "en": "Should we migrate our billing service from MySQL to PostgreSQL this quarter?",
@@ -185,36 +185,62 @@ def test_there_are_sensible_transcripts_of_every_protocol():
 
 # --------------------------------------------------------------------------- real transcripts
 
-# The rules each recorded transcript must trip (and its verdict): tuned on these.
+# The rules each recorded transcript must trip (and its verdict): tuned on these. A
+# debate that failed has no result: its turns alone are judged, and "failed: ..." names
+# the failure it must end in (the critic's empty critique under counts, since the
+# checks, or a timeout below quorum).
 EXPECTED = {
     "gemma3-council": ("unusable", {"empty_content.one_word", "confidence.extreme"}),
+    "gemma3-council-checked": ("unusable", {"degenerate_decision", "confidence.extreme"}),
     "gemma3-adversarial": ("unusable", {"degenerate_decision", "empty_content.one_word"}),
+    "gemma3-adversarial-checked": ("unusable", {"degenerate_decision"}),
     "gemma3-workflow": ("unusable", {"degenerate_decision", "contracts.none_met",
                                      "degenerate_text.echo"}),
+    "gemma3-workflow-checked": ("failed: below quorum", {"empty_content.one_word"}),
     "smollm2-adversarial": ("unusable", {"counts.false_convergence", "degenerate_decision",
                                          "evidence.unfound_quote"}),
+    # A proposal of "}, " that the critic let converge.
+    "smollm2-adversarial-ci-checked": ("unusable", {"degenerate_decision"}),
+    "smollm2-adversarial-checked": ("failed: the critic failed in round 1", set()),
+    "smollm2-adversarial-go-checked": ("failed: the critic failed in round 2", set()),
+    "smollm2-adversarial-kafka-checked": ("failed: the critic failed in round 4",
+                                          {"degenerate_text.digit_run"}),
     "smollm2-workflow": ("unusable", {"contracts.none_met", "degenerate_text.repetition",
                                       "empty_content.one_word"}),
-    # Its synthesis timed out: no result, the turns alone are judged.
-    "smollm2-council": ("unusable", {"degenerate_text.digit_run", "degenerate_text.echo",
-                                     "degenerate_text.repetition", "empty_content.one_word",
-                                     "agents.placeholder_name"}),
+    "smollm2-workflow-checked-run2": ("unusable", {"contracts.none_met",
+                                                   "degenerate_decision"}),
+    "smollm2-workflow-checked": ("failed: below quorum", set()),
+    "smollm2-council-checked-run2": ("unusable", {"agents.placeholder_name",
+                                                  "confidence.extreme", "degenerate_decision",
+                                                  "degenerate_text.digit_run"}),
+    # Their synthesis timed out.
+    "smollm2-council": ("failed: the synthesis failed", {
+        "degenerate_text.digit_run", "degenerate_text.echo", "degenerate_text.repetition",
+        "empty_content.one_word", "agents.placeholder_name"}),
+    "smollm2-council-run2": ("failed: the synthesis failed", {
+        "degenerate_text.digit_run", "degenerate_text.repetition", "agents.placeholder_name"}),
+    "smollm2-council-checked": ("failed: the synthesis failed", {
+        "degenerate_text.repetition", "agents.placeholder_name"}),
 }
 
 
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.stem)
 def test_a_recorded_real_transcript_is_flagged_by_the_rules_that_should_fire(path):
     recorded = load(path)
-    expected_quality, expected_rules = EXPECTED[path.stem]
+    expected, expected_rules = EXPECTED[path.stem]
     if recorded.get("result") is None:
-        quality, rules = replay_turns(recorded)
+        state = state_of(recorded)
+        failure = get_protocol(state.config.protocol).failure(state)
+        assert failure is not None and failure.startswith(expected.removeprefix("failed: "))
+        if "critic failed" in expected:
+            assert "claimed_counts count issues but issues is empty" in failure
+        _, rules = replay_turns(recorded)
     else:
         result = replay(recorded)
-        quality, rules = result.quality.value, [r.rule for r in result.quality_reasons]
-        # Recorded before the checks it claimed to be sound; recorded since, it says
-        # what the replay says.
-        assert recorded["result"]["summary"]["quality"] in ("sound", quality)
-    assert quality == expected_quality
+        assert result.quality.value == expected
+        rules = [r.rule for r in result.quality_reasons]
+        # Recorded before the checks it claimed to be sound; recorded since (the
+        # "-checked" runs), by the checks as they were then.
     assert expected_rules <= set(rules)
 
 

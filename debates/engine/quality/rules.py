@@ -82,7 +82,7 @@ RULES: dict[str, Rule] = {r.name: r for r in (
          "a second reader found the synthesis empty or incoherent"),
     Rule("degenerate_decision", "unusable",
          "any text rule fires on the decision itself (recommendation, final solution, "
-         "workflow summary)",
+         "a version of the adversarial proposal, workflow summary)",
          "a recommendation made of noise must never read as one"),
 )}
 

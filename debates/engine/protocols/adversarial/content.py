@@ -26,7 +26,9 @@ PROSE = ("summary", "proposal", "reply", "assessment", "detail", "suggested_fix"
          "final_solution", "rationale", "why")
 TEMPLATES = ("adv_propose_first", "adv_propose_next", "adv_critique", "adv_critique_previous",
              "adv_synthesis", "adv_proposer_role", "adv_critic_role", "verifier", "preamble")
-DECISION = (("synthesis", "final_solution"),)
+# The decision: the final solution, and every version of the proposal the critic judged
+# (a critique that converges on an empty proposal converged on nothing).
+DECISION = (("synthesis", "final_solution"), ("propose", "proposal"))
 
 
 def listed_counts(critique: Critique) -> SeverityCounts:
