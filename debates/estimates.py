@@ -3,9 +3,9 @@
 
 Pure: settings in, numbers out. The call count is exact for the worst case (every
 round runs): compose 1 (unless every persona is given) + premortem N + position N
-+ N x max_rounds + synthesis 1 + verifier 1; one more round is N cross-examinations
-+ synthesis 1 + verifier 1 again. Retries and repairs are not counted; they only
-happen on failures.
++ N x max_rounds + synthesis 1 + verifier 1 (+ judge 1 when a judge model is set); one
+more round is N cross-examinations + synthesis 1 + verifier 1 (+ judge 1) again.
+Retries and repairs are not counted; they only happen on failures.
 
 Every model the debate may call counts (``debate_models``): the unpriced-model rule
 asks about each, and a call that may fall back is priced at the dearer of its model and
@@ -36,6 +36,8 @@ CROSS_EXAM_OWN_PREVIOUS = 200
 SYNTHESIS = (1200, 1200)
 SYNTHESIS_PER_AGENT_ROUND = 100
 VERIFY = (400, 200)
+# The optional judge reads the synthesis it grades (docs/engine.md, "Content checks").
+JUDGE = (400 + SYNTHESIS[1], 200)
 CHARS_PER_TOKEN = 4
 
 Price = Literal["simulated", "known", "unknown"]
@@ -103,13 +105,14 @@ def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool)
 def debate_models(config: DebateConfig, personas: Sequence[Persona] = ()) -> tuple[str, ...]:
     """Every model a debate with ``config`` and the given ``personas`` may call, each
     once, in this order: the debate's model, the phases' own (the synthesis model), the
-    personas' own, the fallback. The limits and the model checks go through this list:
+    personas' own, the fallback, the judge. The limits and the model checks go through this list:
     a model a debate can reach is added here, and only here."""
     models = [
         config.model,
         *config.phase_models.values(),
         *(p.model for p in personas if p.model),
         *_fallbacks(config),
+        *([config.judge_model] if config.judge_model else []),
     ]
     return tuple(dict.fromkeys(models))
 
@@ -177,6 +180,8 @@ def _call_cost(call: _Call, config: DebateConfig, personas: Sequence[Persona]) -
 
 def _priced(calls: Sequence[_Call], config: DebateConfig,
             personas: Sequence[Persona]) -> Estimate:
+    if config.judge_model:  # one grade of each synthesis, after the verifier
+        calls = [*calls, _Call(Phase.JUDGE, *JUDGE)]
     paid = [m for m in debate_models(config, personas) if not is_simulated(m)]
     # A model is unpriced when litellm has no price for it at all.
     unpriced = tuple(m for m in paid if _cost(m, 1, 1) is None)

@@ -296,7 +296,7 @@ def debate_more_round(*, debate: Debate, user: User | None = None) -> Debate:
     # kept in its explanation: the cached rows follow the state.
     store_round_metrics(debate, state.all_metrics())
     TurnRow.objects.filter(
-        debate=debate, phase__in=[Phase.SYNTHESIS.value, Phase.VERIFY.value]
+        debate=debate, phase__in=[Phase.SYNTHESIS.value, Phase.VERIFY.value, Phase.JUDGE.value]
     ).delete()
     # The synthesis no longer describes the debate, but it is what the team read (and
     # commented on): it stays as an earlier version.

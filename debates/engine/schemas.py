@@ -241,6 +241,13 @@ class VerifierReport(Strict):
     claims: list[UnverifiedClaim] = Field(default_factory=list)
 
 
+class JudgeGrade(Strict):
+    """The optional judge's grade of a synthesis (docs/engine.md, "Content checks")."""
+
+    grade: Literal["good", "fair", "poor"]
+    reason: NonEmpty
+
+
 # --------------------------------------------------------------------------- configuration
 
 
@@ -317,6 +324,12 @@ class DebateConfig(Strict):
     options: list[str] | None = None
     context_limit_tokens: Annotated[int, Field(ge=512)] | None = None
     simulator: SimulatorOptions = Field(default_factory=SimulatorOptions)
+    # A model that grades the synthesis after the verifier (docs/engine.md, "Content
+    # checks"); None = no judge, no extra call.
+    # Configs stored before the judge existed dump as they were stored: the key appears
+    # only when a judge is set.
+    judge_model: Annotated[str, Field(min_length=1, max_length=PERSONA_MODEL_MAX)] | None = \
+        Field(default=None, exclude_if=lambda value: value is None)
 
     @property
     def n_agents(self) -> int:
@@ -334,6 +347,8 @@ class DebateConfig(Strict):
         return self.max_rounds
 
     def model_for(self, phase: str, persona: Persona | None = None) -> str:
+        if phase == Phase.JUDGE.value and self.judge_model:
+            return self.judge_model
         if persona is not None and persona.model:
             return persona.model
         return self.phase_models.get(phase, self.model)
@@ -363,6 +378,8 @@ class Phase(StrEnum):
     ANALYSIS = "analysis"
     DISCUSSION = "discussion"
     CONVERGENCE = "convergence"
+    # The optional judge, after the verifier of any protocol.
+    JUDGE = "judge"
 
 
 class TurnStatus(StrEnum):

@@ -63,6 +63,7 @@ _PHASE_ORDER = {
     Phase.ANALYSIS: 8,
     Phase.DISCUSSION: 9,
     Phase.CONVERGENCE: 10,
+    Phase.JUDGE: 11,
 }
 
 
@@ -436,9 +437,9 @@ class DebateState:
 
     def request_more_round(self) -> None:
         """"One more round" after a stop: the next round runs whatever the rule says,
-        and the old synthesis no longer describes the debate."""
+        and the old synthesis (its check and its grade) no longer describes the debate."""
         self.forced_rounds = self.completed_rounds + 1
         self.stop_requested = False
-        for phase in (Phase.SYNTHESIS, Phase.VERIFY):
+        for phase in (Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE):
             self.turns.pop((phase.value, 0, -1), None)
         self._changed()

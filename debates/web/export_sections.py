@@ -21,7 +21,6 @@ from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 
 from debates.engine.protocols import get_protocol
-from debates.web.quality import quality_markdown
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -65,13 +64,9 @@ def export_markdown(debate: Debate, result: BaseModel, *,
                     options: Collection[str] = ()) -> str:
     """The report: the protocol's own sections, then what the apps add (the team's
     follow-up, the comment threads when ``THREADS`` is in ``options``), as a list of
-    sections joined by a blank line. A doubtful or unusable result's quality section
-    comes right under the report's title, before anything it recommends."""
+    sections joined by a blank line. A doubtful or unusable result's quality lines are
+    the protocol report's own, right under its title (report_parts.quality_lines)."""
     report = get_protocol(debate.protocol).render_markdown(result).strip()
-    quality = quality_markdown(result)
-    if quality:
-        title, _, rest = report.partition("\n")
-        report = f"{title}\n\n{quality}\n\n{rest.strip()}"
     return "\n\n".join([report, *extra_sections(debate, options)]) + "\n"
 
 

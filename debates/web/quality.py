@@ -11,9 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from pydantic import BaseModel
-
-from debates.engine.markdown import inline
 from debates.engine.schemas import Quality, QualityReason
 
 _EN = {
@@ -82,17 +79,3 @@ def reasons_on_turn(reasons: Iterable[QualityReason], phase: str, round_: int,
     reason leaves them open. Debate-wide reasons (no phase) belong to the banner."""
     return [q for q in reasons if q.phase == phase
             and q.round in (None, round_) and q.agent in (None, agent)]
-
-
-def quality_markdown(result: BaseModel) -> str:
-    """The Markdown export's quality section, or "" for a sound result. Every reason's
-    text passes ``markdown.inline``, like every model word in the reports."""
-    quality = getattr(result, "quality", Quality.SOUND)
-    if not is_flagged(quality):
-        return ""
-    language = getattr(result, "language", "en")
-    lines = [f"> **{quality_word(language, f'title.{quality}')}** (`{quality}`): "
-             f"{quality_word(language, f'text.{quality}')}"]
-    for reason in getattr(result, "quality_reasons", []):
-        lines.append(f"> - `{reason.rule}` · {inline(reason.where)}: {inline(reason.evidence)}")
-    return "\n".join(lines)

@@ -18,6 +18,7 @@ PANEL_TITLES = {
     Phase.COMPOSE.value: "Compose: the panel",
     Phase.SYNTHESIS.value: "Synthesis (the model's narrative)",
     Phase.VERIFY.value: "Verifier",
+    Phase.JUDGE.value: "Judge (its grade of the synthesis)",
 }
 
 

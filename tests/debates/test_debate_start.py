@@ -168,3 +168,10 @@ def test_bad_input_is_refused_before_anything_is_saved(team, spec, message):
     with pytest.raises(InputError, match=message):
         start(team, **{"question": QUESTION, **spec})
     assert Debate.objects.count() == 0
+
+
+def test_a_judge_model_is_checked_like_every_model_the_debate_may_call(team):
+    with pytest.raises(InputError, match="unknown model"):
+        start(team, base={"judge_model": "nonsense-provider/x"})
+    assert Debate.objects.count() == 0
+    assert start(team, base={"judge_model": "sim/judge"}).settings["judge_model"] == "sim/judge"

@@ -69,3 +69,17 @@ def test_a_paid_fallback_prices_every_call_that_may_fall_back():
     assert simulated.price == "simulated" and falling_back.price == "known"
     # Every call but compose may go to gpt-4o: nearly what gpt-4o alone would cost.
     assert 0 < falling_back.cost_usd < alone.cost_usd
+
+
+def test_a_paid_judge_is_one_more_call_and_counts_against_the_price():
+    from debates.estimates import debate_models
+
+    plain = resolve_config(mode="quick", model="sim/default")
+    judged = resolve_config(mode="quick", model="sim/default", judge_model="openai/gpt-4o")
+    assert debate_models(judged)[-1] == "openai/gpt-4o"
+    est = estimate(judged)
+    assert est.calls == estimate(plain).calls + 1
+    # A simulated panel with a paid judge is not free: the cap and the budget see it.
+    assert est.price == "known" and est.cost_usd is not None and est.cost_usd > 0
+    unpriced = estimate(resolve_config(model="sim/default", judge_model="openai/no-such-judge"))
+    assert unpriced.unpriced_models == ("openai/no-such-judge",)

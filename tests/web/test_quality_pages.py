@@ -126,12 +126,13 @@ def test_the_markdown_export_and_print_say_it_under_the_title(member_client, deb
     text = member_client.get(f"/debates/{debate.code}/export.md").content.decode()
     lines = text.splitlines()
     assert lines[0].startswith("# ")
-    quality = next(i for i, line in enumerate(lines) if "Unusable result" in line)
-    assert quality == 2  # right under the title, before anything the report recommends
+    quality = next(i for i, line in enumerate(lines) if "**unusable**" in line)
+    # Right under the title, before any section the report recommends anything in.
+    assert quality == 1 and not any(line.startswith("## ") for line in lines[:quality])
     # Through markdown.inline, like every model word in the reports: no raw HTML.
-    assert "> - `degenerate_text.digit_run` · the synthesis: 1\\.2.1.1.1.1 \\<script>" in text
+    assert "- `degenerate_text.digit_run` · the synthesis: 1\\.2.1.1.1.1 \\<script>" in text
     printed = member_client.get(f"/debates/{debate.code}/print").content.decode()
-    assert "Unusable result" in printed and "<script>alert" not in printed
+    assert "unusable" in printed and "<script>alert" not in printed
 
 
 def test_the_json_export_carries_the_summary_quality(member_client, debate):

@@ -29,10 +29,19 @@ from ...schemas import (
 )
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from ..judge import judge_ask, judge_note, judge_request, judge_step
+from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
 from .report import adversarial_markdown, adversarial_rounds
-from .schemas import AdversarialResult, AdversarialRound, AdversarialSynthesis, Critique, Proposal
+from .schemas import (
+    AdversarialResult,
+    AdversarialRound,
+    AdversarialSynthesis,
+    AskedCritique,
+    Critique,
+    Proposal,
+)
 from .stopping import DEFAULT_MAX_ROUNDS, converged, status_line
 
 PROPOSER, CRITIC = 0, 1
@@ -126,7 +135,8 @@ class AdversarialProtocol(DebateProtocol):
 
     def failure(self, state: DebateState) -> str | None:
         for turn in sorted(state.turns.values(), key=lambda t: (t.round, t.agent)):
-            if turn.status is not TurnStatus.FAILED or turn.phase is Phase.VERIFY:
+            if turn.status is not TurnStatus.FAILED or turn.phase in (Phase.VERIFY,
+                                                                       Phase.JUDGE):
                 continue
             if turn.phase is Phase.SYNTHESIS:
                 return f"the synthesis failed: {turn.error}"
@@ -147,7 +157,7 @@ class AdversarialProtocol(DebateProtocol):
             return Step(Phase.SYNTHESIS)
         if state.turn(Phase.VERIFY) is None:
             return Step(Phase.VERIFY)
-        return None
+        return judge_step(state)
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
         d = self.domain(state).domain
@@ -155,7 +165,9 @@ class AdversarialProtocol(DebateProtocol):
             prompt = "adv_propose_first" if step.round == 1 else "adv_propose_next"
             return [Ask(PROPOSER, d.proposer_role, Proposal, prompt, "propose")]
         if step.phase is Phase.CRITIQUE:
-            return [Ask(CRITIC, d.critic_role, Critique, "adv_critique", "critique")]
+            return [Ask(CRITIC, d.critic_role, AskedCritique, "adv_critique", "critique")]
+        if step.phase is Phase.JUDGE:
+            return [judge_ask()]
         if step.phase is Phase.SYNTHESIS:
             return [Ask(PANEL, "synthesizer", AdversarialSynthesis, "adv_synthesis",
                         "synthesis", fallback=True)]
@@ -199,12 +211,14 @@ class AdversarialProtocol(DebateProtocol):
             hints["open_issues"] = [{"id": i.id, "severity": i.severity.value,
                                      "title": i.title} for i in ledger.open_issues()]
             hints["issue_count"] = len(ledger.issues)
-            return Request(prompts.messages(system=system, user=user, schema=Critique), hints)
+            return Request(prompts.messages(system=system, user=user, schema=AskedCritique), hints)
         if step.phase is Phase.SYNTHESIS:
             return self._synthesis_request(state, hints, common)
         payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
         assert payload is not None
         text = _synthesis_text(AdversarialSynthesis.model_validate(payload))
+        if step.phase is Phase.JUDGE:
+            return judge_request(state, text)
         return Request(prompts.messages(system=prompts.system_prompt(lang),
                                         user=prompts.render("verifier", text=text),
                                         schema=VerifierReport),
@@ -376,8 +390,9 @@ class AdversarialProtocol(DebateProtocol):
                   if verify is not None and verifier_ok and verify.payload else [])
         notes = [] if verifier_ok else [
             f"the verifier failed: {verify.error if verify else 'not run'}"]
+        notes += judge_note(state)
         synthesis_turn = state.turn(Phase.SYNTHESIS)
-        return AdversarialResult(
+        return with_quality(state, AdversarialResult(
             question=state.question, language=state.language, protocol=self.name,
             config=state.config, prompt_version=prompts.PROMPT_VERSION,
             simulated=uses_simulator(state.config), domain=self.domain(state),
@@ -390,7 +405,7 @@ class AdversarialProtocol(DebateProtocol):
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),
             usage=usage,
-        )
+        ), self.step_label)
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, AdversarialResult)

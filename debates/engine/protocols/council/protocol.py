@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...hooks import EngineHooks
+from ...hooks import EngineHooks, make_gateway
 from ...llm.gateway import LLMGateway
 from ...schemas import (
     ComposedPanel,
@@ -23,7 +23,8 @@ from ...schemas import (
     VerifierReport,
 )
 from ...state import DebateState, Step
-from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request
+from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request, run_asks
+from ..judge import judge_ask, judge_request, judge_step
 from . import report, steps, synthesis, transcript
 
 _AGENT_STEPS: dict[Phase, tuple[type[BaseModel], str]] = {
@@ -54,7 +55,10 @@ class CouncilProtocol(DebateProtocol):
             raise ValueError("the council protocol takes no protocol_options")
 
     def next_step(self, state: DebateState) -> Step | None:
-        return state.next_step()
+        step = state.next_step()
+        if step is None and state.failure() is None:
+            return judge_step(state)
+        return step
 
     def failure(self, state: DebateState) -> str | None:
         return state.failure()
@@ -68,6 +72,8 @@ class CouncilProtocol(DebateProtocol):
                 f"model {cfg.model}")
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
+        if step.phase is Phase.JUDGE:
+            return [judge_ask()]
         if step.phase in _PANEL_STEPS:
             schema, prompt, fallback = _PANEL_STEPS[step.phase]
             return [Ask(PANEL, "panel", schema, prompt, step.phase.value, fallback)]
@@ -76,6 +82,11 @@ class CouncilProtocol(DebateProtocol):
                 for i in state.active_agents(step)]
 
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        if step.phase is Phase.JUDGE:
+            payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+            assert payload is not None
+            return judge_request(state, synthesis.narrative_text(
+                SynthesisNarrative.model_validate(payload)))
         if step.phase is Phase.SYNTHESIS:
             messages, hints = synthesis.synthesis_messages(state)
         elif step.phase is Phase.VERIFY:
@@ -88,7 +99,11 @@ class CouncilProtocol(DebateProtocol):
 
     async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
                        gateway: LLMGateway | None = None) -> None:
-        # The council's own runner: context compaction and its progress data.
+        # The council's own runner: context compaction and its progress data; the
+        # judge is one plain call, as in every protocol.
+        if step.phase is Phase.JUDGE:
+            await run_asks(self, state, step, hooks, gateway or make_gateway(state, hooks))
+            return
         await steps.run_step(state, step, hooks, gateway)
 
     # ------------------------------------------------------------------ the debate page

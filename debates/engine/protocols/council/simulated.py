@@ -19,6 +19,7 @@ from ...language import detect_language
 from ...schemas import (
     ComposedPanel,
     CrossExamination,
+    JudgeGrade,
     Position,
     Premortem,
     SynthesisNarrative,
@@ -407,6 +408,12 @@ def _clamp(value: float, low: float, high: float) -> float:
     return max(low, min(high, value))
 
 
+def _judge(ctx: CallContext) -> dict[str, Any]:
+    # The simulator's synthesis is written to be read: the judge finds it good.
+    writer = ctx.writer(ctx.rng())
+    return {"grade": "good", "reason": writer.one(ctx.banks.reasons)}
+
+
 GENERATORS: dict[type, Generator] = {
     ComposedPanel: _compose,
     Premortem: _premortem,
@@ -414,4 +421,5 @@ GENERATORS: dict[type, Generator] = {
     CrossExamination: _cross_exam,
     SynthesisNarrative: _synthesis,
     VerifierReport: _verify,
+    JudgeGrade: _judge,
 }

@@ -31,6 +31,8 @@ from ...schemas import (
     VerifierReport,
 )
 from ...state import DebateState, Step
+from ..judge import judge_note
+from .content import with_quality
 
 
 def severity(raised_by: int) -> Severity:
@@ -260,7 +262,7 @@ def _degraded_notes(state: DebateState) -> list[str]:
     verify = state.turn(Phase.VERIFY)
     if verify is not None and verify.status is TurnStatus.FAILED:
         notes.append(t("note.verifier", error=verify.error))
-    return notes
+    return notes + judge_note(state)
 
 
 def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
@@ -344,7 +346,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
               else [])
     notes = _degraded_notes(state)
     synthesis_turn = state.turn(Phase.SYNTHESIS)
-    return DebateResult(
+    return with_quality(state, DebateResult(
         question=state.question,
         language=state.language,
         protocol=state.config.protocol,
@@ -375,7 +377,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
                          else state.config.model_for(Phase.SYNTHESIS.value)),
         usage=usage,
         compactions=compactions(state),
-    )
+    ))
 
 
 def compactions(state: DebateState) -> list[Compaction]:

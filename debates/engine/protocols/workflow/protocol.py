@@ -32,6 +32,8 @@ from ...schemas import (
 )
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from ..judge import judge_ask, judge_note, judge_request, judge_step
+from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
 from .report import workflow_markdown
 from .schemas import (
@@ -144,7 +146,7 @@ class WorkflowProtocol(DebateProtocol):
             return Step(Phase.SYNTHESIS)
         if state.turn(Phase.VERIFY) is None:
             return Step(Phase.VERIFY)
-        return None
+        return judge_step(state)
 
     def step_label(self, step: Step) -> str:
         if step.phase is Phase.ANALYSIS:
@@ -165,6 +167,8 @@ class WorkflowProtocol(DebateProtocol):
         if step.phase is Phase.CONVERGENCE:
             return [Ask(PANEL, "convergence check", ConvergenceCheck, "wf_convergence",
                         "convergence")]
+        if step.phase is Phase.JUDGE:
+            return [judge_ask()]
         if step.phase is Phase.SYNTHESIS:
             return [Ask(PANEL, "Synthesizer", WorkflowSynthesis, "wf_synthesis", "synthesis",
                         fallback=True)]
@@ -188,6 +192,8 @@ class WorkflowProtocol(DebateProtocol):
         return "\n".join(lines), texts
 
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        if step.phase is Phase.JUDGE:
+            return judge_request(state, _flatten(state.ok_payload(Phase.SYNTHESIS, 0, PANEL)))
         lang = state.language
         common = {"question": state.question,
                   "context_block": prompts.context_block(state.context)}
@@ -258,7 +264,11 @@ class WorkflowProtocol(DebateProtocol):
         checks = [c for c in (self.check(state, 1), self.check(state, 2)) if c is not None]
         last = self.check(state, rounds)
         label: ConvergenceLabel
-        if last is not None and last.basis is Basis.SAME_DIRECTION:
+        unmet = self.no_contract_met(state)
+        if unmet:
+            # An agreement over a discussion no role held to its contract is none.
+            label = "divergent"
+        elif last is not None and last.basis is Basis.SAME_DIRECTION:
             label = "converged"
         elif last is not None and last.basis in CONVERGED_BASES:
             label = "partially_converged"
@@ -267,7 +277,8 @@ class WorkflowProtocol(DebateProtocol):
         return ConvergenceStatus(
             rounds=rounds, status=label,
             key_agreement=last.key_agreement if last else "",
-            remaining_tension=(last.remaining_tension if last else
+            remaining_tension=(labels(state.language)("wf.no_contract_met") if unmet
+                               else last.remaining_tension if last else
                                labels(state.language)("wf.check_failed")),
             checks=checks)
 
@@ -377,6 +388,10 @@ class WorkflowProtocol(DebateProtocol):
         return t("page.wf_summary", mode=mode, model=state.config.model,
                  synthesis=state.config.model_for("synthesis"))
 
+    def no_contract_met(self, state: DebateState) -> bool:
+        checks = self.contract_checks(state)
+        return bool(checks) and not any(c.passed for c in checks)
+
     def contract_checks(self, state: DebateState) -> list[ContractCheck]:
         checks = []
         for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
@@ -428,11 +443,14 @@ class WorkflowProtocol(DebateProtocol):
         verifier_ok = verify is not None and verify.status is TurnStatus.OK
         if not verifier_ok:
             notes.append(f"the verifier failed: {verify.error if verify else 'not run'}")
+        notes += judge_note(state)
         claims = (VerifierReport.model_validate(verify.payload).claims
                   if verify is not None and verifier_ok and verify.payload else [])
         synthesis_turn = state.turn(Phase.SYNTHESIS)
         contract_checks = list(checks.values())
-        return WorkflowResult(
+        if contract_checks and not any(c.passed for c in contract_checks):
+            notes.append(labels(state.language)("wf.no_contract_met"))
+        return with_quality(state, WorkflowResult(
             question=state.question, language=state.language, protocol=self.name,
             config=state.config, prompt_version=prompts.PROMPT_VERSION,
             simulated=uses_simulator(state.config), deep=self.deep(state),
@@ -446,7 +464,7 @@ class WorkflowProtocol(DebateProtocol):
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),
             usage=usage,
-        )
+        ), self.step_label)
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, WorkflowResult)
@@ -467,7 +485,7 @@ class WorkflowProtocol(DebateProtocol):
 
 
 _STEP_ORDER = {Phase.ANALYSIS: 0, Phase.DISCUSSION: 1, Phase.CONVERGENCE: 1,
-               Phase.SYNTHESIS: 3, Phase.VERIFY: 4}
+               Phase.SYNTHESIS: 3, Phase.VERIFY: 4, Phase.JUDGE: 5}
 
 
 def _order(step: Step) -> tuple[int, int]:
