@@ -8,7 +8,8 @@ first call, or by the model name's check for a real model): nothing more.
 
 Progress goes to stderr; stdout carries only the Markdown or JSON result.
 Exit codes: 0 finished (possibly degraded; the report says so), 1 the debate
-failed (below quorum, synthesis failed after fallback), 2 bad input, 130
+failed (below quorum, synthesis failed after fallback), 2 bad input, 3 the result's
+quality is at or below ``--fail-on-quality`` (the report is still written), 130
 interrupted.
 """
 
@@ -38,12 +39,17 @@ from .schemas import (
     MIN_ROUNDS,
     MODE_DEFAULTS,
     Mode,
+    ProtocolResult,
+    Quality,
 )
 from .sim.config import load_sim_script, simulator_options_from_env
 from .state import DebateState
 from .verdicts import parse_options
 
-EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 1, 2, 130
+EXIT_FAILED, EXIT_BAD_INPUT, EXIT_POOR_QUALITY, EXIT_INTERRUPTED = 1, 2, 3, 130
+# What --fail-on-quality takes, and the verdicts each one fails on.
+FAILING_QUALITY = {"doubtful": {Quality.DOUBTFUL, Quality.UNUSABLE},
+                   "unusable": {Quality.UNUSABLE}}
 DEFAULT_MODEL = "sim/default"
 
 DESCRIPTION = ("Run a council debate on QUESTION and print the synthesis (Markdown or JSON) "
@@ -71,7 +77,12 @@ exit codes:
   {EXIT_FAILED}    the debate failed (below quorum, synthesis failed after the fallback)
   {EXIT_BAD_INPUT}    bad input (question, option value, persona or script file, model name),
        or with --save a team limit (rate, budget, cost cap, unpriced model)
+  {EXIT_POOR_QUALITY}    the debate finished, but its quality is at or below --fail-on-quality
+       (the report is written all the same; docs/engine.md, "Content checks")
   {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
+
+Every run ends with a quality line on stderr: sound, doubtful or unusable, and the
+content rules that fired.
 """
 
 SAVE_ELSEWHERE = ("--save stores the debate in the site's database: run it as "
@@ -128,6 +139,10 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--format", default="md", choices=["md", "json"],
                         help="md: the Markdown report; json: the typed result "
                              "(default: md)")
+    parser.add_argument("--fail-on-quality", choices=sorted(FAILING_QUALITY),
+                        help=f"exit {EXIT_POOR_QUALITY} (after writing the report) when the "
+                             "content checks find the result doubtful (or worse) or "
+                             "unusable; default: exit 0 whatever the quality")
     parser.add_argument("--verbose", action="store_true",
                         help="append the full transcript to the Markdown report")
     parser.add_argument("--save", action="store_true",
@@ -237,6 +252,20 @@ def write_result(result: BaseModel, state: DebateState, opts: Mapping[str, Any],
     stdout.flush()
 
 
+def report_quality(result: BaseModel, opts: Mapping[str, Any], stderr: TextIO) -> int:
+    """The quality line on stderr, and the exit code ``--fail-on-quality`` asks for."""
+    assert isinstance(result, ProtocolResult)
+    line = f"quality: {result.quality.value}"
+    if result.quality_reasons:
+        line += " — " + "; ".join(f"{r.rule} ({r.where})" for r in result.quality_reasons[:3])
+        if len(result.quality_reasons) > 3:
+            line += f"; {len(result.quality_reasons) - 3} more"
+    stderr.write(line + "\n")
+    stderr.flush()
+    failing = FAILING_QUALITY.get(opts.get("fail_on_quality") or "", set())
+    return EXIT_POOR_QUALITY if result.quality in failing else 0
+
+
 def _env(name: str) -> str | None:
     """A variable's value; empty counts as unset (as in the site's settings)."""
     return (os.environ.get(name) or "").strip() or None
@@ -271,7 +300,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "council",
         err.write(f"{prog}: error: interrupted\n")
         return EXIT_INTERRUPTED
     write_result(result, state, opts, out)
-    return 0
+    return report_quality(result, opts, err)
 
 
 def entry(argv: Sequence[str] | None = None, *, prog: str = "council") -> NoReturn:

@@ -915,6 +915,33 @@ _JA.update({
     "cmp.agreed": "合意点",
 })
 
+# The content checks' verdict (docs/engine.md, "Content checks"), at the top of every
+# report when the result is not sound.
+_EN.update({
+    "quality": "Quality",
+    "quality.doubtful": "**doubtful** — some turns or the synthesis look like noise; read "
+                        "with care ({reasons})",
+    "quality.unusable": "**unusable** — the words carry no content; act on nothing here "
+                        "({reasons})",
+    "quality.not_advice": "*Not to be acted on: the content checks found this result "
+                          "unusable.*",
+})
+_ZH.update({
+    "quality": "质量",
+    "quality.doubtful": "**存疑** — 部分发言或综合看起来像噪声，请谨慎阅读（{reasons}）",
+    "quality.unusable": "**不可用** — 这些文字没有实际内容，请勿据此行事（{reasons}）",
+    "quality.not_advice": "*请勿据此行事：内容检查判定此结果不可用。*",
+})
+_JA.update({
+    "quality": "品質",
+    "quality.doubtful": "**疑わしい** — 一部の発言または総括がノイズのようです。注意して読んで"
+                        "ください（{reasons}）",
+    "quality.unusable": "**使用不可** — 文章に中身がありません。ここに書かれたことに基づいて"
+                        "行動しないでください（{reasons}）",
+    "quality.not_advice": "*行動の根拠にしないでください：内容チェックはこの結果を使用不可と"
+                          "判定しました。*",
+})
+
 TRANSLATIONS = {"en": _EN, "zh": _ZH, "ja": _JA}
 
 

@@ -474,6 +474,13 @@ _JA.update({f"dom.focus.{en}": ja for en, ja in zip(_FOCUS_EN, [
     "成功指標", "ユーザーにとってのエッジケース", "依存関係と実現可能性", "論理と一貫性",
     "隠れた前提", "網羅性", "リスク", "実現可能性"], strict=True)})
 
+# A workflow whose roles met no phase 2 contract (docs/engine.md, "Content checks").
+_EN["wf.no_contract_met"] = ("no role met its phase 2 contract: the agreement rests on "
+                             "no discussion")
+_ZH["wf.no_contract_met"] = "没有任何角色满足第 2 阶段的约定：这一共识没有讨论作为依据"
+_JA["wf.no_contract_met"] = ("フェーズ 2 の約束を満たした役割がありません："
+                             "この合意は議論に基づいていません")
+
 
 def known_or_as_is(language: str, key: str, text: str) -> str:
     """``key`` in ``language`` when the tables name it, else ``text`` as it is (a

@@ -75,3 +75,9 @@ def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[st
         {"role": "system", "content": system},
         {"role": "user", "content": f"{user}\n\n{tail}"},
     ]
+
+
+def template_text(name: str) -> str:
+    """A template's words as written (the content checks look for replies that copy
+    them: docs/engine.md, "Content checks")."""
+    return _template(name).template

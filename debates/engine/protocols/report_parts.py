@@ -8,7 +8,7 @@ from collections.abc import Callable
 from ..i18n import translator
 from ..i18n.protocol_labels import labels
 from ..markdown import inline
-from ..schemas import ProtocolResult, UnverifiedClaim
+from ..schemas import ProtocolResult, Quality, UnverifiedClaim
 
 
 def claims_section(t: Callable[..., str], claims: list[UnverifiedClaim], ok: bool,
@@ -35,3 +35,22 @@ def usage_line(result: ProtocolResult) -> str:
                    prompt=u.prompt_tokens, completion=u.completion_tokens, cost=cost,
                    wall=f"{u.wall_time_s:.1f}", version=result.prompt_version,
                    model=inline(result.synthesis_model)) + "*"
+
+
+def quality_lines(result: ProtocolResult) -> list[str]:
+    """The content checks' verdict, for the top of a report: nothing when sound (as a
+    result stored before the checks reads), else the verdict and the rules that fired."""
+    if result.quality is Quality.SOUND:
+        return []
+    t = translator(result.language)
+    rules = list(dict.fromkeys(r.rule for r in result.quality_reasons))
+    shown = ", ".join(rules[:4]) + (", …" if len(rules) > 4 else "")
+    return [f"**{t('quality')}:** " + t(f"quality.{result.quality.value}",
+                                        reasons=inline(shown)), ""]
+
+
+def not_advice(result: ProtocolResult) -> list[str]:
+    """Under the decision's heading of an unusable result: not to be acted on."""
+    if result.quality is not Quality.UNUSABLE:
+        return []
+    return [translator(result.language)("quality.not_advice"), ""]

@@ -68,6 +68,10 @@ class Command(BaseCommand):
         except cli.CliError as exc:
             raise CommandError(str(exc), returncode=exc.exit_code) from None
         cli.write_result(result, state, opts, stdout)
+        code = cli.report_quality(result, opts, stderr)
+        if code:
+            raise CommandError("the result's quality is at or below --fail-on-quality "
+                               f"{opts['fail_on_quality']}", returncode=code)
 
     def run_saved(self, state: DebateState, progress: ConsoleProgress, team_name: str
                   ) -> BaseModel:

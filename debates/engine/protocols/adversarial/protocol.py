@@ -29,10 +29,18 @@ from ...schemas import (
 )
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
 from .report import adversarial_markdown, adversarial_rounds
-from .schemas import AdversarialResult, AdversarialRound, AdversarialSynthesis, Critique, Proposal
+from .schemas import (
+    AdversarialResult,
+    AdversarialRound,
+    AdversarialSynthesis,
+    AskedCritique,
+    Critique,
+    Proposal,
+)
 from .stopping import DEFAULT_MAX_ROUNDS, converged, status_line
 
 PROPOSER, CRITIC = 0, 1
@@ -154,7 +162,7 @@ class AdversarialProtocol(DebateProtocol):
             prompt = "adv_propose_first" if step.round == 1 else "adv_propose_next"
             return [Ask(PROPOSER, d.proposer_role, Proposal, prompt, "propose")]
         if step.phase is Phase.CRITIQUE:
-            return [Ask(CRITIC, d.critic_role, Critique, "adv_critique", "critique")]
+            return [Ask(CRITIC, d.critic_role, AskedCritique, "adv_critique", "critique")]
         if step.phase is Phase.SYNTHESIS:
             return [Ask(PANEL, "synthesizer", AdversarialSynthesis, "adv_synthesis",
                         "synthesis", fallback=True)]
@@ -198,7 +206,7 @@ class AdversarialProtocol(DebateProtocol):
             hints["open_issues"] = [{"id": i.id, "severity": i.severity.value,
                                      "title": i.title} for i in ledger.open_issues()]
             hints["issue_count"] = len(ledger.issues)
-            return Request(prompts.messages(system=system, user=user, schema=Critique), hints)
+            return Request(prompts.messages(system=system, user=user, schema=AskedCritique), hints)
         if step.phase is Phase.SYNTHESIS:
             return self._synthesis_request(state, hints, common)
         payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
@@ -376,7 +384,7 @@ class AdversarialProtocol(DebateProtocol):
         notes = [] if verifier_ok else [
             f"the verifier failed: {verify.error if verify else 'not run'}"]
         synthesis_turn = state.turn(Phase.SYNTHESIS)
-        return AdversarialResult(
+        return with_quality(state, AdversarialResult(
             question=state.question, language=state.language, protocol=self.name,
             config=state.config, prompt_version=prompts.PROMPT_VERSION,
             simulated=uses_simulator(state.config), domain=self.domain(state),
@@ -388,7 +396,7 @@ class AdversarialProtocol(DebateProtocol):
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),
             usage=usage,
-        )
+        ), self.step_label)
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, AdversarialResult)

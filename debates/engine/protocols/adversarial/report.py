@@ -8,7 +8,7 @@ from collections.abc import Callable
 from ...i18n import translator
 from ...i18n.protocol_labels import labels
 from ...markdown import block, cell, inline
-from ..report_parts import claims_section, usage_line
+from ..report_parts import claims_section, not_advice, quality_lines, usage_line
 from .domains import localized
 from .issues import RoundTally
 from .schemas import AdversarialResult, Critique, Proposal
@@ -19,7 +19,7 @@ def adversarial_markdown(result: AdversarialResult) -> str:
     t, shared = labels(result.language), translator(result.language)
     detected = localized(result.domain, result.language)
     d = detected.domain
-    out = [f"# {t('adv.title')}"]
+    out = [f"# {t('adv.title')}", *quality_lines(result)]
     if result.simulated:
         out += [shared("simulated"), ""]
     out += [
@@ -44,7 +44,8 @@ def adversarial_markdown(result: AdversarialResult) -> str:
             line += "   (" + t("adv.claimed", red=claimed.red, yellow=claimed.yellow,
                                 green=claimed.green) + ")"
         out.append(line)
-    out += ["```", "", f"## {t('adv.final_solution')}", "", block(result.final_solution), ""]
+    out += ["```", "", f"## {t('adv.final_solution')}", "", *not_advice(result),
+            block(result.final_solution), ""]
     out += [f"## {t('adv.key_decisions')}", "", t("adv.decisions_header"), "|---|---|---|"]
     out += [f"| {cell(k.issue)} | {cell(k.decision)} | {cell(k.rationale)} |"
             for k in result.key_decisions]

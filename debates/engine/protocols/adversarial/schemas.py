@@ -3,7 +3,9 @@ the typed result."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from typing import Self
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...schemas import (
     NonEmpty,
@@ -32,6 +34,34 @@ class Critique(Strict):
     resolutions: list[Resolution] = Field(default_factory=list)
     issues: list[Issue] = Field(default_factory=list)
     claimed_counts: SeverityCounts | None = None
+
+
+def claims_more_than_listed(critique: Critique) -> bool:
+    """An empty critique whose own counts say it found issues (issue 28)."""
+    claimed = critique.claimed_counts
+    return not critique.issues and claimed is not None and (
+        claimed.red + claimed.yellow + claimed.green) > 0
+
+
+# What the critic is asked for: a critique whose counts claim issues it does not list
+# fails validation, so it is repaired like any schema error (and fails the turn when the
+# repair does not help) instead of reading as a clean critique and converging. Stored
+# critiques load as ``Critique``: a result stored before keeps loading. No docstring: it
+# would be the schema's description, sent to the model.
+class AskedCritique(Critique):
+    model_config = ConfigDict(title="Critique")
+
+    @model_validator(mode="after")
+    def _issues_behind_the_counts(self) -> Self:
+        if claims_more_than_listed(self):
+            raise ValueError(
+                "claimed_counts count issues but issues is empty: list every issue you "
+                "counted, or give counts of 0")
+        return self
+
+
+# The name a call carries (prompts, the simulator's generators, the ledger).
+AskedCritique.__name__ = "Critique"
 
 
 class KeyDecision(Strict):

@@ -8,6 +8,7 @@ from ...i18n import option_label, step_words, translator
 from ...markdown import cell, inline
 from ...schemas import DebateResult, VerdictSplit
 from ...verdicts import describe
+from ..report_parts import not_advice, quality_lines
 
 
 def _names(names: list[str], fmt: Callable[[object], str] = inline) -> str:
@@ -47,7 +48,7 @@ def verdicts_line(result: DebateResult, t: Callable[..., str]) -> str | None:
 def render_markdown(result: DebateResult) -> str:
     t = translator(result.language)
     cfg = result.config
-    out: list[str] = [f"# {t('title')}"]
+    out: list[str] = [f"# {t('title')}", *quality_lines(result)]
     if result.simulated:
         out += [t("simulated"), ""]
     out += [
@@ -83,7 +84,8 @@ def render_markdown(result: DebateResult) -> str:
 
     if result.recommended_path is not None:
         p = result.recommended_path
-        out += [f"## {t('recommended_path')}", "", inline(p.recommendation), "",
+        out += [f"## {t('recommended_path')}", "", *not_advice(result),
+                inline(p.recommendation), "",
                 f"- **{t('stakes')}:** {inline(p.stakes)}",
                 f"- **{t('strongest')}:** {inline(p.strongest_evidence)}",
                 f"- **{t('weakest')}:** {inline(p.weakest_evidence)}"]

@@ -31,6 +31,7 @@ from ...schemas import (
     VerifierReport,
 )
 from ...state import DebateState, Step
+from .content import with_quality
 
 
 def severity(raised_by: int) -> Severity:
@@ -344,7 +345,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
               else [])
     notes = _degraded_notes(state)
     synthesis_turn = state.turn(Phase.SYNTHESIS)
-    return DebateResult(
+    return with_quality(state, DebateResult(
         question=state.question,
         language=state.language,
         protocol=state.config.protocol,
@@ -375,7 +376,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
                          else state.config.model_for(Phase.SYNTHESIS.value)),
         usage=usage,
         compactions=compactions(state),
-    )
+    ))
 
 
 def compactions(state: DebateState) -> list[Compaction]:

@@ -32,6 +32,7 @@ from ...schemas import (
 )
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
 from .report import workflow_markdown
 from .schemas import (
@@ -257,7 +258,11 @@ class WorkflowProtocol(DebateProtocol):
         checks = [c for c in (self.check(state, 1), self.check(state, 2)) if c is not None]
         last = self.check(state, rounds)
         label: ConvergenceLabel
-        if last is not None and last.basis is Basis.SAME_DIRECTION:
+        unmet = self.no_contract_met(state)
+        if unmet:
+            # An agreement over a discussion no role held to its contract is none.
+            label = "divergent"
+        elif last is not None and last.basis is Basis.SAME_DIRECTION:
             label = "converged"
         elif last is not None and last.basis in CONVERGED_BASES:
             label = "partially_converged"
@@ -266,7 +271,8 @@ class WorkflowProtocol(DebateProtocol):
         return ConvergenceStatus(
             rounds=rounds, status=label,
             key_agreement=last.key_agreement if last else "",
-            remaining_tension=(last.remaining_tension if last else
+            remaining_tension=(labels(state.language)("wf.no_contract_met") if unmet
+                               else last.remaining_tension if last else
                                labels(state.language)("wf.check_failed")),
             checks=checks)
 
@@ -376,6 +382,10 @@ class WorkflowProtocol(DebateProtocol):
         return t("page.wf_summary", mode=mode, model=state.config.model,
                  synthesis=state.config.model_for("synthesis"))
 
+    def no_contract_met(self, state: DebateState) -> bool:
+        checks = self.contract_checks(state)
+        return bool(checks) and not any(c.passed for c in checks)
+
     def contract_checks(self, state: DebateState) -> list[ContractCheck]:
         checks = []
         for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
@@ -431,7 +441,9 @@ class WorkflowProtocol(DebateProtocol):
                   if verify is not None and verifier_ok and verify.payload else [])
         synthesis_turn = state.turn(Phase.SYNTHESIS)
         contract_checks = list(checks.values())
-        return WorkflowResult(
+        if contract_checks and not any(c.passed for c in contract_checks):
+            notes.append(labels(state.language)("wf.no_contract_met"))
+        return with_quality(state, WorkflowResult(
             question=state.question, language=state.language, protocol=self.name,
             config=state.config, prompt_version=prompts.PROMPT_VERSION,
             simulated=uses_simulator(state.config), deep=self.deep(state),
@@ -444,7 +456,7 @@ class WorkflowProtocol(DebateProtocol):
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),
             usage=usage,
-        )
+        ), self.step_label)
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, WorkflowResult)

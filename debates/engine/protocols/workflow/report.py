@@ -8,7 +8,7 @@ from collections.abc import Callable
 from ...i18n import TRANSLATIONS, translator
 from ...i18n.protocol_labels import labels
 from ...markdown import block, inline
-from ..report_parts import claims_section, usage_line
+from ..report_parts import claims_section, not_advice, quality_lines, usage_line
 from .schemas import WorkflowResult
 
 
@@ -18,7 +18,7 @@ def workflow_markdown(result: WorkflowResult) -> str:
     # Inside a list item English shows the payload's own key, as it always has.
     inner = str if result.language == "en" or result.language not in TRANSLATIONS else name
     c = result.convergence
-    out = [f"# {t('wf.title')}"]
+    out = [f"# {t('wf.title')}", *quality_lines(result)]
     if result.simulated:
         out += [shared("simulated"), ""]
     out += [
@@ -82,7 +82,7 @@ def workflow_markdown(result: WorkflowResult) -> str:
             f"- **{t('wf.remaining_tension')}:** "
             f"{inline(c.remaining_tension) or t('common.none')}", ""]
     s = result.synthesis
-    out += [f"## {t('wf.final_synthesis')}", "", block(s.summary), "",
+    out += [f"## {t('wf.final_synthesis')}", "", *not_advice(result), block(s.summary), "",
             f"### {t('wf.consensus')}", ""]
     out += [f"- {inline(x)}" for x in s.consensus] or [f"- {t('common.none')}"]
     out += ["", f"### {t('wf.tensions')}", ""]

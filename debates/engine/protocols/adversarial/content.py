@@ -1,0 +1,63 @@
+"""The adversarial protocol's content checks (docs/engine.md, "Content checks"): the
+text rules over every proposal and critique with the final solution as the decision,
+the critic's counts against the issues it listed, the verifier's quotes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ...quality import TextPolicy, panel
+from ...schemas import Phase, QualityReason, StopReason, VerifierReport
+from ...state import DebateState, Step
+from ..content import claim_quotes, corpus, judged, policy, read_turns
+from .issues import SeverityCounts
+from .schemas import (
+    AdversarialResult,
+    AdversarialSynthesis,
+    Critique,
+    Proposal,
+    claims_more_than_listed,
+)
+
+CRITIC = 1
+PROSE = ("summary", "proposal", "reply", "assessment", "title", "detail", "suggested_fix",
+         "final_solution", "decision", "rationale", "why")
+TEMPLATES = ("adv_propose_first", "adv_propose_next", "adv_critique", "adv_critique_previous",
+             "adv_synthesis", "adv_proposer_role", "adv_critic_role", "verifier", "preamble")
+DECISION = (("synthesis", "final_solution"),)
+
+
+def listed_counts(critique: Critique) -> SeverityCounts:
+    return SeverityCounts(**{sev: sum(1 for i in critique.issues if i.severity.value == sev)
+                             for sev in ("red", "yellow", "green")})
+
+
+def _counts(result: AdversarialResult) -> list[QualityReason]:
+    found = []
+    for r in result.rounds:
+        claimed = r.critique.claimed_counts
+        listed = listed_counts(r.critique)
+        if claimed is None or claimed == listed:
+            continue
+        where = f"critique {r.round} · claimed_counts"
+        evidence = (f"claimed red {claimed.red}, yellow {claimed.yellow}, green "
+                    f"{claimed.green}; listed red {listed.red}, yellow {listed.yellow}, "
+                    f"green {listed.green}")
+        converged_on = (r.round == result.rounds_completed
+                        and result.stop_reason is StopReason.CONVERGED)
+        rule = ("counts.false_convergence" if converged_on and claims_more_than_listed(
+            r.critique) else "counts.contradict")
+        found.append(panel.reason(rule, where, evidence, Phase.CRITIQUE.value, r.round, CRITIC))
+    return found
+
+
+def text_policy(state: DebateState) -> TextPolicy:
+    return policy(state, (Proposal, Critique, AdversarialSynthesis, VerifierReport),
+                  TEMPLATES, PROSE, DECISION)
+
+
+def with_quality(state: DebateState, result: AdversarialResult,
+                 label: Callable[[Step], str]) -> AdversarialResult:
+    more = [*_counts(result),
+            *panel.quotes(claim_quotes(result.unverified_claims), corpus(state))]
+    return judged(result, read_turns(state, label), text_policy(state), more)

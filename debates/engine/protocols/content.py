@@ -1,0 +1,78 @@
+"""What every protocol's content checks share (docs/engine.md, "Content checks"):
+each stored turn as text to read, named in words, the echo vocabulary of the
+protocol's prompts and schemas, and the result with its verdict filled in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from pydantic import BaseModel
+
+from .. import prompts
+from ..quality import TextPolicy, TurnText
+from ..quality.assess import assess, schema_words
+from ..quality.text import EchoVocabulary
+from ..quality.turns import leaves
+from ..schemas import Phase, ProtocolResult, QualityReason, TurnStatus, UnverifiedClaim
+from ..state import DebateState, Step
+
+R = TypeVar("R", bound=ProtocolResult)
+
+# Fields that hold an id, an enum value, an option or a name, in every protocol.
+CONSTRAINED = frozenset({
+    "id", "issue_id", "risk_id", "verdict", "updated_verdict", "options", "status", "type",
+    "severity", "basis", "kind", "likelihood", "impact", "source_role", "agent", "model"})
+
+
+def read_turns(state: DebateState, label: Callable[[Step], str]) -> list[TurnText]:
+    """Every answered turn, in the order the debate ran, named "step · agent" (``label``:
+    the protocol's words for a step)."""
+    texts = []
+    for turn in sorted(state.turns.values(), key=lambda t: (Step(t.phase, t.round).order,
+                                                            t.agent)):
+        if turn.status is not TurnStatus.OK or not turn.payload:
+            continue
+        where = label(Step(turn.phase, turn.round))
+        if 0 <= turn.agent < len(state.personas):
+            where += f" · {state.personas[turn.agent].name}"
+        texts.append(TurnText(where=where, phase=turn.phase.value, round=turn.round,
+                              agent=turn.agent, payload=turn.payload))
+    return texts
+
+
+def policy(state: DebateState, schemas: Iterable[type[BaseModel]], templates: Iterable[str],
+           prose: Iterable[str], decision: Iterable[tuple[str, str]],
+           constrained: Iterable[str] = ()) -> TextPolicy:
+    echo = EchoVocabulary(schema_words(schemas), state.question,
+                          [prompts.template_text(name) for name in templates])
+    return TextPolicy(echo=echo, prose=frozenset(prose),
+                      constrained=CONSTRAINED | frozenset(constrained),
+                      decision=frozenset(decision))
+
+
+def corpus(state: DebateState, skip: Iterable[Phase] = (Phase.VERIFY,)) -> str:
+    """The debate's own words (every answered turn but ``skip``), its question and its
+    sources: what a quote must be found in."""
+    skipped = set(skip)
+    parts = [state.question, state.context]
+    for turn in state.turns.values():
+        if turn.status is TurnStatus.OK and turn.payload and turn.phase not in skipped:
+            # The field names too: a verifier reads a payload as "- field: text" lines.
+            for path, text in leaves(turn.payload):
+                parts += [*path, text]
+    return "\n".join(parts)
+
+
+def claim_quotes(claims: list[UnverifiedClaim]
+                 ) -> list[tuple[str, str, str | None, int | None, int | None]]:
+    return [(f"verify · claim {n}", c.quote, Phase.VERIFY.value, 0, None)
+            for n, c in enumerate(claims, 1)]
+
+
+def judged(result: R, turns: list[TurnText], text_policy: TextPolicy,
+           more: Iterable[QualityReason]) -> R:
+    """``result`` with its quality and reasons filled in."""
+    quality, reasons = assess(turns, text_policy, more)
+    result.quality, result.quality_reasons = quality, reasons
+    return result

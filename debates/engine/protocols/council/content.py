@@ -1,0 +1,47 @@
+"""The council's content checks (docs/engine.md, "Content checks"): the text rules
+over every turn with the recommendation as the decision, the composed panel's names,
+the confidences, the stances, the verifier's quotes."""
+
+from __future__ import annotations
+
+from ...quality import TextPolicy, panel
+from ...schemas import (
+    ComposedPanel,
+    CrossExamination,
+    DebateResult,
+    Phase,
+    Position,
+    Premortem,
+    SynthesisNarrative,
+    VerifierReport,
+)
+from ...state import DebateState
+from ..content import claim_quotes, corpus, judged, policy, read_turns
+
+PROSE = ("background", "expertise", "approach", "bias", "failure_scenario", "root_causes",
+         "stance", "reasoning", "reflection", "updated_position", "recommendation", "stakes",
+         "strongest_evidence", "weakest_evidence", "summary", "view", "topic", "why")
+TEMPLATES = ("compose", "premortem", "position", "cross_exam", "synthesis", "verifier",
+             "persona", "preamble")
+DECISION = (("synthesis", "recommended_path.recommendation"),
+            ("synthesis", "divergence_report.summary"))
+
+
+def text_policy(state: DebateState) -> TextPolicy:
+    return policy(state, (ComposedPanel, Premortem, Position, CrossExamination,
+                          SynthesisNarrative, VerifierReport), TEMPLATES, PROSE, DECISION)
+
+
+def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
+    composed = [p.name for p in state.personas[len(state.given_personas):]]
+    trails = [[c for c in a.confidence_by_round if c is not None] for a in result.agents]
+    more = [*panel.names(composed), *panel.confidences(trails),
+            *panel.stances([a.initial_stance or "" for a in result.agents],
+                           "every agent's position", Phase.POSITION.value, 0)]
+    if result.rounds_completed:
+        more += panel.stances([a.final_stance or "" for a in result.agents],
+                              f"every agent's stance in round {result.rounds_completed}",
+                              Phase.CROSS_EXAM.value, result.rounds_completed)
+    more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
+    return judged(result, read_turns(state, lambda step: step.label), text_policy(state),
+                  more)

@@ -1,0 +1,45 @@
+"""A debate's content checks run end to end: the text rules over every turn, the
+protocol's own reasons added, one verdict (``verdict.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel
+
+from ..schemas import Quality, QualityReason
+from .turns import TextPolicy, TurnText, turn_reasons
+from .verdict import verdict
+
+
+def assess(turns: list[TurnText], policy: TextPolicy,
+           more: Iterable[QualityReason] = ()) -> tuple[Quality, list[QualityReason]]:
+    reasons: list[QualityReason] = []
+    flagged = 0
+    for turn in turns:
+        found = turn_reasons(turn, policy)
+        flagged += bool(found)
+        reasons += found
+    reasons += more
+    return verdict(reasons, len(turns), flagged), reasons
+
+
+def schema_words(schemas: Iterable[type[BaseModel]]) -> set[str]:
+    """Every field name and enum value of ``schemas``: what a reply echoes when it
+    copies the schema instead of answering."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            found.update(str(k) for k in (node.get("properties") or {}))
+            found.update(str(v) for v in node.get("enum") or [] if isinstance(v, str))
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for schema in schemas:
+        walk(schema.model_json_schema())
+    return found
