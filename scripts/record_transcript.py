@@ -92,6 +92,7 @@ def main(argv: list[str]) -> int:
     partial.replace(mine.out)
     if result is not None:
         cli.write_result(result, state, opts, sys.stdout)
+        code = cli.report_quality(result, opts, sys.stderr)
     return code
 
 
