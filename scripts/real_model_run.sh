@@ -15,10 +15,29 @@
 # The model's Council settings are the project's defaults plus `api_base`; the knobs
 # CONTEXT_LIMIT, MAX_TEXT_CHARS and TIMEOUT_S add `context_limit`, `max_text_chars` and
 # `timeout_s` (docs/models.md).
+# PROTOCOL picks the debate protocol: council (default), adversarial or workflow.
+# PYTHON is the interpreter that runs the debate: by default this checkout's own
+# .venv/bin/python (next to scripts/), the editable install of the code beside it.
+# RECORD=path.json runs the debate through scripts/record_transcript.py instead of
+# manage.py: the same command line, and the turns, panel and settings saved to that file.
 # Everything is installed under $WORK (default /tmp/council-real-model), nothing into
 # the project. Writes $WORK/run.json (the result), run.err (the CLI's log), server.log
 # and prints a summary.
 set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+PYTHON=${PYTHON:-$ROOT/.venv/bin/python}
+if [ ! -x "$PYTHON" ]; then
+  echo "no python at $PYTHON: create this checkout's venv ($ROOT/.venv, with the" \
+    "project installed) or set PYTHON=/path/to/python" >&2
+  exit 2
+fi
+PROTOCOL=${PROTOCOL:-council}
+case "$PROTOCOL" in
+  council | adversarial | workflow) ;;
+  *) echo "PROTOCOL must be council, adversarial or workflow" >&2; exit 2 ;;
+esac
 
 QUESTION=${1:-"Should we migrate our billing service from MySQL to PostgreSQL this quarter?"}
 WORK=${WORK:-/tmp/council-real-model}
@@ -38,10 +57,7 @@ TIMEOUT_S=${TIMEOUT_S:-none}
 [ "$CONTEXT_LIMIT" != none ] && SETTINGS="$SETTINGS, \"context_limit\": $CONTEXT_LIMIT"
 [ "$MAX_TEXT_CHARS" != none ] && SETTINGS="$SETTINGS, \"max_text_chars\": $MAX_TEXT_CHARS"
 [ "$TIMEOUT_S" != none ] && SETTINGS="$SETTINGS, \"timeout_s\": $TIMEOUT_S"
-PYTHON=${PYTHON:-/work/main/.venv/bin/python}
 NODE_LLAMA_CPP_VERSION=3.22.1
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/.." && pwd)
 
 mkdir -p "$WORK/gguf" "$WORK/server"
 
@@ -107,11 +123,17 @@ curl -sf "http://127.0.0.1:$PORT/v1/models" >/dev/null || { cat "$WORK/server.lo
 
 echo "COUNCIL_MODELS={\"openai/$ALIAS\": {$SETTINGS}}"
 START=$(date +%s)
+if [ -n "${RECORD:-}" ]; then
+  RUNNER=("$HERE/record_transcript.py" --out "$(realpath -m "$RECORD")"
+    --model-label "$MODEL" --server-label "$SERVER")
+else
+  RUNNER=(manage.py debate)
+fi
 set +e
 (cd "$ROOT" && OPENAI_API_KEY=sk-local DJANGO_DEBUG=1 LITELLM_LOCAL_MODEL_COST_MAP=True \
   COUNCIL_MODELS="{\"openai/$ALIAS\": {$SETTINGS}}" \
-  "$PYTHON" manage.py debate "$QUESTION" --mode quick --model openai/$ALIAS \
-    --format json > "$WORK/run.json" 2> "$WORK/run.err")
+  "$PYTHON" "${RUNNER[@]}" "$QUESTION" --protocol "$PROTOCOL" --mode quick \
+    --model "openai/$ALIAS" --format json > "$WORK/run.json" 2> "$WORK/run.err")
 STATUS=$?
 set -e
 END=$(date +%s)
@@ -121,9 +143,12 @@ if [ "$STATUS" -eq 0 ]; then
   "$PYTHON" - "$WORK/run.json" <<'EOF'
 import json, sys
 result = json.load(open(sys.argv[1]))
-usage = result["usage"]
-print("stop:", result["stop_reason"], "| rounds:", result["rounds_completed"],
-      "| degraded:", result["degraded"], "| language:", result["language"])
+usage, summary = result["usage"], result["summary"]  # every protocol's result has both
+print("protocol:", summary["protocol"], "| stop:", summary["stop_reason"],
+      "| degraded:", summary["degraded"], "| quality:", summary.get("quality"),
+      "| language:", result["language"])
+for reason in summary.get("quality_reasons", []):
+    print("  quality:", str(reason)[:200])
 print("calls:", usage["calls"], "failed:", usage["failed_calls"],
       "tokens in/out:", usage["prompt_tokens"], usage["completion_tokens"],
       "wall:", usage["wall_time_s"], "s")
