@@ -2,9 +2,10 @@
 
 The engine's content checks fill ``quality`` and ``quality_reasons`` on every result
 (docs/engine.md); this module only words them for a reader: the banner, the label over a
-recommendation that is not to be acted on, the transcript's markers and the Markdown
-export's section. The words are the web's own, in the languages the engine's tables
-cover (en, zh, ja; English for the others).
+recommendation that is not to be acted on, the transcript's markers, the list's and
+the decisions' badges (the Markdown export's quality lines are the protocol report's
+own). The words are the web's own (page strings stay out of the Django-free engine),
+in the languages the engine's tables cover (en, zh, ja; English for the others).
 """
 
 from __future__ import annotations
