@@ -66,6 +66,9 @@ test: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(PACKAGES)
 	$(VENV)/bin/lint-imports
+	@# The API under a fuzzer: schemathesis against a site of its own with a token; any
+	@# server error or off-schema answer fails (docs/api.md, "Fuzzing").
+	$(PY) -m tests.fuzz_api
 
 # Under 5 minutes; non-zero if a debate fails. BENCH_ARGS="--only workers" for one area.
 BENCH_ARGS ?=
