@@ -135,15 +135,16 @@ def test_the_phone_header_and_every_tap_target(owner, member, team, tmp_path):
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
-@pytest.mark.parametrize("width", [1240, 1280])
-def test_the_desk_header_keeps_one_row_with_the_badge(owner, team, tmp_path, width):
+def test_the_desk_header_keeps_one_row_with_the_badge(owner, team, tmp_path):
     walk_pages(team, owner)  # a notification: the unread badge shows
     with _walk_site(tmp_path, owner) as (base, browser):
-        desk = browser.new_page(viewport={"width": width, "height": 800})
+        desk = browser.new_page(viewport={"width": 1240, "height": 800})
         sign_in(desk, base, owner.username)
-        assert desk.locator("#nav-notifications .badge-unread").is_visible()
-        assert desk.evaluate(HEADER_ROWS) == 1
-        assert desk.evaluate(OFF_SCREEN, width) == []
+        for width in (1240, 1280):  # one site, both widths: a served site costs seconds
+            desk.set_viewport_size({"width": width, "height": 800})
+            assert desk.locator("#nav-notifications .badge-unread").is_visible()
+            assert desk.evaluate(HEADER_ROWS) == 1, width
+            assert desk.evaluate(OFF_SCREEN, width) == [], width
 
 
 def test_axe_finds_nothing_serious_on_any_page_of_the_walk(owner, member, team, tmp_path):
