@@ -62,13 +62,14 @@ test: install
 		( apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium ) \
 			|| echo "WARNING: could not install chromium; browser tests will be skipped." >&2; \
 	fi
+	@# The API under a fuzzer: schemathesis against a site of its own with a token; any
+	@# server error or off-schema answer fails (docs/api.md, "Fuzzing"). Before the suite,
+	@# so the suite's own summary is the run's last test count.
+	$(PY) -m tests.fuzz_api
 	$(PY) -m pytest -n $(TEST_JOBS) --dist worksteal $(PYTEST_ARGS)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy $(PACKAGES)
 	$(VENV)/bin/lint-imports
-	@# The API under a fuzzer: schemathesis against a site of its own with a token; any
-	@# server error or off-schema answer fails (docs/api.md, "Fuzzing").
-	$(PY) -m tests.fuzz_api
 
 # Under 5 minutes; non-zero if a debate fails. BENCH_ARGS="--only workers" for one area.
 BENCH_ARGS ?=
