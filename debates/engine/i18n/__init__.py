@@ -963,6 +963,64 @@ _JA.update({
     "step.judge": "審査", "phase.judge": "審査",
 })
 
+# The pages' words for a doubtful or unusable result (docs/web.md, "Quality"): the
+# banner, the hold over a recommendation, the transcript's marker, the badges.
+_EN.update({
+    "quality_page.title.doubtful": 'Doubtful result',
+    "quality_page.title.unusable": 'Unusable result',
+    "quality_page.text.doubtful": 'the content checks found turns or a synthesis that look like '
+                                  'noise; read it with care and check what it says before '
+                                  'relying on it.',
+    "quality_page.text.unusable": "the content checks found that the models' words carry no "
+                                  'content. Act on nothing here; re-run with a stronger model.',
+    "quality_page.hold.doubtful": 'Read with care:',
+    "quality_page.hold.doubtful_text": 'this result is doubtful (see the warning above).',
+    "quality_page.hold.unusable": 'Not to act on:',
+    "quality_page.hold.unusable_text": 'this result is unusable; what follows is shown for the '
+                                       'record only, not as a recommendation.',
+    "quality_page.marker": 'flagged',
+    "quality_page.badge.doubtful": 'doubtful',
+    "quality_page.badge.unusable": 'unusable',
+    "quality_page.decided_on.doubtful": 'decided on a doubtful result',
+    "quality_page.decided_on.unusable": 'decided on an unusable result',
+})
+_ZH.update({
+    "quality_page.title.doubtful": '结果存疑',
+    "quality_page.title.unusable": '结果不可用',
+    "quality_page.text.doubtful": '内容检查发现部分发言或综合看起来像噪声；请谨慎阅读，依赖之前先'
+                                  '核实其内容。',
+    "quality_page.text.unusable": '内容检查发现模型的文字没有实际内容。请勿据此采取任何行动；请换'
+                                  '用更强的模型重新运行。',
+    "quality_page.hold.doubtful": '请谨慎阅读：',
+    "quality_page.hold.doubtful_text": '此结果存疑（见上方警告）。',
+    "quality_page.hold.unusable": '不可据此行动：',
+    "quality_page.hold.unusable_text": '此结果不可用；以下内容仅作记录，不是建议。',
+    "quality_page.marker": '已标记',
+    "quality_page.badge.doubtful": '存疑',
+    "quality_page.badge.unusable": '不可用',
+    "quality_page.decided_on.doubtful": '基于存疑结果的决定',
+    "quality_page.decided_on.unusable": '基于不可用结果的决定',
+})
+_JA.update({
+    "quality_page.title.doubtful": '疑わしい結果',
+    "quality_page.title.unusable": '使えない結果',
+    "quality_page.text.doubtful": '内容チェックで、雑音のように見える発言や総括が見つかりました。'
+                                  '頼る前に内容を確かめながら慎重に読んでください。',
+    "quality_page.text.unusable": '内容チェックで、モデルの文章に中身がないことが分かりました。こ'
+                                  'こに基づいて行動しないでください。より強いモデルで再実行してく'
+                                  'ださい。',
+    "quality_page.hold.doubtful": '慎重に読んでください：',
+    "quality_page.hold.doubtful_text": 'この結果は疑わしいものです（上の警告を参照）。',
+    "quality_page.hold.unusable": '行動の根拠にしないでください：',
+    "quality_page.hold.unusable_text": 'この結果は使えません。以下は記録として示すだけで、推奨で'
+                                       'はありません。',
+    "quality_page.marker": '要注意',
+    "quality_page.badge.doubtful": '疑わしい',
+    "quality_page.badge.unusable": '使えない',
+    "quality_page.decided_on.doubtful": '疑わしい結果に基づく決定',
+    "quality_page.decided_on.unusable": '使えない結果に基づく決定',
+})
+
 TRANSLATIONS = {"en": _EN, "zh": _ZH, "ja": _JA}
 
 
