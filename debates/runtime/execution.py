@@ -177,7 +177,7 @@ async def _run_claimed(code: uuid.UUID, worker: str, also: EngineHooks | None,
         await run_holding(debate.pk, worker, protocol.run_step(state, step, hooks),
                           stopping=shutdown.requested)
     except Abandoned:
-        await sync_to_async(_abandon)(debate, worker, label)
+        await sync_to_async(abandon)(debate, worker, label)
         return False
     except Cancelled:
         await sync_to_async(_stop_cancelled)(debate, worker)
@@ -225,8 +225,9 @@ def _stop_cancelled(debate: Debate, worker: str) -> None:
     release(debate.pk, worker)
 
 
-def _abandon(debate: Debate, worker: str, label: str) -> None:
-    """Gives the step back: lease handed on and the step queued for a live worker."""
+def abandon(debate: Debate, worker: str, label: str) -> None:
+    """Gives the step back: lease handed on, said in the event log, and the step queued
+    for a live worker (a stop during a step, or between two: worker_loop)."""
     log.warning("debate %s: %s abandoned, the worker is stopping", debate.code, label)
     with transaction.atomic():
         release(debate.pk, worker)

@@ -50,7 +50,6 @@ from debates import event_log
 from debates.runtime import execution, shutdown
 from debates.runtime.db_thread import DatabaseThread
 from debates.runtime.lease import worker_id
-from debates.runtime.queue import enqueue_step
 from debates.runtime.reconnect import connection_lost, replace_broken_connections
 
 log = logging.getLogger(__name__)
@@ -250,13 +249,12 @@ async def _warm_up() -> None:
 
 
 def _hand_on(code: uuid.UUID, driver: str) -> None:
-    """Between steps, while the worker winds down: the kept lease is handed on and
-    the next step queued for any worker."""
+    """Between steps, while the worker winds down: the kept lease is handed on, the
+    event log says so, and the next step is queued for any worker, as a stop during a
+    step does (one path: the page and the test see the same either way)."""
     from debates.models import Debate
 
-    debate = Debate.objects.get(code=code)
-    execution.release(debate.pk, driver)
-    enqueue_step(debate)
+    execution.abandon(Debate.objects.get(code=code), driver, "the next step")
 
 
 _current: DebateLoop | None = None
