@@ -151,16 +151,20 @@ def run_start_up(root: Path = ROOT) -> dict[str, float]:
 
 def run_engine(stub: ModelStub) -> float:
     """Seconds from the engine's first model call to its result, in this process."""
-    from debates.engine.configure import resolve_config
-    from debates.engine.hooks import EngineHooks
-    from debates.engine.llm import capabilities
-    from debates.engine.llm.usage import usage_from_calls
-    from debates.engine.persona_files import parse_personas
-    from debates.engine.protocols import get_protocol, run_protocol
-    from debates.engine.state import DebateState
+    from debates.engine import (
+        DebateState,
+        EngineHooks,
+        ModelSettings,
+        configure_models,
+        get_protocol,
+        parse_personas,
+        resolve_config,
+        run_protocol,
+        usage_from_calls,
+    )
 
     os.environ.setdefault("COUNCIL_BENCH_STUB_KEY", "sk-bench")
-    capabilities.configure({MODEL: capabilities.ModelSettings.model_validate(
+    configure_models({MODEL: ModelSettings.model_validate(
         _models_setting(stub)[MODEL])})
     try:
         state = DebateState(question=QUESTION, given_personas=parse_personas(PERSONAS, "bench"),
@@ -178,7 +182,7 @@ def run_engine(stub: ModelStub) -> float:
             raise RuntimeError("the engine called no model")
         return finished - stub.first_request_at
     finally:
-        capabilities.configure(None)
+        configure_models(None)
 
 
 def _least_overhead(runs: list[dict[str, float | str]]) -> dict[str, float | str]:

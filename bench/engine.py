@@ -16,11 +16,15 @@ import tracemalloc
 from dataclasses import dataclass
 
 from bench.figures import Figure
-from debates.engine.configure import resolve_config
-from debates.engine.hooks import EngineHooks
-from debates.engine.protocols.council.steps import run_debate
-from debates.engine.schemas import CallRecord, Mode, SimulatorOptions
-from debates.engine.state import DebateState
+from debates.engine import (
+    CallRecord,
+    DebateState,
+    EngineHooks,
+    Mode,
+    SimulatorOptions,
+    resolve_config,
+    run_protocol,
+)
 
 AREA = "engine"
 LATENCY_MS = 500
@@ -64,7 +68,7 @@ def run_one(mode: Mode, latency_ms: int, seed: int = 7, *, trace_heap: bool = Fa
     if trace_heap:
         tracemalloc.start()
     started = time.perf_counter()
-    asyncio.run(run_debate(state, hooks))
+    asyncio.run(run_protocol(state, hooks))
     wall = time.perf_counter() - started
     peak = 0
     if trace_heap:

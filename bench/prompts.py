@@ -50,7 +50,7 @@ class PromptSizes:
 def request_tokens(body: dict[str, Any]) -> int:
     """Prompt tokens of one chat request: its messages, and the schema it sends."""
     # Through the loader: a bare import would fetch the cost map over the network.
-    from debates.engine.llm.loader import imported_litellm
+    from debates.engine import imported_litellm
 
     litellm = imported_litellm()
 

@@ -21,8 +21,7 @@ def main(count: int, latency_ms: int, faults: str = "") -> None:
 
     django.setup()
     from accounts.models import Team
-    from debates.engine.schemas import DebateConfig, Mode, SimulatorOptions
-    from debates.engine.sim.config import parse_faults
+    from debates.engine import DebateConfig, Mode, SimulatorOptions, parse_faults
     from debates.services import debate_create
 
     print("ready", flush=True)

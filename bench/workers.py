@@ -194,7 +194,7 @@ def _run_debates(team: Any, count: int, *, latency_ms: int = LATENCY_MS,
     succeed."""
     from django.db import transaction
 
-    from debates.engine.schemas import DebateConfig, Mode, SimulatorOptions
+    from debates.engine import DebateConfig, Mode, SimulatorOptions
     from debates.models import ACTIVE_STATUSES, Debate, DebateStatus
     from debates.runtime.queue import enqueue_step
     from debates.services import debate_create

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collab.models import Comment
 from collab.selectors import Thread, debate_threads, synthesis_follow_up, synthesis_result
-from debates.engine.markdown import inline
+from debates.engine import inline
 from debates.models import Debate
 
 

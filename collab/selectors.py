@@ -23,7 +23,7 @@ from collab.models import (
     TargetKind,
     claim_ref,
 )
-from debates.engine.schemas import DebateResult, UnverifiedClaim
+from debates.engine import DebateResult, UnverifiedClaim
 from debates.models import Debate
 from debates.selectors import debate_result
 from web_kit.rendering import render_untrusted

@@ -38,7 +38,7 @@ from collab.selectors import (
     synthesis_text,
     target_label,
 )
-from debates.engine.schemas import DebateResult, RecommendedPath
+from debates.engine import DebateResult, RecommendedPath
 from debates.models import Debate
 from debates.services import debate_rerun
 from debates.web.forms import MAX_CONTEXT_CHARS

@@ -35,7 +35,7 @@ from accounts.api_auth import INVALID_TOKEN, NO_CREDENTIALS
 from api_kit.errors import ApiError, error_body
 from collab.api import router as collab_router
 from debates.api import router as debates_router
-from debates.engine.inputs import InputError
+from debates.engine import InputError
 from debates.limits import RateLimited
 from decisions.api import debate_router as decision_debate_router
 from decisions.api import log_router as decision_log_router

@@ -236,7 +236,7 @@ def _read_key(path: Path) -> str:
 def model_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """Per-model settings from ``COUNCIL_MODELS_FILE`` and ``COUNCIL_MODELS`` (see
     docs/models.md), checked at start-up so a typo stops the process."""
-    from debates.engine.llm.capabilities import load_model_settings
+    from debates.engine import load_model_settings
 
     try:
         return load_model_settings(environ)

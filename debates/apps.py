@@ -26,12 +26,12 @@ class DebatesConfig(AppConfig):
         if sys.argv[1:2] == ["qcluster"]:
             # Workers fork from this process: importing litellm (about 5 s) once here
             # saves every worker process from paying for it on its first step.
-            from debates.engine.llm.loader import litellm_module
+            from debates.engine import litellm_module
 
             litellm_module()
         elif sys.argv[1:2] == ["debate"]:
             # The CLI calls a model within a second: import litellm meanwhile, while
             # Django finishes setting up and the debate is built (see llm/loader.py).
-            from debates.engine.llm.loader import preload
+            from debates.engine import preload
 
             preload()

@@ -23,8 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from debates.engine.llm.capabilities import is_simulated
-from debates.engine.schemas import DebateConfig, Persona, Phase
+from debates.engine import DebateConfig, Persona, Phase, is_simulated
 
 # Approximate tokens per call (prompt, completion), before the question is added.
 COMPOSE = (600, 200)  # completion per persona
@@ -124,7 +123,7 @@ def _fallbacks(config: DebateConfig) -> tuple[str, ...]:
 
 def _cost(model: str, prompt: int, completion: int) -> float | None:
     # Imported here (only priced models get this far): litellm takes ~5 s to import.
-    from debates.engine.llm.loader import litellm_module
+    from debates.engine import litellm_module
 
     litellm = litellm_module()
 

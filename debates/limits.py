@@ -26,7 +26,7 @@ from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from accounts.models import Team
-from debates.engine.inputs import InputError
+from debates.engine import InputError
 from debates.models import ACTIVE_STATUSES, Debate, DebateEvent
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 
 from accounts.models import Team
-from debates.engine.schemas import Phase, RoundDecision, StopReason
+from debates.engine import Phase, RoundDecision, StopReason
 
 # The engine's vocabularies, offered to forms and the admin; the columns stay plain text.
 PHASE_CHOICES = [(p.value, p.value.replace("_", " ")) for p in Phase]

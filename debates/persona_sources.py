@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from debates.engine.schemas import Persona
+from debates.engine import Persona
 
 if TYPE_CHECKING:
     from accounts.models import Team

@@ -22,8 +22,7 @@ from pydantic import BaseModel
 
 from accounts.models import Team
 from debates import event_log
-from debates.engine.protocols import get_protocol
-from debates.engine.schemas import Quality
+from debates.engine import Quality, get_protocol
 from debates.models import ACTIVE_STATUSES, Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
 from debates.persona_sources import persona_source
 from debates.runtime.state_rows import load_state

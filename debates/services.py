@@ -14,14 +14,22 @@ from pydantic import ValidationError
 
 from accounts.models import Team
 from debates import event_log
-from debates.engine.configure import resolve_config
-from debates.engine.inputs import InputError, check_model, clean_question
-from debates.engine.llm.capabilities import is_simulated
-from debates.engine.prompts import PROMPT_VERSION
-from debates.engine.protocols import get_protocol
-from debates.engine.schemas import DebateConfig, Persona, Phase, SimulatorOptions
-from debates.engine.sim.config import simulator_options_from_env
-from debates.engine.state import DebateState, Step
+from debates.engine import (
+    PROMPT_VERSION,
+    DebateConfig,
+    DebateState,
+    InputError,
+    Persona,
+    Phase,
+    SimulatorOptions,
+    Step,
+    check_model,
+    clean_question,
+    get_protocol,
+    is_simulated,
+    resolve_config,
+    simulator_options_from_env,
+)
 from debates.estimates import Estimate, debate_models, estimate, estimate_more_round
 from debates.limits import MORE_ROUND_EVENT, check_can_spend
 from debates.models import (

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from accounts.models import Team
-from debates.engine.schemas import Quality
+from debates.engine import Quality
 from debates.models import Agent, Debate, Synthesis
 from decisions.models import Outcome
 from decisions.scoring import Calibration, Forecast, PersonaRecord, ReviewedDebate, calibrate

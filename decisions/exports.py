@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from debates.engine.i18n import translator
-from debates.engine.markdown import inline
+from debates.engine import inline, translator
 from debates.models import Debate
 from decisions.models import Outcome, ResultQuality
 from decisions.selectors import (

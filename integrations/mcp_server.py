@@ -32,7 +32,7 @@ from accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
 from accounts.services import api_token_use
 from debates import selectors
 from debates.access import debate_access
-from debates.engine.schemas import Mode
+from debates.engine import Mode
 from debates.limits import RateLimited
 from debates.models import ACTIVE_STATUSES, Debate
 from personas import selectors as persona_selectors

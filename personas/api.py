@@ -15,8 +15,7 @@ from accounts.access import Need, current_team_access
 from accounts.api_auth import api_auth
 from accounts.models import Team
 from api_kit.errors import errors, refuse
-from debates.engine.persona_files import MAX_PERSONA_FILE_CHARS, PersonaFileError
-from debates.engine.schemas import Persona
+from debates.engine import MAX_PERSONA_FILE_CHARS, Persona, PersonaFileError
 from personas import selectors, services
 from personas.access import library_access, persona_access
 from personas.models import LibraryPersona, PersonaLibrary

@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Sequence
 
 from accounts.models import Team
-from debates.engine.schemas import Persona
+from debates.engine import Persona
 from debates.persona_sources import PersonaSourceError
 from personas.models import LibraryPersona, PersonaLibrary
 from personas.selectors import UnknownPersonas, library_personas_for_debate, team_personas

@@ -3,8 +3,8 @@ from __future__ import annotations
 from django import forms
 from pydantic import ValidationError
 
-from debates.engine.persona_files import MAX_PERSONA_FILE_CHARS
-from debates.engine.schemas import (
+from debates.engine import (
+    MAX_PERSONA_FILE_CHARS,
     PERSONA_MODEL_MAX,
     PERSONA_NAME_MAX,
     PERSONA_TEXT_MAX,

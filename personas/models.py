@@ -14,7 +14,7 @@ from django.db import models
 from django.db.models.functions import Lower
 
 from accounts.models import Team
-from debates.engine.schemas import PERSONA_MODEL_MAX, PERSONA_NAME_MAX, Persona
+from debates.engine import PERSONA_MODEL_MAX, PERSONA_NAME_MAX, Persona
 
 # The persona fields a library stores, in the order files and forms show them.
 PERSONA_FIELDS = ("name", "background", "expertise", "approach", "bias", "model", "temperature")

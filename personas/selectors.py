@@ -12,7 +12,7 @@ from django.db.models import Count, QuerySet
 from pydantic import BaseModel, StrictBool, ValidationError
 
 from accounts.models import Team
-from debates.engine.schemas import Persona
+from debates.engine import Persona
 from debates.models import Agent, Synthesis
 from personas.models import PERSONA_FIELDS, LibraryPersona, PersonaLibrary, PersonaVersion
 

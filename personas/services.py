@@ -14,9 +14,13 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.models import Team
-from debates.engine.inputs import check_model
-from debates.engine.persona_files import PersonaFileError, load_persona_text
-from debates.engine.schemas import PERSONA_NAME_MAX, Persona
+from debates.engine import (
+    PERSONA_NAME_MAX,
+    Persona,
+    PersonaFileError,
+    check_model,
+    load_persona_text,
+)
 from debates.models import Agent, Debate
 from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
 

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.access import WRITE_ROLES, Need, current_team_access
 from accounts.models import Team
-from debates.engine.persona_files import PersonaFileError
+from debates.engine import PersonaFileError
 from personas import selectors, services
 from personas.access import library_access, persona_access
 from personas.forms import (

@@ -31,9 +31,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from debates.engine import cli  # noqa: E402
-from debates.engine.llm.capabilities import load_model_settings  # noqa: E402
-from debates.engine.state import DebateState  # noqa: E402
+from debates.engine import (
+    DebateState,  # noqa: E402
+    cli,  # noqa: E402
+    load_model_settings,  # noqa: E402
+)
 
 
 def recording(state: DebateState, labels: dict[str, str], result: Any,

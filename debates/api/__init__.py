@@ -31,14 +31,15 @@ from debates.access import current_team_access, debate_access
 from debates.api import actions, compare, events
 from debates.api.events import EventOut
 from debates.api.results import ResultOut
-from debates.engine.inputs import InputError, check_model
-from debates.engine.schemas import (
+from debates.engine import (
     MAX_AGENTS,
     MAX_QUESTION_CHARS,
+    InputError,
     Mode,
     Persona,
     Quality,
     ResultSummary,
+    check_model,
 )
 from debates.limits import RateLimited
 from debates.models import Debate, DebateStatus

@@ -17,9 +17,13 @@ from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.api.results import ResultOut
-from debates.engine.inputs import InputError
-from debates.engine.protocols import UnknownProtocol, get_protocol, known_protocols
-from debates.engine.schemas import MAX_QUESTION_CHARS
+from debates.engine import (
+    MAX_QUESTION_CHARS,
+    InputError,
+    UnknownProtocol,
+    get_protocol,
+    known_protocols,
+)
 from debates.limits import RateLimited
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
 from debates.web import export_sections

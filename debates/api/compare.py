@@ -14,8 +14,7 @@ from accounts.api_auth import api_auth
 from api_kit.errors import errors
 from debates import selectors
 from debates.access import debate_access
-from debates.engine.protocols import get_protocol
-from debates.engine.schemas import DebateResult
+from debates.engine import DebateResult, get_protocol
 from debates.models import Debate
 from debates.web.compare import Comparison, compare_results
 

@@ -3,6 +3,6 @@
 
 from typing import Union
 
-from debates.engine.protocols import result_models
+from debates.engine import result_models
 
 ResultOut = Union[tuple(result_models())]  # type: ignore[valid-type]  # noqa: UP007

@@ -1,6 +1,11 @@
 """The debate engine: plain Python, no Django (docs/engine.md).
 
-Importing any part of it loads the engine's plugins first (``plugins``): the built-in
+This module is the engine's public face: the rest of the project imports the engine
+from here and nowhere deeper (an import contract in pyproject.toml checks it), so the
+engine's own layout can change without touching its callers. The one exception is
+the command line (``cli``), which ``manage.py debate`` wraps whole.
+
+Importing any part of the engine loads its plugins first (``plugins``): the built-in
 protocols, their simulated answers and the ``sim/`` provider, then third-party ones,
 the way ``llm`` loads its plugins when it is imported.
 """
@@ -8,3 +13,114 @@ the way ``llm`` loads its plugins when it is imported.
 from .plugins import load_plugins
 
 load_plugins()
+
+# The face, below the plugins: importing it must find every protocol registered.
+from .configure import check_agents, resolve_config  # noqa: E402
+from .convergence import diagnostic_meaning  # noqa: E402
+from .hooks import EngineEvent, EngineHooks  # noqa: E402
+from .i18n import TRANSLATIONS, Translator, option_label, step_words, translator  # noqa: E402
+from .i18n.protocol_labels import TABLES as PROTOCOL_LABEL_TABLES  # noqa: E402
+from .i18n.protocol_labels import known_or_as_is, labels  # noqa: E402
+from .inputs import InputError, check_model, clean_question  # noqa: E402
+from .language import detect_language  # noqa: E402
+from .llm.capabilities import ModelSettings, is_simulated, load_model_settings  # noqa: E402
+from .llm.capabilities import configure as configure_models  # noqa: E402
+from .llm.gateway import Cancelled  # noqa: E402
+from .llm.loader import imported_litellm, litellm_module, preload  # noqa: E402
+from .llm.usage import usage_from_calls  # noqa: E402
+from .markdown import inline  # noqa: E402
+from .novelty import DEFAULT_THRESHOLD as NEAR_DUPLICATE_THRESHOLD  # noqa: E402
+from .novelty import similarity, tokens  # noqa: E402
+from .persona_files import (  # noqa: E402
+    MAX_PERSONA_FILE_CHARS,
+    PersonaFileError,
+    load_persona_text,
+    parse_personas,
+)
+from .progress import ConsoleProgress  # noqa: E402
+from .prompts import PROMPT_VERSION  # noqa: E402
+from .protocols import (  # noqa: E402
+    DebateProtocol,
+    Participant,
+    UnknownProtocol,
+    choices,
+    get_protocol,
+    known_protocols,
+    result_models,
+    run_protocol,
+)
+from .protocols.adversarial.domains import DetectedDomain, localized  # noqa: E402
+from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
+from .protocols.adversarial.stopping import status_line_in  # noqa: E402
+from .schemas import (  # noqa: E402
+    MAX_AGENTS,
+    MAX_QUESTION_CHARS,
+    MAX_ROUNDS,
+    MIN_AGENTS,
+    MIN_ROUNDS,
+    MODE_DEFAULTS,
+    PERSONA_MODEL_MAX,
+    PERSONA_NAME_MAX,
+    PERSONA_TEXT_MAX,
+    AgentView,
+    CallRecord,
+    ClusteredItem,
+    DebateConfig,
+    DebateResult,
+    Diagnostic,
+    EngineEventKind,
+    Mode,
+    ModeSetting,
+    Persona,
+    Phase,
+    Quality,
+    QualityReason,
+    RecommendedPath,
+    ResultSummary,
+    RiskFollowUp,
+    RoundDecision,
+    RoundMetrics,
+    SimulatorOptions,
+    StopReason,
+    TopicDisagreement,
+    Turn,
+    TurnStatus,
+    UnverifiedClaim,
+    Usage,
+    VerdictSplit,
+)
+from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
+from .state import DebateState, Step  # noqa: E402
+from .verdicts import describe as describe_split  # noqa: E402
+from .verdicts import options_from_question, parse_options  # noqa: E402
+
+__all__ = [
+    # configuration and input
+    "DebateConfig", "Mode", "ModeSetting", "MODE_DEFAULTS", "SimulatorOptions",
+    "resolve_config", "check_agents", "InputError", "check_model", "clean_question",
+    "MAX_AGENTS", "MIN_AGENTS", "MAX_ROUNDS", "MIN_ROUNDS", "MAX_QUESTION_CHARS",
+    "parse_faults", "simulator_options_from_env", "detect_language", "PROMPT_VERSION",
+    # personas
+    "Persona", "PERSONA_NAME_MAX", "PERSONA_TEXT_MAX", "PERSONA_MODEL_MAX",
+    "MAX_PERSONA_FILE_CHARS", "PersonaFileError", "load_persona_text", "parse_personas",
+    # running a debate
+    "DebateState", "Step", "Phase", "Turn", "TurnStatus", "CallRecord", "EngineEvent",
+    "EngineEventKind", "EngineHooks", "Cancelled", "run_protocol", "ConsoleProgress",
+    "usage_from_calls", "Usage",
+    # protocols
+    "DebateProtocol", "Participant", "UnknownProtocol", "choices", "get_protocol",
+    "known_protocols", "result_models",
+    # results
+    "DebateResult", "ResultSummary", "Quality", "QualityReason", "RoundMetrics",
+    "RoundDecision", "StopReason", "Diagnostic", "diagnostic_meaning", "VerdictSplit",
+    "describe_split", "options_from_question", "parse_options", "AgentView",
+    "ClusteredItem", "RecommendedPath", "RiskFollowUp", "TopicDisagreement",
+    "UnverifiedClaim", "DetectedDomain", "localized", "SeverityCounts", "status_line_in",
+    # wording and text
+    "Translator", "translator", "TRANSLATIONS", "step_words", "option_label", "labels",
+    "PROTOCOL_LABEL_TABLES", "known_or_as_is", "inline", "similarity", "tokens",
+    "NEAR_DUPLICATE_THRESHOLD",
+    # models
+    "is_simulated", "load_model_settings", "configure_models", "ModelSettings",
+    "litellm_module", "imported_litellm", "preload",
+]

@@ -27,12 +27,16 @@ from django.db.models import Q
 from django.utils import timezone
 
 from debates import event_log, signals
-from debates.engine.hooks import EngineHooks
-from debates.engine.llm.gateway import Cancelled
-from debates.engine.llm.usage import usage_from_calls
-from debates.engine.protocols import DebateProtocol, get_protocol
-from debates.engine.schemas import CallRecord, Usage
-from debates.engine.state import DebateState
+from debates.engine import (
+    CallRecord,
+    Cancelled,
+    DebateProtocol,
+    DebateState,
+    EngineHooks,
+    Usage,
+    get_protocol,
+    usage_from_calls,
+)
 from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
 from debates.runtime import shutdown
 from debates.runtime.lease import (  # noqa: F401 - claim/release/lease_seconds are this module's API too

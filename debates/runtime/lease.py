@@ -29,7 +29,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
-from debates.engine.llm.gateway import Cancelled
+from debates.engine import Cancelled
 from debates.models import ACTIVE_STATUSES, Debate, DebateStatus
 
 T = TypeVar("T")

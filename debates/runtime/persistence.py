@@ -13,16 +13,17 @@ from asgiref.sync import sync_to_async
 from django.db import IntegrityError, transaction
 
 from debates import event_log
-from debates.engine.hooks import EngineEvent, EngineHooks
-from debates.engine.schemas import (
+from debates.engine import (
     CallRecord,
+    DebateState,
+    EngineEvent,
     EngineEventKind,
+    EngineHooks,
     Phase,
     RoundMetrics,
     Turn,
     TurnStatus,
 )
-from debates.engine.state import DebateState
 from debates.models import Debate, LLMCall, RoundMetric
 from debates.models import Turn as TurnRow
 from debates.runtime.lease import renew

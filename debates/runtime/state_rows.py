@@ -6,9 +6,7 @@ runner (and with it litellm, which takes seconds to import).
 
 from __future__ import annotations
 
-from debates.engine.protocols import get_protocol
-from debates.engine.schemas import DebateConfig, Persona, Phase, Turn, TurnStatus
-from debates.engine.state import DebateState
+from debates.engine import DebateConfig, DebateState, Persona, Phase, Turn, TurnStatus, get_protocol
 from debates.models import Agent, Debate
 
 

@@ -234,15 +234,18 @@ async def _warm_up() -> None:
     lazily, prompts and tokenizers load on first use: about 2 s here) with a debate
     that stores nothing, on the simulator without latency, before any real debate
     waits for it."""
-    from debates.engine.configure import resolve_config
-    from debates.engine.hooks import EngineHooks
-    from debates.engine.protocols.council.steps import run_debate
-    from debates.engine.schemas import Mode, SimulatorOptions
-    from debates.engine.state import DebateState
+    from debates.engine import (
+        DebateState,
+        EngineHooks,
+        Mode,
+        SimulatorOptions,
+        resolve_config,
+        run_protocol,
+    )
 
     config = resolve_config(mode=Mode.QUICK, seed=0, simulator=SimulatorOptions(seed=0))
     try:
-        await run_debate(DebateState(question="Warm-up: is the worker ready?",
+        await run_protocol(DebateState(question="Warm-up: is the worker ready?",
                                      config=config), EngineHooks())
     except Exception:  # only an optimisation: a real step pays the cost instead
         log.warning("worker warm-up failed", exc_info=True)

@@ -9,15 +9,22 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
-from debates.engine.convergence import diagnostic_meaning
-from debates.engine.i18n import TRANSLATIONS, option_label, step_words, translator
-from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
-from debates.engine.i18n.protocol_labels import labels
-from debates.engine.protocols.adversarial.domains import DetectedDomain, localized
-from debates.engine.protocols.adversarial.issues import SeverityCounts
-from debates.engine.protocols.adversarial.stopping import status_line_in
-from debates.engine.schemas import Diagnostic, VerdictSplit
-from debates.engine.verdicts import describe
+from debates.engine import PROTOCOL_LABEL_TABLES as PROTOCOL_TABLES
+from debates.engine import (
+    TRANSLATIONS,
+    DetectedDomain,
+    Diagnostic,
+    SeverityCounts,
+    VerdictSplit,
+    diagnostic_meaning,
+    labels,
+    localized,
+    option_label,
+    status_line_in,
+    step_words,
+    translator,
+)
+from debates.engine import describe_split as describe
 from web_kit.rendering import render_untrusted
 
 register = template.Library()

@@ -10,16 +10,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from debates.engine.i18n import translator
-from debates.engine.novelty import DEFAULT_THRESHOLD, similarity, tokens
-from debates.engine.schemas import (
+from debates.engine import NEAR_DUPLICATE_THRESHOLD as DEFAULT_THRESHOLD
+from debates.engine import (
     ClusteredItem,
     DebateResult,
     RoundMetrics,
     TopicDisagreement,
     VerdictSplit,
+    similarity,
+    tokens,
+    translator,
 )
-from debates.engine.verdicts import describe
+from debates.engine import describe_split as describe
 
 T = TypeVar("T")
 

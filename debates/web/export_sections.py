@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 
-from debates.engine.protocols import get_protocol
+from debates.engine import get_protocol
 
 if TYPE_CHECKING:
     from pydantic import BaseModel

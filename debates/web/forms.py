@@ -16,21 +16,26 @@ from django.conf import settings
 from pydantic import ValidationError
 
 from accounts.models import Team
-from debates.engine.configure import check_agents, resolve_config
-from debates.engine.inputs import InputError, check_model, clean_question
-from debates.engine.protocols import choices as protocol_choices
-from debates.engine.protocols import get_protocol, known_protocols
-from debates.engine.schemas import (
+from debates.engine import (
     MAX_AGENTS,
     MAX_ROUNDS,
     MIN_AGENTS,
     MIN_ROUNDS,
     MODE_DEFAULTS,
     DebateConfig,
+    InputError,
     Mode,
     ModeSetting,
+    check_agents,
+    check_model,
+    clean_question,
+    get_protocol,
+    known_protocols,
+    options_from_question,
+    parse_options,
+    resolve_config,
 )
-from debates.engine.verdicts import options_from_question, parse_options
+from debates.engine import choices as protocol_choices
 from debates.models import Debate
 from debates.persona_sources import persona_source
 from debates.services import MAX_CONTEXT_CHARS, DebateSpec, RerunPanel

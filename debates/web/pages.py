@@ -12,21 +12,27 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from debates.engine import convergence
-from debates.engine.i18n import TRANSLATIONS, Translator, step_words, translator
-from debates.engine.protocols import DebateProtocol, Participant, get_protocol
-from debates.engine.schemas import (
+from debates.engine import (
+    TRANSLATIONS,
     AgentView,
+    DebateProtocol,
+    DebateState,
     Diagnostic,
+    Participant,
     Phase,
     QualityReason,
     RiskFollowUp,
     RoundMetrics,
+    Step,
     TopicDisagreement,
+    Translator,
     TurnStatus,
     UnverifiedClaim,
+    diagnostic_meaning,
+    get_protocol,
+    step_words,
+    translator,
 )
-from debates.engine.state import DebateState, Step
 from debates.models import Debate, DebateEvent, DebateStatus
 from debates.runtime.state_rows import load_state
 from debates.selectors import debate_result
@@ -392,7 +398,7 @@ def _diagnostic(state: DebateState, result: BaseModel | None,
         diagnostic = state.diagnostic(metrics)
     if diagnostic is None:
         return None, ""
-    return diagnostic, convergence.diagnostic_meaning(diagnostic, translator(state.language))
+    return diagnostic, diagnostic_meaning(diagnostic, translator(state.language))
 
 
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from debates.engine.schemas import QualityReason
+from debates.engine import QualityReason
 
 
 def reasons_on_turn(reasons: Iterable[QualityReason], phase: str, round_: int,

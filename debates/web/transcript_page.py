@@ -5,10 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from debates.engine.i18n import translator
-from debates.engine.protocols import get_protocol
-from debates.engine.schemas import Phase, QualityReason, TurnStatus
-from debates.engine.state import Step
+from debates.engine import Phase, QualityReason, Step, TurnStatus, get_protocol, translator
 from debates.models import Debate
 from debates.runtime.state_rows import load_state
 from debates.web.pages import TurnView, turn_fields, turn_summary

@@ -26,12 +26,15 @@ from pydantic import BaseModel, ValidationError
 
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
-from debates.engine.i18n.protocol_labels import known_or_as_is
-from debates.engine.inputs import InputError
-from debates.engine.protocols import get_protocol
-from debates.engine.schemas import DebateConfig, DebateResult
-from debates.engine.state import detect_language
-from debates.engine.verdicts import options_from_question
+from debates.engine import (
+    DebateConfig,
+    DebateResult,
+    InputError,
+    detect_language,
+    get_protocol,
+    known_or_as_is,
+    options_from_question,
+)
 from debates.estimates import estimate
 from debates.limits import LimitExceeded, refuses_unpriced
 from debates.models import Debate

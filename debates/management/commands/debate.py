@@ -22,12 +22,8 @@ from django.core.management.base import (
 )
 from pydantic import BaseModel
 
-from debates.engine import cli
+from debates.engine import ConsoleProgress, DebateState, InputError, cli, get_protocol
 from debates.engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED
-from debates.engine.inputs import InputError
-from debates.engine.progress import ConsoleProgress
-from debates.engine.protocols import get_protocol
-from debates.engine.state import DebateState
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_INTERRUPTED", "Command"]
 
