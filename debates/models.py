@@ -14,10 +14,11 @@ from django.conf import settings
 from django.db import models
 
 from accounts.models import Team
-from debates.engine import Phase, RoundDecision, StopReason
+from debates.engine import RoundDecision, StopReason
 
 # The engine's vocabularies, offered to forms and the admin; the columns stay plain text.
-PHASE_CHOICES = [(p.value, p.value.replace("_", " ")) for p in Phase]
+# A phase has no fixed list (each protocol registers its own, plugins too), so its
+# columns take any registered name: the engine refuses an unknown one when it reads.
 DECISION_CHOICES = [(d.value, d.value.replace("_", " ")) for d in (*RoundDecision, *StopReason)]
 
 
@@ -113,7 +114,7 @@ class Agent(models.Model):
 
 class Turn(models.Model):
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="turns")
-    phase = models.CharField(max_length=20, choices=PHASE_CHOICES)
+    phase = models.CharField(max_length=20)
     round = models.PositiveSmallIntegerField(default=0)
     agent_index = models.SmallIntegerField(default=-1, help_text="-1 for panel-wide calls")
     status = models.CharField(max_length=10)
@@ -139,7 +140,7 @@ class Turn(models.Model):
 
 class LLMCall(models.Model):
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="llm_calls")
-    phase = models.CharField(max_length=20, choices=PHASE_CHOICES)
+    phase = models.CharField(max_length=20)
     round = models.PositiveSmallIntegerField(default=0)
     agent_index = models.SmallIntegerField(default=-1)
     attempt = models.PositiveSmallIntegerField()

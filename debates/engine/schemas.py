@@ -24,6 +24,7 @@ from pydantic import (
     field_validator,
     model_serializer,
 )
+from pydantic_core import core_schema
 
 from .i18n import option_label, translator
 from .points import normalise_items
@@ -364,22 +365,73 @@ class DebateConfig(Strict):
 # --------------------------------------------------------------------------- stored state
 
 
-class Phase(StrEnum):
-    COMPOSE = "compose"
-    PREMORTEM = "premortem"
-    POSITION = "position"
-    CROSS_EXAM = "cross_exam"
-    SYNTHESIS = "synthesis"
-    VERIFY = "verify"
-    # Adversarial protocol (protocols.md 2).
-    PROPOSE = "propose"
-    CRITIQUE = "critique"
-    # Workflow protocol (protocols.md 3): phase 1, phase 2 (round 1) and 2b (round 2).
-    ANALYSIS = "analysis"
-    DISCUSSION = "discussion"
-    CONVERGENCE = "convergence"
-    # The optional judge, after the verifier of any protocol.
-    JUDGE = "judge"
+class Phase(str):
+    """The phase of a step: a name each protocol registers for its own steps
+    (``Phase.register``), so a protocol from a plugin brings phases of its own. Stored
+    turns and ledger rows keep the plain name; reading one back accepts only a
+    registered name. The same name registered twice is the same phase."""
+
+    __slots__ = ()
+    _registered: ClassVar[dict[str, Phase]] = {}
+
+    # The built-ins' phases, in the order they were declared (a protocol's steps are
+    # ordered by its own list, ``DebateProtocol.phases``).
+    COMPOSE: ClassVar[Phase]
+    PREMORTEM: ClassVar[Phase]
+    POSITION: ClassVar[Phase]
+    CROSS_EXAM: ClassVar[Phase]
+    SYNTHESIS: ClassVar[Phase]
+    VERIFY: ClassVar[Phase]
+    PROPOSE: ClassVar[Phase]
+    CRITIQUE: ClassVar[Phase]
+    ANALYSIS: ClassVar[Phase]
+    DISCUSSION: ClassVar[Phase]
+    CONVERGENCE: ClassVar[Phase]
+    JUDGE: ClassVar[Phase]
+
+    def __new__(cls, name: str) -> Phase:
+        phase = cls._registered.get(str(name))
+        if phase is None:
+            raise ValueError(f"unknown phase {name!r} "
+                             f"(registered: {', '.join(cls._registered)})")
+        return phase
+
+    @classmethod
+    def register(cls, name: str) -> Phase:
+        """The phase called ``name``, registered on first use (a snake_case word)."""
+        if not (name.replace("_", "").isalpha() and name.islower()) or len(name) > 20:
+            raise ValueError(f"a phase is a lower-case snake_case name of at most 20 "
+                             f"characters, not {name!r}")
+        if name not in cls._registered:
+            cls._registered[name] = str.__new__(cls, name)
+        return cls._registered[name]
+
+    @classmethod
+    def registered(cls) -> list[Phase]:
+        """Every phase, in the order it was registered."""
+        return list(cls._registered.values())
+
+    @property
+    def value(self) -> str:
+        return str(self)
+
+    def __repr__(self) -> str:
+        return f"Phase({str(self)!r})"
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        return core_schema.no_info_after_validator_function(
+            cls, core_schema.str_schema(),
+            serialization=core_schema.plain_serializer_function_ser_schema(str, when_used="json"))
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"type": "string", "enum": [str(p) for p in cls.registered()]}
+
+
+for _name in ("compose", "premortem", "position", "cross_exam", "synthesis", "verify",
+              "propose", "critique", "analysis", "discussion", "convergence", "judge"):
+    setattr(Phase, _name.upper(), Phase.register(_name))
 
 
 class TurnStatus(StrEnum):

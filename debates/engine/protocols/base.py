@@ -208,8 +208,8 @@ class DebateProtocol:
 
     def failed_step(self, state: DebateState, agent: int) -> Step | None:
         """The first step in which this agent's turn failed (rounds, then phases in the
-        order they are declared)."""
-        phases = list(Phase)
+        order they are registered)."""
+        phases = Phase.registered()
         failed = [Step(t.phase, t.round) for t in state.turns.values()
                   if t.agent == agent and t.status is TurnStatus.FAILED]
         return min(failed, key=lambda s: (s.round, phases.index(s.phase)), default=None)

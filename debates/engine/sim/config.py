@@ -148,7 +148,6 @@ def effective_options(given: Mapping[str, Any] | None) -> SimulatorOptions:
 
 _ScriptText = Annotated[str, Field(min_length=1)]
 _ScriptConfidence = Annotated[float, Field(ge=0.0, le=1.0)]
-_PHASES = {p.value for p in Phase}
 
 
 class _ScriptModel(BaseModel):
@@ -179,10 +178,11 @@ class SimScriptAgent(_ScriptModel):
     def _known_phases(cls, value: list[str]) -> list[str]:
         for entry in value:
             phase, sep, rnd = entry.partition(":")
-            if phase not in _PHASES:
+            known = sorted(Phase.registered())
+            if phase not in known:
                 raise ValueError(
                     f"fail_in entry {entry!r}: unknown phase {phase!r} "
-                    f"(known: {', '.join(sorted(_PHASES))})"
+                    f"(known: {', '.join(known)})"
                 )
             if sep and not rnd.strip().isdigit():
                 raise ValueError(f"fail_in entry {entry!r}: round must be a whole number")
