@@ -74,9 +74,16 @@ def test_every_cited_protocols_section_has_its_heading():
     assert {n: where for n, where in cited.items() if n not in headings} == {}
 
 
+def _cited_numbers(text: str) -> tuple[str | None, ...]:
+    match = _SECTION_CITE.search(text)
+    return match.groups() if match else ()
+
+
 def test_the_patterns_read_citations_as_they_are_written():
-    assert _SECTION_CITE.search(PROTOCOLS + " 1.4-1.7").groups() == ("1.4", "1.7")
-    assert _SECTION_CITE.search(PROTOCOLS + " 1.4 and 1.6").groups() == ("1.4", "1.6")
+    assert _cited_numbers(PROTOCOLS + " 1.4-1.7") == ("1.4", "1.7")
+    assert _cited_numbers(PROTOCOLS + " 1.4 and 1.6") == ("1.4", "1.6")
+    assert _cited_numbers(PROTOCOLS + ",\n  1.8") == ()
+    assert _cited_numbers(PROTOCOLS + "\n  1.8") == ("1.8", None)
     assert _OUTSIDE.search("(" + "protocols.md 1.6)")
     assert not _OUTSIDE.search("(" + PROTOCOLS + " 1.6)")
     assert not _OUTSIDE.search("[docs](./" + "protocols.md)")
