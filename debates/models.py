@@ -171,7 +171,7 @@ class RoundMetric(models.Model):
     confidence_delta = models.FloatField(null=True, blank=True)
     concessions = models.PositiveIntegerField(null=True, blank=True)
     new_arguments = models.PositiveIntegerField(null=True, blank=True)
-    # The verdict split (protocols.md 1.6): share on the leading verdict, which option
+    # The verdict split (docs/protocols.md 1.6): share on the leading verdict, which option
     # that is (blank on a tie) and every option's count; null before verdicts existed.
     agreement = models.FloatField(null=True, blank=True)
     leading_verdict = models.CharField(max_length=80, blank=True, default="")

@@ -1,4 +1,4 @@
-"""Convergence metrics, the stopping rule and the diagnostic (protocols.md 1.6-1.8).
+"""Convergence metrics, the stopping rule and the diagnostic (docs/protocols.md 1.6-1.8).
 
 Pure functions over numbers and item lists, so every branch is testable alone.
 """
@@ -127,7 +127,7 @@ def _trend(before: float, after: float) -> int:
 
 def diagnose(first: RoundMetrics, last: RoundMetrics, *, moves: Sequence[float] = (),
              dispersion_limit: float | None = None) -> Diagnostic:
-    """Compares round 0 (positions) with the last round (protocols.md 1.8).
+    """Compares round 0 (positions) with the last round (docs/protocols.md 1.8).
 
     ``moves`` are the agents' own confidence changes over the same span and
     ``dispersion_limit`` the stopping rule's disagreement limit (1.5 x threshold): a

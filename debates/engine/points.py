@@ -1,4 +1,4 @@
-"""The point ledger: every point raised in a debate, with an id (protocols.md 1.6).
+"""The point ledger: every point raised in a debate, with an id (docs/protocols.md 1.6).
 
 Word similarity alone errs both ways on rewordings ("The rollback plan is untested" /
 "Nobody has ever tried rolling back" are one point; "migration cost is underestimated"

@@ -102,7 +102,7 @@ class ComposedPanel(Strict):
             WithJsonSchema(PersonaText.model_json_schema()),
         ]
     ]
-    # The options the debate decides between (protocols.md 1.4), extracted in the same
+    # The options the debate decides between (docs/protocols.md 1.4), extracted in the same
     # call; empty in panels composed before options existed.
     options: list[NonEmpty] = Field(default_factory=list)
 
@@ -507,7 +507,7 @@ class RoundMetrics(BaseModel):
     # Agents live in this round: those whose own turn succeeded.
     active_agents: int
     # Agents the mean and dispersion are over: every agent that took a position, a
-    # failed one with its last confidence carried forward (protocols.md 1.6). None in
+    # failed one with its last confidence carried forward (docs/protocols.md 1.6). None in
     # results stored before that, when it was the same as active_agents.
     counted_agents: int | None = None
     mean_confidence: float

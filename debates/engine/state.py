@@ -134,7 +134,7 @@ class DebateState:
 
     @cached_property
     def options(self) -> list[str]:
-        """What verdicts choose from, fixed before round 0 (protocols.md 1.4): the
+        """What verdicts choose from, fixed before round 0 (docs/protocols.md 1.4): the
         user's, else those the compose call extracted with the panel, else (no compose
         call: every persona given) the ones the question names, else yes/no."""
         if self.config.options:
@@ -166,7 +166,7 @@ class DebateState:
         """Agents the metrics of a round count: every agent that took a position.
         One whose turn failed since keeps its last stance and confidence (carried
         forward, not live): a dissenter whose call failed has not changed its mind,
-        so its failure must not manufacture agreement (protocols.md 1.6)."""
+        so its failure must not manufacture agreement (docs/protocols.md 1.6)."""
         del round_number  # the same set in every round, until positions can be revised
         return self.ok_agents(Step(Phase.POSITION))
 

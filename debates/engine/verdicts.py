@@ -1,5 +1,5 @@
 """Options and verdicts: what the panel decides between, and how far it agrees
-(protocols.md 1.4 and 1.6).
+(docs/protocols.md 1.4 and 1.6).
 
 Agreement is measured on the decision, not on self-confidence: two agents 0.8 sure
 of opposite answers have no dispersion and no agreement. Every debate has a short

@@ -55,7 +55,7 @@ class Chart:
     series: tuple[Series, ...]
     dispersion: Series | None
     # Share of agents on the leading verdict per round: agreement on the decision,
-    # beside how sure each agent is (protocols.md 1.6).
+    # beside how sure each agent is (docs/protocols.md 1.6).
     agreement: Series | None = None
     x_ticks: tuple[Tick, ...] = field(default_factory=tuple)
     y_ticks: tuple[Tick, ...] = field(default_factory=tuple)

@@ -1,4 +1,4 @@
-"""The diagnostic of protocols.md 1.8: round 0 against the last round."""
+"""The diagnostic of docs/protocols.md 1.8: round 0 against the last round."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""The stopping rule of protocols.md 1.7: every branch, its boundaries and its order."""
+"""The stopping rule of docs/protocols.md 1.7: every branch, its boundaries and its order."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Verdicts and agreement (protocols.md 1.4-1.7): the stopping rule measured on the
+"""Verdicts and agreement (docs/protocols.md 1.4-1.7): the stopping rule measured on the
 decision, with scripted verdicts, and the options a debate decides between."""
 
 from __future__ import annotations

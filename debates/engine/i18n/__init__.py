@@ -3,7 +3,7 @@ own translations (never from the model).
 
 English, Simplified Chinese and Japanese are complete (a test checks every key).
 Any other language gets English headings around the model's native content
-(protocols.md, "Language"). The Markdown report, the exports and the web synthesis
+(docs/protocols.md 0, "Language"). The Markdown report, the exports and the web synthesis
 page all read these tables, so a debate reads the same everywhere.
 """
 

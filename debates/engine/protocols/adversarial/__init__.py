@@ -1,4 +1,4 @@
-"""The adversarial protocol (protocols.md 2): a proposer revises a solution under a
+"""The adversarial protocol (docs/protocols.md 2): a proposer revises a solution under a
 critic's issues (ids, severities, resolutions: ``issues``) in a domain detected from
 the question (``domains``) until no red and at most one yellow issue stays open;
 ``report`` writes it out, ``simulated`` holds the simulated model's answers to its

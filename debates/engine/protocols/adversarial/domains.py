@@ -1,4 +1,4 @@
-"""Domain detection for the adversarial protocol (protocols.md 2), in code.
+"""Domain detection for the adversarial protocol (docs/protocols.md 2), in code.
 
 Deterministic on purpose: the same input always gets the same proposer, critic and
 focus areas, in every worker, with no call spent. Code (a fenced block, a diff, a

@@ -2,7 +2,7 @@
 ledger (debates/engine/points.py): an issue is a point of kind ``I`` (I1, I2, ...)
 with a severity and a resolution per round.
 
-The orchestrator's rule (protocols.md 2) counts the issues *open* after a round,
+The orchestrator's rule (docs/protocols.md 2) counts the issues *open* after a round,
 from this ledger, never from the critic's own counts:
 
 - a new issue (no id) gets the next id, I1, I2, ...;

@@ -1,4 +1,4 @@
-"""The adversarial protocol (protocols.md 2): a proposer and a critic, context-isolated.
+"""The adversarial protocol (docs/protocols.md 2): a proposer and a critic, context-isolated.
 
 Steps, all derived from the stored turns: ``propose n`` (agent 0), ``critique n``
 (agent 1) for n = 1, 2, ... until the orchestrator's rule stops, then ``synthesis``

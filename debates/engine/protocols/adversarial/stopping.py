@@ -1,4 +1,4 @@
-"""The adversarial protocol's stopping rule (protocols.md 2): after each critique,
+"""The adversarial protocol's stopping rule (docs/protocols.md 2): after each critique,
 no red and at most one yellow issue open converges; else the round cap ends it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The council protocol (protocols.md 1): a panel composed for the question argues
+"""The council protocol (docs/protocols.md 1): a panel composed for the question argues
 through premortems, positions and cross-examination rounds until the stopping rule
 (``convergence``) ends it; a synthesis and a verifier close it.
 

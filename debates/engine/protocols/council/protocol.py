@@ -1,4 +1,4 @@
-"""The council protocol (protocols.md 1) on the registry: a thin adapter that calls
+"""The council protocol (docs/protocols.md 1) on the registry: a thin adapter that calls
 the existing council modules (steps.py, state.py, synthesis.py, report.py), so
 they keep their shape and owners while the registry treats every protocol alike."""
 

@@ -1,4 +1,4 @@
-"""Markdown report of a debate result (protocols.md 1.9, report-example.md)."""
+"""Markdown report of a debate result (docs/protocols.md 1.9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The workflow protocol (protocols.md 3): researcher, critic and synthesizer write
+"""The workflow protocol (docs/protocols.md 3): researcher, critic and synthesizer write
 typed phase 1 analyses, discuss under checked contracts, a convergence check decides
 on a phase 2b, and a synthesis closes it; ``report`` writes it out, ``simulated``
 holds the simulated model's answers to its schemas. The hooks below are the plugin

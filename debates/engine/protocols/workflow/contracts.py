@@ -1,4 +1,4 @@
-"""The workflow roles' contracts (protocols.md 3): who plays which role, and the
+"""The workflow roles' contracts (docs/protocols.md 3): who plays which role, and the
 checks a phase 2 discussion must pass (citations of another role, a missed point
 acknowledged, a key recommendation), made in code and never retried."""
 

@@ -1,4 +1,4 @@
-"""The workflow protocol (protocols.md 3): researcher, critic, synthesizer.
+"""The workflow protocol (docs/protocols.md 3): researcher, critic, synthesizer.
 
 Steps, derived from the stored turns: ``analysis`` (phase 1, the three roles in
 parallel), ``discussion 1`` (phase 2, in parallel), ``convergence 1`` (one judging
@@ -101,7 +101,7 @@ class WorkflowProtocol(DebateProtocol):
         return ConvergenceCheck.model_validate(payload) if payload else None
 
     def converged(self, state: DebateState, round_number: int) -> bool:
-        """Unclear, or a failed check, counts as not converged (protocols.md 3)."""
+        """Unclear, or a failed check, counts as not converged (docs/protocols.md 3)."""
         check = self.check(state, round_number)
         return check is not None and check.basis in CONVERGED_BASES
 
