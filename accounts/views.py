@@ -31,7 +31,7 @@ from accounts.forms import (
     TeamForm,
 )
 from accounts.models import Membership, Team
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:

@@ -34,7 +34,7 @@ REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/15"
 STREAMS = 200
 WEB_PROCESSES = 2
 # A web process's bound: its 4 pool threads (sync views) and the one shared thread that
-# runs every coroutine view's sync parts (web_edge.dispatch).
+# runs every coroutine view's sync parts (site_edge.dispatch).
 WEB_CONNECTIONS = 5
 ORDINARY_REQUESTS = 100
 

@@ -20,7 +20,7 @@ from api_kit.errors import errors, refuse
 from collab import selectors, services
 from collab.access import comment_access, debate_comments_access
 from collab.models import Comment, TargetKind
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 router = Router(tags=["comments"], auth=api_auth)
 

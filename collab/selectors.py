@@ -26,7 +26,7 @@ from collab.models import (
 from debates.engine import DebateResult, UnverifiedClaim
 from debates.models import Debate
 from debates.selectors import debate_result
-from web_kit.rendering import render_untrusted
+from view_kit.rendering import render_untrusted
 
 
 def synthesis_result(debate: Debate) -> DebateResult | None:

@@ -20,7 +20,7 @@ from collab.forms import CommentForm, EditForm
 from collab.models import TargetKind
 from debates.limits import LimitExceeded
 from debates.models import Debate
-from web_kit.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from view_kit.http import AuthenticatedHttpRequest, HtmxHttpRequest
 
 _FIELD_NAMES = {"body": "comment", "target_kind": "about", "target_ref": "which one",
                 "quote": "quoted passage", "quote_offset": "quote position"}

@@ -41,7 +41,7 @@ from decisions.api import debate_router as decision_debate_router
 from decisions.api import log_router as decision_log_router
 from decisions.api_calibration import calibration_router, outcome_router
 from personas.api import router as personas_router
-from web_edge.request_guard import too_large_message
+from site_edge.request_guard import too_large_message
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ def _paths_where(value: object, bad: Callable[[str], bool], path: str = "") -> I
 
 class CouncilParser(Parser):
     """The JSON parser, refusing NUL characters and lone surrogates in any string of a
-    body. The query, the path and form fields never hold either: ``web_edge.
+    body. The query, the path and form fields never hold either: ``site_edge.
     request_guard`` refuses NUL there, and Django decodes them as UTF-8 with invalid
     bytes replaced, which leaves no surrogate."""
 

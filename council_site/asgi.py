@@ -1,4 +1,4 @@
-"""ASGI entry point: HTTP to Django (sync views on a thread pool, see web_edge.dispatch),
+"""ASGI entry point: HTTP to Django (sync views on a thread pool, see site_edge.dispatch),
 websockets to the debate consumers."""
 
 import os
@@ -18,7 +18,7 @@ from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
-from web_edge.dispatch import SyncViewsOnThreads  # noqa: E402
+from site_edge.dispatch import SyncViewsOnThreads  # noqa: E402
 
 try:
     from debates.live.routing import websocket_urlpatterns

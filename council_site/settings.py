@@ -88,9 +88,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "web_edge.csp.ContentSecurityPolicyMiddleware",
+    "site_edge.csp.ContentSecurityPolicyMiddleware",
     # Before anything reads the request: NUL in a path or query, an oversized body.
-    "web_edge.request_guard.RequestGuardMiddleware",
+    "site_edge.request_guard.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -98,7 +98,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "web_edge.api_middleware.ApiErrorBodyMiddleware",
+    "site_edge.api_middleware.ApiErrorBodyMiddleware",
     # Last, as django-axes requires: it turns a refused login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -107,7 +107,7 @@ MIDDLEWARE = [
 # (MAX_PERSONA_FILE_CHARS). Its worst encoding takes 12 bytes a character: a JSON
 # surrogate pair "\ud83d\ude00", or a 4-byte UTF-8 character URL-encoded in a form
 # ("%F0%9F%98%80"). 12 MiB admits that and the rest of the request; a larger body is
-# refused with 413 (web_edge/request_guard.py). Django's default, 2.5 MB, refused
+# refused with 413 (site_edge/request_guard.py). Django's default, 2.5 MB, refused
 # 900,000 CJK characters sent as JSON.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 
@@ -134,7 +134,7 @@ TEMPLATES = [
 
 # Persistent connections leak under ASGI (each request may run in a new thread), so
 # the default is 0; a pure worker host may raise it. The web's sync views run on a fixed
-# pool of threads, which keep theirs whatever this says (web_edge.dispatch).
+# pool of threads, which keep theirs whatever this says (site_edge.dispatch).
 # Health checks make a reused connection that the server dropped reconnect instead of
 # failing a request.
 DATABASES = {
@@ -328,7 +328,7 @@ LOGGING = {
     },
     "filters": {
         "client_errors_without_traceback": {
-            "()": "web_edge.log_filters.ClientErrorsWithoutTraceback"},
+            "()": "site_edge.log_filters.ClientErrorsWithoutTraceback"},
     },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain",

@@ -5,7 +5,7 @@ from django.urls import include, path
 from accounts import views as account_views
 from council_site.api import api
 from debates.web.views import debate_list
-from web_edge import health
+from site_edge import health
 
 urlpatterns = [
     # The home page is the current team's debate list, the same view as /debates/.

@@ -20,7 +20,7 @@ from django.utils.html import format_html
 from debates import services
 from debates.limits import LimitExceeded
 from debates.models import Agent, Debate, LLMCall
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 
 class ReadOnlyInline(admin.TabularInline):

@@ -28,7 +28,7 @@ from decisions import selectors, services
 from decisions.access import debate_decision_access
 from decisions.forms import DecisionFilterForm
 from decisions.models import Decision, DecisionState, DecisionVersion, ResultQuality
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 debate_router = Router(tags=["decisions"], auth=api_auth)
 log_router = Router(tags=["decisions"], auth=api_auth)

@@ -22,7 +22,7 @@ from decisions.models import Outcome, OutcomeResult
 from decisions.outcomes import MAX_NOTES, OutcomeError, outcome_record
 from decisions.scoring import TOO_FEW, Calibration
 from decisions.selectors import decision_state
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 outcome_router = Router(tags=["decisions"], auth=api_auth)
 calibration_router = Router(tags=["decisions"], auth=api_auth)

@@ -36,7 +36,7 @@ from debates.engine import Mode
 from debates.limits import RateLimited
 from debates.models import ACTIVE_STATUSES, Debate
 from personas import selectors as persona_selectors
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 INSTRUCTIONS = """\
 Council runs a structured debate between LLM personas on a question and returns a typed

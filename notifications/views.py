@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from notifications import selectors, services
 from notifications.forms import NotificationSettingsForm
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 
 @login_required

@@ -20,7 +20,7 @@ from personas import selectors, services
 from personas.access import library_access, persona_access
 from personas.models import LibraryPersona, PersonaLibrary
 from personas.records import CalibrationRecord, calibration_records
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 router = Router(tags=["personas"], auth=api_auth)
 

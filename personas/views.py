@@ -23,7 +23,7 @@ from personas.forms import (
     RestoreForm,
 )
 from personas.models import PersonaLibrary
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 
 def _current(request: HttpRequest, need: str) -> tuple[Team, str]:

@@ -174,7 +174,7 @@ def test_the_error_body_middleware_also_runs_async(member):
     from asgiref.sync import async_to_sync
     from django.test import AsyncClient
 
-    from web_edge.api_middleware import ApiErrorBodyMiddleware
+    from site_edge.api_middleware import ApiErrorBodyMiddleware
 
     async def get_response(request):
         raise AssertionError("not called")

@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from ninja.operation import PathView
 
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 
 def _routes(patterns: list, prefix: str = "") -> Iterator[tuple[str, URLPattern]]:

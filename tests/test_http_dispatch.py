@@ -1,4 +1,4 @@
-"""HTTP under ASGI (web_edge.dispatch): sync views run the whole Django stack on
+"""HTTP under ASGI (site_edge.dispatch): sync views run the whole Django stack on
 a pool thread through WSGI, coroutine views keep Django's ASGI handler.
 
 Driven through the site's real ASGI application (what daphne serves), so cookies,
@@ -19,10 +19,10 @@ from django.test import Client
 
 from accounts.services import api_token_create
 from council_site.asgi import application
+from site_edge.dispatch import serves_async
 from tests.conftest import PASSWORD
 from tests.factories import make_debate
 from tests.waiting import PATIENCE_S
-from web_edge.dispatch import serves_async
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

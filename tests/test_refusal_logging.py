@@ -1,5 +1,5 @@
 """A refused request (a viewer's 403) is one line in the log, not a traceback; server
-errors keep theirs (web_edge/log_filters.py)."""
+errors keep theirs (site_edge/log_filters.py)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def test_a_viewers_refusal_is_logged_as_one_line(viewer_client, console):
 
 
 def test_a_server_error_keeps_its_traceback(console):
-    from web_edge.log_filters import ClientErrorsWithoutTraceback
+    from site_edge.log_filters import ClientErrorsWithoutTraceback
 
     try:
         raise RuntimeError("boom")

@@ -11,7 +11,7 @@ from django.utils.safestring import SafeString
 
 from collab.models import Action, ClaimCheck, Comment
 from collab.selectors import FollowUp, synthesis_follow_up
-from web_kit.rendering import render_untrusted
+from view_kit.rendering import render_untrusted
 
 register = template.Library()
 

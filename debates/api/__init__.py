@@ -53,7 +53,7 @@ from debates.services import (
 )
 from debates.web.forms import DebateForm
 from debates.web.list_filters import DebateFilterForm
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 # This module's own routes; ``router`` below is what the site mounts.
 routes = Router(tags=["debates"], auth=api_auth)

@@ -28,7 +28,7 @@ from debates.limits import RateLimited
 from debates.services import IllegalTransition, debate_more_round, debate_rerun
 from debates.web import export_sections
 from debates.web.export_sections import extra_json
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 router = Router(tags=["debates"], auth=api_auth)
 

@@ -8,7 +8,7 @@ log is the truth, so a client that remembers the last ``seq`` it saw and asks ag
 The views are async and sleep between short database reads, so a waiting client
 holds no worker thread: under ASGI every sync view shares one thread, and a sync
 long-poll would stall the whole site. Their reads run on the process's one shared
-thread for sync code (web_edge.dispatch), so waiting clients hold no database
+thread for sync code (site_edge.dispatch), so waiting clients hold no database
 connection of their own either.
 
 Each open request holds a slot of its caller (at most ``COUNCIL_STREAMS_PER_USER`` per

@@ -1,5 +1,5 @@
 """Template filters of the web app. ``untrusted`` is the way LLM, persona and
-comment text reaches a page (see web_kit.rendering)."""
+comment text reaches a page (see view_kit.rendering)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from debates.engine import (
     translator,
 )
 from debates.engine import describe_split as describe
-from web_kit.rendering import render_untrusted
+from view_kit.rendering import render_untrusted
 
 register = template.Library()
 

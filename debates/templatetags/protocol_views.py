@@ -8,7 +8,7 @@ import re
 from django import template
 from django.utils.safestring import SafeString
 
-from web_kit.rendering import render_untrusted
+from view_kit.rendering import render_untrusted
 
 register = template.Library()
 

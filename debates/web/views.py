@@ -60,7 +60,7 @@ from debates.web.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.web.page_cache import finished_body
 from debates.web.pages import debate_page
 from debates.web.transcript_page import transcript_language, transcript_sections
-from web_kit.http import AuthenticatedHttpRequest
+from view_kit.http import AuthenticatedHttpRequest
 
 
 def _page_context(debate: Debate, role: str) -> dict[str, object]:

@@ -10,9 +10,9 @@ from pathlib import Path
 import accounts
 
 ACCOUNTS = Path(accounts.__file__).resolve().parent
-# Everything but web_kit (the request types its views annotate with) sits above it.
+# Everything but view_kit (the request types its views annotate with) sits above it.
 ABOVE = {"debates", "personas", "collab", "decisions", "notifications", "integrations",
-         "api_kit", "web_edge", "council_site", "bench"}
+         "api_kit", "site_edge", "council_site", "bench"}
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:

@@ -148,7 +148,7 @@ def test_a_real_process_runs_the_debate_without_importing_django():
     assert DebateResult.model_validate_json(proc.stdout).rounds_completed >= 1
     modules = imported(proc.stderr)
     assert "debates.engine.cli" in modules and "litellm" in modules
-    project_outside_the_engine = ("council_site", "accounts", "web_kit", "web_edge", "api_kit")
+    project_outside_the_engine = ("council_site", "accounts", "view_kit", "site_edge", "api_kit")
     assert not {m for m in modules if m.split(".")[0] in ("django", *project_outside_the_engine)}
     assert "✓ synthesis" in proc.stderr
 

@@ -92,7 +92,7 @@ def test_the_wheel_carries_the_product_packages_and_not_the_benchmark_harness(in
     # checkout, as are the tests; the wheel carries the apps and the site's plumbing.
     python, outside = installed
     assert (ROOT / "bench" / "__init__.py").is_file()  # there to leave out
-    names = ("accounts", "web_edge", "web_kit", "api_kit", "council_site", "debates",
+    names = ("accounts", "site_edge", "view_kit", "api_kit", "council_site", "debates",
              "decisions", "bench", "debates.bench", "tests")
     code = ("import importlib.util, json; print(json.dumps({n: importlib.util.find_spec(n) "
             "is not None for n in " + repr(names) + "}))")

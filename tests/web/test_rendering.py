@@ -10,7 +10,7 @@ from django.template import Context, Template
 from django.utils.safestring import SafeString
 
 from tests.web.htmltools import elements
-from web_kit.rendering import render_untrusted
+from view_kit.rendering import render_untrusted
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -77,7 +77,7 @@ def test_template_filter_uses_the_same_path():
 
 def _source_files() -> list[Path]:
     files = []
-    for folder in ("council_site", "accounts", "web_kit", "web_edge", "api_kit", "debates",
+    for folder in ("council_site", "accounts", "view_kit", "site_edge", "api_kit", "debates",
                    "personas", "collab", "decisions", "templates"):
         files += [p for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".html")]
     return files
@@ -94,4 +94,4 @@ def test_render_untrusted_holds_the_only_mark_safe_in_the_code_base():
         for pattern in patterns:
             for match in pattern.finditer(text):
                 offenders.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
-    assert offenders == ["web_kit/rendering.py: mark_safe("], offenders
+    assert offenders == ["view_kit/rendering.py: mark_safe("], offenders

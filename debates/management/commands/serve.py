@@ -69,8 +69,8 @@ def start_processes(host: str, port: int, count: int) -> dict[str, subprocess.Po
         processes[f"web{i + 1}"] = subprocess.Popen(
             # ``-m``: the same interpreter and sys.path as this command (a console
             # script would import the project from wherever it was installed);
-            # web_edge.serve_http is daphne answering oversized requests (414/431).
-            [sys.executable, "-m", "web_edge.serve_http", "--fd", str(fd),
+            # site_edge.serve_http is daphne answering oversized requests (414/431).
+            [sys.executable, "-m", "site_edge.serve_http", "--fd", str(fd),
              "council_site.asgi:application"],
             pass_fds=(fd,), env=env)
     # The children hold the sockets now; ours would only keep the port open after

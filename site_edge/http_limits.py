@@ -13,7 +13,7 @@ elsewhere:
 * **400** ``bad_request``: a line that is not HTTP, or more than 500 headers.
 
 The connection is closed after the answer: the rest of such a request is not read.
-``manage.py serve`` starts daphne through ``web_edge.serve_http`` to use this channel
+``manage.py serve`` starts daphne through ``site_edge.serve_http`` to use this channel
 (docs/web.md, "At the edge").
 """
 
@@ -26,7 +26,7 @@ from daphne.http_protocol import HTTPFactory
 from twisted.web.http import HTTPChannel, _GenericHTTPChannelProtocol
 
 from api_kit.errors import error_body
-from web_edge.api_middleware import API_PREFIX
+from site_edge.api_middleware import API_PREFIX
 
 LIMIT_KIB = HTTPChannel.totalHeadersSize // 1024
 REASONS = {400: b"Bad Request", 414: b"URI Too Long", 431: b"Request Header Fields Too Large"}

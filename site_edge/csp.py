@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest, HttpResponse
 
-from web_edge.middleware import EdgeMiddleware
+from site_edge.middleware import EdgeMiddleware
 
 HEADER = "Content-Security-Policy"
 # 'self' alone already covers a same-host websocket in CSP Level 3 browsers; the

@@ -14,7 +14,7 @@ from http import HTTPStatus
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from api_kit.errors import error_body
-from web_edge.middleware import EdgeMiddleware
+from site_edge.middleware import EdgeMiddleware
 
 API_PREFIX = "/api/"
 

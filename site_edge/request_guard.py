@@ -23,8 +23,8 @@ from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 
 from api_kit.errors import error_body
-from web_edge.api_middleware import API_PREFIX
-from web_edge.middleware import EdgeMiddleware
+from site_edge.api_middleware import API_PREFIX
+from site_edge.middleware import EdgeMiddleware
 
 NUL = "\x00"
 

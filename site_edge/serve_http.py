@@ -1,5 +1,5 @@
-"""``python -m web_edge.serve_http <daphne arguments>``: daphne, with the HTTP channel
-of ``web_edge.http_limits`` (an answer for a URL or headers over 16 KiB, where Twisted
+"""``python -m site_edge.serve_http <daphne arguments>``: daphne, with the HTTP channel
+of ``site_edge.http_limits`` (an answer for a URL or headers over 16 KiB, where Twisted
 closed the connection). ``manage.py serve`` starts its web processes with it.
 
 daphne builds its HTTP factory inside ``Server.run`` from its module's name
@@ -13,7 +13,7 @@ from __future__ import annotations
 import daphne.server  # isort: skip
 from daphne.cli import CommandLineInterface
 
-from web_edge.http_limits import LimitedHTTPFactory
+from site_edge.http_limits import LimitedHTTPFactory
 
 
 def main() -> None:
