@@ -10,7 +10,9 @@ step does not hold yet, so a step re-delivered after a crash costs no extra call
 from __future__ import annotations
 
 import asyncio
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -123,6 +125,12 @@ class DebateProtocol:
     # turns), "summary" (the debate page's synthesis card, once there is a result) and
     # "result" (the synthesis page's body).
     partials: ClassVar[dict[str, str]] = {}
+    # The folder holding the templates ``partials`` name (plain files, under the names
+    # the partials give); None when the protocol brings none. The default is the
+    # ``templates/`` folder beside the module that defines the protocol's package, so a
+    # plugin's templates are found the way the built-ins' are (docs/engine.md,
+    # "Protocols").
+    template_dir: ClassVar[Path | None] = None
     # The heading over the agent cards.
     participants_title: ClassVar[str] = "Agents"
     default_max_rounds: ClassVar[int | None] = None
@@ -180,6 +188,15 @@ class DebateProtocol:
 
     def page_partials(self) -> dict[str, str]:
         return {**DEFAULT_PARTIALS, **self.partials}
+
+    def page_templates(self) -> Path | None:
+        """The folder of the protocol's own templates: ``template_dir``, else a
+        ``templates/`` folder in the protocol's package when there is one."""
+        if self.template_dir is not None:
+            return self.template_dir
+        module = sys.modules[type(self).__module__]
+        folder = Path(module.__file__ or "").parent / "templates"
+        return folder if folder.is_dir() else None
 
     def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         """The stepper: every step the debate has run or will run, in order. Steps a
