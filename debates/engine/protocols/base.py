@@ -94,6 +94,31 @@ class Participant:
         return known[-1] if known else None
 
 
+@dataclass(frozen=True)
+class AgentForecast:
+    """What one agent forecast: the option (verdict) it held and how sure it was, at
+    its first position and at the end. Calibration scores the final pair."""
+
+    agent: int
+    name: str
+    final_verdict: str | None
+    final_confidence: float | None
+    initial_verdict: str | None = None
+    initial_confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class DebateForecasts:
+    """A result's forecasts, as calibration reads them (docs/teams.md, "Scoring"): the
+    options they range over, the panel's leading option first and last (None on a
+    tie), one forecast per agent. Empty for a protocol whose agents name no option."""
+
+    options: list[str] = field(default_factory=list)
+    initial_majority: str | None = None
+    final_majority: str | None = None
+    agents: list[AgentForecast] = field(default_factory=list)
+
+
 # Page partials every protocol has; a protocol's own ``partials`` override them. "chart"
 # empty means the page shows no chart beside the agent cards.
 DEFAULT_PARTIALS = {
@@ -253,6 +278,12 @@ class DebateProtocol:
         assert isinstance(result, ProtocolResult)
         s = result.summary
         return s.stop_reason, s.stop_explanation, s.degraded
+
+    def forecasts(self, result: BaseModel) -> DebateForecasts:
+        """Which option each agent forecast, how confidently, in a result of this
+        protocol (``parse_result``'s): what calibration scores. A protocol whose agents
+        name no option forecasts nothing."""
+        return DebateForecasts()
 
     def render_markdown(self, result: BaseModel) -> str:
         raise NotImplementedError

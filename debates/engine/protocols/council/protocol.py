@@ -23,7 +23,17 @@ from ...schemas import (
     VerifierReport,
 )
 from ...state import DebateState, Step
-from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request, run_asks
+from ..base import (
+    PANEL,
+    AgentForecast,
+    Ask,
+    DebateForecasts,
+    DebateProtocol,
+    PageStep,
+    Participant,
+    Request,
+    run_asks,
+)
 from ..judge import judge_ask, judge_request, judge_step
 from . import report, steps, synthesis, transcript
 
@@ -151,6 +161,20 @@ class CouncilProtocol(DebateProtocol):
 
     def build_result(self, state: DebateState, usage: Usage) -> DebateResult:
         return synthesis.build_result(state, usage)
+
+    def forecasts(self, result: BaseModel) -> DebateForecasts:
+        assert isinstance(result, DebateResult)
+        before, after = result.verdicts_before, result.verdicts_after
+        return DebateForecasts(
+            options=list(result.options),
+            initial_majority=before.leading if before else None,
+            final_majority=after.leading if after else None,
+            agents=[AgentForecast(agent=a.index, name=a.persona.name,
+                                  final_verdict=a.final_verdict,
+                                  final_confidence=a.final_confidence,
+                                  initial_verdict=a.initial_verdict,
+                                  initial_confidence=a.initial_confidence)
+                    for a in result.agents])
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, DebateResult)
