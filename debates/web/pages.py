@@ -28,7 +28,6 @@ from debates.engine import (
     Translator,
     TurnStatus,
     UnverifiedClaim,
-    diagnostic_meaning,
     get_protocol,
     step_words,
     translator,
@@ -284,15 +283,6 @@ def _event_text(event: DebateEvent, names: dict[int, str], t: Translator) -> str
     return t(key) if key in TRANSLATIONS["en"] else event.kind.replace("_", " ")
 
 
-def settled_metrics(state: DebateState) -> list[RoundMetrics]:
-    """The metrics of every round whose step has finished (round 0 once every
-    position is in), derived from the state as the stored cache is."""
-    metrics = state.all_metrics()
-    if metrics and not state.step_complete(Step(Phase.POSITION)):
-        return []
-    return metrics
-
-
 def _stepper(protocol: DebateProtocol, state: DebateState, debate: Debate,
              result: BaseModel | None) -> tuple[list[StepView], int, str]:
     """The protocol's steps with their states, the progress in percent and the running
@@ -389,31 +379,19 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
     return panels
 
 
-def _diagnostic(state: DebateState, result: BaseModel | None,
-                metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
-    """The result's diagnostic, or (while running) one from the first and last round,
-    with its meaning in the debate's language (the report's words)."""
-    diagnostic = getattr(result, "diagnostic", None)  # a council result's
-    if diagnostic is None and len(metrics) >= 2:
-        diagnostic = state.diagnostic(metrics)
-    if diagnostic is None:
-        return None, ""
-    return diagnostic, diagnostic_meaning(diagnostic, translator(state.language))
-
-
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     state = load_state(debate)
     agents_rows = list(debate.agents.all())
     names = {a.index: a.name for a in agents_rows}
     for i, persona in enumerate(state.personas):
         names.setdefault(i, persona.name)
-    metrics = settled_metrics(state)
     result = debate_result(debate=debate)
     protocol = get_protocol(state.config.protocol)
+    metrics = protocol.page_metrics(state)
     steps, progress, current_label = _stepper(protocol, state, debate, result)
     cards = _agent_cards(protocol, state, debate, names)
     chart = _chart(state, cards, metrics)
-    diagnostic, words = _diagnostic(state, result, metrics)
+    diagnostic, words = protocol.page_diagnostic(state, result, metrics)
     events = list(debate.events.all())
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,

@@ -18,5 +18,5 @@ def protocol_template_dirs() -> list[Path]:
 
 
 class ProtocolTemplateLoader(FilesystemLoader):
-    def get_dirs(self) -> list[Path]:
-        return protocol_template_dirs()
+    def get_dirs(self) -> list[str | Path]:
+        return list(protocol_template_dirs())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -21,10 +22,12 @@ from ..hooks import EngineEvent, EngineHooks, make_gateway
 from ..llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ..schemas import (
     CallTag,
+    Diagnostic,
     EngineEventKind,
     Persona,
     Phase,
     ProtocolResult,
+    RoundMetrics,
     Turn,
     TurnStatus,
     Usage,
@@ -162,6 +165,9 @@ class DebateProtocol:
     # The panel in words when the protocol's roles are fixed ("a proposer and a critic"):
     # a number of agents given for it is refused (configure.check_agents), not ignored.
     fixed_panel: ClassVar[str] = ""
+    # Whether the protocol composes panel members beyond the given personas (the
+    # council): a re-run with "the same panel" keeps them.
+    composes_panel: ClassVar[bool] = False
     # Whether a finished debate can run exactly one more round and synthesise again
     # ("One more round"); only a protocol whose stopping rule honours it says so.
     more_rounds: ClassVar[bool] = False
@@ -222,6 +228,24 @@ class DebateProtocol:
         module = sys.modules[type(self).__module__]
         folder = Path(module.__file__ or "").parent / "templates"
         return folder if folder.is_dir() else None
+
+    def page_filters(self) -> dict[str, Callable[..., Any]]:
+        """Plain functions the protocol's partials use as template filters, by name.
+        The web app registers each as ``<protocol name>_<name>`` (``|adversarial_domain``),
+        so two protocols' filters cannot clash. They return data or plain text, never
+        markup: the partials escape and render it as any other value."""
+        return {}
+
+    def page_metrics(self, state: DebateState) -> list[RoundMetrics]:
+        """The per-round metrics the page's table and chart show (the council's
+        convergence); none for a protocol that measures no rounds."""
+        return []
+
+    def page_diagnostic(self, state: DebateState, result: BaseModel | None,
+                        metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
+        """The diagnostic the status card shows and its meaning in the debate's
+        language; (None, "") for a protocol that makes none."""
+        return None, ""
 
     def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         """The stepper: every step the debate has run or will run, in order. Steps a

@@ -8,15 +8,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ...convergence import diagnostic_meaning
 from ...hooks import EngineHooks, make_gateway
+from ...i18n import translator
 from ...llm.gateway import LLMGateway
 from ...schemas import (
     ComposedPanel,
     CrossExamination,
     DebateResult,
+    Diagnostic,
     Phase,
     Position,
     Premortem,
+    RoundMetrics,
     SynthesisNarrative,
     TurnStatus,
     Usage,
@@ -57,6 +61,7 @@ class CouncilProtocol(DebateProtocol):
     # The rounds on the debate page; the council's result is the synthesis page's own
     # body (templates/debates/synthesis.html), so it declares no "result" partial.
     more_rounds = True
+    composes_panel = True
     partials = {"head": "debates/protocols/_council_head.html",
                 "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html"}
 
@@ -156,6 +161,25 @@ class CouncilProtocol(DebateProtocol):
         if stance_round is not None:
             card.latest = state.stance(card.index, stance_round)
             card.verdict = state.verdict(card.index, stance_round)
+
+    def page_metrics(self, state: DebateState) -> list[RoundMetrics]:
+        """Every round whose step has finished (round 0 once every position is in),
+        derived from the state as the stored cache is."""
+        metrics = state.all_metrics()
+        if metrics and not state.step_complete(Step(Phase.POSITION)):
+            return []
+        return metrics
+
+    def page_diagnostic(self, state: DebateState, result: BaseModel | None,
+                        metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
+        """The result's diagnostic, or (while running) one from the first and last
+        round, with its meaning in the debate's language (the report's words)."""
+        diagnostic = result.diagnostic if isinstance(result, DebateResult) else None
+        if diagnostic is None and len(metrics) >= 2:
+            diagnostic = state.diagnostic(metrics)
+        if diagnostic is None:
+            return None, ""
+        return diagnostic, diagnostic_meaning(diagnostic, translator(state.language))
 
     # ------------------------------------------------------------------ result
 
