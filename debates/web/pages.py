@@ -23,7 +23,6 @@ from debates.engine import (
     QualityReason,
     RiskFollowUp,
     RoundMetrics,
-    Step,
     TopicDisagreement,
     Translator,
     TurnStatus,
@@ -250,12 +249,6 @@ def _name(names: dict[int, str], index: int) -> str:
     return names.get(index, f"Agent {index + 1}")
 
 
-def _agent_steps(state: DebateState, round_cap: int) -> list[Step]:
-    steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
-    steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, round_cap + 1)]
-    return steps
-
-
 def rounds_shown(state: DebateState, debate: Debate) -> int:
     """The rounds the page shows. After Stop the state plans no further round, but the
     round a worker is still running finishes and counts: it stays visible meanwhile."""
@@ -345,14 +338,14 @@ def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetric
     return chart
 
 
-def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
-            metrics: list[RoundMetrics], rounds: int) -> list[PanelView]:
+def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
+            names: dict[int, str], metrics: list[RoundMetrics], rounds: int) -> list[PanelView]:
     """One panel per agent step begun (or due), with its turns and its round's metrics."""
     by_round = {m.round: m for m in metrics}
     panels: list[PanelView] = []
     state_of = {s.label: s.state for s in steps}
     t = translator(state.language)
-    for step in _agent_steps(state, rounds):
+    for step in protocol.panel_steps(state, rounds):
         turns = []
         for (phase, rnd, agent), turn in sorted(state.turns.items(), key=lambda kv: kv[0][2]):
             if phase != step.phase.value or rnd != step.round or agent < 0:
@@ -395,7 +388,8 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     events = list(debate.events.all())
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
-        agents=cards, panels=_panels(state, steps, names, metrics, rounds_shown(state, debate)),
+        agents=cards, panels=_panels(protocol, state, steps, names, metrics,
+                                                  rounds_shown(state, debate)),
         chart=chart,
         metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
         events=[EventLine(e.seq, _event_text(e, names, translator(state.language)))

@@ -32,3 +32,13 @@ def test_every_partial_a_protocol_names_is_found(name):
         origin = Path(get_template(template_name).origin.name)
         shared = origin.is_relative_to(Path(__file__).resolve().parents[2] / "templates")
         assert shared or (own is not None and origin.is_relative_to(own)), template_name
+
+
+def test_each_protocols_filters_are_registered_under_its_name():
+    from debates.templatetags.council import register
+
+    for name in known_protocols():
+        for filter_name, function in get_protocol(name).page_filters().items():
+            assert register.filters[f"{name}_{filter_name}"] is function
+    assert "adversarial_domain" in register.filters
+    assert "shown_domain" not in register.filters  # the protocol's own, not the app's

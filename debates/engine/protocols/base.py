@@ -241,6 +241,11 @@ class DebateProtocol:
         convergence); none for a protocol that measures no rounds."""
         return []
 
+    def panel_steps(self, state: DebateState, rounds: int) -> list[Step]:
+        """The agent steps the page shows as panels of turns, up to round ``rounds``
+        (the council's rounds, in its ``live`` partial); none by default."""
+        return []
+
     def page_diagnostic(self, state: DebateState, result: BaseModel | None,
                         metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
         """The diagnostic the status card shows and its meaning in the debate's

@@ -170,6 +170,10 @@ class CouncilProtocol(DebateProtocol):
             return []
         return metrics
 
+    def panel_steps(self, state: DebateState, rounds: int) -> list[Step]:
+        return [Step(Phase.PREMORTEM), Step(Phase.POSITION),
+                *(Step(Phase.CROSS_EXAM, r) for r in range(1, rounds + 1))]
+
     def page_diagnostic(self, state: DebateState, result: BaseModel | None,
                         metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
         """The result's diagnostic, or (while running) one from the first and last
