@@ -119,8 +119,14 @@ TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
-        "APP_DIRS": True,
         "OPTIONS": {
+            # Django's default loaders, with each registered protocol's own templates
+            # (a plugin's too) between the project's and the apps' (docs/web.md).
+            "loaders": [("django.template.loaders.cached.Loader", [
+                "django.template.loaders.filesystem.Loader",
+                "debates.web.protocol_templates.ProtocolTemplateLoader",
+                "django.template.loaders.app_directories.Loader",
+            ])],
             "context_processors": [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",

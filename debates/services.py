@@ -348,8 +348,8 @@ def rerun_personas(debate: Debate, panel: str) -> tuple[list[Persona], list[str 
     agents = list(debate.agents.order_by("index"))
     sources = {a.index: str(a.source_persona_id) if a.source_persona_id else None
                for a in agents}
-    # Only the council composes a panel; other protocols derive theirs from the question.
-    composed = debate.protocol == "council" and len(agents) > len(given)
+    # Only a protocol that composes its panel has members beyond the given personas.
+    composed = get_protocol(debate.protocol).composes_panel and len(agents) > len(given)
     if panel == RerunPanel.FRESH or not composed:
         return given, [sources.get(i) for i in range(len(given))]
     return ([Persona.model_validate(a.persona) for a in agents],

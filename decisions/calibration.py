@@ -9,49 +9,40 @@ composed for one debate is scored under that debate's agent alone.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from accounts.models import Team
-from debates.engine import Quality
+from debates.engine import DebateForecasts, Quality, get_protocol
 from debates.models import Agent, Debate, Synthesis
 from decisions.models import Outcome
 from decisions.scoring import Calibration, Forecast, PersonaRecord, ReviewedDebate, calibrate
 from personas.models import LibraryPersona
 from personas.records import CalibrationRecord
 
-
-class _Split(BaseModel):
-    leading: str | None = None
+logger = logging.getLogger(__name__)
 
 
-class _Name(BaseModel):
-    name: str = ""
+class UnreadableResult(ValueError):
+    """A stored result its protocol's model no longer reads: calibration would score
+    it as nothing, so it stops and says which debate instead."""
 
 
-class _Agent(BaseModel):
-    index: int
-    persona: _Name = _Name()
-    final_verdict: str | None = None
-    final_confidence: float | None = None
-
-
-class _ResultVerdicts(BaseModel):
-    """The part of a stored ``DebateResult`` calibration reads; protocols without
-    verdicts parse to no options and no agents, and score nothing."""
-
-    options: list[str] = []
-    verdicts_before: _Split | None = None
-    verdicts_after: _Split | None = None
-    agents: list[_Agent] = []
-
-
-def _parse(result: Any) -> _ResultVerdicts:
+def _forecasts(debate: Debate, result: Any) -> DebateForecasts:
+    """The forecasts the debate's protocol reads in its stored result (none without
+    a result); a result its model refuses is an error, logged and raised."""
+    if result is None:
+        return DebateForecasts()
+    protocol = get_protocol(debate.protocol)
     try:
-        return _ResultVerdicts.model_validate(result)
-    except ValidationError:
-        return _ResultVerdicts()
+        return protocol.forecasts(protocol.parse_result(result))
+    except ValidationError as exc:
+        logger.error("calibration cannot read the %s result of debate %s: %s",
+                     debate.protocol, debate.code, exc)
+        raise UnreadableResult(
+            f"the {debate.protocol} result of debate {debate.code} does not parse") from exc
 
 
 def _scored_outcomes(team: Team) -> list[Outcome]:
@@ -96,23 +87,22 @@ def reviewed_debates(*, team: Team) -> list[ReviewedDebate]:
     reviewed = []
     for outcome in outcomes:
         debate = outcome.decision.debate
-        result = _parse(results.get(debate.pk))
+        result = _forecasts(debate, results.get(debate.pk))
         forecasts = []
         for agent in result.agents:
-            code = sources.get((debate.pk, agent.index))
+            code = sources.get((debate.pk, agent.agent))
             if code is not None:
                 forecasts.append(Forecast(
-                    scorer=code, name=names.get(code, agent.persona.name),
+                    scorer=code, name=names.get(code, agent.name),
                     verdict=agent.final_verdict, confidence=agent.final_confidence))
             else:
                 forecasts.append(Forecast(
-                    scorer=f"{debate.code}/{agent.index}", name=agent.persona.name,
+                    scorer=f"{debate.code}/{agent.agent}", name=agent.name,
                     verdict=agent.final_verdict, confidence=agent.final_confidence,
                     debate=str(debate.code)))
         reviewed.append(ReviewedDebate(
             options=result.options, right_option=outcome.right_option,
-            initial_majority=result.verdicts_before.leading if result.verdicts_before else None,
-            final_majority=result.verdicts_after.leading if result.verdicts_after else None,
+            initial_majority=result.initial_majority, final_majority=result.final_majority,
             forecasts=forecasts))
     return reviewed
 

@@ -40,6 +40,8 @@ from .persona_files import (  # noqa: E402
 from .progress import ConsoleProgress  # noqa: E402
 from .prompts import PROMPT_VERSION  # noqa: E402
 from .protocols import (  # noqa: E402
+    AgentForecast,
+    DebateForecasts,
     DebateProtocol,
     Participant,
     UnknownProtocol,
@@ -109,7 +111,7 @@ __all__ = [
     "usage_from_calls", "Usage",
     # protocols
     "DebateProtocol", "Participant", "UnknownProtocol", "choices", "get_protocol",
-    "known_protocols", "result_models",
+    "known_protocols", "result_models", "AgentForecast", "DebateForecasts",
     # results
     "DebateResult", "ResultSummary", "Quality", "QualityReason", "RoundMetrics",
     "RoundDecision", "StopReason", "Diagnostic", "diagnostic_meaning", "VerdictSplit",

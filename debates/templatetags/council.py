@@ -12,13 +12,13 @@ from django.utils.safestring import SafeString
 from debates.engine import PROTOCOL_LABEL_TABLES as PROTOCOL_TABLES
 from debates.engine import (
     TRANSLATIONS,
-    DetectedDomain,
     Diagnostic,
     SeverityCounts,
     VerdictSplit,
     diagnostic_meaning,
+    get_protocol,
+    known_protocols,
     labels,
-    localized,
     option_label,
     status_line_in,
     step_words,
@@ -28,6 +28,17 @@ from debates.engine import describe_split as describe
 from view_kit.rendering import render_untrusted
 
 register = template.Library()
+
+
+def _register_protocol_filters() -> None:
+    """Every registered protocol's page filters (a plugin's too), each under its
+    protocol's name (``adversarial_domain``) so two protocols' names cannot clash."""
+    for protocol_name in known_protocols():
+        for name, function in get_protocol(protocol_name).page_filters().items():
+            register.filter(f"{protocol_name}_{name}", function)
+
+
+_register_protocol_filters()
 
 
 # A heading is a line or two: a question can be 20,000 characters (MAX_QUESTION_CHARS),
@@ -145,14 +156,6 @@ def page_language(context: template.Context) -> str:
         return str(context["lang"])
     page_language = getattr(context.get("page"), "language", None)  # a DebatePage's
     return str(getattr(context.get("result"), "language", None) or page_language or "en")
-
-
-@register.filter(name="shown_domain")
-def shown_domain(result: Any) -> DetectedDomain:
-    """An adversarial result's detected domain in the result's language (a stored
-    result keeps the English it was detected in; a built-in domain's words are
-    translated for showing)."""
-    return localized(result.domain, result.language)
 
 
 @register.simple_tag(takes_context=True)

@@ -23,12 +23,10 @@ from debates.engine import (
     QualityReason,
     RiskFollowUp,
     RoundMetrics,
-    Step,
     TopicDisagreement,
     Translator,
     TurnStatus,
     UnverifiedClaim,
-    diagnostic_meaning,
     get_protocol,
     step_words,
     translator,
@@ -251,12 +249,6 @@ def _name(names: dict[int, str], index: int) -> str:
     return names.get(index, f"Agent {index + 1}")
 
 
-def _agent_steps(state: DebateState, round_cap: int) -> list[Step]:
-    steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
-    steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, round_cap + 1)]
-    return steps
-
-
 def rounds_shown(state: DebateState, debate: Debate) -> int:
     """The rounds the page shows. After Stop the state plans no further round, but the
     round a worker is still running finishes and counts: it stays visible meanwhile."""
@@ -282,15 +274,6 @@ def _event_text(event: DebateEvent, names: dict[int, str], t: Translator) -> str
         return t("event.finished", step=step_words(t, str(p.get("step", ""))))
     key = f"event.{event.kind}"
     return t(key) if key in TRANSLATIONS["en"] else event.kind.replace("_", " ")
-
-
-def settled_metrics(state: DebateState) -> list[RoundMetrics]:
-    """The metrics of every round whose step has finished (round 0 once every
-    position is in), derived from the state as the stored cache is."""
-    metrics = state.all_metrics()
-    if metrics and not state.step_complete(Step(Phase.POSITION)):
-        return []
-    return metrics
 
 
 def _stepper(protocol: DebateProtocol, state: DebateState, debate: Debate,
@@ -355,14 +338,14 @@ def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetric
     return chart
 
 
-def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
-            metrics: list[RoundMetrics], rounds: int) -> list[PanelView]:
+def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
+            names: dict[int, str], metrics: list[RoundMetrics], rounds: int) -> list[PanelView]:
     """One panel per agent step begun (or due), with its turns and its round's metrics."""
     by_round = {m.round: m for m in metrics}
     panels: list[PanelView] = []
     state_of = {s.label: s.state for s in steps}
     t = translator(state.language)
-    for step in _agent_steps(state, rounds):
+    for step in protocol.panel_steps(state, rounds):
         turns = []
         for (phase, rnd, agent), turn in sorted(state.turns.items(), key=lambda kv: kv[0][2]):
             if phase != step.phase.value or rnd != step.round or agent < 0:
@@ -389,35 +372,24 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
     return panels
 
 
-def _diagnostic(state: DebateState, result: BaseModel | None,
-                metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
-    """The result's diagnostic, or (while running) one from the first and last round,
-    with its meaning in the debate's language (the report's words)."""
-    diagnostic = getattr(result, "diagnostic", None)  # a council result's
-    if diagnostic is None and len(metrics) >= 2:
-        diagnostic = state.diagnostic(metrics)
-    if diagnostic is None:
-        return None, ""
-    return diagnostic, diagnostic_meaning(diagnostic, translator(state.language))
-
-
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     state = load_state(debate)
     agents_rows = list(debate.agents.all())
     names = {a.index: a.name for a in agents_rows}
     for i, persona in enumerate(state.personas):
         names.setdefault(i, persona.name)
-    metrics = settled_metrics(state)
     result = debate_result(debate=debate)
     protocol = get_protocol(state.config.protocol)
+    metrics = protocol.page_metrics(state)
     steps, progress, current_label = _stepper(protocol, state, debate, result)
     cards = _agent_cards(protocol, state, debate, names)
     chart = _chart(state, cards, metrics)
-    diagnostic, words = _diagnostic(state, result, metrics)
+    diagnostic, words = protocol.page_diagnostic(state, result, metrics)
     events = list(debate.events.all())
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
-        agents=cards, panels=_panels(state, steps, names, metrics, rounds_shown(state, debate)),
+        agents=cards, panels=_panels(protocol, state, steps, names, metrics,
+                                                  rounds_shown(state, debate)),
         chart=chart,
         metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
         events=[EventLine(e.seq, _event_text(e, names, translator(state.language)))

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from .base import (
     PANEL,
+    AgentForecast,
     Ask,
+    DebateForecasts,
     DebateProtocol,
     Fact,
     PageStep,
@@ -27,7 +29,8 @@ from .registry import (
 )
 
 __all__ = [
-    "PANEL", "Ask", "DebateProtocol", "Fact", "PageStep", "Participant", "Request",
+    "PANEL", "AgentForecast", "Ask", "DebateForecasts", "DebateProtocol", "Fact", "PageStep",
+    "Participant", "Request",
     "UnknownProtocol", "check_protocol",
     "choices", "get_protocol", "known_protocols", "register", "result_models", "run_protocol",
 ]

@@ -10,7 +10,10 @@ step does not hold yet, so a step re-delivered after a crash costs no extra call
 from __future__ import annotations
 
 import asyncio
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
@@ -19,10 +22,12 @@ from ..hooks import EngineEvent, EngineHooks, make_gateway
 from ..llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ..schemas import (
     CallTag,
+    Diagnostic,
     EngineEventKind,
     Persona,
     Phase,
     ProtocolResult,
+    RoundMetrics,
     Turn,
     TurnStatus,
     Usage,
@@ -92,6 +97,31 @@ class Participant:
         return known[-1] if known else None
 
 
+@dataclass(frozen=True)
+class AgentForecast:
+    """What one agent forecast: the option (verdict) it held and how sure it was, at
+    its first position and at the end. Calibration scores the final pair."""
+
+    agent: int
+    name: str
+    final_verdict: str | None
+    final_confidence: float | None
+    initial_verdict: str | None = None
+    initial_confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class DebateForecasts:
+    """A result's forecasts, as calibration reads them (docs/teams.md, "Scoring"): the
+    options they range over, the panel's leading option first and last (None on a
+    tie), one forecast per agent. Empty for a protocol whose agents name no option."""
+
+    options: list[str] = field(default_factory=list)
+    initial_majority: str | None = None
+    final_majority: str | None = None
+    agents: list[AgentForecast] = field(default_factory=list)
+
+
 # Page partials every protocol has; a protocol's own ``partials`` override them. "chart"
 # empty means the page shows no chart beside the agent cards.
 DEFAULT_PARTIALS = {
@@ -123,12 +153,21 @@ class DebateProtocol:
     # turns), "summary" (the debate page's synthesis card, once there is a result) and
     # "result" (the synthesis page's body).
     partials: ClassVar[dict[str, str]] = {}
+    # The folder holding the templates ``partials`` name (plain files, under the names
+    # the partials give); None when the protocol brings none. The default is the
+    # ``templates/`` folder beside the module that defines the protocol's package, so a
+    # plugin's templates are found the way the built-ins' are (docs/engine.md,
+    # "Protocols").
+    template_dir: ClassVar[Path | None] = None
     # The heading over the agent cards.
     participants_title: ClassVar[str] = "Agents"
     default_max_rounds: ClassVar[int | None] = None
     # The panel in words when the protocol's roles are fixed ("a proposer and a critic"):
     # a number of agents given for it is refused (configure.check_agents), not ignored.
     fixed_panel: ClassVar[str] = ""
+    # Whether the protocol composes panel members beyond the given personas (the
+    # council): a re-run with "the same panel" keeps them.
+    composes_panel: ClassVar[bool] = False
     # Whether a finished debate can run exactly one more round and synthesise again
     # ("One more round"); only a protocol whose stopping rule honours it says so.
     more_rounds: ClassVar[bool] = False
@@ -180,6 +219,38 @@ class DebateProtocol:
 
     def page_partials(self) -> dict[str, str]:
         return {**DEFAULT_PARTIALS, **self.partials}
+
+    def page_templates(self) -> Path | None:
+        """The folder of the protocol's own templates: ``template_dir``, else a
+        ``templates/`` folder in the protocol's package when there is one."""
+        if self.template_dir is not None:
+            return self.template_dir
+        module = sys.modules[type(self).__module__]
+        folder = Path(module.__file__ or "").parent / "templates"
+        return folder if folder.is_dir() else None
+
+    def page_filters(self) -> dict[str, Callable[..., Any]]:
+        """Plain functions the protocol's partials use as template filters, by name.
+        The web app registers each as ``<protocol name>_<name>`` (``|adversarial_domain``),
+        so two protocols' filters cannot clash. They return data or plain text, never
+        markup: the partials escape and render it as any other value."""
+        return {}
+
+    def page_metrics(self, state: DebateState) -> list[RoundMetrics]:
+        """The per-round metrics the page's table and chart show (the council's
+        convergence); none for a protocol that measures no rounds."""
+        return []
+
+    def panel_steps(self, state: DebateState, rounds: int) -> list[Step]:
+        """The agent steps the page shows as panels of turns, up to round ``rounds``
+        (the council's rounds, in its ``live`` partial); none by default."""
+        return []
+
+    def page_diagnostic(self, state: DebateState, result: BaseModel | None,
+                        metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
+        """The diagnostic the status card shows and its meaning in the debate's
+        language; (None, "") for a protocol that makes none."""
+        return None, ""
 
     def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         """The stepper: every step the debate has run or will run, in order. Steps a
@@ -236,6 +307,12 @@ class DebateProtocol:
         assert isinstance(result, ProtocolResult)
         s = result.summary
         return s.stop_reason, s.stop_explanation, s.degraded
+
+    def forecasts(self, result: BaseModel) -> DebateForecasts:
+        """Which option each agent forecast, how confidently, in a result of this
+        protocol (``parse_result``'s): what calibration scores. A protocol whose agents
+        name no option forecasts nothing."""
+        return DebateForecasts()
 
     def render_markdown(self, result: BaseModel) -> str:
         raise NotImplementedError

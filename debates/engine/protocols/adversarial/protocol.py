@@ -12,6 +12,7 @@ its own earlier issues. Neither prompt mentions the other agent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -59,6 +60,9 @@ class AdversarialProtocol(DebateProtocol):
     participants_title = "Proposer and critic"
     default_max_rounds = DEFAULT_MAX_ROUNDS
     fixed_panel = "a proposer and a critic"
+
+    def page_filters(self) -> dict[str, Callable[..., Any]]:
+        return {"domain": shown_domain}
 
     def check_options(self, options: dict[str, Any]) -> None:
         unknown = set(options) - {"domains", "domain"}
@@ -445,3 +449,9 @@ def _synthesis_text(synthesis: AdversarialSynthesis) -> str:
     parts += [f"{d.issue}: {d.decision} ({d.rationale})" for d in synthesis.key_decisions]
     parts += synthesis.remaining_risks
     return "\n".join(parts)
+
+
+def shown_domain(result: AdversarialResult) -> DetectedDomain:
+    """A result's detected domain in the result's language (a stored result keeps the
+    English it was detected in; a built-in domain's words are translated for showing)."""
+    return localized(result.domain, result.language)

@@ -8,22 +8,36 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ...convergence import diagnostic_meaning
 from ...hooks import EngineHooks, make_gateway
+from ...i18n import translator
 from ...llm.gateway import LLMGateway
 from ...schemas import (
     ComposedPanel,
     CrossExamination,
     DebateResult,
+    Diagnostic,
     Phase,
     Position,
     Premortem,
+    RoundMetrics,
     SynthesisNarrative,
     TurnStatus,
     Usage,
     VerifierReport,
 )
 from ...state import DebateState, Step
-from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request, run_asks
+from ..base import (
+    PANEL,
+    AgentForecast,
+    Ask,
+    DebateForecasts,
+    DebateProtocol,
+    PageStep,
+    Participant,
+    Request,
+    run_asks,
+)
 from ..judge import judge_ask, judge_request, judge_step
 from . import report, steps, synthesis, transcript
 
@@ -47,6 +61,7 @@ class CouncilProtocol(DebateProtocol):
     # The rounds on the debate page; the council's result is the synthesis page's own
     # body (templates/debates/synthesis.html), so it declares no "result" partial.
     more_rounds = True
+    composes_panel = True
     partials = {"head": "debates/protocols/_council_head.html",
                 "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html"}
 
@@ -147,10 +162,47 @@ class CouncilProtocol(DebateProtocol):
             card.latest = state.stance(card.index, stance_round)
             card.verdict = state.verdict(card.index, stance_round)
 
+    def page_metrics(self, state: DebateState) -> list[RoundMetrics]:
+        """Every round whose step has finished (round 0 once every position is in),
+        derived from the state as the stored cache is."""
+        metrics = state.all_metrics()
+        if metrics and not state.step_complete(Step(Phase.POSITION)):
+            return []
+        return metrics
+
+    def panel_steps(self, state: DebateState, rounds: int) -> list[Step]:
+        return [Step(Phase.PREMORTEM), Step(Phase.POSITION),
+                *(Step(Phase.CROSS_EXAM, r) for r in range(1, rounds + 1))]
+
+    def page_diagnostic(self, state: DebateState, result: BaseModel | None,
+                        metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
+        """The result's diagnostic, or (while running) one from the first and last
+        round, with its meaning in the debate's language (the report's words)."""
+        diagnostic = result.diagnostic if isinstance(result, DebateResult) else None
+        if diagnostic is None and len(metrics) >= 2:
+            diagnostic = state.diagnostic(metrics)
+        if diagnostic is None:
+            return None, ""
+        return diagnostic, diagnostic_meaning(diagnostic, translator(state.language))
+
     # ------------------------------------------------------------------ result
 
     def build_result(self, state: DebateState, usage: Usage) -> DebateResult:
         return synthesis.build_result(state, usage)
+
+    def forecasts(self, result: BaseModel) -> DebateForecasts:
+        assert isinstance(result, DebateResult)
+        before, after = result.verdicts_before, result.verdicts_after
+        return DebateForecasts(
+            options=list(result.options),
+            initial_majority=before.leading if before else None,
+            final_majority=after.leading if after else None,
+            agents=[AgentForecast(agent=a.index, name=a.persona.name,
+                                  final_verdict=a.final_verdict,
+                                  final_confidence=a.final_confidence,
+                                  initial_verdict=a.initial_verdict,
+                                  initial_confidence=a.initial_confidence)
+                    for a in result.agents])
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, DebateResult)

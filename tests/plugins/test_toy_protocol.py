@@ -1,0 +1,114 @@
+"""A fourth protocol installed from outside the tree (tests/plugins/toy_protocol/: a
+package and its ``*.dist-info`` naming it under the ``council.engine`` entry point).
+On PYTHONPATH it registers a protocol with a phase of its own (``oracle_says``), the
+simulator's answers to its schema, a page part in its own template folder and a page
+filter (``toy_shout``); the command line runs it, and so does a served site, whose
+debate page shows the part. Every run is a subprocess: the plugin never loads into
+this test process."""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from tests.served_site import ROOT, Site, served_site
+from tests.waiting import wait_until
+
+PLUGIN = Path(__file__).resolve().parent / "toy_protocol"
+QUESTION = "Should we ship the toy?"
+SHOUTED = f"THE ORACLE SAYS YES TO {QUESTION.upper()}"
+
+
+def plugin_env() -> dict[str, str]:
+    path = os.pathsep.join(filter(None, [str(PLUGIN), os.environ.get("PYTHONPATH", "")]))
+    return {**os.environ, "PYTHONPATH": path, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+
+
+def engine(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "debates.engine", *args], cwd=ROOT,
+                          env=plugin_env(), capture_output=True, text=True, timeout=300)
+
+
+def test_the_plugin_is_found_by_its_entry_point():
+    found = subprocess.run(
+        [sys.executable, "-c", "from debates.engine import plugins, known_protocols; "
+         "print(known_protocols(), [p.__name__ for p in plugins._installed()])"],
+        cwd=ROOT, env=plugin_env(), capture_output=True, text=True, timeout=300, check=True)
+    assert found.stdout.strip() == \
+        "['council', 'adversarial', 'workflow', 'toy'] ['council_toy']"
+
+
+def test_the_command_line_runs_the_toy_protocol():
+    run = engine("--protocol", "toy", "--format", "json", QUESTION)
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout)
+    assert result["protocol"] == "toy"
+    assert result["answer"] == f"the oracle says yes to {QUESTION}"
+    assert result["summary"]["stop_reason"] == "converged"
+    assert "oracle_says" in run.stderr  # its own phase, on the progress line
+    markdown = engine("--protocol", "toy", QUESTION)
+    assert markdown.stdout.startswith("# Toy oracle")
+
+
+def test_without_the_plugin_the_toy_protocol_is_unknown():
+    run = subprocess.run([sys.executable, "-m", "debates.engine", "--protocol", "toy",
+                          QUESTION], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"})
+    assert run.returncode != 0 and "toy" in run.stderr
+
+
+def _api(site: Site, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(
+        f"{site.url}{path}", data=json.dumps(body).encode() if body is not None else None,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+def _signed_in(site: Site, username: str, password: str) -> urllib.request.OpenerDirector:
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(f"{site.url}/accounts/login/", timeout=60).read()
+    csrf = next(c.value for c in jar if c.name == "csrftoken")
+    form = urllib.parse.urlencode({"username": username, "password": password,
+                                   "csrfmiddlewaretoken": csrf}).encode()
+    opener.open(f"{site.url}/accounts/login/", data=form, timeout=60).read()
+    assert any(c.name == "sessionid" for c in jar), "the sign-in did not take"
+    return opener
+
+
+SETUP = """
+from django.contrib.auth import get_user_model
+from accounts.services import team_create
+user = get_user_model().objects.create_user("toy", "toy@example.com", "toy-password-42")
+team_create(name="Toys", owner=user)
+"""
+
+
+def test_a_served_site_runs_a_toy_debate_and_shows_its_page_part(tmp_path):
+    with served_site(tmp_path, PYTHONPATH=plugin_env()["PYTHONPATH"],
+                     COUNCIL_MODEL="sim/default") as site:
+        site.manage("shell", "-c", SETUP)
+        token = site.manage("create_api_token", "toy", "--name", "toy test").strip()
+        token = token.splitlines()[-1].split()[-1]
+        started = _api(site, token, "/api/debates/", {"question": QUESTION, "protocol": "toy"})
+        code = started["code"]
+        wait_until(lambda: _api(site, token, f"/api/debates/{code}")["status"]
+                   in ("succeeded", "failed"), what="the worker to run the toy debate",
+                   interval=0.5)
+        debate = _api(site, token, f"/api/debates/{code}")
+        assert (debate["status"], debate["protocol"]) == ("succeeded", "toy"), debate
+        browser = _signed_in(site, "toy", "toy-password-42")
+        page = browser.open(f"{site.url}/debates/{code}/", timeout=60).read().decode()
+        assert 'id="toy-oracle"' in page and SHOUTED in page  # its part, its filter
+        assert "oracle_says" in page  # its phase, in the stepper
+        synthesis = browser.open(f"{site.url}/debates/{code}/synthesis",
+                                 timeout=60).read().decode()
+        assert 'id="toy-result"' in synthesis and SHOUTED in synthesis
