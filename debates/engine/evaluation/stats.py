@@ -57,7 +57,10 @@ def wilson_interval(right: int, n: int, z: float = Z_95) -> Interval:
     denominator = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or n right a bound is exactly 0 or 1; rounding would leave 1e-16 off it.
+    low = 0.0 if right == 0 else centre - half
+    high = 1.0 if right == n else centre + half
+    return Interval(low, high)
 
 
 def accuracy(outcomes: Sequence[bool]) -> Accuracy:
