@@ -35,8 +35,9 @@ def test_arithmetic_answers_are_the_expressions_value():
 def test_compare_answers_the_comparison_and_is_balanced():
     questions = generate("compare", 11, seed=5).questions
     for question in questions:
-        x, y, threshold = map(int, re.fullmatch(r"Is (\d+)×(\d+) greater than (\d+)\?",
-                                                question.text).groups())
+        parts = re.fullmatch(r"Is (\d+)×(\d+) greater than (\d+)\?", question.text)
+        assert parts, question.text
+        x, y, threshold = map(int, parts.groups())
         assert x * y != threshold
         assert question.answer == (YES if x * y > threshold else NO)
         assert question.options == (YES, NO)
