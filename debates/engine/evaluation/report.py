@@ -1,8 +1,8 @@
 """What ``manage.py evaluate`` prints: one shape, as JSON and as a Markdown table.
 
 JSON: ``arms.<arm>`` holds ``accuracy``, ``ci`` ([low, high]), ``n``, ``prompt_tokens``,
-``completion_tokens``, ``cost_usd`` (and ``right``, ``cost_per_right_usd``, ``brier``,
-``finding``, ``caveat``); ``paired.council_vs_vote`` holds the 2×2 ``table``, ``p_value``
+``completion_tokens``, ``cost_usd`` (and ``right``, ``cost_per_right_usd``, ``seconds``,
+``brier``, ``finding``, ``caveat``); ``paired.council_vs_vote`` holds the 2×2 ``table``, ``p_value``
 and the ``flips``. A figure from fewer than ``MIN_QUESTIONS`` questions, or with an
 interval wider than ``MAX_CI_WIDTH``, is marked as not a finding, in words.
 """
@@ -26,6 +26,7 @@ class ArmResult:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
+    seconds: float = 0.0  # wall time of the arm's calls
     brier: float | None = None  # None: the arm states no confidence
 
 
@@ -69,6 +70,7 @@ def _arm_json(arm: ArmResult) -> dict[str, Any]:
         "completion_tokens": arm.completion_tokens,
         "cost_usd": round(arm.cost_usd, 6),
         "cost_per_right_usd": None if per_right is None else round(per_right, 6),
+        "seconds": round(arm.seconds, 3),
         "brier": None if arm.brier is None else round(arm.brier, 4),
         "finding": note is None,
         "caveat": note,
