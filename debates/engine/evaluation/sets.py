@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 YES, NO = "yes", "no"
 # A set large enough to measure a model; a bigger one is a typo, not an experiment.
@@ -32,6 +33,34 @@ class Question:
     @property
     def is_numeric(self) -> bool:
         return self.options is None
+
+    def canonical(self, reply: str | None) -> str | None:
+        """The reply in the answer's own spelling, so replies compare by equality: a
+        number by value ("42.0" is "42"), an option without case or surrounding spaces
+        (" Yes" is "yes"); anything else stripped, None for no reply."""
+        if reply is None:
+            return None
+        if self.options is None:
+            return canonical_number(reply) or reply.strip()
+        wanted = reply.strip().casefold()
+        return next((o for o in self.options if o.casefold() == wanted), reply.strip())
+
+    def is_right(self, reply: str | None) -> bool:
+        return reply is not None and self.canonical(reply) == self.answer
+
+
+def canonical_number(text: str) -> str | None:
+    """One spelling per value: "042" and "42.0" are "42", "2.50" is "2.5"; None when
+    the text is no finite number."""
+    try:
+        value = Decimal(text.strip())
+    except InvalidOperation:
+        return None
+    if not value.is_finite():
+        return None
+    if value == value.to_integral_value():
+        return str(int(value))
+    return format(value.normalize(), "f")
 
 
 @dataclass(frozen=True)

@@ -12,25 +12,25 @@ from collections.abc import Sequence
 
 from .population import SimulatedPopulation, plurality
 from .report import COUNCIL, VOTE, ArmResult, EvaluationReport, PairedResult
-from .sets import LabelledSet
+from .sets import LabelledSet, Question
 from .stats import accuracy, flips, paired_table
 
 SINGLE = "single"
 
 
-def _rights(given: Sequence[str | None], answers: Sequence[str]) -> list[bool]:
-    return [g == a for g, a in zip(given, answers, strict=True)]
+def _rights(given: Sequence[str | None], questions: Sequence[Question]) -> list[bool]:
+    return [q.is_right(g) for g, q in zip(given, questions, strict=True)]
 
 
 def simulated_report(labelled: LabelledSet, population: SimulatedPopulation) -> EvaluationReport:
     debates = [population.debate(q) for q in labelled.questions]
-    answers = [q.answer for q in labelled.questions]
+    questions, answers = labelled.questions, [q.answer for q in labelled.questions]
     single = [d.first[0] for d in debates]
     vote = [plurality(d.first) for d in debates]
     council = [plurality(d.final) for d in debates]
-    council_right, vote_right = _rights(council, answers), _rights(vote, answers)
+    council_right, vote_right = _rights(council, questions), _rights(vote, questions)
     arms = {
-        SINGLE: ArmResult(accuracy(_rights(single, answers))),
+        SINGLE: ArmResult(accuracy(_rights(single, questions))),
         VOTE: ArmResult(accuracy(vote_right)),
         COUNCIL: ArmResult(accuracy(council_right)),
     }

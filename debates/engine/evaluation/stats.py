@@ -185,7 +185,7 @@ class Flips:
 def flips(vote: Sequence[str | None], debate: Sequence[str | None],
           answers: Sequence[str]) -> Flips:
     """``vote`` and ``debate`` are each question's answer by the two arms (None: no
-    answer), ``answers`` the right ones."""
+    answer), ``answers`` the right ones, all in one spelling (``Question.canonical``)."""
     if not len(vote) == len(debate) == len(answers):
         raise ValueError("vote, debate and answers must cover the same questions")
     changed = [(v, d, a) for v, d, a in zip(vote, debate, answers, strict=True) if v != d]

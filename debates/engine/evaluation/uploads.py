@@ -3,7 +3,8 @@
 Each row holds ``question``, ``options`` and ``answer``:
 
 - JSONL: one object a line, ``{"question": "...", "options": ["A", "B"], "answer": "A"}``;
-  ``options`` null or left out for a free numeric answer (a number or a numeric string).
+  ``options`` null or left out for a free numeric answer (a number or a numeric string,
+  stored in one spelling: "042" as "42").
 - CSV: a header naming ``question``, ``options``, ``answer``; options separated by ``|``
   (``yes|no``), the cell empty for a free numeric answer.
 
@@ -18,10 +19,9 @@ import io
 import json
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .sets import LabelledSet, Question
+from .sets import LabelledSet, Question, canonical_number
 
 # The caps: an upload is a test set a team reads through, not a data dump.
 MAX_BYTES = 1_000_000
@@ -206,7 +206,7 @@ def _answer_problems(answer: Any, options: list[str] | None) -> list[str]:
     if text is None or not text:
         return ["answer is empty" if text == "" else "answer is not text or a number"]
     if options is None:
-        return [] if _is_number(text) else [f"answer {text!r} is not a number (no options)"]
+        return [] if canonical_number(text) else [f"answer {text!r} is not a number (no options)"]
     cleaned = [o.strip() for o in options]
     if text not in cleaned:
         return [f"answer {text!r} is not among the options {', '.join(cleaned)}"]
@@ -221,16 +221,11 @@ def _answer_text(answer: Any) -> str | None:
     return answer.strip() if isinstance(answer, str) else None
 
 
-def _is_number(text: str) -> bool:
-    try:
-        return Decimal(text).is_finite()
-    except InvalidOperation:
-        return False
-
-
 def _question(fields: dict[str, Any], question_id: str) -> Question:
     options = fields.get("options")
     answer = _answer_text(fields["answer"]) or ""
+    if options is None:
+        answer = canonical_number(answer) or answer
     return Question(
         question_id,
         fields["question"].strip(),

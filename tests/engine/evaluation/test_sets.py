@@ -6,7 +6,14 @@ import re
 
 import pytest
 
-from debates.engine.evaluation.sets import MAX_GENERATED, NO, YES, generate
+from debates.engine.evaluation.sets import (
+    MAX_GENERATED,
+    NO,
+    YES,
+    Question,
+    canonical_number,
+    generate,
+)
 
 
 @pytest.mark.parametrize("name", ["arithmetic", "compare", "chain"])
@@ -77,3 +84,31 @@ def test_a_chain_by_hand():
 def test_unknown_set_or_size_out_of_range_is_refused(name, n):
     with pytest.raises(ValueError):
         generate(name, n, seed=1)
+
+
+@pytest.mark.parametrize("text, canonical", [
+    ("42", "42"), ("042", "42"), ("42.0", "42"), (" -7 ", "-7"), ("-0", "0"),
+    ("2.50", "2.5"), ("420", "420"), ("1e3", "1000"), ("0.001", "0.001"),
+    ("many", None), ("inf", None), ("NaN", None),
+])
+def test_one_spelling_per_number(text, canonical):
+    assert canonical_number(text) == canonical
+
+
+def test_is_right_by_value_or_by_option():
+    number = Question("n", "6*7?", None, "42")
+    assert number.is_right("42.0") and number.is_right(" 042")
+    assert not number.is_right("43") and not number.is_right("forty-two")
+    assert not number.is_right(None)
+    yes_no = Question("c", "Is it?", (YES, NO), YES)
+    assert yes_no.is_right(" Yes") and not yes_no.is_right("no")
+    assert not yes_no.is_right("maybe") and not yes_no.is_right(None)
+
+
+def test_a_reply_in_the_answers_own_spelling():
+    assert Question("n", "?", None, "42").canonical(" 42.0 ") == "42"
+    assert Question("n", "?", None, "42").canonical(" about 42 ") == "about 42"
+    options = Question("o", "?", ("SQS", "Kafka"), "SQS")
+    assert options.canonical(" sqs") == "SQS"
+    assert options.canonical("Rabbit ") == "Rabbit"
+    assert options.canonical(None) is None

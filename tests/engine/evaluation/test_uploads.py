@@ -24,7 +24,7 @@ def _problems(data: bytes, filename: str) -> list[str]:
 def test_a_jsonl_upload_with_options_and_a_free_number():
     data = _jsonl({"question": "Ship?", "options": ["yes", "no"], "answer": "no"},
                   {"question": "6*7?", "answer": 42},
-                  {"question": "Half of 5?", "options": None, "answer": "2.5"})
+                  {"question": "Half of 5?", "options": None, "answer": "2.50"})
     labelled = parse_upload(data, "team.jsonl", set_name="team")
     assert labelled.name == "team"
     assert labelled.questions == (
