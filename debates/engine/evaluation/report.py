@@ -84,7 +84,8 @@ def _paired_json(paired: PairedResult) -> dict[str, Any]:
         "table": {"both_right": t.both_right, "council_only": t.first_only,
                   "vote_only": t.second_only, "both_wrong": t.both_wrong},
         "n": t.n,
-        "p_value": round(paired.p_value, 6),
+        # Four significant digits: a p of 1e-20 must not read as 0.
+        "p_value": float(f"{paired.p_value:.4g}"),
         "flips": {"changed": f.changed, "changed_to_right": f.changed_to_right,
                   "changed_from_right": f.changed_from_right},
         "finding": note is None,
@@ -119,6 +120,10 @@ def _arm_row(name: str, arm: ArmResult) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def _p_text(p_value: float) -> str:
+    return "p < 0.0001" if p_value < 0.0001 else f"p = {p_value:.4f}"
+
+
 def _paired_lines(paired: PairedResult) -> list[str]:
     t, f = paired.table, paired.flips
     lines = [
@@ -130,7 +135,7 @@ def _paired_lines(paired: PairedResult) -> list[str]:
         f"| council right | {t.both_right} | {t.first_only} |",
         f"| council wrong | {t.second_only} | {t.both_wrong} |",
         "",
-        f"Exact McNemar p = {paired.p_value:.4f} ({t.first_only} against {t.second_only} "
+        f"Exact McNemar {_p_text(paired.p_value)} ({t.first_only} against {t.second_only} "
         "discordant questions).",
         f"The debate changed the vote's answer on {f.changed} of {f.n} questions: "
         f"{f.changed_to_right} to the right answer, {f.changed_from_right} away from it.",

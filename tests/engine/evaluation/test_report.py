@@ -88,3 +88,13 @@ def test_the_markdown_says_in_words_when_a_figure_is_not_a_finding():
     text = report_markdown(_report(n=20))
     assert "| not a finding: 20 questions, fewer than 30 |" in text
     assert "This comparison is not a finding: 20 questions, fewer than 30." in text
+
+
+def test_a_tiny_p_value_reads_as_tiny_not_as_zero():
+    table = PairedTable(both_right=10, first_only=40, second_only=0, both_wrong=0)
+    report = EvaluationReport("compare", {}, PairedResult(table, Flips(50, 40, 40, 0)))
+    # 2 / 2^40
+    assert report_json(report)["paired"]["council_vs_vote"]["p_value"] == float(
+        f"{2 / 2**40:.4g}")
+    assert "Exact McNemar p < 0.0001 (40 against 0 discordant questions)." in (
+        report_markdown(report).splitlines())
