@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 from debates.engine.evaluation.population import (
     BeliefUpdate,
     SimulatedPopulation,
@@ -45,3 +48,27 @@ def test_without_cross_examination_the_debate_changes_nothing():
     population = SimulatedPopulation(0.6, 5, rounds=0, seed=3)
     paired = report_json(simulated_report(YES_NO, population))["paired"]["council_vs_vote"]
     assert paired["flips"]["changed"] == 0 and paired["p_value"] == 1.0
+
+
+def _martingale_vote_by_enumeration(p: float, agents: int, keep: float) -> float:
+    # Every first pattern of right/wrong, every agent's choice (itself or one peer).
+    total = 0.0
+    for first in itertools.product([True, False], repeat=agents):
+        weight = math.prod(p if right else 1 - p for right in first)
+        for sources in itertools.product(range(agents), repeat=agents):
+            chance = math.prod(keep if s == i else (1 - keep) / (agents - 1)
+                               for i, s in enumerate(sources))
+            rights = sum(first[s] for s in sources)
+            total += weight * chance * (rights > agents / 2)
+    return total
+
+
+def test_after_a_martingale_round_the_council_falls_below_the_vote():
+    # Copying peers keeps the share of right answers but makes the answers less
+    # independent, so their plurality loses part of the vote's gain.
+    exact = _martingale_vote_by_enumeration(0.6, 5, keep=0.5)
+    assert exact < expected_vote_yes_no(0.6, 5)
+    out = report_json(simulated_report(YES_NO, SimulatedPopulation(0.6, 5, seed=1)))
+    low, high = _interval(out["arms"]["council"])
+    assert low <= exact <= high
+    assert out["paired"]["council_vs_vote"]["p_value"] < 0.05
