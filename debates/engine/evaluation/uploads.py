@@ -110,13 +110,16 @@ def _csv_rows(text: str) -> tuple[list[_Row], list[Problem]]:
         return [], [_header_problem(missing, unknown)]
     reader.fieldnames = header
     rows, problems = [], []
-    for record in reader:
-        if None in record:
-            problems.append(Problem(reader.line_num, "more cells than the header has columns"))
-            continue
-        fields: dict[str, Any] = dict(record)
-        fields["options"] = _csv_options(fields.get("options"))
-        rows.append(_Row(reader.line_num, fields))
+    try:
+        for record in reader:
+            if None in record:
+                problems.append(Problem(reader.line_num, "more cells than the header has columns"))
+                continue
+            fields: dict[str, Any] = dict(record)
+            fields["options"] = _csv_options(fields.get("options"))
+            rows.append(_Row(reader.line_num, fields))
+    except csv.Error as error:  # a cell past the csv module's own limit, a stray quote
+        problems.append(Problem(reader.line_num + 1, f"not valid CSV ({error})"))
     return rows, problems
 
 

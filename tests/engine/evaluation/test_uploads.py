@@ -104,3 +104,9 @@ def test_a_file_neither_jsonl_nor_csv_nor_utf8_is_refused():
     assert _problems(b"{}", "a.json") == ["'a.json' is neither .jsonl nor .csv"]
     assert _problems(b"question,answer\n\xff,1\n", "a.csv") == ["not UTF-8 text (byte 16)"]
     assert _problems(b"\n\n", "a.jsonl") == ["the file holds no question"]
+
+
+def test_a_csv_the_csv_module_cannot_read_is_refused_with_its_line():
+    data = ("question,answer\nQ?,1\n" + "x" * 140_000 + ",1\n").encode()
+    assert _problems(data, "a.csv") == [
+        "line 3: not valid CSV (field larger than field limit (131072))"]
