@@ -2,9 +2,10 @@
 
 JSON: ``arms.<arm>`` holds ``accuracy``, ``ci`` ([low, high]), ``n``, ``prompt_tokens``,
 ``completion_tokens``, ``cost_usd`` (and ``right``, ``cost_per_right_usd``, ``seconds``,
-``brier``, ``finding``, ``caveat``); ``paired.council_vs_vote`` holds the 2×2 ``table``, ``p_value``
-and the ``flips``. A figure from fewer than ``MIN_QUESTIONS`` questions, or with an
-interval wider than ``MAX_CI_WIDTH``, is marked as not a finding, in words.
+``brier``, ``reliability``, ``finding``, ``caveat``); ``paired.council_vs_vote`` holds
+the 2×2 ``table``, ``p_value`` and the ``flips``. A figure from fewer than
+``MIN_QUESTIONS`` questions, or with an interval wider than ``MAX_CI_WIDTH``, is marked
+as not a finding, in words.
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .stats import Accuracy, Flips, PairedTable, cost_per_right_answer, mcnemar_exact
+from .stats import (
+    Accuracy,
+    Flips,
+    PairedTable,
+    ReliabilityBin,
+    cost_per_right_answer,
+    mcnemar_exact,
+)
 
 MIN_QUESTIONS = 30
 MAX_CI_WIDTH = 0.3
@@ -28,6 +36,7 @@ class ArmResult:
     cost_usd: float = 0.0
     seconds: float = 0.0  # wall time of the arm's calls
     brier: float | None = None  # None: the arm states no confidence
+    reliability: tuple[ReliabilityBin, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -72,9 +81,18 @@ def _arm_json(arm: ArmResult) -> dict[str, Any]:
         "cost_per_right_usd": None if per_right is None else round(per_right, 6),
         "seconds": round(arm.seconds, 3),
         "brier": None if arm.brier is None else round(arm.brier, 4),
+        "reliability": [_bin_json(b) for b in arm.reliability],
         "finding": note is None,
         "caveat": note,
     }
+
+
+def _bin_json(bin_: ReliabilityBin) -> dict[str, Any]:
+    def rounded(value: float | None) -> float | None:
+        return None if value is None else round(value, 4)
+
+    return {"low": bin_.low, "high": bin_.high, "n": bin_.n,
+            "mean_confidence": rounded(bin_.mean_confidence), "accuracy": rounded(bin_.accuracy)}
 
 
 def _paired_json(paired: PairedResult) -> dict[str, Any]:

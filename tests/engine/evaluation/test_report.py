@@ -12,7 +12,13 @@ from debates.engine.evaluation.report import (
     report_json,
     report_markdown,
 )
-from debates.engine.evaluation.stats import Flips, PairedTable, accuracy
+from debates.engine.evaluation.stats import (
+    ConfidentAnswer,
+    Flips,
+    PairedTable,
+    accuracy,
+    reliability_table,
+)
 
 
 def _report(n: int = 50) -> EvaluationReport:
@@ -98,3 +104,15 @@ def test_a_tiny_p_value_reads_as_tiny_not_as_zero():
         f"{2 / 2**40:.4g}")
     assert "Exact McNemar p < 0.0001 (40 against 0 discordant questions)." in (
         report_markdown(report).splitlines())
+
+
+def test_an_arms_reliability_table_is_in_its_json():
+    bins = reliability_table([ConfidentAnswer(0.75, True), ConfidentAnswer(0.7, False)])
+    arm = ArmResult(accuracy([True, False]), brier=(0.25**2 + 0.7**2) / 2,
+                    reliability=tuple(bins))
+    out = report_json(EvaluationReport("compare", {"council": arm}))["arms"]["council"]
+    assert out["brier"] == 0.2762
+    assert out["reliability"][3] == {"low": 0.6, "high": 0.8, "n": 2,
+                                     "mean_confidence": 0.725, "accuracy": 0.5}
+    assert out["reliability"][0] == {"low": 0.0, "high": 0.2, "n": 0,
+                                     "mean_confidence": None, "accuracy": None}
