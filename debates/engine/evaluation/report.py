@@ -1,0 +1,176 @@
+"""What ``manage.py evaluate`` prints: one shape, as JSON and as a Markdown table.
+
+JSON: ``arms.<arm>`` holds ``accuracy``, ``ci`` ([low, high]), ``n``, ``prompt_tokens``,
+``completion_tokens``, ``cost_usd`` (and ``right``, ``cost_per_right_usd``, ``seconds``,
+``brier``, ``reliability``, ``finding``, ``caveat``); ``paired.council_vs_vote`` holds
+the 2×2 ``table``, ``p_value`` and the ``flips``. A figure from fewer than
+``MIN_QUESTIONS`` questions, or with an interval wider than ``MAX_CI_WIDTH``, is marked
+as not a finding, in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .stats import (
+    Accuracy,
+    Flips,
+    PairedTable,
+    ReliabilityBin,
+    cost_per_right_answer,
+    mcnemar_exact,
+)
+
+MIN_QUESTIONS = 30
+MAX_CI_WIDTH = 0.3
+COUNCIL, VOTE = "council", "vote"
+
+
+@dataclass(frozen=True)
+class ArmResult:
+    accuracy: Accuracy
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    seconds: float = 0.0  # wall time of the arm's calls
+    brier: float | None = None  # None: the arm states no confidence
+    reliability: tuple[ReliabilityBin, ...] = ()
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    table: PairedTable  # first arm: council, second: vote
+    flips: Flips
+
+    @property
+    def p_value(self) -> float:
+        return mcnemar_exact(self.table.first_only, self.table.second_only)
+
+
+@dataclass(frozen=True)
+class EvaluationReport:
+    set_name: str
+    arms: Mapping[str, ArmResult]
+    paired: PairedResult | None = None
+    settings: Mapping[str, Any] = field(default_factory=dict)  # model, agents, seed...
+
+
+def caveat(n: int, width: float | None = None) -> str | None:
+    """Why a figure is not a finding, in words; None when it may be read as one."""
+    if n < MIN_QUESTIONS:
+        return f"not a finding: {n} questions, fewer than {MIN_QUESTIONS}"
+    if width is not None and width > MAX_CI_WIDTH:
+        return f"not a finding: the interval is {width:.2f} wide, over {MAX_CI_WIDTH}"
+    return None
+
+
+def _arm_json(arm: ArmResult) -> dict[str, Any]:
+    acc = arm.accuracy
+    note = caveat(acc.n, acc.ci.width)
+    per_right = cost_per_right_answer(arm.cost_usd, acc.right)
+    return {
+        "accuracy": None if acc.rate is None else round(acc.rate, 4),
+        "ci": [round(acc.ci.low, 4), round(acc.ci.high, 4)],
+        "n": acc.n,
+        "right": acc.right,
+        "prompt_tokens": arm.prompt_tokens,
+        "completion_tokens": arm.completion_tokens,
+        "cost_usd": round(arm.cost_usd, 6),
+        "cost_per_right_usd": None if per_right is None else round(per_right, 6),
+        "seconds": round(arm.seconds, 3),
+        "brier": None if arm.brier is None else round(arm.brier, 4),
+        "reliability": [_bin_json(b) for b in arm.reliability],
+        "finding": note is None,
+        "caveat": note,
+    }
+
+
+def _bin_json(bin_: ReliabilityBin) -> dict[str, Any]:
+    def rounded(value: float | None) -> float | None:
+        return None if value is None else round(value, 4)
+
+    return {"low": bin_.low, "high": bin_.high, "n": bin_.n,
+            "mean_confidence": rounded(bin_.mean_confidence), "accuracy": rounded(bin_.accuracy)}
+
+
+def _paired_json(paired: PairedResult) -> dict[str, Any]:
+    t, f = paired.table, paired.flips
+    note = caveat(t.n)
+    return {
+        "table": {"both_right": t.both_right, "council_only": t.first_only,
+                  "vote_only": t.second_only, "both_wrong": t.both_wrong},
+        "n": t.n,
+        # Four significant digits: a p of 1e-20 must not read as 0.
+        "p_value": float(f"{paired.p_value:.4g}"),
+        "flips": {"changed": f.changed, "changed_to_right": f.changed_to_right,
+                  "changed_from_right": f.changed_from_right},
+        "finding": note is None,
+        "caveat": note,
+    }
+
+
+def report_json(report: EvaluationReport) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "set": report.set_name,
+        "settings": dict(report.settings),
+        "arms": {name: _arm_json(arm) for name, arm in report.arms.items()},
+        "paired": {},
+    }
+    if report.paired is not None:
+        out["paired"][f"{COUNCIL}_vs_{VOTE}"] = _paired_json(report.paired)
+    return out
+
+
+def _money(value: float | None) -> str:
+    return "–" if value is None else f"${value:.4f}"
+
+
+def _arm_row(name: str, arm: ArmResult) -> str:
+    acc = arm.accuracy
+    rate = "–" if acc.rate is None else f"{acc.rate:.3f}"
+    brier = "–" if arm.brier is None else f"{arm.brier:.3f}"
+    note = caveat(acc.n, acc.ci.width) or ""
+    cells = [name, rate, f"[{acc.ci.low:.3f}, {acc.ci.high:.3f}]", str(acc.n),
+             str(arm.prompt_tokens), str(arm.completion_tokens), _money(arm.cost_usd),
+             _money(cost_per_right_answer(arm.cost_usd, acc.right)), brier, note]
+    return "| " + " | ".join(cells) + " |"
+
+
+def _p_text(p_value: float) -> str:
+    return "p < 0.0001" if p_value < 0.0001 else f"p = {p_value:.4f}"
+
+
+def _paired_lines(paired: PairedResult) -> list[str]:
+    t, f = paired.table, paired.flips
+    lines = [
+        "",
+        "Council against vote, on the same questions:",
+        "",
+        "| | vote right | vote wrong |",
+        "|---|---|---|",
+        f"| council right | {t.both_right} | {t.first_only} |",
+        f"| council wrong | {t.second_only} | {t.both_wrong} |",
+        "",
+        f"Exact McNemar {_p_text(paired.p_value)} ({t.first_only} against {t.second_only} "
+        "discordant questions).",
+        f"The debate changed the vote's answer on {f.changed} of {f.n} questions: "
+        f"{f.changed_to_right} to the right answer, {f.changed_from_right} away from it.",
+    ]
+    note = caveat(t.n)
+    return lines + ([f"This comparison is {note}."] if note else [])
+
+
+def report_markdown(report: EvaluationReport) -> str:
+    lines = [
+        f"## Evaluation: {report.set_name}",
+        "",
+        "| arm | accuracy | 95 % CI | n | prompt tokens | completion tokens | cost "
+        "| cost per right answer | Brier | |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    lines += [_arm_row(name, arm) for name, arm in report.arms.items()]
+    if report.paired is not None:
+        lines += _paired_lines(report.paired)
+    return "\n".join(lines) + "\n"
