@@ -10,14 +10,13 @@ from django import template
 from django.utils.safestring import SafeString
 
 from debates.engine.convergence import diagnostic_meaning
-from debates.engine.i18n import TRANSLATIONS, option_label, step_words, translator
-from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
-from debates.engine.i18n.protocol_labels import labels
+from debates.engine.i18n import option_label, step_words
 from debates.engine.protocols.adversarial.domains import DetectedDomain, localized
 from debates.engine.protocols.adversarial.issues import SeverityCounts
 from debates.engine.protocols.adversarial.stopping import status_line_in
 from debates.engine.schemas import Diagnostic, VerdictSplit
 from debates.engine.verdicts import describe
+from debates.page_words import PageWords
 from web_kit.rendering import render_untrusted
 
 register = template.Library()
@@ -150,41 +149,36 @@ def shown_domain(result: Any) -> DetectedDomain:
 
 @register.simple_tag(takes_context=True)
 def tr(context: template.Context, key: str, value: object = None, **values: object) -> str:
-    """A fixed string from the engine's translations (the same tables as the Markdown
-    report): ``{% tr "convergence" %}``, ``{% tr "reason" r.stop_reason %}`` for
-    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders.
-    The adversarial and workflow pages' own words are in ``protocol_labels``."""
+    """A fixed string in the page's language, from the pages' catalogue or the
+    engine's (the same as the Markdown report's; ``debates.page_words``):
+    ``{% tr "convergence" %}``, ``{% tr "reason" r.stop_reason %}`` for
+    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders."""
     if value is not None:
         key = f"{key}.{getattr(value, 'value', value)}"
-    if key not in TRANSLATIONS["en"] and key in PROTOCOL_TABLES["en"]:
-        return labels(page_language(context))(key, **values)
-    return translator(page_language(context))(key, **values)
+    return PageWords(page_language(context))(key, **values)
 
 
 @register.simple_tag(takes_context=True)
 def tr_reason(context: template.Context, reason: str) -> str:
-    """A stop reason in the page's language; one the tables do not name (the
+    """A stop reason in the page's language; one the catalogues do not name (the
     workflow's convergence labels) in words."""
-    t = translator(page_language(context))
+    t = PageWords(page_language(context))
     key = f"reason.{reason}"
-    return t(key) if key in TRANSLATIONS["en"] else humanize_reason(reason)
+    return t(key) if key in t else humanize_reason(reason)
 
 
 @register.simple_tag(takes_context=True)
 def tr_known(context: template.Context, key: str, fallback: object) -> str:
-    """``key`` in the page's language when the tables have it, else ``fallback`` (a
-    label the engine made up for a field no table names)."""
-    if key in TRANSLATIONS["en"]:
-        return translator(page_language(context))(key)
-    if key in PROTOCOL_TABLES["en"]:
-        return labels(page_language(context))(key)
-    return str(fallback)
+    """``key`` in the page's language when the catalogues have it, else ``fallback`` (a
+    label the engine made up for a field no catalogue names)."""
+    t = PageWords(page_language(context))
+    return t(key) if key in t else str(fallback)
 
 
 @register.simple_tag(takes_context=True)
 def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
     """Cost, calls, tokens and time of a finished debate in the page's language."""
-    t = translator(page_language(context))
+    t = PageWords(page_language(context))
     cost = (t("cost.simulated") if simulated else usd(usage.cost_usd) if usage.cost_known
             else t("cost.unknown"))
     return t("live_usage_line", cost=cost, calls=usage.calls, prompt=tokens(usage.prompt_tokens),
@@ -194,7 +188,7 @@ def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
 @register.simple_tag(takes_context=True)
 def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
     """How the mean and the dispersion moved, in the page's language."""
-    t = translator(page_language(context))
+    t = PageWords(page_language(context))
     return t("diag.trends", mean_trend=t(f"trend.{diagnostic.mean_trend}"),
              mean_before=conf(diagnostic.mean_before), mean_after=conf(diagnostic.mean_after),
              disp_trend=t(f"trend.{diagnostic.dispersion_trend}"),
@@ -206,7 +200,7 @@ def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
 def tr_option(context: template.Context, option: str) -> str:
     """An option (verdict) in the page's language: for/against/conditional translated,
     named alternatives as written."""
-    return option_label(option, translator(page_language(context)))
+    return option_label(option, PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
@@ -214,26 +208,26 @@ def tr_split(context: template.Context, split: object) -> str:
     """A verdict split ("4 of 5 for, 1 conditional") in the page's language; "–" for none."""
     if split is None:
         return "–"
-    return describe(VerdictSplit.model_validate(split), translator(page_language(context)))
+    return describe(VerdictSplit.model_validate(split), PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
 def tr_meaning(context: template.Context, diagnostic: Diagnostic) -> str:
     """What a diagnostic's label means, in words its numbers bear out, in the page's
     language."""
-    return diagnostic_meaning(diagnostic, translator(page_language(context)))
+    return diagnostic_meaning(diagnostic, PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
 def tr_step(context: template.Context, label: str) -> str:
     """A step label ("round 2", "premortem") in the page's language."""
-    return step_words(translator(page_language(context)), label)
+    return step_words(PageWords(page_language(context)), label)
 
 
 @register.simple_tag(takes_context=True)
 def tr_decision(context: template.Context, decision: str) -> str:
     """A round's decision ("continue" or a stop reason) in the page's language."""
-    t = translator(page_language(context))
+    t = PageWords(page_language(context))
     key = decision if decision == "continue" else f"reason.{decision}"
     try:
         return t(key)
@@ -253,5 +247,5 @@ def tr_status_line(context: template.Context, round_number: int, cap: int,
 @register.simple_tag(takes_context=True)
 def tr_sev_count(context: template.Context, severity: str, n: int) -> str:
     """``red×2`` in the page's language."""
-    t = labels(page_language(context))
+    t = PageWords(page_language(context))
     return t("page.sev_count", sev=t(f"page.sev.{severity}"), n=n)

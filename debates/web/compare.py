@@ -10,7 +10,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from debates.engine.i18n import translator
 from debates.engine.novelty import DEFAULT_THRESHOLD, similarity, tokens
 from debates.engine.schemas import (
     ClusteredItem,
@@ -20,6 +19,7 @@ from debates.engine.schemas import (
     VerdictSplit,
 )
 from debates.engine.verdicts import describe
+from debates.page_words import PageWords
 
 T = TypeVar("T")
 
@@ -73,7 +73,7 @@ class Comparison:
 def verdict_move(result: DebateResult) -> VerdictMove:
     # In the run's language, as the compare page is when both runs share it; "–" for a
     # run stored before verdicts.
-    t = translator(result.language)
+    t = PageWords(result.language)
 
     def words(split: VerdictSplit | None) -> str:
         return describe(split, t) if split else "–"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from debates.engine.i18n import translator
 from debates.engine.protocols import get_protocol
 from debates.engine.schemas import Phase, QualityReason, TurnStatus
 from debates.engine.state import Step
 from debates.models import Debate
+from debates.page_words import PageWords
 from debates.runtime.state_rows import load_state
 from debates.web.pages import TurnView, turn_fields, turn_summary
 from debates.web.quality import reasons_on_turn
@@ -42,7 +42,7 @@ def transcript_sections(debate: Debate, reasons: Sequence[QualityReason] = ()
     turn carries the ``reasons`` (its result's ``quality_reasons``) that name it."""
     state = load_state(debate)
     names = {a.index: a.name for a in debate.agents.all()}
-    t = translator(state.language)  # field names in the debate's language
+    t = PageWords(state.language)  # field names in the debate's language
     groups: dict[Step, list[TurnView]] = {}
     for (phase, rnd, agent), turn in state.turns.items():
         ok = turn.status is TurnStatus.OK and turn.payload is not None

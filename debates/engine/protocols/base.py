@@ -10,12 +10,15 @@ step does not hold yet, so a step re-delivered after a crash costs no extra call
 from __future__ import annotations
 
 import asyncio
+import inspect
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
 from ..hooks import EngineEvent, EngineHooks, make_gateway
+from ..i18n import Catalogue, catalogue, translator
 from ..llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ..schemas import (
     CallTag,
@@ -163,6 +166,15 @@ class DebateProtocol:
     def summary_line(self, state: DebateState) -> str:
         """The CLI's header line."""
         return f"{self.label} · model {state.config.model}"
+
+    def labels(self, language: str) -> Catalogue:
+        """The protocol's fixed wording in ``language``: the catalogue beside its module
+        (``locale/<lang>/LC_MESSAGES/<name>.po``), with the engine's shared wording
+        behind it; a protocol without one has the shared wording only. How a plugin
+        protocol ships its labels (docs/engine.md, "Translations")."""
+        localedir = Path(inspect.getfile(type(self))).parent / "locale"
+        return catalogue(self.name, localedir, language) if localedir.is_dir() \
+            else translator(language)
 
     def step_label(self, step: Step) -> str:
         return f"{step.phase.value} {step.round}" if step.round else step.phase.value
