@@ -65,8 +65,9 @@ class Catalogue:
                  shared: Catalogue | None = None) -> None:
         self.language = language
         self.shared = shared
-        self._english = read_messages(domain, localedir, ENGLISH)
-        assert self._english is not None
+        english = read_messages(domain, localedir, ENGLISH)
+        assert english is not None  # a missing English catalogue raised already
+        self._english = english
         self._native = self._english if language == ENGLISH else \
             read_messages(domain, localedir, language)
         self._keys = frozenset(self._english.keys())
