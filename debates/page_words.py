@@ -67,8 +67,10 @@ class PageWords:
     def _page_text(self, key: str, values: dict[str, object]) -> str:
         if values.get("n") == 1 and f"{key}.one" in page_keys():
             key = f"{key}.one"
+        # A template's string literal is a SafeString, for which Django's gettext marks
+        # the translation safe too: asked as a plain str, the tag's output is escaped.
         with translation.override(self.language):
-            text = translation.gettext(key)
+            text = translation.gettext(str.__str__(key))
         return text.format(**values) if values else text
 
     def _protocol_labels(self) -> list[Catalogue]:
