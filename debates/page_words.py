@@ -20,7 +20,6 @@ from debates.engine.i18n.catalogues import (
     COMPILE_HINT,
     ENGLISH,
     CatalogueNotCompiled,
-    mo_path,
     read_messages,
 )
 from debates.engine.protocols.registry import get_protocol, known_protocols
@@ -37,7 +36,7 @@ def page_keys() -> frozenset[str]:
         if not source.with_suffix(".mo").exists():
             raise CatalogueNotCompiled(f"{source.with_suffix('.mo')} is missing: {COMPILE_HINT}")
     english = read_messages(DOMAIN, LOCALE_DIR, ENGLISH)
-    assert english is not None, mo_path(LOCALE_DIR, ENGLISH, DOMAIN)
+    assert english is not None  # a missing English catalogue raised already
     return frozenset(english.keys())
 
 

@@ -13,7 +13,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
+from debates.engine.i18n import catalogue, translator
 from debates.engine.i18n.catalogues import CatalogueNotCompiled, read_messages
+from debates.engine.i18n.compile import compile_all
 
 DEBATES = Path(__file__).parents[2] / "debates"
 LANGUAGES = ("zh", "ja", "fr")
@@ -82,3 +84,19 @@ def test_a_catalogue_in_git_but_not_compiled_fails_and_says_how_to_compile(tmp_p
     with pytest.raises(CatalogueNotCompiled, match="make install"):
         read_messages("plugin", tmp_path, "en")
     assert read_messages("plugin", tmp_path, "de") is None  # nobody translated German
+
+
+def _po(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                    f'msgid "plugin.hello"\nmsgstr "{text}"\n')
+
+
+def test_a_plugin_protocol_ships_its_own_catalogue_beside_the_shared_one(tmp_path):
+    _po(tmp_path / "en" / "LC_MESSAGES" / "plugin.po", "Hello {name}")
+    _po(tmp_path / "fr" / "LC_MESSAGES" / "plugin.po", "Bonjour {name}")
+    assert len(compile_all([tmp_path])) == 2 and compile_all([tmp_path]) == []
+    french = catalogue("plugin", tmp_path, "fr")
+    assert french("plugin.hello", name="Ann") == "Bonjour Ann"
+    assert french("title") == translator("fr")("title")  # the engine's shared wording
+    assert catalogue("plugin", tmp_path, "de")("plugin.hello", name="Ann") == "Hello Ann"
