@@ -41,7 +41,12 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test]"
 	touch $(STAMP)
 
+# The gettext catalogues (.po in git) compiled to the .mo files the engine and the pages
+# read, with Babel (no GNU gettext needed); only a .mo older than its .po is written, so
+# an edited translation shows on the next `make run` or `make test` (docs/engine.md,
+# "Translations").
 install: $(STAMP)
+	$(PY) -m debates.engine.i18n.compile
 
 migrate: install
 	$(RUN_ENV) $(PY) manage.py migrate --noinput

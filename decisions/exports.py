@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from debates.engine import inline, translator
+from debates.engine import inline
 from debates.models import Debate
+from debates.page_words import PageWords
 from decisions.models import Outcome, ResultQuality
 from decisions.selectors import (
     decision_for_debate,
@@ -29,7 +30,7 @@ def decision_markdown(debate: Debate) -> str:
         return ""
     kind = "" if decision.option else " (another choice)"
     if decision.result_quality != ResultQuality.SOUND:
-        kind += f" · {translator('en')(f'quality_page.decided_on.{decision.result_quality}')}"
+        kind += f" · {PageWords('en')(f'quality_page.decided_on.{decision.result_quality}')}"
     review = f"{decision.review_on:%Y-%m-%d}" if decision.review_on else "none"
     out = ["## Decision", "", f"**{inline(decision.label)}**{kind}", "",
            *(f"> {line}".rstrip() for line in decision.rationale.strip().splitlines()), "",

@@ -18,9 +18,9 @@ load_plugins()
 from .configure import check_agents, resolve_config  # noqa: E402
 from .convergence import diagnostic_meaning  # noqa: E402
 from .hooks import EngineEvent, EngineHooks  # noqa: E402
-from .i18n import TRANSLATIONS, Translator, option_label, step_words, translator  # noqa: E402
-from .i18n.protocol_labels import TABLES as PROTOCOL_LABEL_TABLES  # noqa: E402
-from .i18n.protocol_labels import known_or_as_is, labels  # noqa: E402
+from .i18n import Catalogue, Translator, option_label, step_words, translator  # noqa: E402
+from .i18n.catalogues import COMPILE_HINT, ENGLISH, CatalogueNotCompiled  # noqa: E402
+from .i18n.catalogues import read_messages as read_catalogue_messages  # noqa: E402
 from .inputs import InputError, check_model, clean_question  # noqa: E402
 from .language import detect_language  # noqa: E402
 from .llm.capabilities import ModelSettings, is_simulated, load_model_settings  # noqa: E402
@@ -119,8 +119,9 @@ __all__ = [
     "ClusteredItem", "RecommendedPath", "RiskFollowUp", "TopicDisagreement",
     "UnverifiedClaim", "DetectedDomain", "localized", "SeverityCounts", "status_line_in",
     # wording and text
-    "Translator", "translator", "TRANSLATIONS", "step_words", "option_label", "labels",
-    "PROTOCOL_LABEL_TABLES", "known_or_as_is", "inline", "similarity", "tokens",
+    "Translator", "translator", "Catalogue", "CatalogueNotCompiled", "COMPILE_HINT",
+    "ENGLISH", "read_catalogue_messages", "step_words", "option_label", "inline",
+    "similarity", "tokens",
     "NEAR_DUPLICATE_THRESHOLD",
     # models
     "is_simulated", "load_model_settings", "configure_models", "ModelSettings",

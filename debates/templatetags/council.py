@@ -9,22 +9,19 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
-from debates.engine import PROTOCOL_LABEL_TABLES as PROTOCOL_TABLES
 from debates.engine import (
-    TRANSLATIONS,
     Diagnostic,
     SeverityCounts,
     VerdictSplit,
     diagnostic_meaning,
     get_protocol,
     known_protocols,
-    labels,
     option_label,
     status_line_in,
     step_words,
-    translator,
 )
 from debates.engine import describe_split as describe
+from debates.page_words import PageWords
 from view_kit.rendering import render_untrusted
 
 register = template.Library()
@@ -160,41 +157,36 @@ def page_language(context: template.Context) -> str:
 
 @register.simple_tag(takes_context=True)
 def tr(context: template.Context, key: str, value: object = None, **values: object) -> str:
-    """A fixed string from the engine's translations (the same tables as the Markdown
-    report): ``{% tr "convergence" %}``, ``{% tr "reason" r.stop_reason %}`` for
-    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders.
-    The adversarial and workflow pages' own words are in ``protocol_labels``."""
+    """A fixed string in the page's language, from the pages' catalogue or the
+    engine's (the same as the Markdown report's; ``debates.page_words``):
+    ``{% tr "convergence" %}``, ``{% tr "reason" r.stop_reason %}`` for
+    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders."""
     if value is not None:
         key = f"{key}.{getattr(value, 'value', value)}"
-    if key not in TRANSLATIONS["en"] and key in PROTOCOL_TABLES["en"]:
-        return labels(page_language(context))(key, **values)
-    return translator(page_language(context))(key, **values)
+    return PageWords(page_language(context))(key, **values)
 
 
 @register.simple_tag(takes_context=True)
 def tr_reason(context: template.Context, reason: str) -> str:
-    """A stop reason in the page's language; one the tables do not name (the
+    """A stop reason in the page's language; one the catalogues do not name (the
     workflow's convergence labels) in words."""
-    t = translator(page_language(context))
+    t = PageWords(page_language(context))
     key = f"reason.{reason}"
-    return t(key) if key in TRANSLATIONS["en"] else humanize_reason(reason)
+    return t(key) if key in t else humanize_reason(reason)
 
 
 @register.simple_tag(takes_context=True)
 def tr_known(context: template.Context, key: str, fallback: object) -> str:
-    """``key`` in the page's language when the tables have it, else ``fallback`` (a
-    label the engine made up for a field no table names)."""
-    if key in TRANSLATIONS["en"]:
-        return translator(page_language(context))(key)
-    if key in PROTOCOL_TABLES["en"]:
-        return labels(page_language(context))(key)
-    return str(fallback)
+    """``key`` in the page's language when the catalogues have it, else ``fallback`` (a
+    label the engine made up for a field no catalogue names)."""
+    t = PageWords(page_language(context))
+    return t(key) if key in t else str(fallback)
 
 
 @register.simple_tag(takes_context=True)
 def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
     """Cost, calls, tokens and time of a finished debate in the page's language."""
-    t = translator(page_language(context))
+    t = PageWords(page_language(context))
     cost = (t("cost.simulated") if simulated else usd(usage.cost_usd) if usage.cost_known
             else t("cost.unknown"))
     return t("live_usage_line", cost=cost, calls=usage.calls, prompt=tokens(usage.prompt_tokens),
@@ -204,7 +196,7 @@ def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
 @register.simple_tag(takes_context=True)
 def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
     """How the mean and the dispersion moved, in the page's language."""
-    t = translator(page_language(context))
+    t = PageWords(page_language(context))
     return t("diag.trends", mean_trend=t(f"trend.{diagnostic.mean_trend}"),
              mean_before=conf(diagnostic.mean_before), mean_after=conf(diagnostic.mean_after),
              disp_trend=t(f"trend.{diagnostic.dispersion_trend}"),
@@ -216,7 +208,7 @@ def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
 def tr_option(context: template.Context, option: str) -> str:
     """An option (verdict) in the page's language: for/against/conditional translated,
     named alternatives as written."""
-    return option_label(option, translator(page_language(context)))
+    return option_label(option, PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
@@ -224,26 +216,26 @@ def tr_split(context: template.Context, split: object) -> str:
     """A verdict split ("4 of 5 for, 1 conditional") in the page's language; "–" for none."""
     if split is None:
         return "–"
-    return describe(VerdictSplit.model_validate(split), translator(page_language(context)))
+    return describe(VerdictSplit.model_validate(split), PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
 def tr_meaning(context: template.Context, diagnostic: Diagnostic) -> str:
     """What a diagnostic's label means, in words its numbers bear out, in the page's
     language."""
-    return diagnostic_meaning(diagnostic, translator(page_language(context)))
+    return diagnostic_meaning(diagnostic, PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)
 def tr_step(context: template.Context, label: str) -> str:
     """A step label ("round 2", "premortem") in the page's language."""
-    return step_words(translator(page_language(context)), label)
+    return step_words(PageWords(page_language(context)), label)
 
 
 @register.simple_tag(takes_context=True)
 def tr_decision(context: template.Context, decision: str) -> str:
     """A round's decision ("continue" or a stop reason) in the page's language."""
-    t = translator(page_language(context))
+    t = PageWords(page_language(context))
     key = decision if decision == "continue" else f"reason.{decision}"
     try:
         return t(key)
@@ -263,5 +255,5 @@ def tr_status_line(context: template.Context, round_number: int, cap: int,
 @register.simple_tag(takes_context=True)
 def tr_sev_count(context: template.Context, severity: str, n: int) -> str:
     """``red×2`` in the page's language."""
-    t = labels(page_language(context))
+    t = PageWords(page_language(context))
     return t("page.sev_count", sev=t(f"page.sev.{severity}"), n=n)

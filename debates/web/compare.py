@@ -19,9 +19,9 @@ from debates.engine import (
     VerdictSplit,
     similarity,
     tokens,
-    translator,
 )
 from debates.engine import describe_split as describe
+from debates.page_words import PageWords
 
 T = TypeVar("T")
 
@@ -75,7 +75,7 @@ class Comparison:
 def verdict_move(result: DebateResult) -> VerdictMove:
     # In the run's language, as the compare page is when both runs share it; "–" for a
     # run stored before verdicts.
-    t = translator(result.language)
+    t = PageWords(result.language)
 
     def words(split: VerdictSplit | None) -> str:
         return describe(split, t) if split else "–"

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from debates.engine import (
-    TRANSLATIONS,
+    ENGLISH,
     AgentView,
     DebateProtocol,
     DebateState,
@@ -32,6 +32,7 @@ from debates.engine import (
     translator,
 )
 from debates.models import Debate, DebateEvent, DebateStatus
+from debates.page_words import PageWords
 from debates.runtime.state_rows import load_state
 from debates.selectors import debate_result
 from debates.web.charts import Chart, convergence_chart
@@ -135,7 +136,7 @@ class DebatePage:
     participants_title: str = "Agents"
     summary: str = ""  # the protocol's one-line description of its settings
     more_rounds: bool = False  # the protocol offers "One more round" on a finished debate
-    language: str = "en"  # the debate's: fixed words on its pages come in it (engine.i18n)
+    language: str = "en"  # the debate's: fixed words on its pages come in it (debates.page_words)
 
 
 def _words(key: str) -> str:
@@ -160,13 +161,13 @@ def payload_item(value: dict[str, Any]) -> PayloadItem | None:
 
 
 def field_label(key: str, t: Translator) -> str:
-    """A payload field's name in the translator's language (its words when no table
+    """A payload field's name in the translator's language (its words when no catalogue
     names it)."""
     name = f"field.{key}"
-    return t(name) if name in TRANSLATIONS["en"] else _words(key).capitalize()
+    return t(name) if name in translator(ENGLISH) else _words(key).capitalize()
 
 
-_ENGLISH = translator("en")
+_ENGLISH = PageWords(ENGLISH)
 
 
 def item_text(item: PayloadItem, t: Translator = _ENGLISH) -> str:
@@ -259,7 +260,7 @@ def rounds_shown(state: DebateState, debate: Debate) -> int:
     return rounds
 
 
-def _event_text(event: DebateEvent, names: dict[int, str], t: Translator) -> str:
+def _event_text(event: DebateEvent, names: dict[int, str], t: PageWords) -> str:
     """An activity-log line in the debate's language."""
     p = event.payload or {}
     if event.kind == "turn":
@@ -273,7 +274,7 @@ def _event_text(event: DebateEvent, names: dict[int, str], t: Translator) -> str
     if event.kind == "step_completed":
         return t("event.finished", step=step_words(t, str(p.get("step", ""))))
     key = f"event.{event.kind}"
-    return t(key) if key in TRANSLATIONS["en"] else event.kind.replace("_", " ")
+    return t(key) if key in t else event.kind.replace("_", " ")
 
 
 def _stepper(protocol: DebateProtocol, state: DebateState, debate: Debate,
@@ -344,7 +345,7 @@ def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
     by_round = {m.round: m for m in metrics}
     panels: list[PanelView] = []
     state_of = {s.label: s.state for s in steps}
-    t = translator(state.language)
+    t = PageWords(state.language)
     for step in protocol.panel_steps(state, rounds):
         turns = []
         for (phase, rnd, agent), turn in sorted(state.turns.items(), key=lambda kv: kv[0][2]):
@@ -392,7 +393,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
                                                   rounds_shown(state, debate)),
         chart=chart,
         metrics=metrics, diagnostic=diagnostic, diagnostic_words=words, result=result,
-        events=[EventLine(e.seq, _event_text(e, names, translator(state.language)))
+        events=[EventLine(e.seq, _event_text(e, names, PageWords(state.language)))
                 for e in events],
         last_seq=events[-1].seq if events else 0, current_label=current_label,
         partials=protocol.page_partials(), protocol_view=protocol.live_view(state),

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from debates.engine import Phase, QualityReason, Step, TurnStatus, get_protocol, translator
+from debates.engine import Phase, QualityReason, Step, TurnStatus, get_protocol
 from debates.models import Debate
+from debates.page_words import PageWords
 from debates.runtime.state_rows import load_state
 from debates.web.pages import TurnView, turn_fields, turn_summary
 from debates.web.quality import reasons_on_turn
@@ -39,7 +40,7 @@ def transcript_sections(debate: Debate, reasons: Sequence[QualityReason] = ()
     turn carries the ``reasons`` (its result's ``quality_reasons``) that name it."""
     state = load_state(debate)
     names = {a.index: a.name for a in debate.agents.all()}
-    t = translator(state.language)  # field names in the debate's language
+    t = PageWords(state.language)  # field names in the debate's language
     groups: dict[Step, list[TurnView]] = {}
     for (phase, rnd, agent), turn in state.turns.items():
         ok = turn.status is TurnStatus.OK and turn.payload is not None

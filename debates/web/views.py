@@ -32,12 +32,12 @@ from debates.engine import (
     InputError,
     detect_language,
     get_protocol,
-    known_or_as_is,
     options_from_question,
 )
 from debates.estimates import estimate
 from debates.limits import LimitExceeded, refuses_unpriced
 from debates.models import Debate
+from debates.page_words import PageWords
 from debates.services import (
     IllegalTransition,
     debate_cancel,
@@ -294,9 +294,15 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
         "not_council": "" if council or not all(results) else ", ".join(
-            sorted({known_or_as_is(lang, f"protocol.{d.protocol}", get_protocol(d.protocol).label)
-                    for d in debates})),
+            sorted({protocol_name(lang, d.protocol) for d in debates})),
     })
+
+
+def protocol_name(language: str, protocol: str) -> str:
+    """A protocol's name in ``language`` where the pages' catalogue has one (the
+    built-ins), else its registered label."""
+    words, key = PageWords(language), f"protocol.{protocol}"
+    return words(key) if key in words else get_protocol(protocol).label
 
 
 # ------------------------------------------------------------------------ actions

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from debates.engine.i18n.protocol_labels import labels
 from debates.engine.protocols import get_protocol
+from debates.engine.protocols.workflow.labels import labels
 from debates.engine.protocols.workflow.schemas import (
     Basis,
     ConvergenceCheck,

@@ -1,8 +1,8 @@
 """A debate in Chinese or Japanese shows its live page's stepper, diagnostic and chart
 and its synthesis page (the "action" links included) in that language, through the
-one set of translation tables (debates/engine/i18n/); English debates keep English.
+one set of catalogues (docs/engine.md, "Translations"); English debates keep English.
 Every debate page (live, synthesis, transcript, print, compare) of every protocol is
-checked for English labels of those tables."""
+checked for English labels of those catalogues."""
 
 from __future__ import annotations
 
@@ -11,19 +11,19 @@ from html import unescape
 
 import pytest
 
-from debates.engine.i18n import TRANSLATIONS, translator
-from debates.engine.i18n.protocol_labels import TABLES as PROTOCOL_TABLES
-from debates.engine.i18n.protocol_labels import labels
 from debates.engine.protocols.adversarial.schemas import AdversarialResult
 from debates.engine.protocols.workflow.contracts import check_discussion
 from debates.engine.protocols.workflow.schemas import Discussion, WorkflowResult
+from debates.page_words import PageWords
 from debates.runtime.execution import run_next_step
 from tests.web.htmltools import outer_html
+from tests.wording import page_wording
 
 QUESTIONS = {
     "en": "Should we move the billing service next year?",
     "zh": "我们明年应该迁移计费服务吗？",
     "ja": "請求サービスを来年移行すべきでしょうか？",
+    "fr": "Devrions-nous migrer notre service de facturation l’an prochain ?",
 }
 # Identifiers a page shows as they are in every language: model names, file formats,
 # the prompt version; "token" is the Chinese table's own loanword. (The protocol's and
@@ -53,7 +53,7 @@ def foreign(request, make_debate):
 def test_the_live_pages_stepper_diagnostic_and_chart_speak_the_debates_language(
         member_client, foreign):
     language, debate = foreign
-    t = TRANSLATIONS[language]
+    t = page_wording(language)
     html = member_client.get(f"/debates/{debate.code}/").content.decode()
     stepper = outer_html(html, "debate-stepper")
     assert t["step.compose"] in stepper and t["step.synthesis"] in stepper
@@ -80,7 +80,7 @@ def test_the_live_pages_stepper_diagnostic_and_chart_speak_the_debates_language(
 
 def test_the_synthesis_page_has_no_untranslated_label(member_client, foreign):
     language, debate = foreign
-    t = TRANSLATIONS[language]
+    t = page_wording(language)
     html = member_client.get(f"/debates/{debate.code}/synthesis").content.decode()
     main = html.split("<main", 1)[1].split("</main>", 1)[0]
     assert t["nav.action"] in main and t["nav.new_action"] in main
@@ -96,7 +96,7 @@ def test_an_english_debate_keeps_english_words(member_client, make_debate):
 def test_the_transcripts_headings_and_navigation_speak_the_debates_language(
         member_client, foreign):
     language, debate = foreign
-    t = TRANSLATIONS[language]
+    t = page_wording(language)
     html = member_client.get(f"/debates/{debate.code}/transcript").content.decode()
     assert f"<h1>{t['nav.transcript']}</h1>" in html
     headings = re.findall(r"<h2>(.*?)</h2>", html, re.S)
@@ -117,14 +117,18 @@ PAGES = ("{code}/", "{code}/synthesis", "{code}/transcript", "{code}/print",
 
 def _label_prefixes(language: str) -> set[str]:
     """The English fixed strings (the start of each, up to its first placeholder) of
-    both tables whose translation differs: none may show on a page in ``language``."""
+    catalogues whose translation differs: none may show on a page in ``language``."""
+    def start(text: str) -> str:
+        return text.split("{", 1)[0].strip(" :·(")
+
     prefixes = set()
-    for english, foreign in ((TRANSLATIONS["en"], TRANSLATIONS[language]),
-                             (PROTOCOL_TABLES["en"], PROTOCOL_TABLES[language])):
-        for key, text in english.items():
-            start = text.split("{", 1)[0].strip(" :·(")
-            if foreign.get(key, text) != text and re.search(r"[A-Za-z]{3,}", start):
-                prefixes.add(start)
+    english, foreign = page_wording("en"), page_wording(language)
+    # A word both languages write ("Convergence", "dispersion" in French) is no sign.
+    shared = {start(text) for text in foreign.values()}
+    for key, text in english.items():
+        if foreign.get(key, text) != text and re.search(r"[A-Za-z]{3,}", start(text)) \
+                and start(text) not in shared:
+            prefixes.add(start(text))
     return prefixes
 
 
@@ -160,7 +164,7 @@ def _untranslated_labels(html: str, language: str, written: set[str]) -> list[st
 
 
 @pytest.mark.parametrize("protocol", PROTOCOL_RUNS)
-@pytest.mark.parametrize("language", ["zh", "ja"])
+@pytest.mark.parametrize("language", ["zh", "ja", "fr"])
 def test_every_debate_page_of_every_protocol_has_no_untranslated_label(
         member_client, make_debate, protocol, language):
     debate = make_debate(question=QUESTIONS[language], protocol=protocol, seed=1,
@@ -172,7 +176,7 @@ def test_every_debate_page_of_every_protocol_has_no_untranslated_label(
         assert found == [], (page, found)
         if page.endswith("transcript") and protocol == "council":
             # The synthesis and verifier turns' own field names, not only the headings.
-            t = TRANSLATIONS[language]
+            t = page_wording(language)
             assert f"<dt>{t['field.risk_follow_up']}</dt>" in html
             assert f"<dt>{t['field.claims']}</dt>" in html
 
@@ -206,7 +210,7 @@ def test_the_simulated_adversarial_run_writes_its_fixed_words_in_the_debates_lan
     issue categories and the synthesis' accepted risks come from the tables too."""
     debate = make_debate(question=QUESTIONS[language], protocol="adversarial",
                          mode="medium", seed=1)
-    t = labels(language)
+    t = PageWords(language)
     for page in ("", "synthesis", "transcript", "print", "export.md"):
         text = unescape(member_client.get(f"/debates/{debate.code}/{page}").content.decode())
         found = [phrase for phrase in SIMULATED_ADVERSARIAL_ENGLISH if phrase in text]
@@ -221,7 +225,7 @@ def test_the_simulated_adversarial_run_writes_its_fixed_words_in_the_debates_lan
 def test_the_settings_line_names_protocol_and_mode_in_the_debates_language(
         member_client, make_debate, language):
     debate = make_debate(question=QUESTIONS[language])
-    t = TRANSLATIONS[language]
+    t = page_wording(language)
     for page in ("synthesis", "print", "export.md"):
         text = unescape(member_client.get(f"/debates/{debate.code}/{page}").content.decode())
         assert "council · quick" not in text, page
@@ -246,7 +250,7 @@ def test_the_adversarial_stop_domain_and_roles_speak_the_debates_language(
         member_client, make_debate, language):
     """The stop explanation, the detected domain (name, reason, focus areas), the role
     names and the claim types are the engine's sentences: in the debate's language."""
-    t = labels(language)
+    t = PageWords(language)
     debate = make_debate(question=QUESTIONS[language], protocol="adversarial",
                          mode="medium", seed=4)
     result = AdversarialResult.model_validate(debate.synthesis.result)
@@ -260,7 +264,7 @@ def test_the_adversarial_stop_domain_and_roles_speak_the_debates_language(
     assert t("dom.focus.hidden assumptions") in markdown
     assert result.stop_explanation in markdown
     claim = result.unverified_claims[0]  # the simulated verifier flags some (seed 4 does)
-    assert f"({translator(language)(f'claim.{claim.type.value}')}): " in markdown
+    assert f"({PageWords(language)(f'claim.{claim.type.value}')}): " in markdown
     assert _engine_english(markdown) == [], _engine_english(markdown)
     for page in ("", "synthesis", "print"):
         html = member_client.get(f"/debates/{debate.code}/{page}").content.decode()
@@ -275,7 +279,7 @@ def test_the_adversarial_stop_domain_and_roles_speak_the_debates_language(
 @pytest.mark.parametrize("language", ["zh", "ja"])
 def test_the_workflow_stop_explanation_and_contract_speak_the_debates_language(
         member_client, make_debate, language):
-    t = labels(language)
+    t = PageWords(language)
     debate = make_debate(question=QUESTIONS[language], protocol="workflow", mode="deep",
                          seed=1)
     result = WorkflowResult.model_validate(debate.synthesis.result)

@@ -59,8 +59,8 @@ def test_unfinished_debate_has_no_synthesis_page(member_client, make_debate):
 def test_a_japanese_debate_has_a_japanese_synthesis_page(member_client, make_debate):
     import re
 
-    from debates.engine.i18n import TRANSLATIONS
     from debates.engine.protocols.council.report import render_markdown
+    from tests.wording import page_wording
 
     script = {"agents": [{"name": "Ann", "position_confidence": 0.2,
                           "fail_in": ["cross_exam:1"]}]}
@@ -69,7 +69,7 @@ def test_a_japanese_debate_has_a_japanese_synthesis_page(member_client, make_deb
     result = DebateResult.model_validate(debate.synthesis.result)
     assert result.language == "ja"
     html = member_client.get(f"/debates/{debate.code}/synthesis").content.decode()
-    ja, en = TRANSLATIONS["ja"], TRANSLATIONS["en"]
+    ja, en = page_wording("ja"), page_wording("en")
     for key in ("title", "convergence", "agents", "concerns", "disagreements", "assumptions",
                 "claims", "usage", "col.mean", "simulated_title", "nav.export_md"):
         assert ja[key] in html, key

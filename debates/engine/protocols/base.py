@@ -10,7 +10,7 @@ step does not hold yet, so a step re-delivered after a crash costs no extra call
 from __future__ import annotations
 
 import asyncio
-import sys
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from ..hooks import EngineEvent, EngineHooks, make_gateway
+from ..i18n import Catalogue, catalogue, translator
 from ..llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ..schemas import (
     CallTag,
@@ -203,6 +204,20 @@ class DebateProtocol:
         """The CLI's header line."""
         return f"{self.label} · model {state.config.model}"
 
+    def package_dir(self) -> Path:
+        """The folder of the module that defines the protocol: where its catalogues
+        (``locale/``) and page templates (``templates/``) are looked for."""
+        return Path(inspect.getfile(type(self))).parent
+
+    def labels(self, language: str) -> Catalogue:
+        """The protocol's fixed wording in ``language``: the catalogue beside its module
+        (``locale/<lang>/LC_MESSAGES/<name>.po``), with the engine's shared wording
+        behind it; a protocol without one has the shared wording only. How a plugin
+        protocol ships its labels (docs/engine.md, "Translations")."""
+        localedir = self.package_dir() / "locale"
+        return catalogue(self.name, localedir, language) if localedir.is_dir() \
+            else translator(language)
+
     def step_label(self, step: Step) -> str:
         return f"{step.phase.value} {step.round}" if step.round else step.phase.value
 
@@ -225,8 +240,7 @@ class DebateProtocol:
         ``templates/`` folder in the protocol's package when there is one."""
         if self.template_dir is not None:
             return self.template_dir
-        module = sys.modules[type(self).__module__]
-        folder = Path(module.__file__ or "").parent / "templates"
+        folder = self.package_dir() / "templates"
         return folder if folder.is_dir() else None
 
     def page_filters(self) -> dict[str, Callable[..., Any]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..i18n import translator
-from ..i18n.protocol_labels import labels
 from ..markdown import inline
 from ..schemas import ProtocolResult, Quality, UnverifiedClaim
 
@@ -29,7 +28,7 @@ def claims_section(t: Callable[..., str], claims: list[UnverifiedClaim], ok: boo
 def usage_line(result: ProtocolResult) -> str:
     """Calls, tokens, cost and time in the result's language (the same words as ever in
     English)."""
-    u, t = result.usage, labels(result.language)
+    u, t = result.usage, translator(result.language)
     cost = f"${u.cost_usd:.4f}" if u.cost_known else t("common.cost_unknown")
     return "*" + t("common.usage_line", calls=u.calls, failed=u.failed_calls,
                    prompt=u.prompt_tokens, completion=u.completion_tokens, cost=cost,

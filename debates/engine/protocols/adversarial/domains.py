@@ -15,8 +15,8 @@ import re
 
 from pydantic import Field
 
-from ...i18n.protocol_labels import known_or_as_is, labels
 from ...schemas import NonEmpty, Strict
+from .labels import known_or_as_is, labels
 
 
 class Domain(Strict):

@@ -19,7 +19,6 @@ from pydantic import BaseModel
 
 from ... import prompts
 from ...i18n import translator
-from ...i18n.protocol_labels import labels
 from ...llm.capabilities import uses_simulator
 from ...schemas import (
     Phase,
@@ -34,6 +33,7 @@ from ..judge import judge_ask, judge_note, judge_request, judge_step
 from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
+from .labels import labels
 from .report import adversarial_markdown, adversarial_rounds
 from .schemas import (
     AdversarialResult,

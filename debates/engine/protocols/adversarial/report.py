@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...i18n import translator
-from ...i18n.protocol_labels import labels
 from ...markdown import block, cell, inline
 from ..report_parts import claims_section, not_advice, quality_lines, usage_line
 from .domains import localized
 from .issues import RoundTally
+from .labels import labels
 from .schemas import AdversarialResult, Critique, Proposal
 from .stopping import status_line_in
 

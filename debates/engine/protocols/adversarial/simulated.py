@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...i18n.protocol_labels import known_or_as_is, labels
+from .labels import known_or_as_is, labels
 from .schemas import AdversarialSynthesis, Critique, Proposal
 
 if TYPE_CHECKING:

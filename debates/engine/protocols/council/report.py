@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...i18n import option_label, step_words, translator
+from ...i18n import option_label, step_words
 from ...markdown import cell, inline
 from ...schemas import DebateResult, VerdictSplit
 from ...verdicts import describe
 from ..report_parts import not_advice, quality_lines
+from .labels import labels as translator
 
 
 def _names(names: list[str], fmt: Callable[[object], str] = inline) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import novelty, prompts
-from ...i18n import step_words, translator
+from ...i18n import step_words
 from ...llm.capabilities import uses_simulator
 from ...points import DISAGREEMENT
 from ...schemas import (
@@ -33,6 +33,7 @@ from ...schemas import (
 from ...state import DebateState, Step
 from ..judge import judge_note
 from .content import with_quality
+from .labels import labels as translator
 
 
 def severity(raised_by: int) -> Severity:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from ...i18n.protocol_labels import labels
+from .labels import labels
 from .schemas import (
     ContractCheck,
     CriticAnalysis,

@@ -20,8 +20,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ... import prompts
-from ...i18n import TRANSLATIONS, translator
-from ...i18n.protocol_labels import labels
+from ...i18n import translator
 from ...llm.capabilities import uses_simulator
 from ...schemas import (
     Mode,
@@ -35,6 +34,7 @@ from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Requ
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
+from .labels import labels
 from .report import workflow_markdown
 from .schemas import (
     CONVERGED_BASES,
@@ -511,11 +511,11 @@ def _flatten(payload: dict[str, Any] | None, indent: str = "",
 
 def _field_names(language: str) -> Callable[[str], str]:
     """Field names for the pages: the payload's own in English (as always shown), the
-    translation table's in a language that has one."""
-    if language == "en" or language not in TRANSLATIONS:
-        return str
+    catalogue's in a language that has one."""
     t = translator(language)
-    return lambda key: t(f"field.{key}") if f"field.{key}" in TRANSLATIONS["en"] else key
+    if not t.has_translation:
+        return str
+    return lambda key: t(f"field.{key}") if f"field.{key}" in t else key
 
 
 def _claims(payload: dict[str, Any] | None) -> list[str]:

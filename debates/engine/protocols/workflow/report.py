@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ...i18n import TRANSLATIONS, translator
-from ...i18n.protocol_labels import labels
+from ...i18n import translator
 from ...markdown import block, inline
 from ..report_parts import claims_section, not_advice, quality_lines, usage_line
+from .labels import labels
 from .schemas import WorkflowResult
 
 
@@ -16,7 +16,7 @@ def workflow_markdown(result: WorkflowResult) -> str:
     t, shared = labels(result.language), translator(result.language)
     name = _field_names(result.language)
     # Inside a list item English shows the payload's own key, as it always has.
-    inner = str if result.language == "en" or result.language not in TRANSLATIONS else name
+    inner = name if shared.has_translation else str
     c = result.convergence
     out = [f"# {t('wf.title')}", *quality_lines(result)]
     if result.simulated:
@@ -99,9 +99,9 @@ def workflow_markdown(result: WorkflowResult) -> str:
 
 def _field_names(language: str) -> Callable[[str], str]:
     """A payload field's name: its words in English (and in a language without a
-    table), the translation table's otherwise."""
-    if language == "en" or language not in TRANSLATIONS:
-        return lambda key: key.replace("_", " ")
+    catalogue), the catalogue's otherwise."""
     t = translator(language)
-    return lambda key: t(f"field.{key}") if f"field.{key}" in TRANSLATIONS["en"] \
+    if not t.has_translation:
+        return lambda key: key.replace("_", " ")
+    return lambda key: t(f"field.{key}") if f"field.{key}" in t \
         else key.replace("_", " ")

@@ -9,7 +9,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from ...i18n.protocol_labels import labels
 from ...schemas import (
     NonEmpty,
     ProtocolResult,
@@ -17,6 +16,7 @@ from ...schemas import (
     Strict,
     decision_options_field,
 )
+from .labels import labels
 
 
 class Level(StrEnum):

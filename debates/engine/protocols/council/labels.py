@@ -1,0 +1,15 @@
+"""The council protocol's own wording (its report, synthesis notes and fallbacks), from
+its catalogue ``locale/<lang>/LC_MESSAGES/council.po``, with the engine's shared wording
+behind it (docs/engine.md, "Translations")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...i18n import Catalogue, catalogue
+
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+
+def labels(language: str) -> Catalogue:
+    return catalogue("council", LOCALE_DIR, language)
