@@ -64,6 +64,8 @@ class RetryPolicy:
     min_attempt_s: float
     model: str
     retries: int = 0
+    # Whether the coming wait is a backoff: an attempt again at once does not even yield.
+    backing_off: bool = False
 
     async def run(self, attempt: Callable[[], Awaitable[R]]) -> R:
         retrying = AsyncRetrying(
@@ -71,7 +73,7 @@ class RetryPolicy:
             wait=self._wait,
             stop=self._stop,
             before_sleep=self._before_sleep,
-            sleep=asyncio.sleep,
+            sleep=self._sleep,
             retry_error_callback=self._give_up,
         )
         return await retrying(attempt)
@@ -94,11 +96,16 @@ class RetryPolicy:
 
     def _before_sleep(self, state: RetryCallState) -> None:
         again = _again(state)
+        self.backing_off = again.backoff
         if again.backoff:
             self.retries += 1
             log.info("%s: %s, retry %d in %.2fs", self.model, again.failure.error_class,
                      self.retries, state.upcoming_sleep)
         self.budget.spent_s += state.upcoming_sleep
+
+    async def _sleep(self, delay: float) -> None:
+        if self.backing_off:
+            await asyncio.sleep(delay)
 
     def _give_up(self, state: RetryCallState) -> NoReturn:
         again = _again(state)
