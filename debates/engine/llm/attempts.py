@@ -59,6 +59,9 @@ class _Used:
 
 
 class ModelAttempts(Generic[T]):
+    """A call's attempts on one model: the state they hand on (output modes left to
+    try, the repair prompt, the purpose) and the ledger record of each."""
+
     def __init__(
         self,
         gateway: LLMGateway,
