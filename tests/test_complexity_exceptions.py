@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 # Lower this when a file leaves the list; never raise it.
-MOST_EXEMPT_FILES = 8
+MOST_EXEMPT_FILES = 7
 
 
 def _lint_config() -> dict:

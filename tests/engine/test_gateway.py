@@ -232,6 +232,53 @@ async def test_backoff_grows_but_stays_bounded(
     assert ceilings == [0.5, 1.0, 1.5, 1.5]
 
 
+async def test_the_jitter_is_drawn_only_for_a_retry_that_can_happen(
+    scripted: ScriptedLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ceilings: list[float] = []
+
+    def full_jitter(low: float, high: float) -> float:
+        ceilings.append(high)
+        return 0.0
+
+    scripted.outcomes = [rate_limited() for _ in range(5)]
+    gateway = LLMGateway(max_retries=2, backoff_base_s=0.5, backoff_max_s=8)
+    monkeypatch.setattr(gateway._jitter, "uniform", full_jitter)
+    with pytest.raises(CallFailed) as caught:
+        await ask(gateway)
+    assert caught.value.attempts == 3
+    assert not caught.value.message.endswith("spent)")
+    assert ceilings == [0.5, 1.0]
+
+
+async def test_retries_are_counted_across_the_repair(scripted: ScriptedLLM) -> None:
+    scripted.outcomes = [rate_limited(), INVALID_POSITION, rate_limited(), VALID_POSITION]
+    ledger = Ledger()
+    with pytest.raises(CallFailed) as caught:
+        await ask(make_gateway(ledger, max_retries=1))
+    assert caught.value.error_class == "RateLimitError"
+    assert caught.value.attempts == 3
+    assert [(r.purpose, r.error_class) for r in ledger.records] == [
+        ("call", "RateLimitError"), ("call", "ValidationError"), ("repair", "RateLimitError")]
+
+
+async def test_a_retry_the_turn_has_no_time_for_is_not_started(
+    scripted: ScriptedLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted.outcomes = [rate_limited(), VALID_POSITION]
+    ledger = Ledger()
+    gateway = LLMGateway(on_call=ledger, turn_budget_s=5, backoff_base_s=30, backoff_max_s=30)
+    monkeypatch.setattr(gateway._jitter, "uniform", lambda low, high: high)
+    started = time.perf_counter()
+    with pytest.raises(CallFailed) as caught:
+        await ask(gateway)
+    assert time.perf_counter() - started < 5  # the 30 s back-off was never slept
+    assert len(scripted.calls) == 1
+    assert caught.value.message.endswith("slow down (no retry: the turn's 5 s are spent)")
+    assert [r.error_class for r in ledger.records] == ["RateLimitError"]
+    assert "no retry" not in (ledger.records[0].error or "")
+
+
 # --------------------------------------------------------------------------- repair
 
 
@@ -365,6 +412,23 @@ async def test_fallback_after_validation_failure(scripted: ScriptedLLM) -> None:
     outcome = await ask(make_gateway(), model="sim/junk", fallback_model="scripted/x")
     assert outcome.model == "scripted/x"
     assert outcome.attempts == 3
+
+
+async def test_a_fallback_whose_context_the_prompt_does_not_fit_is_not_tried(
+    scripted: ScriptedLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    scripted.outcomes = [rate_limited("quota exhausted")] * 2
+    gateway = make_gateway(max_retries=1)
+    limits = {"scripted/x": 100_000, "scripted/small": 300}
+    monkeypatch.setattr(gateway, "context_limit", limits.__getitem__)
+    long_prompt = [{"role": "user", "content": "word " * 400}]
+    with pytest.raises(CallFailed) as caught:
+        await ask(gateway, messages=long_prompt, fallback_model="scripted/small")
+    assert len(scripted.calls) == 2
+    assert caught.value.model == "scripted/x"
+    assert caught.value.error_class == "RateLimitError"
+    assert caught.value.attempts == 2
+    assert "(fallback scripted/small not tried: prompt of" in caught.value.message
 
 
 # --------------------------------------------------------------------------- ledger

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from debates.engine.llm import gateway
+from debates.engine.llm import cost
 from debates.engine.llm.capabilities import capabilities
 from debates.engine.llm.loader import litellm_module
 
@@ -24,7 +24,7 @@ def reply(model: str) -> Any:
 
 @pytest.fixture
 def lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    monkeypatch.setattr(gateway, "_unpriced_models", set())
+    monkeypatch.setattr(cost, "_unpriced_models", set())
     seen: list[str] = []
     real = litellm.completion_cost
 
@@ -38,7 +38,7 @@ def lookups(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_a_priced_model_is_charged_on_every_call(lookups: list[str]) -> None:
     caps = capabilities("openai/gpt-4o")
-    costs = [gateway._cost(caps, "openai/gpt-4o", reply("gpt-4o")) for _ in range(2)]
+    costs = [cost.call_cost(caps, "openai/gpt-4o", reply("gpt-4o")) for _ in range(2)]
     assert costs[0] is not None and costs[0] > 0
     assert costs[1] == costs[0]
     assert len(lookups) == 2
@@ -46,7 +46,7 @@ def test_a_priced_model_is_charged_on_every_call(lookups: list[str]) -> None:
 
 def test_an_unpriced_model_is_looked_up_once_and_stays_unknown(lookups: list[str]) -> None:
     caps = capabilities("openai/stub-model")
-    costs = [gateway._cost(caps, "openai/stub-model", reply("stub-model")) for _ in range(3)]
+    costs = [cost.call_cost(caps, "openai/stub-model", reply("stub-model")) for _ in range(3)]
     assert costs == [None, None, None]
     assert lookups == ["stub-model"]
 
@@ -57,13 +57,13 @@ def test_a_reply_without_usage_does_not_mark_the_model_unpriced(
     caps = capabilities("openai/gpt-4o")
     no_usage = reply("gpt-4o")
     monkeypatch.delattr(no_usage, "usage", raising=False)
-    gateway._cost(caps, "openai/gpt-4o", no_usage)
-    assert gateway._cost(caps, "openai/gpt-4o", reply("gpt-4o")) not in (None, 0.0)
+    cost.call_cost(caps, "openai/gpt-4o", no_usage)
+    assert cost.call_cost(caps, "openai/gpt-4o", reply("gpt-4o")) not in (None, 0.0)
 
 
 def test_the_simulator_stays_free_after_its_lookup_is_cached(lookups: list[str]) -> None:
     caps = capabilities("sim/default")
-    assert [gateway._cost(caps, "sim/default", reply("sim/default")) for _ in range(2)] == [
+    assert [cost.call_cost(caps, "sim/default", reply("sim/default")) for _ in range(2)] == [
         0.0,
         0.0,
     ]
