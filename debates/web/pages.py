@@ -28,6 +28,7 @@ from debates.engine import (
     Translator,
     TurnStatus,
     UnverifiedClaim,
+    council_step_label,
     diagnostic_meaning,
     get_protocol,
     step_words,
@@ -374,14 +375,14 @@ def _panels(state: DebateState, steps: list[StepView], names: dict[int, str],
                 fields=turn_fields(phase, turn.payload or {}, t) if ok else [],
                 summary=turn_summary(phase, turn.payload or {}, t) if ok else "",
             ))
-        step_state = state_of.get(step.label, "pending")
+        step_state = state_of.get(council_step_label(step), "pending")
         # A step of another protocol may share a label ("round 1") but holds no turns.
         if not turns and step_state in ("pending", "skipped", "done"):
             continue
         title = {"premortem": "Premortem", "position": "Positions (round 0)"}.get(
-            step.label, step.label.capitalize())
+            council_step_label(step), council_step_label(step).capitalize())
         panels.append(PanelView(
-            key=step.label.replace(" ", "-"), title=title, state=step_state,
+            key=council_step_label(step).replace(" ", "-"), title=title, state=step_state,
             expected=len(state.active_agents(step)), turns=turns,
             metric=by_round.get(step.round) if step.phase in (Phase.POSITION,
                                                                Phase.CROSS_EXAM) else None,

@@ -9,16 +9,10 @@ from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.schemas import DiagnosticLabel, SynthesisNarrative
 from debates.engine.protocols.council.steps import agent_request, run_debate
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import (
-    DiagnosticLabel,
-    Phase,
-    SimulatorOptions,
-    StopReason,
-    SynthesisNarrative,
-    TurnStatus,
-)
+from debates.engine.schemas import Phase, SimulatorOptions, StopReason, TurnStatus
 from debates.engine.state import DebateState, Step
 
 QUESTION = "Should we move to usage-based pricing?"

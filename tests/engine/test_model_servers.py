@@ -14,19 +14,10 @@ from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks, make_gateway
 from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS
 from debates.engine.llm.gateway import CallFailed, LLMGateway, output_tokens, sent_schema
+from debates.engine.protocols.council.schemas import Position, Premortem, SynthesisNarrative
 from debates.engine.protocols.council.steps import run_debate, run_step
 from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
-from debates.engine.schemas import (
-    CallRecord,
-    CallTag,
-    Mode,
-    Phase,
-    Position,
-    Premortem,
-    SynthesisNarrative,
-    TurnStatus,
-    Usage,
-)
+from debates.engine.schemas import CallRecord, CallTag, Mode, Phase, TurnStatus, Usage
 from debates.engine.state import DebateState, Step
 from tests.waiting import wait_until_async
 

@@ -11,15 +11,10 @@ from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.points import Ledger, LedgerItem, normalise_item, parse_item
+from debates.engine.protocols.council.schemas import CrossExamination
 from debates.engine.protocols.council.steps import agent_request, run_debate
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import (
-    CrossExamination,
-    Phase,
-    SimulatorOptions,
-    StopReason,
-    Turn,
-)
+from debates.engine.schemas import Phase, SimulatorOptions, StopReason, Turn
 from debates.engine.sim.generate import CallContext, generate
 from debates.engine.sim.phrases import salient_phrases
 from debates.engine.state import DebateState, Step

@@ -10,9 +10,10 @@ import pytest
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.language import detect_language
+from debates.engine.protocols.council.schemas import DebateResult
 from debates.engine.protocols.council.steps import run_debate
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import DebateResult, Usage
+from debates.engine.schemas import Usage
 from debates.engine.state import DebateState
 
 QUESTIONS = {

@@ -8,13 +8,10 @@ from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.schemas import DiagnosticLabel
 from debates.engine.protocols.council.steps import run_debate
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import (
-    DiagnosticLabel,
-    SimulatorOptions,
-    StopReason,
-)
+from debates.engine.schemas import SimulatorOptions, StopReason
 from debates.engine.state import DebateState
 
 QUESTION = "Should we move to usage-based pricing?"

@@ -7,30 +7,22 @@ import pytest
 from pydantic import ValidationError
 
 from debates.engine.configure import resolve_config
-from debates.engine.convergence import stop_decision
 from debates.engine.i18n import translator
 from debates.engine.llm.usage import usage_from_calls
+from debates.engine.options import YES_NO, clean_options, options_from_question, parse_options
+from debates.engine.protocols.council.convergence import stop_decision
 from debates.engine.protocols.council.report import render_markdown
+from debates.engine.protocols.council.schemas import RoundMetrics
 from debates.engine.protocols.council.steps import run_debate, run_step
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import (
-    Persona,
-    Phase,
-    RoundMetrics,
-    SimulatorOptions,
-    StopReason,
-)
-from debates.engine.state import DebateState
-from debates.engine.verdicts import (
-    YES_NO,
-    clean_options,
+from debates.engine.protocols.council.verdicts import (
     cross_exam_schema,
     describe_counts,
-    options_from_question,
-    parse_options,
     position_schema,
     split,
 )
+from debates.engine.schemas import Persona, Phase, SimulatorOptions, StopReason
+from debates.engine.state import DebateState
 from tests.engine.test_trajectories import Recorder, agent, debate
 
 # ---------------------------------------------------------------------- the rule, end to end

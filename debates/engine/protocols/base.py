@@ -27,7 +27,7 @@ from ..schemas import (
     TurnStatus,
     Usage,
 )
-from ..state import DebateState, Step
+from ..state import DebateState, StateView, Step
 from .registry import get_protocol
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
@@ -118,6 +118,9 @@ class DebateProtocol:
     label: ClassVar[str]
     description: ClassVar[str] = ""
     result_model: ClassVar[type[ProtocolResult]]
+    # What the protocol derives from a state's turns, built per state and cached until
+    # the next turn (``DebateState.view``); the council's adds its metrics and stop rule.
+    state_view: ClassVar[type[StateView]] = StateView
     # Templates the pages include for this protocol, over DEFAULT_PARTIALS: "head" (the
     # settings line), "agents", "chart" (beside the agents), "live" (progress and
     # turns), "summary" (the debate page's synthesis card, once there is a result) and

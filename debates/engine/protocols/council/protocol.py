@@ -10,22 +10,20 @@ from pydantic import BaseModel
 
 from ...hooks import EngineHooks, make_gateway
 from ...llm.gateway import LLMGateway
-from ...schemas import (
-    ComposedPanel,
-    CrossExamination,
-    DebateResult,
-    Phase,
-    Position,
-    Premortem,
-    SynthesisNarrative,
-    TurnStatus,
-    Usage,
-    VerifierReport,
-)
+from ...schemas import Phase, TurnStatus, Usage, VerifierReport
 from ...state import DebateState, Step
 from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request, run_asks
 from ..judge import judge_ask, judge_request, judge_step
 from . import report, steps, synthesis, transcript
+from .schemas import (
+    ComposedPanel,
+    CrossExamination,
+    DebateResult,
+    Position,
+    Premortem,
+    SynthesisNarrative,
+)
+from .state import CouncilState, council, step_label
 
 _AGENT_STEPS: dict[Phase, tuple[type[BaseModel], str]] = {
     Phase.PREMORTEM: (Premortem, "premortem"),
@@ -44,6 +42,7 @@ class CouncilProtocol(DebateProtocol):
     label = "Council"
     description = "compose → premortem → position → cross-examination → synthesis"
     result_model = DebateResult
+    state_view = CouncilState
     # The rounds on the debate page; the council's result is the synthesis page's own
     # body (templates/debates/synthesis.html), so it declares no "result" partial.
     more_rounds = True
@@ -55,20 +54,20 @@ class CouncilProtocol(DebateProtocol):
             raise ValueError("the council protocol takes no protocol_options")
 
     def next_step(self, state: DebateState) -> Step | None:
-        step = state.next_step()
-        if step is None and state.failure() is None:
+        step = council(state).next_step()
+        if step is None and council(state).failure() is None:
             return judge_step(state)
         return step
 
     def failure(self, state: DebateState) -> str | None:
-        return state.failure()
+        return council(state).failure()
 
     def step_label(self, step: Step) -> str:
-        return step.label
+        return step_label(step)
 
     def summary_line(self, state: DebateState) -> str:
         cfg = state.config
-        return (f"Council · {cfg.mode.value} · {state.target_agents} agents · "
+        return (f"Council · {cfg.mode.value} · {council(state).target_agents} agents · "
                 f"model {cfg.model}")
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
@@ -79,7 +78,7 @@ class CouncilProtocol(DebateProtocol):
             return [Ask(PANEL, "panel", schema, prompt, step.phase.value, fallback)]
         schema, prompt = _AGENT_STEPS[step.phase]
         return [Ask(i, state.personas[i].name, schema, prompt, step.phase.value)
-                for i in state.active_agents(step)]
+                for i in council(state).active_agents(step)]
 
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
         if step.phase is Phase.JUDGE:
@@ -111,11 +110,11 @@ class CouncilProtocol(DebateProtocol):
     def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         # After Stop the state plans no further round, but a round a worker is still
         # running finishes and counts: it stays on the stepper meanwhile.
-        rounds = state.planned_rounds
+        rounds = council(state).planned_rounds
         if running.startswith("round ") and running[6:].isdigit():
             rounds = max(rounds, int(running[6:]))
         steps = []
-        if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
+        if council(state).needs_compose or state.turn(Phase.COMPOSE) is not None:
             compose = state.turn(Phase.COMPOSE)
             steps.append(PageStep("compose", "compose",
                                   compose is not None and compose.status is TurnStatus.OK))
@@ -125,27 +124,27 @@ class CouncilProtocol(DebateProtocol):
             if not state.personas:
                 done = False
             elif step.phase is Phase.CROSS_EXAM:
-                done = step.round <= state.completed_rounds
+                done = step.round <= council(state).completed_rounds
             else:
-                done = state.step_complete(step)
-            steps.append(PageStep(step.label.replace(" ", "-"), step.label, done))
+                done = council(state).step_complete(step)
+            steps.append(PageStep(step_label(step).replace(" ", "-"), step_label(step), done))
         # Synthesis and its verifier are one step on the page.
         steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
         return steps
 
     def describe(self, state: DebateState, card: Participant) -> None:
         """Confidence from the first position to now, and the latest stance and verdict."""
-        last = state.last_round_started
+        last = council(state).last_round_started
         for r in range(last + 1):
             phase, rnd = (Phase.POSITION, 0) if r == 0 else (Phase.CROSS_EXAM, r)
             ok = state.ok_payload(phase, rnd, card.index) is not None
-            card.trail.append(state.confidence(card.index, r) if ok else None)
+            card.trail.append(council(state).confidence(card.index, r) if ok else None)
         stance_round = max((r for r in range(last + 1)
                             if state.ok_payload(Phase.POSITION if r == 0 else Phase.CROSS_EXAM,
                                                 r, card.index) is not None), default=None)
         if stance_round is not None:
-            card.latest = state.stance(card.index, stance_round)
-            card.verdict = state.verdict(card.index, stance_round)
+            card.latest = council(state).stance(card.index, stance_round)
+            card.verdict = council(state).verdict(card.index, stance_round)
 
     # ------------------------------------------------------------------ result
 

@@ -6,9 +6,9 @@ from collections.abc import Callable
 
 from ...i18n import option_label, step_words, translator
 from ...markdown import cell, inline
-from ...schemas import DebateResult, VerdictSplit
-from ...verdicts import describe
 from ..report_parts import not_advice, quality_lines
+from .schemas import DebateResult, VerdictSplit
+from .verdicts import describe
 
 
 def _names(names: list[str], fmt: Callable[[object], str] = inline) -> str:

@@ -14,22 +14,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ... import prompts, verdicts
+from ... import prompts
 from ...hooks import EngineEvent, EngineHooks, make_gateway
 from ...llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ...points import DISAGREEMENT
-from ...schemas import (
-    CallTag,
-    EngineEventKind,
-    Phase,
-    Premortem,
-    SynthesisNarrative,
-    Turn,
-    TurnStatus,
-    VerifierReport,
-    composed_panel_of,
-)
+from ...schemas import CallTag, EngineEventKind, Phase, Turn, TurnStatus, VerifierReport
 from ...state import DebateState, Step
+from . import verdicts
+from .schemas import Premortem, SynthesisNarrative, composed_panel_of
+from .state import council, step_label
 from .synthesis import synthesis_messages, verifier_messages
 
 # Levels of prompt shortening tried in turn when a prompt does not fit the context:
@@ -73,7 +66,7 @@ def anonymous_labels(state: DebateState, reader: int) -> dict[int, str]:
 def _peer_block(state: DebateState, agent: int, round_number: int, compaction: int) -> str:
     previous = round_number - 1
     peers = [
-        i for i in state.ok_agents(Step(Phase.CROSS_EXAM, previous) if previous else
+        i for i in council(state).ok_agents(Step(Phase.CROSS_EXAM, previous) if previous else
                                    Step(Phase.POSITION))
         if i != agent
     ]
@@ -83,12 +76,12 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
         peers.sort(key=labels.__getitem__)
     blocks = []
     for i in peers:
-        position = state.position(i)
+        position = council(state).position(i)
         assert position is not None
         lines = [
-            f"### {labels[i]} (verdict {state.verdict(i, previous) or '(none)'}, "
-            f"confidence {state.confidence(i, previous):.2f})",
-            f"Stance: {state.stance(i, previous)}",
+            f"### {labels[i]} (verdict {council(state).verdict(i, previous) or '(none)'}, "
+            f"confidence {council(state).confidence(i, previous):.2f})",
+            f"Stance: {council(state).stance(i, previous)}",
         ]
         # Level 1 summarises the opening position (the oldest material) first; level 2
         # shortens the latest round too; level 3 keeps stances and confidences only.
@@ -101,7 +94,7 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
             if compaction < 2 and not previous:
                 lines.append(f"Reasoning: {_bullets(position.reasoning, older)}")
                 lines.append(f"Assumptions: {_bullets(position.key_assumptions, older)}")
-            last = state.cross_exam(i, previous) if previous else None
+            last = council(state).cross_exam(i, previous) if previous else None
             if last is not None:
                 reflection = last.reflection if compaction < 2 else last.reflection[:300]
                 lines.append(f"Latest reflection: {reflection}")
@@ -113,7 +106,7 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
 def _point_refs(state: DebateState, agent: int, round_number: int) -> str:
     """The disagreements ``agent`` kept in ``round_number``, by point id: their words
     are in the list of open points every agent gets, so a prompt states each once."""
-    ids = state.points.ids_of(agent, round_number, DISAGREEMENT)
+    ids = council(state).points.ids_of(agent, round_number, DISAGREEMENT)
     return ", ".join(f"[{point_id}]" for point_id in ids) or "(none)"
 
 
@@ -122,10 +115,10 @@ def _own_previous(state: DebateState, agent: int, round_number: int, compaction:
     round's reflection, concessions and kept points (the opening reasoning was
     examined in round 1, and its stance since answers to it)."""
     if round_number == 1:
-        position = state.position(agent)
+        position = council(state).position(agent)
         assert position is not None
         return f"Your reasoning: {_bullets(position.reasoning, None if compaction == 0 else 2)}"
-    exam = state.cross_exam(agent, round_number - 1)
+    exam = council(state).cross_exam(agent, round_number - 1)
     if exam is None:
         return ""
     limit = None if compaction < 2 else 2
@@ -140,7 +133,7 @@ def _own_previous(state: DebateState, agent: int, round_number: int, compaction:
 def _open_points_block(state: DebateState, round_number: int, compaction: int) -> str:
     """The points raised before this round, with their ids, so that an agent restating
     one cites it and ``new_arguments`` need not guess from words (points.py)."""
-    seen = state.points.raised_before(round_number)
+    seen = council(state).points.raised_before(round_number)
     if not seen:
         return ""
     previous = round_number - 1
@@ -180,7 +173,7 @@ def agent_request(
         user = prompts.render("premortem", **common)
     elif step.phase is Phase.POSITION:
         schema = verdicts.position_schema(state.options)
-        premortem = state.premortem(agent)
+        premortem = council(state).premortem(agent)
         assert premortem is not None
         user = prompts.render(
             "position",
@@ -192,29 +185,29 @@ def agent_request(
     else:
         schema = verdicts.cross_exam_schema(state.options)
         previous = step.round - 1
-        own_conf = state.confidence(agent, previous) or 0.0
+        own_conf = council(state).confidence(agent, previous) or 0.0
         peer_confs = [
-            state.confidence(i, previous) or 0.0
-            for i in state.ok_agents(
+            council(state).confidence(i, previous) or 0.0
+            for i in council(state).ok_agents(
                 Step(Phase.CROSS_EXAM, previous) if previous else Step(Phase.POSITION)
             )
             if i != agent
         ]
-        peers = [i for i in state.counted_agents(previous) if i != agent]
+        peers = [i for i in council(state).counted_agents(previous) if i != agent]
         hints.update(
-            own_verdict=state.verdict(agent, previous),
-            peer_verdict=verdicts.leading_of([state.verdict(i, previous) for i in peers]),
+            own_verdict=council(state).verdict(agent, previous),
+            peer_verdict=verdicts.leading_of([council(state).verdict(i, previous) for i in peers]),
             round=step.round,
             own_confidence=own_conf,
             peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
-            point_ids=state.points.text_ids(step.round),
+            point_ids=council(state).points.text_ids(step.round),
         )
         user = prompts.render(
             "cross_exam",
             round=step.round,
-            own_stance=state.stance(agent, previous),
+            own_stance=council(state).stance(agent, previous),
             own_confidence=f"{own_conf:.2f}",
-            own_verdict=state.verdict(agent, previous) or "(none)",
+            own_verdict=council(state).verdict(agent, previous) or "(none)",
             options=options,
             own_previous=_own_previous(state, agent, step.round, compaction),
             peers=_peer_block(state, agent, step.round, compaction),
@@ -270,7 +263,8 @@ async def _run_agents(
 ) -> None:
     semaphore = asyncio.Semaphore(state.config.concurrency)
     missing = [
-        i for i in state.active_agents(step) if state.turn(step.phase, step.round, i) is None
+        i for i in council(state).active_agents(step)
+        if state.turn(step.phase, step.round, i) is None
     ]
 
     async def one(agent: int) -> None:
@@ -284,7 +278,7 @@ async def _run_agents(
             EngineEvent(
                 kind=EngineEventKind.TURN_COMPLETED if turn.status is TurnStatus.OK
                 else EngineEventKind.TURN_FAILED,
-                step=step.label, phase=step.phase.value, round=step.round, agent=agent,
+                step=step_label(step), phase=step.phase.value, round=step.round, agent=agent,
                 data={"error": turn.error} if turn.error else {},
             )
         )
@@ -299,7 +293,7 @@ def _panel_request(
     state: DebateState, step: Step, compaction: int
 ) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
     if step.phase is Phase.COMPOSE:
-        needed = state.target_agents - len(state.given_personas)
+        needed = council(state).target_agents - len(state.given_personas)
         reserved = [p.name for p in state.given_personas]
         messages = prompts.messages(
             system=prompts.system_prompt(state.language),
@@ -370,31 +364,31 @@ async def run_step(
 ) -> None:
     """Runs one step, adding its turns to ``state`` (and reporting them) as they arrive."""
     gateway = gateway or make_gateway(state, hooks)
-    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_STARTED, step=step.label,
+    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_STARTED, step=step_label(step),
                                      phase=step.phase.value, round=step.round))
     if step.phase in (Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY):
         await _run_panel_call(state, step, gateway, hooks)
     else:
         await _run_agents(state, step, gateway, hooks)
     data: dict[str, Any] = {
-        "ok": len(state.ok_agents(step)) if step.phase not in (
+        "ok": len(council(state).ok_agents(step)) if step.phase not in (
             Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY) else None,
-        "of": len(state.active_agents(step)),
+        "of": len(council(state).active_agents(step)),
     }
-    if step.phase in (Phase.POSITION, Phase.CROSS_EXAM) and state.step_complete(step) \
-            and state.ok_agents(step):
-        data["metrics"] = state.metrics(step.round).model_dump(mode="json")
+    if step.phase in (Phase.POSITION, Phase.CROSS_EXAM) and council(state).step_complete(step) \
+            and council(state).ok_agents(step):
+        data["metrics"] = council(state).metrics(step.round).model_dump(mode="json")
     turn = state.turn(step.phase) if step.phase in (
         Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY) else None
     if turn is not None:
         data["status"] = turn.status.value
         data["error"] = turn.error
-    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_COMPLETED, step=step.label,
+    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_COMPLETED, step=step_label(step),
                                      phase=step.phase.value, round=step.round, data=data))
 
 
 async def run_debate(state: DebateState, hooks: EngineHooks) -> None:
     """Runs every remaining step in this process (the CLI's path)."""
     gateway = make_gateway(state, hooks)
-    while (step := state.next_step()) is not None:
+    while (step := council(state).next_step()) is not None:
         await run_step(state, step, hooks, gateway)
