@@ -1,6 +1,6 @@
-"""The council protocol (docs/protocols.md 1) on the registry: a thin adapter that calls
-the existing council modules (steps.py, state.py, synthesis.py, report.py), so
-they keep their shape and owners while the registry treats every protocol alike."""
+"""The council protocol (docs/protocols.md 1) on the registry: its steps and their
+derivations (state.py), its calls (steps.py, synthesis.py: run by the shared step
+runner, with its prompts shortened when one does not fit), its result and report."""
 
 from __future__ import annotations
 
@@ -8,33 +8,23 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...hooks import EngineHooks, make_gateway
-from ...llm.gateway import LLMGateway
-from ...schemas import Phase, TurnStatus, Usage, VerifierReport
+from ...llm.gateway import CallFailed
+from ...schemas import Phase, TurnStatus, Usage
 from ...state import DebateState, Step
-from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request, run_asks
+from ..base import PANEL, Ask, DebateProtocol, PageStep, Participant, Request
 from ..judge import judge_ask, judge_request, judge_step
 from . import report, steps, synthesis, transcript
-from .schemas import (
-    ComposedPanel,
-    CrossExamination,
-    DebateResult,
-    Position,
-    Premortem,
-    SynthesisNarrative,
-)
+from .schemas import DebateResult, SynthesisNarrative
 from .state import CouncilState, council, step_label
 
-_AGENT_STEPS: dict[Phase, tuple[type[BaseModel], str]] = {
-    Phase.PREMORTEM: (Premortem, "premortem"),
-    Phase.POSITION: (Position, "position"),
-    Phase.CROSS_EXAM: (CrossExamination, "cross_exam"),
-}
-_PANEL_STEPS: dict[Phase, tuple[type[BaseModel], str, bool]] = {
-    Phase.COMPOSE: (ComposedPanel, "compose", False),
-    Phase.SYNTHESIS: (SynthesisNarrative, "synthesis", True),
-    Phase.VERIFY: (VerifierReport, "verifier", True),
-}
+# Each step's prompt template (and, for the panel's calls, whether the configured
+# fallback model stands in for an outage: the synthesis and the verifier, which marks
+# claims as checked, must not be lost to one).
+_AGENT_STEPS: dict[Phase, str] = {
+    Phase.PREMORTEM: "premortem", Phase.POSITION: "position", Phase.CROSS_EXAM: "cross_exam"}
+_PANEL_STEPS: dict[Phase, tuple[str, bool]] = {
+    Phase.COMPOSE: ("compose", False), Phase.SYNTHESIS: ("synthesis", True),
+    Phase.VERIFY: ("verifier", True)}
 
 
 class CouncilProtocol(DebateProtocol):
@@ -74,11 +64,12 @@ class CouncilProtocol(DebateProtocol):
         if step.phase is Phase.JUDGE:
             return [judge_ask()]
         if step.phase in _PANEL_STEPS:
-            schema, prompt, fallback = _PANEL_STEPS[step.phase]
-            return [Ask(PANEL, "panel", schema, prompt, step.phase.value, fallback)]
-        schema, prompt = _AGENT_STEPS[step.phase]
-        return [Ask(i, state.personas[i].name, schema, prompt, step.phase.value)
-                for i in council(state).active_agents(step)]
+            prompt, fallback = _PANEL_STEPS[step.phase]
+            return [Ask(PANEL, "panel", steps.step_schema(state, step), prompt,
+                        step.phase.value, fallback)]
+        schema = steps.step_schema(state, step)
+        return [Ask(i, state.personas[i].name, schema, _AGENT_STEPS[step.phase],
+                    step.phase.value) for i in council(state).active_agents(step)]
 
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
         if step.phase is Phase.JUDGE:
@@ -86,24 +77,45 @@ class CouncilProtocol(DebateProtocol):
             assert payload is not None
             return judge_request(state, synthesis.narrative_text(
                 SynthesisNarrative.model_validate(payload)))
-        if step.phase is Phase.SYNTHESIS:
-            messages, hints = synthesis.synthesis_messages(state)
+        return self._request(state, step, ask, 0)
+
+    def shorter_request(self, state: DebateState, step: Step, ask: Ask,
+                        compaction: int) -> Request | None:
+        # Older material goes first, the latest stances and confidences stay whole to
+        # the end; the compose prompt holds only the question, nothing to shorten.
+        if compaction > steps.MAX_COMPACTION or step.phase in (Phase.COMPOSE, Phase.JUDGE):
+            return None
+        return self._request(state, step, ask, compaction)
+
+    def _request(self, state: DebateState, step: Step, ask: Ask, compaction: int) -> Request:
+        if step.phase is Phase.COMPOSE:
+            messages, hints = steps.compose_messages(state)
+        elif step.phase is Phase.SYNTHESIS:
+            messages, hints = synthesis.synthesis_messages(state, compaction)
         elif step.phase is Phase.VERIFY:
-            messages, hints = synthesis.verifier_messages(state)
-        elif step.phase is Phase.COMPOSE:
-            raise NotImplementedError("compose messages are built inside steps.run_step")
+            messages, hints = synthesis.verifier_messages(state, compaction)
         else:
-            _, messages, hints = steps.agent_request(state, step, ask.agent, 0)
+            _, messages, hints = steps.agent_request(state, step, ask.agent, compaction)
         return Request(messages=messages, hints=hints)
 
-    async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
-                       gateway: LLMGateway | None = None) -> None:
-        # The council's own runner: context compaction and its progress data; the
-        # judge is one plain call, as in every protocol.
-        if step.phase is Phase.JUDGE:
-            await run_asks(self, state, step, hooks, gateway or make_gateway(state, hooks))
-            return
-        await steps.run_step(state, step, hooks, gateway)
+    def call_error(self, step: Step, exc: CallFailed) -> str:
+        # An agent's turn records its own model: its error does not repeat it.
+        if step.phase in _AGENT_STEPS:
+            return f"{exc.error_class}: {exc.message}"
+        return super().call_error(step, exc)
+
+    def reports_turns(self, step: Step) -> bool:
+        # Compose, synthesis and verify are one call each: their step's event says it.
+        return step.phase not in _PANEL_STEPS
+
+    def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
+        view = council(state)
+        if step.phase in _PANEL_STEPS:
+            return {"ok": None, "of": len(view.active_agents(step))}
+        if step.phase in (Phase.POSITION, Phase.CROSS_EXAM) and view.step_complete(step) \
+                and view.ok_agents(step):
+            return {"metrics": view.metrics(step.round).model_dump(mode="json")}
+        return {}
 
     # ------------------------------------------------------------------ the debate page
 
