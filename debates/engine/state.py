@@ -72,13 +72,16 @@ class DebateState:
     # "One more round" after a stop (protocols whose ``more_rounds`` is set): rounds up
     # to this one run whatever the stopping rule says.
     forced_rounds: int = 0
-    # The protocol's view of the turns, built on first use after each change.
+    # The protocol's view of the turns, built on first use after each change; and the
+    # default protocol's, for the bridge below.
     _view: StateView | None = field(default=None, repr=False, compare=False)
+    _default_view: StateView | None = field(default=None, repr=False, compare=False)
 
     def changed(self) -> None:
         """Drops what was derived from the turns (a turn arrived, or a protocol reset
         some): the next read derives it again."""
         self._view = None
+        self._default_view = None
 
     # ------------------------------------------------------------------ turns
 
@@ -122,7 +125,13 @@ class DebateState:
     def __getattr__(self, name: str) -> Any:
         # A bridge for the callers outside the engine that still read a protocol's
         # derivations off the state (``state.all_metrics()``, the debate pages): they
-        # are the view's. Engine code asks the view by its type (e.g. ``council(state)``).
+        # are the view's, else (asked of any debate, as before protocols had views) the
+        # default protocol's. Engine code asks the view by its type (``council(state)``).
         if name.startswith("_"):
             raise AttributeError(name)
-        return getattr(self.view, name)
+        if hasattr(self.view, name):
+            return getattr(self.view, name)
+        if self._default_view is None:
+            default = DebateConfig.model_fields["protocol"].default
+            self._default_view = _VIEWS.get(default, StateView)(self)
+        return getattr(self._default_view, name)
