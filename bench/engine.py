@@ -22,6 +22,7 @@ from debates.engine import (
     EngineHooks,
     Mode,
     SimulatorOptions,
+    council_state,
     resolve_config,
     run_protocol,
 )
@@ -74,8 +75,9 @@ def run_one(mode: Mode, latency_ms: int, seed: int = 7, *, trace_heap: bool = Fa
     if trace_heap:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-    steps = 5 + state.completed_rounds  # compose, premortem, position, rounds, synthesis, verify
-    return Run(mode=mode.value, agents=len(state.personas), rounds=state.completed_rounds,
+    rounds = council_state(state).completed_rounds
+    steps = 5 + rounds  # compose, premortem, position, rounds, synthesis, verify
+    return Run(mode=mode.value, agents=len(state.personas), rounds=rounds,
                calls=len(hooks.calls), wall_s=wall, critical_path_s=steps * latency_ms / 1000,
                sequential_s=len(hooks.calls) * latency_ms / 1000, peak_python_mib=peak / 2**20)
 

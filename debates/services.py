@@ -25,6 +25,7 @@ from debates.engine import (
     Step,
     check_model,
     clean_question,
+    council_state,
     get_protocol,
     is_simulated,
     resolve_config,
@@ -274,8 +275,9 @@ def more_round_estimate(*, debate: Debate, state: DebateState | None = None) -> 
     """What one more round on the finished ``debate`` would add: a round by the agents
     still taking part, each at its own model, then a new synthesis and verifier."""
     state = state or load_state(debate)
-    round_number = state.completed_rounds + 1
-    taking_part = state.active_agents(Step(Phase.CROSS_EXAM, round_number))
+    council = council_state(state)  # only the council has one more round
+    round_number = council.completed_rounds + 1
+    taking_part = council.active_agents(Step(Phase.CROSS_EXAM, round_number))
     personas = [state.personas[i] for i in taking_part]
     return estimate_more_round(state.config, round_number=round_number, personas=personas,
                                text_chars=len(debate.question) + len(debate.context))
@@ -299,10 +301,11 @@ def debate_more_round(*, debate: Debate, user: User | None = None) -> Debate:
     check_can_spend(team=debate.team, user=user, estimated_cost_usd=extra.cost_usd,
                     debate_cost_usd=debate.cost_usd, what="one more round",
                     unpriced_models=extra.unpriced_models)
-    state.request_more_round()
+    council = council_state(state)
+    council.request_more_round()
     # The round that stopped the debate now reads "continue", with the rule's verdict
     # kept in its explanation: the cached rows follow the state.
-    store_round_metrics(debate, state.all_metrics())
+    store_round_metrics(debate, council_state(state).all_metrics())
     TurnRow.objects.filter(
         debate=debate, phase__in=[Phase.SYNTHESIS.value, Phase.VERIFY.value, Phase.JUDGE.value]
     ).delete()

@@ -5,21 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from debates.engine.configure import resolve_config
-from debates.engine.schemas import (
+from debates.engine.protocols.council.schemas import (
     AgentResult,
     AgentView,
     ClusteredItem,
-    DebateConfig,
     DebateResult,
     Diagnostic,
     DiagnosticLabel,
-    Mode,
-    Persona,
     RecommendedPath,
-    StopReason,
     TopicDisagreement,
-    Usage,
 )
+from debates.engine.schemas import DebateConfig, Mode, Persona, StopReason, Usage
 from debates.models import Debate, Synthesis
 from debates.services import debate_create
 

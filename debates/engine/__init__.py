@@ -16,7 +16,6 @@ load_plugins()
 
 # The face, below the plugins: importing it must find every protocol registered.
 from .configure import check_agents, resolve_config  # noqa: E402
-from .convergence import diagnostic_meaning  # noqa: E402
 from .hooks import EngineEvent, EngineHooks  # noqa: E402
 from .i18n import Catalogue, Translator, option_label, step_words, translator  # noqa: E402
 from .i18n.catalogues import COMPILE_HINT, ENGLISH, CatalogueNotCompiled  # noqa: E402
@@ -31,6 +30,7 @@ from .llm.usage import usage_from_calls  # noqa: E402
 from .markdown import inline  # noqa: E402
 from .novelty import DEFAULT_THRESHOLD as NEAR_DUPLICATE_THRESHOLD  # noqa: E402
 from .novelty import similarity, tokens  # noqa: E402
+from .options import options_from_question, parse_options  # noqa: E402
 from .persona_files import (  # noqa: E402
     MAX_PERSONA_FILE_CHARS,
     PersonaFileError,
@@ -54,6 +54,22 @@ from .protocols import (  # noqa: E402
 from .protocols.adversarial.domains import DetectedDomain, localized  # noqa: E402
 from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
 from .protocols.adversarial.stopping import status_line_in  # noqa: E402
+from .protocols.council.convergence import diagnostic_meaning  # noqa: E402
+from .protocols.council.schemas import (  # noqa: E402
+    AgentView,
+    ClusteredItem,
+    DebateResult,
+    Diagnostic,
+    RecommendedPath,
+    RiskFollowUp,
+    RoundDecision,
+    RoundMetrics,
+    TopicDisagreement,
+    VerdictSplit,
+)
+from .protocols.council.state import council as council_state  # noqa: E402
+from .protocols.council.state import step_label as council_step_label  # noqa: E402
+from .protocols.council.verdicts import describe as describe_split  # noqa: E402
 from .schemas import (  # noqa: E402
     MAX_AGENTS,
     MAX_QUESTION_CHARS,
@@ -64,12 +80,8 @@ from .schemas import (  # noqa: E402
     PERSONA_MODEL_MAX,
     PERSONA_NAME_MAX,
     PERSONA_TEXT_MAX,
-    AgentView,
     CallRecord,
-    ClusteredItem,
     DebateConfig,
-    DebateResult,
-    Diagnostic,
     EngineEventKind,
     Mode,
     ModeSetting,
@@ -77,24 +89,16 @@ from .schemas import (  # noqa: E402
     Phase,
     Quality,
     QualityReason,
-    RecommendedPath,
     ResultSummary,
-    RiskFollowUp,
-    RoundDecision,
-    RoundMetrics,
     SimulatorOptions,
     StopReason,
-    TopicDisagreement,
     Turn,
     TurnStatus,
     UnverifiedClaim,
     Usage,
-    VerdictSplit,
 )
 from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
 from .state import DebateState, Step  # noqa: E402
-from .verdicts import describe as describe_split  # noqa: E402
-from .verdicts import options_from_question, parse_options  # noqa: E402
 
 __all__ = [
     # configuration and input
@@ -106,7 +110,9 @@ __all__ = [
     "Persona", "PERSONA_NAME_MAX", "PERSONA_TEXT_MAX", "PERSONA_MODEL_MAX",
     "MAX_PERSONA_FILE_CHARS", "PersonaFileError", "load_persona_text", "parse_personas",
     # running a debate
-    "DebateState", "Step", "Phase", "Turn", "TurnStatus", "CallRecord", "EngineEvent",
+    "DebateState", "Step", "council_step_label", "council_state", "Phase", "Turn",
+    "TurnStatus", "CallRecord",
+    "EngineEvent",
     "EngineEventKind", "EngineHooks", "Cancelled", "run_protocol", "ConsoleProgress",
     "usage_from_calls", "Usage",
     # protocols

@@ -29,6 +29,7 @@ from .configure import check_agents, resolve_config
 from .inputs import InputError, check_model, clean_question
 from .llm.capabilities import load_model_settings
 from .llm.usage import usage_from_calls
+from .options import parse_options
 from .persona_files import PersonaFileError, load_persona_file
 from .progress import ConsoleProgress
 from .protocols import get_protocol, known_protocols, run_protocol
@@ -44,7 +45,6 @@ from .schemas import (
 )
 from .sim.config import load_sim_script, simulator_options_from_env
 from .state import DebateState
-from .verdicts import parse_options
 
 EXIT_FAILED, EXIT_BAD_INPUT, EXIT_POOR_QUALITY, EXIT_INTERRUPTED = 1, 2, 3, 130
 # What --fail-on-quality takes, and the verdicts each one fails on.

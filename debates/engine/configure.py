@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import ConfigDict, field_validator, model_validator
 
+from .options import parse_options
 from .protocols import check_protocol, get_protocol, known_protocols
 from .schemas import MODE_DEFAULTS, DebateConfig
-from .verdicts import parse_options
 
 
 class _Resolving(DebateConfig):

@@ -1,33 +1,25 @@
-"""Typed shapes of everything the engine reads or writes.
-
-LLM output models (``Persona``, ``Premortem``, ``Position``, ``CrossExamination``,
-``SynthesisNarrative``, ``VerifierReport``) are what a model must return; the rest
-describe a debate's configuration, its stored turns and its final result.
+"""Typed shapes every protocol shares: personas, a debate's configuration, its phases
+and stored turns, the call ledger, the verifier's and the judge's answers, and the head
+every result has (``ProtocolResult``). A protocol's own shapes are in its package
+(``protocols/council/schemas.py``, ...).
 """
 
 from __future__ import annotations
 
 import secrets
 from enum import StrEnum
-from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
-    WithJsonSchema,
     computed_field,
-    create_model,
     field_validator,
     model_serializer,
 )
 from pydantic_core import core_schema
-
-from .i18n import option_label, translator
-from .points import normalise_items
 
 NonEmpty = Annotated[str, Field(min_length=1)]
 # How answers are constrained (docs/models.md); ``auto`` picks per model.
@@ -84,143 +76,12 @@ class Persona(PersonaText):
 PERSONA_TEXT_FIELDS = tuple(PersonaText.model_fields)
 
 
-def _text_fields_only(value: Any) -> Any:
+def text_fields_only(value: Any) -> Any:
     # A model that fills every optional field (or invents one) must not choose which
     # model runs: whatever is not persona text is dropped before validation.
     if isinstance(value, dict):
         return {k: v for k, v in value.items() if k in PERSONA_TEXT_FIELDS}
     return value
-
-
-class ComposedPanel(Strict):
-    """The compose step's answer. Its schema offers persona text fields only."""
-
-    personas: list[
-        Annotated[
-            Persona,
-            BeforeValidator(_text_fields_only),
-            WithJsonSchema(PersonaText.model_json_schema()),
-        ]
-    ]
-    # The options the debate decides between (docs/protocols.md 1.4), extracted in the same
-    # call; empty in panels composed before options existed.
-    options: list[NonEmpty] = Field(default_factory=list)
-
-
-@cache
-def composed_panel_of(n: int) -> type[ComposedPanel]:
-    """The compose answer for a panel of ``n``: the count is in the schema the server is
-    sent, so a server that constrains decoding writes ``n`` personas (a small model
-    left free wrote none), and an answer without any persona is invalid (repaired,
-    else the compose step fails naming it) rather than a panel of nobody. Fewer than
-    ``n`` still passes: the report notes the short panel."""
-    personas = ComposedPanel.model_fields["personas"]
-    assert personas.annotation is not None
-    return create_model(
-        # The same name: prompts, the simulator and the ledger know the schema by it.
-        "ComposedPanel",
-        __base__=ComposedPanel,
-        personas=(
-            personas.annotation,
-            Field(min_length=1, json_schema_extra={"minItems": n, "maxItems": n}),
-        ),
-    )
-
-
-class Premortem(Strict):
-    failure_scenario: NonEmpty
-    root_causes: list[NonEmpty] = Field(min_length=1)
-    early_warning_signals: list[NonEmpty] = Field(default_factory=list)
-
-
-class Position(Strict):
-    stance: NonEmpty
-    # One of the debate's options. The model is asked with the options as an enum
-    # (verdicts.position_schema); None only in turns stored before verdicts existed.
-    verdict: str | None = None
-    reasoning: list[NonEmpty] = Field(min_length=1)
-    confidence: Confidence
-    key_assumptions: list[NonEmpty] = Field(default_factory=list)
-
-
-class CrossExamination(Strict):
-    concessions: list[NonEmpty] = Field(default_factory=list)
-    remaining_disagreements: list[NonEmpty] = Field(default_factory=list)
-    updated_position: str | None = None
-    updated_verdict: str | None = None  # null = unchanged, carried forward
-    updated_confidence: Confidence | None = None
-    reflection: NonEmpty
-    new_evidence_needed: list[NonEmpty] = Field(default_factory=list)
-
-    @field_validator("remaining_disagreements", "new_evidence_needed", mode="before")
-    @classmethod
-    def _items_may_cite(cls, value: Any) -> Any:
-        # Citations may come as "[D3] text", "(d3): text" or {"text", "cites"}: stored
-        # in one form, "[D3] text", so every reader sees plain strings (points.py).
-        return normalise_items(value)
-
-    @field_validator("updated_position")
-    @classmethod
-    def _blank_is_unchanged(cls, value: str | None) -> str | None:
-        return value.strip() or None if value is not None else None
-
-    @field_validator("updated_confidence", mode="before")
-    @classmethod
-    def _unreadable_confidence_is_unchanged(cls, value: Any) -> Any:
-        # A grammar cannot bound a number (llama.cpp's and node-llama-cpp's bound only
-        # its shape): SmolLM2-135M wrote 2.0, 3 and 3.033 and lost the whole turn, its
-        # concessions and points with it, to a repair that failed the same way. An
-        # update outside 0-1 says nothing about the scale meant: the confidence stays.
-        if isinstance(value, int | float) and not isinstance(value, bool) and not 0 <= value <= 1:
-            return None
-        return value
-
-
-class RiskStatus(StrEnum):
-    MITIGATED = "mitigated"
-    PARTIALLY = "partially"
-    OPEN = "open"
-
-
-class AgentView(Strict):
-    agent: NonEmpty
-    view: NonEmpty
-
-
-class TopicDisagreement(Strict):
-    topic: NonEmpty
-    views: list[AgentView] = Field(min_length=1)
-
-
-class RiskFollowUp(Strict):
-    risk_id: NonEmpty
-    status: RiskStatus
-    note: str = ""
-
-
-class RecommendedPath(Strict):
-    stakes: NonEmpty
-    strongest_evidence: NonEmpty
-    weakest_evidence: NonEmpty
-    path_dependencies: list[NonEmpty] = Field(default_factory=list)
-    recommendation: NonEmpty
-    risks: list[NonEmpty] = Field(default_factory=list)
-
-
-class DivergenceReport(Strict):
-    summary: NonEmpty
-    camps: list[AgentView] = Field(min_length=1)
-    what_would_resolve_it: list[NonEmpty] = Field(default_factory=list)
-
-
-class SynthesisNarrative(Strict):
-    """The LLM's share of the synthesis; the rest is computed by code."""
-
-    consensus_points: list[NonEmpty] = Field(default_factory=list)
-    disagreements: list[TopicDisagreement] = Field(default_factory=list)
-    recommended_path: RecommendedPath | None = None
-    divergence_report: DivergenceReport | None = None
-    risk_follow_up: list[RiskFollowUp] = Field(default_factory=list)
 
 
 class ClaimType(StrEnum):
@@ -485,14 +346,6 @@ class StopReason(StrEnum):
     STOPPED_BY_USER = "stopped_by_user"
 
 
-class RoundDecision(StrEnum):
-    """What the stop rule said after a round when it did not stop the debate (a stop
-    is a ``StopReason``); round 0 has no decision."""
-
-    NONE = "-"
-    CONTINUE = "continue"
-
-
 class EngineEventKind(StrEnum):
     """What an ``EngineEvent`` reports (hooks.EngineEvent)."""
 
@@ -500,54 +353,6 @@ class EngineEventKind(StrEnum):
     TURN_COMPLETED = "turn_completed"
     TURN_FAILED = "turn_failed"
     STEP_COMPLETED = "step_completed"
-
-
-class RoundMetrics(BaseModel):
-    round: int
-    # Agents live in this round: those whose own turn succeeded.
-    active_agents: int
-    # Agents the mean and dispersion are over: every agent that took a position, a
-    # failed one with its last confidence carried forward (docs/protocols.md 1.6). None in
-    # results stored before that, when it was the same as active_agents.
-    counted_agents: int | None = None
-    mean_confidence: float
-    dispersion: float
-    confidence_delta: float | None = None
-    concessions: int | None = None
-    new_arguments: int | None = None
-    # Share of counted agents on the most common verdict, which option that is (None
-    # on a tie) and the whole split; None when no agent gave a verdict.
-    agreement: float | None = None
-    leading_verdict: str | None = None
-    verdict_counts: dict[str, int] | None = None
-    decision: RoundDecision | StopReason = RoundDecision.NONE
-    stop_reason: StopReason | None = None
-    explanation: str = ""
-
-
-class DiagnosticLabel(StrEnum):
-    HEALTHY_DOUBT = "healthy_doubt"
-    GENUINE_CONVERGENCE = "genuine_convergence"
-    FALSE_CONSENSUS_RISK = "false_consensus_risk"
-    POLARIZATION = "polarization"
-    MIXED = "mixed"
-    # Drew together, yet verdicts stay split or the spread stays wide (not in 1.8's
-    # table: there it read as convergence next to a "genuine disagreement" stop).
-    STILL_APART = "still_apart"
-
-
-class Diagnostic(BaseModel):
-    label: DiagnosticLabel
-    mean_before: float
-    mean_after: float
-    dispersion_before: float
-    dispersion_after: float
-    mean_trend: Literal["rose", "fell", "stable"]
-    dispersion_trend: Literal["widened", "narrowed", "stable"]
-    # What the wording rests on besides the trends; None in results stored before.
-    largest_move: float | None = None  # the largest change of one agent's confidence
-    agreement_after: float | None = None  # verdict agreement in the last round
-    dispersion_limit: float | None = None  # the stopping rule's disagreement limit
 
 
 # --------------------------------------------------------------------------- result
@@ -559,44 +364,6 @@ class Severity(StrEnum):
     LOW = "low"
 
 
-class ClusteredItem(BaseModel):
-    id: str
-    text: str
-    raised_by: list[str]
-    severity: Severity | None = None
-    follow_up: RiskStatus | None = None
-    follow_up_note: str = ""
-
-
-class VerdictSplit(BaseModel):
-    """How the counted agents' verdicts fall on the options at one moment."""
-
-    counts: dict[str, int]  # option -> agents, in the options' order, zeros left out
-    of: int
-    supporters: int  # agents on the most common verdict
-    leading: str | None  # that verdict; None when two options tie
-    agreement: float  # supporters / of
-
-
-class AgentResult(BaseModel):
-    index: int
-    persona: Persona
-    model: str
-    initial_stance: str | None = None
-    initial_confidence: float | None = None
-    final_stance: str | None = None
-    final_confidence: float | None = None
-    key_assumptions: list[str] = Field(default_factory=list)
-    confidence_by_round: list[float | None] = Field(default_factory=list)
-    initial_verdict: str | None = None
-    final_verdict: str | None = None
-    verdict_by_round: list[str | None] = Field(default_factory=list)
-    # Whether the final verdict is the leading one (None: not live at the end, or no
-    # verdict leads).
-    in_final_majority: bool | None = None
-    failed_in: str | None = None
-
-
 class Usage(BaseModel):
     calls: int = 0
     failed_calls: int = 0
@@ -605,14 +372,6 @@ class Usage(BaseModel):
     cost_usd: float = 0.0
     cost_known: bool = True
     wall_time_s: float = 0.0
-
-
-class Compaction(BaseModel):
-    """A prompt that was shortened to fit its model's context, and how far."""
-
-    step: str
-    agent: str | None = None
-    level: int
 
 
 # Every value a result summary's stop_reason takes (docs/api.md, "The result summary"):
@@ -763,49 +522,6 @@ DECISION_OPTIONS = "The options a decision on this debate can name (record_decis
 
 def decision_options_field() -> Any:
     return Field(default_factory=list, description=DECISION_OPTIONS)
-
-
-class DebateResult(ProtocolResult):
-    mode: Mode
-    agents: list[AgentResult]
-    rounds_completed: int
-    stop_reason: StopReason
-    stop_explanation: str
-    metrics: list[RoundMetrics]
-    diagnostic: Diagnostic
-    options: list[str] = decision_options_field()
-    # The verdict split before the debate (round 0, the baseline answer) and at the end.
-    verdicts_before: VerdictSplit | None = None
-    verdicts_after: VerdictSplit | None = None
-    pre_positional_risks: list[ClusteredItem]
-    post_positional_concerns: list[ClusteredItem]
-    disagreements: list[TopicDisagreement]
-    consensus_points: list[str]
-    recommended_path: RecommendedPath | None
-    divergence_report: DivergenceReport | None
-    compactions: list[Compaction] = Field(default_factory=list)
-
-    json_head = ("question", "language", "protocol", "mode", "config", "prompt_version",
-                 "simulated")
-    json_tail = (*ProtocolResult.json_tail, "compactions")
-
-    @computed_field(  # type: ignore[prop-decorator]
-        description="The options as the debate's language writes them, in the same "
-        "order: the fixed ones (for, against, conditional) translated, named ones as "
-        "given. `options` and the verdicts keep the identifiers.")
-    @property
-    def option_labels(self) -> list[str]:
-        t = translator(self.language)
-        return [option_label(option, t) for option in self.options]
-
-    def summarize(self) -> ResultSummary:
-        path, report = self.recommended_path, self.divergence_report
-        return ResultSummary(
-            protocol=self.protocol, stop_reason=self.stop_reason.value,
-            stop_explanation=self.stop_explanation,
-            decision=path.recommendation if path else None,
-            divergence=report.summary if report else None,
-            degraded=self.degraded, simulated=self.simulated)
 
 
 class CallTag(BaseModel):

@@ -27,6 +27,8 @@ from debates.engine import (
     Translator,
     TurnStatus,
     UnverifiedClaim,
+    council_state,
+    council_step_label,
     get_protocol,
     step_words,
     translator,
@@ -253,7 +255,7 @@ def _name(names: dict[int, str], index: int) -> str:
 def rounds_shown(state: DebateState, debate: Debate) -> int:
     """The rounds the page shows. After Stop the state plans no further round, but the
     round a worker is still running finishes and counts: it stays visible meanwhile."""
-    rounds = state.planned_rounds
+    rounds = state.view.planned_rounds
     step = debate.current_step if debate.is_active else ""
     if step.startswith("round ") and step[6:].isdigit():
         rounds = max(rounds, int(step[6:]))
@@ -327,12 +329,13 @@ def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetric
     """The convergence chart; each card takes its series' colour."""
     if not any(c.trail for c in cards):
         return convergence_chart([])
+    rounds = max(len(c.trail) for c in cards)  # each card's trail: round 0 to the last started
     chart = convergence_chart(
         [(c.name, c.trail) for c in cards],
         [next((m.dispersion for m in metrics if m.round == r), None)
-         for r in range(state.last_round_started + 1)],
+         for r in range(rounds)],
         [next((m.agreement for m in metrics if m.round == r), None)
-         for r in range(state.last_round_started + 1)],
+         for r in range(rounds)],
     )
     for card, series in zip(cards, chart.series, strict=True):
         card.color = series.color
@@ -358,15 +361,15 @@ def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
                 fields=turn_fields(phase, turn.payload or {}, t) if ok else [],
                 summary=turn_summary(phase, turn.payload or {}, t) if ok else "",
             ))
-        step_state = state_of.get(step.label, "pending")
+        step_state = state_of.get(council_step_label(step), "pending")
         # A step of another protocol may share a label ("round 1") but holds no turns.
         if not turns and step_state in ("pending", "skipped", "done"):
             continue
         title = {"premortem": "Premortem", "position": "Positions (round 0)"}.get(
-            step.label, step.label.capitalize())
+            council_step_label(step), council_step_label(step).capitalize())
         panels.append(PanelView(
-            key=step.label.replace(" ", "-"), title=title, state=step_state,
-            expected=len(state.active_agents(step)), turns=turns,
+            key=council_step_label(step).replace(" ", "-"), title=title, state=step_state,
+            expected=len(council_state(state).active_agents(step)), turns=turns,
             metric=by_round.get(step.round) if step.phase in (Phase.POSITION,
                                                                Phase.CROSS_EXAM) else None,
         ))

@@ -7,7 +7,8 @@ import pytest
 from django.test import Client
 
 from accounts.services import api_token_create
-from debates.engine.schemas import DebateConfig, DebateResult
+from debates.engine.protocols.council.schemas import DebateResult
+from debates.engine.schemas import DebateConfig
 from debates.models import Debate, DebateStatus
 from debates.runtime.execution import run_to_completion
 from debates.services import debate_create

@@ -14,7 +14,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from debates.engine.schemas import MODE_DEFAULTS, DebateResult, Mode
+from debates.engine.protocols.council.schemas import DebateResult
+from debates.engine.schemas import MODE_DEFAULTS, Mode
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "fixtures" / "cases"

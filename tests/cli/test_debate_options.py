@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.core.management.base import CommandError
 
-from debates.engine.schemas import DebateResult
+from debates.engine.protocols.council.schemas import DebateResult
 from tests.cli.test_debate_command import run
 
 QUESTION = "Should we split our Django monolith into microservices within 12 months?"

@@ -22,7 +22,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from debates.engine import cli
-from debates.engine.schemas import DebateResult
+from debates.engine.protocols.council.schemas import DebateResult
 from tests.engine.openai_stub import StubServer
 
 ROOT = Path(__file__).resolve().parents[2]

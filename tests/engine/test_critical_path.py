@@ -5,9 +5,9 @@ mode are measured by ``python -m bench`` and recorded in docs/performance.md."""
 import asyncio
 import time
 
+from debates.engine import run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
-from debates.engine.protocols.council.steps import run_debate
 from debates.engine.schemas import SimulatorOptions
 from debates.engine.state import DebateState
 
@@ -32,7 +32,7 @@ def run(latency_ms: int) -> tuple[float, DebateState, int]:
         mode="quick", simulator=SimulatorOptions(latency_ms=latency_ms, script=TWO_ROUNDS)))
     hooks = Counter()
     started = time.perf_counter()
-    asyncio.run(run_debate(state, hooks))
+    asyncio.run(run_protocol(state, hooks))
     return time.perf_counter() - started, state, hooks.calls
 
 

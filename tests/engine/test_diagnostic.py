@@ -2,9 +2,13 @@
 
 import pytest
 
-from debates.engine.convergence import diagnose, diagnostic_meaning, mean_and_dispersion
 from debates.engine.i18n import translator
-from debates.engine.schemas import DiagnosticLabel, RoundMetrics
+from debates.engine.protocols.council.convergence import (
+    diagnose,
+    diagnostic_meaning,
+    mean_and_dispersion,
+)
+from debates.engine.protocols.council.schemas import DiagnosticLabel, RoundMetrics
 
 
 def m(mean, disp, agreement=None):
@@ -131,7 +135,7 @@ def test_every_label_has_words_in_every_language(language):
 def test_a_genuine_disagreement_stop_never_sits_next_to_a_convergence_label():
     """Over a grid of final rounds the rule stops as "genuine disagreement", the
     diagnostic (same round, same limit) never says convergence or consensus."""
-    from debates.engine.convergence import DISAGREEMENT_FACTOR, stop_decision
+    from debates.engine.protocols.council.convergence import DISAGREEMENT_FACTOR, stop_decision
     from debates.engine.schemas import StopReason
 
     threshold = 0.1

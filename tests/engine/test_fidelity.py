@@ -5,20 +5,15 @@ from __future__ import annotations
 
 import re
 
+from debates.engine import run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols.council.report import render_markdown
-from debates.engine.protocols.council.steps import agent_request, run_debate
+from debates.engine.protocols.council.schemas import DiagnosticLabel, SynthesisNarrative
+from debates.engine.protocols.council.steps import agent_request
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import (
-    DiagnosticLabel,
-    Phase,
-    SimulatorOptions,
-    StopReason,
-    SynthesisNarrative,
-    TurnStatus,
-)
+from debates.engine.schemas import Phase, SimulatorOptions, StopReason, TurnStatus
 from debates.engine.state import DebateState, Step
 
 QUESTION = "Should we move to usage-based pricing?"
@@ -41,7 +36,7 @@ async def run(agents, question=QUESTION, **config):
         mode="quick", agents=len(agents), retry_backoff_s=0.0,
         simulator=SimulatorOptions(script={"agents": agents}), **config))
     hooks = Recorder()
-    await run_debate(state, hooks)
+    await run_protocol(state, hooks)
     return state, hooks
 
 

@@ -21,16 +21,9 @@ from debates.engine.llm.gateway import (
     parse_reply,
 )
 from debates.engine.llm.loader import litellm_module
+from debates.engine.protocols.council.schemas import ComposedPanel, CrossExamination, Position
 from debates.engine.schema_titles import without_titles
-from debates.engine.schemas import (
-    CallRecord,
-    CallTag,
-    ComposedPanel,
-    CrossExamination,
-    Phase,
-    Position,
-    SimulatorOptions,
-)
+from debates.engine.schemas import CallRecord, CallTag, Phase, SimulatorOptions
 from debates.engine.sim import simulator
 
 litellm = litellm_module()

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from debates.engine.llm.gateway import CallFailed, LLMGateway
-from debates.engine.schemas import CallRecord, CallTag, Phase, Position
+from debates.engine.protocols.council.schemas import Position
+from debates.engine.schemas import CallRecord, CallTag, Phase
 
 from .openai_stub import POSITION, StubServer, completion_body, error_body
 

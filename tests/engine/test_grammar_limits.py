@@ -14,14 +14,8 @@ from debates.engine.llm.gateway import format_params, json_schema_of, sent_schem
 from debates.engine.llm.grammar_limits import GRAMMAR_MAX_REPEAT, grammar_safe
 from debates.engine.llm.loader import litellm_module
 from debates.engine.protocols import run_protocol
-from debates.engine.schemas import (
-    MAX_AGENTS,
-    ComposedPanel,
-    Mode,
-    PersonaText,
-    Phase,
-    composed_panel_of,
-)
+from debates.engine.protocols.council.schemas import ComposedPanel, composed_panel_of
+from debates.engine.schemas import MAX_AGENTS, Mode, PersonaText, Phase
 from debates.engine.sim import simulator
 from debates.engine.state import DebateState
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
+from debates.engine import run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.i18n import step_words, translator
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols.council.report import render_markdown
-from debates.engine.protocols.council.steps import run_debate
 from debates.engine.protocols.council.synthesis import build_result
 from debates.engine.schemas import SimulatorOptions
 from debates.engine.state import DebateState
@@ -36,7 +36,7 @@ async def report_for(question, agents=None):
     state = DebateState(question=question, config=resolve_config(
         mode="quick", retry_backoff_s=0.0, simulator=simulator))
     hooks = Calls()
-    await run_debate(state, hooks)
+    await run_protocol(state, hooks)
     assert state.failure() is None
     result = build_result(state, usage_from_calls(hooks.calls))
     return result, render_markdown(result)

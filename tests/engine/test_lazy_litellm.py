@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from debates.engine.llm.gateway import ContextTooLong, LLMGateway, token_upper_bound
-from debates.engine.schemas import Position
+from debates.engine.protocols.council.schemas import Position
 
 ROOT = Path(__file__).resolve().parents[2]
 

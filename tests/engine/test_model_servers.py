@@ -10,23 +10,14 @@ from typing import Any
 
 import pytest
 
+from debates.engine import get_protocol, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks, make_gateway
 from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS
 from debates.engine.llm.gateway import CallFailed, LLMGateway, output_tokens, sent_schema
-from debates.engine.protocols.council.steps import run_debate, run_step
+from debates.engine.protocols.council.schemas import Position, Premortem, SynthesisNarrative
 from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
-from debates.engine.schemas import (
-    CallRecord,
-    CallTag,
-    Mode,
-    Phase,
-    Position,
-    Premortem,
-    SynthesisNarrative,
-    TurnStatus,
-    Usage,
-)
+from debates.engine.schemas import CallRecord, CallTag, Mode, Phase, TurnStatus, Usage
 from debates.engine.state import DebateState, Step
 from tests.waiting import wait_until_async
 
@@ -103,8 +94,8 @@ async def test_a_server_filling_every_optional_field_cannot_choose_the_model(
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")
-    await run_step(state, Step(Phase.COMPOSE), hooks, gw)
-    await run_step(state, Step(Phase.PREMORTEM), hooks, gw)
+    await get_protocol("council").run_step(state, Step(Phase.COMPOSE), hooks, gw)
+    await get_protocol("council").run_step(state, Step(Phase.PREMORTEM), hooks, gw)
 
     compose_schema = bodies(filler)[0]["response_format"]["json_schema"]["schema"]
     persona_fields = set(compose_schema["properties"]["personas"]["items"]["properties"])
@@ -292,7 +283,7 @@ async def test_a_default_compose_is_taken_by_a_server_with_llama_cpps_grammar_li
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=grammar_limited.api_base, api_key="test")
-    await run_step(state, Step(Phase.COMPOSE), hooks, gw)
+    await get_protocol("council").run_step(state, Step(Phase.COMPOSE), hooks, gw)
 
     turn = state.turn(Phase.COMPOSE)
     assert turn is not None and turn.status is TurnStatus.OK
@@ -317,7 +308,7 @@ async def test_a_small_model_under_a_grammar_composes_the_panel_size_asked_for(
     gw = make_gateway(state, hooks, api_base=small.api_base, api_key="test")
     caps_module.configure({"openai/small": ModelSettings(max_text_chars=300)})
     try:
-        await run_step(state, Step(Phase.COMPOSE), hooks, gw)
+        await get_protocol("council").run_step(state, Step(Phase.COMPOSE), hooks, gw)
     finally:
         caps_module.configure(None)
 
@@ -335,7 +326,7 @@ async def test_an_empty_panel_fails_compose_with_the_reason_instead_of_a_nameles
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=small.api_base, api_key="test")
-    await run_step(state, Step(Phase.COMPOSE), hooks, gw)
+    await get_protocol("council").run_step(state, Step(Phase.COMPOSE), hooks, gw)
 
     turn = state.turn(Phase.COMPOSE)
     assert turn is not None and turn.status is TurnStatus.FAILED
@@ -443,7 +434,7 @@ def test_a_repair_is_shortened_to_fit_the_context() -> None:
 def test_synthesis_is_compacted_to_fit_and_the_result_records_it() -> None:
     config = resolve_config(mode="quick", model="sim/default", seed=3)
     state = DebateState(question="Should we open-source the core?", config=config)
-    asyncio.run(run_debate(state, EngineHooks()))
+    asyncio.run(run_protocol(state, EngineHooks()))
     gw = LLMGateway()
     full = gw.count_tokens(synthesis_messages(state, 0)[0], "sim/default")
     compact = gw.count_tokens(synthesis_messages(state, 3)[0], "sim/default")
@@ -457,7 +448,7 @@ def test_synthesis_is_compacted_to_fit_and_the_result_records_it() -> None:
     del state.turns[(Phase.SYNTHESIS.value, 0, -1)]
     del state.turns[(Phase.VERIFY.value, 0, -1)]
     state.config = state.config.model_copy(update={"context_limit_tokens": limit})
-    asyncio.run(run_debate(state, EngineHooks()))
+    asyncio.run(run_protocol(state, EngineHooks()))
     turn = state.turn(Phase.SYNTHESIS)
     assert turn is not None and turn.status is TurnStatus.OK
     assert turn.compaction > 0
@@ -516,7 +507,7 @@ async def test_a_server_filling_every_field_gets_one_conclusion_not_two(
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")
     while (step := state.next_step()) is not None:
-        await run_step(state, step, hooks, gw)
+        await get_protocol("council").run_step(state, step, hooks, gw)
     synthesis = state.turn(Phase.SYNTHESIS)
     assert synthesis is not None and synthesis.payload is not None
     assert synthesis.payload["recommended_path"] and synthesis.payload["divergence_report"]

@@ -6,20 +6,15 @@ import json
 
 import pytest
 
-from debates.engine import novelty
+from debates.engine import novelty, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.points import Ledger, LedgerItem, normalise_item, parse_item
-from debates.engine.protocols.council.steps import agent_request, run_debate
+from debates.engine.protocols.council.schemas import CrossExamination
+from debates.engine.protocols.council.steps import agent_request
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import (
-    CrossExamination,
-    Phase,
-    SimulatorOptions,
-    StopReason,
-    Turn,
-)
+from debates.engine.schemas import Phase, SimulatorOptions, StopReason, Turn
 from debates.engine.sim.generate import CallContext, generate
 from debates.engine.sim.phrases import salient_phrases
 from debates.engine.state import DebateState, Step
@@ -250,7 +245,7 @@ async def simulated(seed: int) -> DebateState:
     state = DebateState(question="Should we move billing to microservices?", config=resolve_config(
         mode="quick", seed=seed, threshold=0.02, max_rounds=6, retry_backoff_s=0.0,
         simulator=SimulatorOptions(seed=seed)))
-    await run_debate(state, EngineHooks())
+    await run_protocol(state, EngineHooks())
     assert state.failure() is None
     return state
 
@@ -282,7 +277,7 @@ async def test_surviving_concerns_carry_the_ledger_ids():
     state = DebateState(question="Should we ship the migration?", config=resolve_config(
         mode="quick", agents=3, max_rounds=4, retry_backoff_s=0.0,
         simulator=SimulatorOptions(script={"agents": agents})))
-    await run_debate(state, EngineHooks())
+    await run_protocol(state, EngineHooks())
     result = build_result(state, usage_from_calls([]))
     assert result.metrics[2].new_arguments == 0
     assert result.stop_reason is StopReason.GENUINE_DISAGREEMENT

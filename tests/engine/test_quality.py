@@ -14,12 +14,13 @@ from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.protocols import get_protocol, run_protocol
 from debates.engine.protocols.adversarial.schemas import AdversarialResult, AskedCritique
+from debates.engine.protocols.council.schemas import DebateResult
 from debates.engine.protocols.workflow.schemas import WorkflowResult
 from debates.engine.quality import panel
 from debates.engine.quality.rules import RULES
 from debates.engine.quality.text import EchoVocabulary, digit_run, empty, repetition
 from debates.engine.quality.verdict import verdict
-from debates.engine.schemas import DebateResult, Phase, Quality, QualityReason, Usage
+from debates.engine.schemas import Phase, Quality, QualityReason, Usage
 from debates.engine.sim import generate
 from debates.engine.state import DebateState
 

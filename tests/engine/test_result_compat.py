@@ -79,14 +79,14 @@ def test_a_result_stored_before_the_engine_moved_loads_and_renders_the_same(name
 def test_loading_a_stored_config_asks_no_registry(name, monkeypatch):
     """A stored config is plain data: reading one must not look up protocols or parse
     options again (a result stays readable whatever the registry holds now)."""
+    import debates.engine.options as options
     import debates.engine.protocols.registry as registry
-    import debates.engine.verdicts as verdicts
 
     def asked(*args, **kwargs):
         raise AssertionError("a stored config parsed its options again")
 
     monkeypatch.setattr(registry, "_REGISTRY", {})  # no protocol is known
-    monkeypatch.setattr(verdicts, "parse_options", asked)
+    monkeypatch.setattr(options, "parse_options", asked)
     stored = json.loads((BEFORE_ISSUE_21 / f"{name}.json").read_text())
     config = DebateConfig.model_validate(stored["config"])
     assert config.model_dump(mode="json") == stored["config"]

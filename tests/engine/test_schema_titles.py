@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from debates.engine.protocols.council.schemas import SynthesisNarrative
 from debates.engine.schema_titles import without_titles
-from debates.engine.schemas import SynthesisNarrative
 
 
 class Note(BaseModel):

@@ -14,17 +14,14 @@ from pydantic import BaseModel, ValidationError
 
 from debates.engine.llm.gateway import CallFailed, LLMGateway
 from debates.engine.llm.loader import litellm_module
-from debates.engine.schemas import (
-    CallTag,
+from debates.engine.protocols.council.schemas import (
     ComposedPanel,
     CrossExamination,
-    Phase,
     Position,
     Premortem,
-    SimulatorOptions,
     SynthesisNarrative,
-    VerifierReport,
 )
+from debates.engine.schemas import CallTag, Phase, SimulatorOptions, VerifierReport
 from debates.engine.sim import simulator
 from debates.engine.sim.simulator import (
     DOWN_MESSAGE,

@@ -7,12 +7,13 @@ import asyncio
 
 import pytest
 
+from debates.engine import run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.language import detect_language
-from debates.engine.protocols.council.steps import run_debate
+from debates.engine.protocols.council.schemas import DebateResult
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import DebateResult, Usage
+from debates.engine.schemas import Usage
 from debates.engine.state import DebateState
 
 QUESTIONS = {
@@ -26,7 +27,7 @@ QUESTIONS = {
 def debate(question: str, seed: int) -> DebateResult:
     config = resolve_config(mode="quick", model="sim/default", seed=seed)
     state = DebateState(question=question, config=config)
-    asyncio.run(run_debate(state, EngineHooks()))
+    asyncio.run(run_protocol(state, EngineHooks()))
     return build_result(state, Usage())
 
 

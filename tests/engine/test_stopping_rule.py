@@ -2,8 +2,9 @@
 
 import pytest
 
-from debates.engine.convergence import stop_decision
-from debates.engine.schemas import RoundMetrics, StopReason
+from debates.engine.protocols.council.convergence import stop_decision
+from debates.engine.protocols.council.schemas import RoundMetrics
+from debates.engine.schemas import StopReason
 
 
 def metrics(*, r=2, disp=0.2, delta=0.1, new=3, conc=1):
@@ -106,7 +107,7 @@ def test_the_stable_boundary_has_a_tolerance_for_float_error():
 
 
 def test_the_diagnostic_trend_boundary_has_the_same_tolerance():
-    from debates.engine.convergence import diagnose
+    from debates.engine.protocols.council.convergence import diagnose
 
     first = metrics(r=0, delta=None)
     first.mean_confidence, first.dispersion = 0.26, 0.29

@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from debates.engine import run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols.council.report import render_markdown
-from debates.engine.protocols.council.steps import run_debate
+from debates.engine.protocols.council.schemas import DiagnosticLabel
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import (
-    DiagnosticLabel,
-    SimulatorOptions,
-    StopReason,
-)
+from debates.engine.schemas import SimulatorOptions, StopReason
 from debates.engine.state import DebateState
 
 QUESTION = "Should we move to usage-based pricing?"
@@ -41,7 +38,7 @@ async def debate(agents, **config):
         mode="quick", agents=len(agents), retry_backoff_s=0.0,
         simulator=SimulatorOptions(script={"agents": agents}), **config))
     hooks = Recorder()
-    await run_debate(state, hooks)
+    await run_protocol(state, hooks)
     assert state.failure() is None, state.failure()
     return state, build_result(state, usage_from_calls(hooks.calls)), hooks
 

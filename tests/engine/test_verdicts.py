@@ -6,31 +6,23 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
+from debates.engine import get_protocol, run_protocol
 from debates.engine.configure import resolve_config
-from debates.engine.convergence import stop_decision
 from debates.engine.i18n import translator
 from debates.engine.llm.usage import usage_from_calls
+from debates.engine.options import YES_NO, clean_options, options_from_question, parse_options
+from debates.engine.protocols.council.convergence import stop_decision
 from debates.engine.protocols.council.report import render_markdown
-from debates.engine.protocols.council.steps import run_debate, run_step
+from debates.engine.protocols.council.schemas import RoundMetrics
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import (
-    Persona,
-    Phase,
-    RoundMetrics,
-    SimulatorOptions,
-    StopReason,
-)
-from debates.engine.state import DebateState
-from debates.engine.verdicts import (
-    YES_NO,
-    clean_options,
+from debates.engine.protocols.council.verdicts import (
     cross_exam_schema,
     describe_counts,
-    options_from_question,
-    parse_options,
     position_schema,
     split,
 )
+from debates.engine.schemas import Persona, Phase, SimulatorOptions, StopReason
+from debates.engine.state import DebateState
 from tests.engine.test_trajectories import Recorder, agent, debate
 
 # ---------------------------------------------------------------------- the rule, end to end
@@ -131,7 +123,7 @@ async def test_stopped_by_user_states_the_split():
             "agents": [agent("Ann", 0.5, position_verdict="against"), agent("Bo", 0.5)]})))
     hooks = Recorder()
     while (step := state.next_step()) is not None and step.phase is not Phase.CROSS_EXAM:
-        await run_step(state, step, hooks)
+        await get_protocol("council").run_step(state, step, hooks)
     state.stop_requested = True
     reason, explanation = state.stop()
     assert reason is StopReason.STOPPED_BY_USER
@@ -267,7 +259,7 @@ async def run(question, **config):
     state = DebateState(question=question, config=resolve_config(
         mode="quick", retry_backoff_s=0.0, **config))
     hooks = Recorder()
-    await run_debate(state, hooks)
+    await run_protocol(state, hooks)
     return state, build_result(state, usage_from_calls(hooks.calls))
 
 

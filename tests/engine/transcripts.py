@@ -11,15 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from debates.engine.protocols import get_protocol
-from debates.engine.schemas import (
-    ComposedPanel,
-    DebateConfig,
-    Persona,
-    Phase,
-    ProtocolResult,
-    Turn,
-    Usage,
-)
+from debates.engine.protocols.council.schemas import ComposedPanel
+from debates.engine.schemas import DebateConfig, Persona, Phase, ProtocolResult, Turn, Usage
 from debates.engine.state import DebateState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -68,7 +61,7 @@ def replay_turns(recorded: dict[str, Any]) -> tuple[str, list[str]]:
     state = state_of(recorded)
     protocol = get_protocol(state.config.protocol)
     content = import_module(f"debates.engine.protocols.{protocol.name}.content")
-    label = (lambda step: step.label) if protocol.name == "council" else protocol.step_label
+    label = protocol.step_label
     composed = [p.name for p in state.personas[len(state.given_personas):]]
     quality, reasons = assess(read_turns(state, label), content.text_policy(state),
                               panel.names(composed))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from debates.engine.protocols.council.report import render_markdown
-from debates.engine.schemas import DebateResult
+from debates.engine.protocols.council.schemas import DebateResult
 from debates.selectors import debate_result
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from debates.engine.schemas import DebateResult
+from debates.engine.protocols.council.schemas import DebateResult
 
 
 def test_markdown_export_is_the_engine_report(member_client, finished):

@@ -21,7 +21,7 @@ from markdown_it import MarkdownIt
 
 from debates.engine.i18n import translator
 from debates.engine.protocols.council.report import render_markdown
-from debates.engine.schemas import DebateResult, RecommendedPath
+from debates.engine.protocols.council.schemas import DebateResult, RecommendedPath
 from debates.models import Debate, Synthesis
 from tests.web.htmltools import elements, text_of
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from debates.engine.schemas import DebateResult
+from debates.engine.protocols.council.schemas import DebateResult
 from tests.web.htmltools import elements
 
 

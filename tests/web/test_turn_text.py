@@ -3,14 +3,13 @@ Python or JSON notation."""
 
 from __future__ import annotations
 
-from debates.engine.schemas import (
+from debates.engine.protocols.council.schemas import (
     AgentView,
-    ClaimType,
     RiskFollowUp,
     RiskStatus,
     TopicDisagreement,
-    UnverifiedClaim,
 )
+from debates.engine.schemas import ClaimType, UnverifiedClaim
 from debates.web.pages import payload_item, readable
 
 

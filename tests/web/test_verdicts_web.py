@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 
-from debates.engine.schemas import DebateResult
+from debates.engine.protocols.council.schemas import DebateResult
 from debates.models import Debate, RoundMetric
 from debates.web.charts import convergence_chart
 from tests.web.test_debate_new_view import GOOD

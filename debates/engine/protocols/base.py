@@ -1,10 +1,12 @@
-"""What a protocol is, and the step runner every non-council protocol shares.
+"""What a protocol is, and the one step runner every protocol runs its steps with.
 
-A protocol derives its steps from the stored turns (as ``DebateState.next_step()``
+A protocol derives its steps from the stored turns (as ``CouncilState.next_step()``
 does for the council), says what each step asks of whom (``Ask``: role, schema,
 prompt template, model phase), builds its typed result and its Markdown report, and
 names the page partials that show it. The runner below asks only for the turns a
-step does not hold yet, so a step re-delivered after a crash costs no extra calls.
+step does not hold yet, so a step re-delivered after a crash costs no extra calls; a
+prompt too long for its model's context is tried again shorter while the protocol
+has a shorter one (``DebateProtocol.shorter_request``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -23,18 +25,21 @@ from ..i18n import Catalogue, catalogue, translator
 from ..llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ..schemas import (
     CallTag,
-    Diagnostic,
     EngineEventKind,
     Persona,
     Phase,
     ProtocolResult,
-    RoundMetrics,
     Turn,
     TurnStatus,
     Usage,
 )
-from ..state import DebateState, Step
+from ..state import DebateState, StateView, Step
 from .registry import get_protocol
+
+if TYPE_CHECKING:
+    # The page's round table, chart and status card show the council's measures; a
+    # protocol that measures no rounds returns none of them.
+    from .council.schemas import Diagnostic, RoundMetrics
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
 
@@ -149,6 +154,9 @@ class DebateProtocol:
     label: ClassVar[str]
     description: ClassVar[str] = ""
     result_model: ClassVar[type[ProtocolResult]]
+    # What the protocol derives from a state's turns, built per state and cached until
+    # the next turn (``DebateState.view``); the council's adds its metrics and stop rule.
+    state_view: ClassVar[type[StateView]] = StateView
     # Templates the pages include for this protocol, over DEFAULT_PARTIALS: "head" (the
     # settings line), "agents", "chart" (beside the agents), "live" (progress and
     # turns), "summary" (the debate page's synthesis card, once there is a result) and
@@ -199,6 +207,22 @@ class DebateProtocol:
 
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
         raise NotImplementedError
+
+    def shorter_request(self, state: DebateState, step: Step, ask: Ask,
+                        compaction: int) -> Request | None:
+        """The request again, shortened to ``compaction`` (1, 2, ...), for a prompt that
+        did not fit its model's context; None when it cannot be shorter (the turn
+        fails). Recorded on the turn (``Turn.compaction``)."""
+        return None
+
+    def call_error(self, step: Step, exc: CallFailed) -> str:
+        """A failed call's error, as its turn records it."""
+        return f"{exc.error_class} from {exc.model}: {exc.message}"
+
+    def reports_turns(self, step: Step) -> bool:
+        """Whether each turn of ``step`` is an event of its own (turn_completed or
+        turn_failed) besides the step's."""
+        return True
 
     def summary_line(self, state: DebateState) -> str:
         """The CLI's header line."""
@@ -344,28 +368,38 @@ def role_persona(name: str, role: str, focus: str, must_not: str = "") -> Person
 
 async def _call(protocol: DebateProtocol, state: DebateState, step: Step, ask: Ask,
                 gateway: LLMGateway) -> Turn:
+    """One ask's call. A prompt that does not fit its model's context is tried again
+    shorter while the protocol has a shorter one (``shorter_request``)."""
     config = state.config
     persona = state.personas[ask.agent] if 0 <= ask.agent < len(state.personas) else None
     model = config.model_for(ask.model_phase, persona)
     tag = CallTag(phase=step.phase, round=step.round, agent=ask.agent,
                   agent_name=persona.name if persona else None)
-    request = protocol.request(state, step, ask)
-    try:
-        outcome = await gateway.structured(
-            ask.schema, messages=request.messages, model=model, tag=tag,
-            temperature=persona.temperature if persona and persona.temperature is not None
-            else config.temperature,
-            seed=config.seed + max(ask.agent, 0), hints=request.hints,
-            fallback_model=config.fallback_model if ask.fallback else None,
-        )
-    except (CallFailed, ContextTooLong) as exc:
-        message = (f"{exc.error_class} from {exc.model}: {exc.message}"
-                   if isinstance(exc, CallFailed)
-                   else f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}")
+    request: Request | None = protocol.request(state, step, ask)
+    compaction = 0
+    while request is not None:
+        try:
+            outcome = await gateway.structured(
+                ask.schema, messages=request.messages, model=model, tag=tag,
+                temperature=persona.temperature if persona and persona.temperature is not None
+                else config.temperature,
+                seed=config.seed + max(ask.agent, 0), hints=request.hints,
+                fallback_model=config.fallback_model if ask.fallback else None,
+            )
+        except ContextTooLong as exc:
+            error = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
+            if (shorter := protocol.shorter_request(state, step, ask, compaction + 1)) is None:
+                break
+            request, compaction = shorter, compaction + 1
+            continue
+        except CallFailed as exc:
+            error = protocol.call_error(step, exc)
+            break
         return Turn(phase=step.phase, round=step.round, agent=ask.agent,
-                    status=TurnStatus.FAILED, error=message, model=model)
+                    payload=outcome.value.model_dump(mode="json"), model=outcome.model,
+                    compaction=compaction)
     return Turn(phase=step.phase, round=step.round, agent=ask.agent,
-                payload=outcome.value.model_dump(mode="json"), model=outcome.model)
+                status=TurnStatus.FAILED, error=error, model=model, compaction=compaction)
 
 
 async def run_asks(protocol: DebateProtocol, state: DebateState, step: Step,
@@ -386,6 +420,8 @@ async def run_asks(protocol: DebateProtocol, state: DebateState, step: Step,
             turn = await _call(protocol, state, step, ask, gateway)
         state.add(turn)
         await hooks.on_turn(turn)
+        if not protocol.reports_turns(step):
+            return
         await hooks.on_event(EngineEvent(
             kind=EngineEventKind.TURN_COMPLETED if turn.status is TurnStatus.OK
             else EngineEventKind.TURN_FAILED,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..state import register_view
+
 if TYPE_CHECKING:
     from ..schemas import ProtocolResult
     from .base import DebateProtocol
@@ -26,6 +28,7 @@ def register(protocol: DebateProtocol) -> DebateProtocol:
     if protocol.name in _REGISTRY and type(_REGISTRY[protocol.name]) is not type(protocol):
         raise ValueError(f"protocol {protocol.name!r} is already registered")
     _REGISTRY[protocol.name] = protocol
+    register_view(protocol.name, protocol.state_view)
     return protocol
 
 

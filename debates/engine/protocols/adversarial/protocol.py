@@ -88,7 +88,7 @@ class AdversarialProtocol(DebateProtocol):
             role_persona(t("adv.proposer_name", role=d.proposer_role), d.proposer_role, focus),
             role_persona(t("adv.critic_name", role=d.critic_role), d.critic_role, focus),
         ]
-        state._changed()
+        state.changed()
 
     def proposal(self, state: DebateState, round_number: int) -> Proposal | None:
         payload = state.ok_payload(Phase.PROPOSE, round_number, PROPOSER)

@@ -5,19 +5,19 @@ the confidences, the stances, the verifier's quotes."""
 from __future__ import annotations
 
 from ...quality import TextPolicy, panel
-from ...schemas import (
-    ComposedPanel,
-    CrossExamination,
-    DebateResult,
-    Phase,
-    Position,
-    Premortem,
-    SynthesisNarrative,
-    VerifierReport,
-)
+from ...schemas import Phase, VerifierReport
 from ...state import DebateState
 from ..content import claim_quotes, corpus, judged, policy, read_turns
 from ..judge import judge_reasons
+from .schemas import (
+    ComposedPanel,
+    CrossExamination,
+    DebateResult,
+    Position,
+    Premortem,
+    SynthesisNarrative,
+)
+from .state import step_label
 
 # Fields a sentence belongs in; short labels (expertise, a root cause, a topic) may be
 # one word and are left to the other rules.
@@ -47,5 +47,5 @@ def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
                               Phase.CROSS_EXAM.value, result.rounds_completed)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
     more += judge_reasons(state)
-    return judged(result, read_turns(state, lambda step: step.label), text_policy(state),
+    return judged(result, read_turns(state, step_label), text_policy(state),
                   more)

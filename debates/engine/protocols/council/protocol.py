@@ -1,6 +1,6 @@
-"""The council protocol (docs/protocols.md 1) on the registry: a thin adapter that calls
-the existing council modules (steps.py, state.py, synthesis.py, report.py), so
-they keep their shape and owners while the registry treats every protocol alike."""
+"""The council protocol (docs/protocols.md 1) on the registry: its steps and their
+derivations (state.py), its calls (steps.py, synthesis.py: run by the shared step
+runner, with its prompts shortened when one does not fit), its result and report."""
 
 from __future__ import annotations
 
@@ -8,24 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from ...convergence import diagnostic_meaning
-from ...hooks import EngineHooks, make_gateway
-from ...i18n import translator
-from ...llm.gateway import LLMGateway
-from ...schemas import (
-    ComposedPanel,
-    CrossExamination,
-    DebateResult,
-    Diagnostic,
-    Phase,
-    Position,
-    Premortem,
-    RoundMetrics,
-    SynthesisNarrative,
-    TurnStatus,
-    Usage,
-    VerifierReport,
-)
+from ...llm.gateway import CallFailed
+from ...schemas import Phase, TurnStatus, Usage
 from ...state import DebateState, Step
 from ..base import (
     PANEL,
@@ -36,21 +20,21 @@ from ..base import (
     PageStep,
     Participant,
     Request,
-    run_asks,
 )
 from ..judge import judge_ask, judge_request, judge_step
 from . import report, steps, synthesis, transcript
+from .convergence import diagnostic_meaning
+from .schemas import DebateResult, Diagnostic, RoundMetrics, SynthesisNarrative
+from .state import CouncilState, council, step_label
 
-_AGENT_STEPS: dict[Phase, tuple[type[BaseModel], str]] = {
-    Phase.PREMORTEM: (Premortem, "premortem"),
-    Phase.POSITION: (Position, "position"),
-    Phase.CROSS_EXAM: (CrossExamination, "cross_exam"),
-}
-_PANEL_STEPS: dict[Phase, tuple[type[BaseModel], str, bool]] = {
-    Phase.COMPOSE: (ComposedPanel, "compose", False),
-    Phase.SYNTHESIS: (SynthesisNarrative, "synthesis", True),
-    Phase.VERIFY: (VerifierReport, "verifier", True),
-}
+# Each step's prompt template (and, for the panel's calls, whether the configured
+# fallback model stands in for an outage: the synthesis and the verifier, which marks
+# claims as checked, must not be lost to one).
+_AGENT_STEPS: dict[Phase, str] = {
+    Phase.PREMORTEM: "premortem", Phase.POSITION: "position", Phase.CROSS_EXAM: "cross_exam"}
+_PANEL_STEPS: dict[Phase, tuple[str, bool]] = {
+    Phase.COMPOSE: ("compose", False), Phase.SYNTHESIS: ("synthesis", True),
+    Phase.VERIFY: ("verifier", True)}
 
 
 class CouncilProtocol(DebateProtocol):
@@ -58,6 +42,7 @@ class CouncilProtocol(DebateProtocol):
     label = "Council"
     description = "compose → premortem → position → cross-examination → synthesis"
     result_model = DebateResult
+    state_view = CouncilState
     # The rounds on the debate page; the council's result is the synthesis page's own
     # body (templates/debates/synthesis.html), so it declares no "result" partial.
     more_rounds = True
@@ -70,31 +55,32 @@ class CouncilProtocol(DebateProtocol):
             raise ValueError("the council protocol takes no protocol_options")
 
     def next_step(self, state: DebateState) -> Step | None:
-        step = state.next_step()
-        if step is None and state.failure() is None:
+        step = council(state).next_step()
+        if step is None and council(state).failure() is None:
             return judge_step(state)
         return step
 
     def failure(self, state: DebateState) -> str | None:
-        return state.failure()
+        return council(state).failure()
 
     def step_label(self, step: Step) -> str:
-        return step.label
+        return step_label(step)
 
     def summary_line(self, state: DebateState) -> str:
         cfg = state.config
-        return (f"Council · {cfg.mode.value} · {state.target_agents} agents · "
+        return (f"Council · {cfg.mode.value} · {council(state).target_agents} agents · "
                 f"model {cfg.model}")
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
         if step.phase is Phase.JUDGE:
             return [judge_ask()]
         if step.phase in _PANEL_STEPS:
-            schema, prompt, fallback = _PANEL_STEPS[step.phase]
-            return [Ask(PANEL, "panel", schema, prompt, step.phase.value, fallback)]
-        schema, prompt = _AGENT_STEPS[step.phase]
-        return [Ask(i, state.personas[i].name, schema, prompt, step.phase.value)
-                for i in state.active_agents(step)]
+            prompt, fallback = _PANEL_STEPS[step.phase]
+            return [Ask(PANEL, "panel", steps.step_schema(state, step), prompt,
+                        step.phase.value, fallback)]
+        schema = steps.step_schema(state, step)
+        return [Ask(i, state.personas[i].name, schema, _AGENT_STEPS[step.phase],
+                    step.phase.value) for i in council(state).active_agents(step)]
 
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
         if step.phase is Phase.JUDGE:
@@ -102,35 +88,56 @@ class CouncilProtocol(DebateProtocol):
             assert payload is not None
             return judge_request(state, synthesis.narrative_text(
                 SynthesisNarrative.model_validate(payload)))
-        if step.phase is Phase.SYNTHESIS:
-            messages, hints = synthesis.synthesis_messages(state)
+        return self._request(state, step, ask, 0)
+
+    def shorter_request(self, state: DebateState, step: Step, ask: Ask,
+                        compaction: int) -> Request | None:
+        # Older material goes first, the latest stances and confidences stay whole to
+        # the end; the compose prompt holds only the question, nothing to shorten.
+        if compaction > steps.MAX_COMPACTION or step.phase in (Phase.COMPOSE, Phase.JUDGE):
+            return None
+        return self._request(state, step, ask, compaction)
+
+    def _request(self, state: DebateState, step: Step, ask: Ask, compaction: int) -> Request:
+        if step.phase is Phase.COMPOSE:
+            messages, hints = steps.compose_messages(state)
+        elif step.phase is Phase.SYNTHESIS:
+            messages, hints = synthesis.synthesis_messages(state, compaction)
         elif step.phase is Phase.VERIFY:
-            messages, hints = synthesis.verifier_messages(state)
-        elif step.phase is Phase.COMPOSE:
-            raise NotImplementedError("compose messages are built inside steps.run_step")
+            messages, hints = synthesis.verifier_messages(state, compaction)
         else:
-            _, messages, hints = steps.agent_request(state, step, ask.agent, 0)
+            _, messages, hints = steps.agent_request(state, step, ask.agent, compaction)
         return Request(messages=messages, hints=hints)
 
-    async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
-                       gateway: LLMGateway | None = None) -> None:
-        # The council's own runner: context compaction and its progress data; the
-        # judge is one plain call, as in every protocol.
-        if step.phase is Phase.JUDGE:
-            await run_asks(self, state, step, hooks, gateway or make_gateway(state, hooks))
-            return
-        await steps.run_step(state, step, hooks, gateway)
+    def call_error(self, step: Step, exc: CallFailed) -> str:
+        # An agent's turn records its own model: its error does not repeat it.
+        if step.phase in _AGENT_STEPS:
+            return f"{exc.error_class}: {exc.message}"
+        return super().call_error(step, exc)
+
+    def reports_turns(self, step: Step) -> bool:
+        # Compose, synthesis and verify are one call each: their step's event says it.
+        return step.phase not in _PANEL_STEPS
+
+    def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
+        view = council(state)
+        if step.phase in _PANEL_STEPS:
+            return {"ok": None, "of": len(view.active_agents(step))}
+        if step.phase in (Phase.POSITION, Phase.CROSS_EXAM) and view.step_complete(step) \
+                and view.ok_agents(step):
+            return {"metrics": view.metrics(step.round).model_dump(mode="json")}
+        return {}
 
     # ------------------------------------------------------------------ the debate page
 
     def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         # After Stop the state plans no further round, but a round a worker is still
         # running finishes and counts: it stays on the stepper meanwhile.
-        rounds = state.planned_rounds
+        rounds = council(state).planned_rounds
         if running.startswith("round ") and running[6:].isdigit():
             rounds = max(rounds, int(running[6:]))
         steps = []
-        if state.needs_compose or state.turn(Phase.COMPOSE) is not None:
+        if council(state).needs_compose or state.turn(Phase.COMPOSE) is not None:
             compose = state.turn(Phase.COMPOSE)
             steps.append(PageStep("compose", "compose",
                                   compose is not None and compose.status is TurnStatus.OK))
@@ -140,33 +147,33 @@ class CouncilProtocol(DebateProtocol):
             if not state.personas:
                 done = False
             elif step.phase is Phase.CROSS_EXAM:
-                done = step.round <= state.completed_rounds
+                done = step.round <= council(state).completed_rounds
             else:
-                done = state.step_complete(step)
-            steps.append(PageStep(step.label.replace(" ", "-"), step.label, done))
+                done = council(state).step_complete(step)
+            steps.append(PageStep(step_label(step).replace(" ", "-"), step_label(step), done))
         # Synthesis and its verifier are one step on the page.
         steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
         return steps
 
     def describe(self, state: DebateState, card: Participant) -> None:
         """Confidence from the first position to now, and the latest stance and verdict."""
-        last = state.last_round_started
+        last = council(state).last_round_started
         for r in range(last + 1):
             phase, rnd = (Phase.POSITION, 0) if r == 0 else (Phase.CROSS_EXAM, r)
             ok = state.ok_payload(phase, rnd, card.index) is not None
-            card.trail.append(state.confidence(card.index, r) if ok else None)
+            card.trail.append(council(state).confidence(card.index, r) if ok else None)
         stance_round = max((r for r in range(last + 1)
                             if state.ok_payload(Phase.POSITION if r == 0 else Phase.CROSS_EXAM,
                                                 r, card.index) is not None), default=None)
         if stance_round is not None:
-            card.latest = state.stance(card.index, stance_round)
-            card.verdict = state.verdict(card.index, stance_round)
+            card.latest = council(state).stance(card.index, stance_round)
+            card.verdict = council(state).verdict(card.index, stance_round)
 
     def page_metrics(self, state: DebateState) -> list[RoundMetrics]:
         """Every round whose step has finished (round 0 once every position is in),
         derived from the state as the stored cache is."""
-        metrics = state.all_metrics()
-        if metrics and not state.step_complete(Step(Phase.POSITION)):
+        metrics = council(state).all_metrics()
+        if metrics and not council(state).step_complete(Step(Phase.POSITION)):
             return []
         return metrics
 
@@ -180,10 +187,10 @@ class CouncilProtocol(DebateProtocol):
         round, with its meaning in the debate's language (the report's words)."""
         diagnostic = result.diagnostic if isinstance(result, DebateResult) else None
         if diagnostic is None and len(metrics) >= 2:
-            diagnostic = state.diagnostic(metrics)
+            diagnostic = council(state).diagnostic(metrics)
         if diagnostic is None:
             return None, ""
-        return diagnostic, diagnostic_meaning(diagnostic, translator(state.language))
+        return diagnostic, diagnostic_meaning(diagnostic, self.labels(state.language))
 
     # ------------------------------------------------------------------ result
 

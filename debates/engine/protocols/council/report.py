@@ -6,10 +6,10 @@ from collections.abc import Callable
 
 from ...i18n import option_label, step_words
 from ...markdown import cell, inline
-from ...schemas import DebateResult, VerdictSplit
-from ...verdicts import describe
 from ..report_parts import not_advice, quality_lines
 from .labels import labels as translator
+from .schemas import DebateResult, VerdictSplit
+from .verdicts import describe
 
 
 def _names(names: list[str], fmt: Callable[[object], str] = inline) -> str:

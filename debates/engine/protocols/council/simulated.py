@@ -16,16 +16,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...language import detect_language
-from ...schemas import (
-    ComposedPanel,
-    CrossExamination,
-    JudgeGrade,
-    Position,
-    Premortem,
-    SynthesisNarrative,
-    VerifierReport,
-)
-from ...verdicts import CONDITIONAL, YES_NO, options_from_question
+from ...options import CONDITIONAL, YES_NO, options_from_question
+from ...schemas import JudgeGrade, VerifierReport
+from .schemas import ComposedPanel, CrossExamination, Position, Premortem, SynthesisNarrative
 
 if TYPE_CHECKING:
     from ...sim.generate import CallContext, Generator

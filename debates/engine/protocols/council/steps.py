@@ -1,36 +1,23 @@
-"""The council protocol: runs one step of a debate at a time.
-
-``run_step`` asks the model only for turns the state does not hold yet, so a step
-re-delivered after a crash costs no extra calls. Every finished turn, ledger
-record and progress event goes out through ``EngineHooks`` as soon as it exists;
-the CLI prints them, the Django side persists them.
+"""The council's calls, step by step: what each step's answer must be (``step_schema``)
+and its prompt at each level of shortening (``agent_request``, ``compose_messages``;
+the synthesis and the verifier are in ``synthesis.py``). The shared step runner
+(``protocols/base.py``) makes the calls.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 from typing import Any
 
 from pydantic import BaseModel
 
-from ... import prompts, verdicts
-from ...hooks import EngineEvent, EngineHooks, make_gateway
-from ...llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from ... import prompts
 from ...points import DISAGREEMENT
-from ...schemas import (
-    CallTag,
-    EngineEventKind,
-    Phase,
-    Premortem,
-    SynthesisNarrative,
-    Turn,
-    TurnStatus,
-    VerifierReport,
-    composed_panel_of,
-)
+from ...schemas import Phase, VerifierReport
 from ...state import DebateState, Step
-from .synthesis import synthesis_messages, verifier_messages
+from . import verdicts
+from .schemas import Premortem, SynthesisNarrative, composed_panel_of
+from .state import council
 
 # Levels of prompt shortening tried in turn when a prompt does not fit the context:
 # older material goes first, the latest stances and confidences stay whole to the end.
@@ -73,7 +60,7 @@ def anonymous_labels(state: DebateState, reader: int) -> dict[int, str]:
 def _peer_block(state: DebateState, agent: int, round_number: int, compaction: int) -> str:
     previous = round_number - 1
     peers = [
-        i for i in state.ok_agents(Step(Phase.CROSS_EXAM, previous) if previous else
+        i for i in council(state).ok_agents(Step(Phase.CROSS_EXAM, previous) if previous else
                                    Step(Phase.POSITION))
         if i != agent
     ]
@@ -83,12 +70,12 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
         peers.sort(key=labels.__getitem__)
     blocks = []
     for i in peers:
-        position = state.position(i)
+        position = council(state).position(i)
         assert position is not None
         lines = [
-            f"### {labels[i]} (verdict {state.verdict(i, previous) or '(none)'}, "
-            f"confidence {state.confidence(i, previous):.2f})",
-            f"Stance: {state.stance(i, previous)}",
+            f"### {labels[i]} (verdict {council(state).verdict(i, previous) or '(none)'}, "
+            f"confidence {council(state).confidence(i, previous):.2f})",
+            f"Stance: {council(state).stance(i, previous)}",
         ]
         # Level 1 summarises the opening position (the oldest material) first; level 2
         # shortens the latest round too; level 3 keeps stances and confidences only.
@@ -101,7 +88,7 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
             if compaction < 2 and not previous:
                 lines.append(f"Reasoning: {_bullets(position.reasoning, older)}")
                 lines.append(f"Assumptions: {_bullets(position.key_assumptions, older)}")
-            last = state.cross_exam(i, previous) if previous else None
+            last = council(state).cross_exam(i, previous) if previous else None
             if last is not None:
                 reflection = last.reflection if compaction < 2 else last.reflection[:300]
                 lines.append(f"Latest reflection: {reflection}")
@@ -113,7 +100,7 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
 def _point_refs(state: DebateState, agent: int, round_number: int) -> str:
     """The disagreements ``agent`` kept in ``round_number``, by point id: their words
     are in the list of open points every agent gets, so a prompt states each once."""
-    ids = state.points.ids_of(agent, round_number, DISAGREEMENT)
+    ids = council(state).points.ids_of(agent, round_number, DISAGREEMENT)
     return ", ".join(f"[{point_id}]" for point_id in ids) or "(none)"
 
 
@@ -122,10 +109,10 @@ def _own_previous(state: DebateState, agent: int, round_number: int, compaction:
     round's reflection, concessions and kept points (the opening reasoning was
     examined in round 1, and its stance since answers to it)."""
     if round_number == 1:
-        position = state.position(agent)
+        position = council(state).position(agent)
         assert position is not None
         return f"Your reasoning: {_bullets(position.reasoning, None if compaction == 0 else 2)}"
-    exam = state.cross_exam(agent, round_number - 1)
+    exam = council(state).cross_exam(agent, round_number - 1)
     if exam is None:
         return ""
     limit = None if compaction < 2 else 2
@@ -140,7 +127,7 @@ def _own_previous(state: DebateState, agent: int, round_number: int, compaction:
 def _open_points_block(state: DebateState, round_number: int, compaction: int) -> str:
     """The points raised before this round, with their ids, so that an agent restating
     one cites it and ``new_arguments`` need not guess from words (points.py)."""
-    seen = state.points.raised_before(round_number)
+    seen = council(state).points.raised_before(round_number)
     if not seen:
         return ""
     previous = round_number - 1
@@ -165,6 +152,21 @@ def _open_points_block(state: DebateState, round_number: int, compaction: int) -
     return "\n" + "\n".join(lines) + "\n"
 
 
+def step_schema(state: DebateState, step: Step) -> type[BaseModel]:
+    """What ``step``'s answers must be: verdicts constrained to the debate's options, a
+    composed panel of the size still missing."""
+    if step.phase is Phase.COMPOSE:
+        return composed_panel_of(council(state).target_agents - len(state.given_personas))
+    if step.phase is Phase.POSITION:
+        return verdicts.position_schema(state.options)
+    if step.phase is Phase.CROSS_EXAM:
+        return verdicts.cross_exam_schema(state.options)
+    answers: dict[Phase, type[BaseModel]] = {
+        Phase.PREMORTEM: Premortem, Phase.SYNTHESIS: SynthesisNarrative,
+        Phase.VERIFY: VerifierReport}
+    return answers[step.phase]
+
+
 def agent_request(
     state: DebateState, step: Step, agent: int, compaction: int
 ) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
@@ -175,12 +177,11 @@ def agent_request(
     hints: dict[str, Any] = {"question": state.question, "language": state.language,
                              "options": state.options}
     options = ", ".join(state.options)
+    schema = step_schema(state, step)
     if step.phase is Phase.PREMORTEM:
-        schema: type[BaseModel] = Premortem
         user = prompts.render("premortem", **common)
     elif step.phase is Phase.POSITION:
-        schema = verdicts.position_schema(state.options)
-        premortem = state.premortem(agent)
+        premortem = council(state).premortem(agent)
         assert premortem is not None
         user = prompts.render(
             "position",
@@ -190,31 +191,30 @@ def agent_request(
             **common,
         )
     else:
-        schema = verdicts.cross_exam_schema(state.options)
         previous = step.round - 1
-        own_conf = state.confidence(agent, previous) or 0.0
+        own_conf = council(state).confidence(agent, previous) or 0.0
         peer_confs = [
-            state.confidence(i, previous) or 0.0
-            for i in state.ok_agents(
+            council(state).confidence(i, previous) or 0.0
+            for i in council(state).ok_agents(
                 Step(Phase.CROSS_EXAM, previous) if previous else Step(Phase.POSITION)
             )
             if i != agent
         ]
-        peers = [i for i in state.counted_agents(previous) if i != agent]
+        peers = [i for i in council(state).counted_agents(previous) if i != agent]
         hints.update(
-            own_verdict=state.verdict(agent, previous),
-            peer_verdict=verdicts.leading_of([state.verdict(i, previous) for i in peers]),
+            own_verdict=council(state).verdict(agent, previous),
+            peer_verdict=verdicts.leading_of([council(state).verdict(i, previous) for i in peers]),
             round=step.round,
             own_confidence=own_conf,
             peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
-            point_ids=state.points.text_ids(step.round),
+            point_ids=council(state).points.text_ids(step.round),
         )
         user = prompts.render(
             "cross_exam",
             round=step.round,
-            own_stance=state.stance(agent, previous),
+            own_stance=council(state).stance(agent, previous),
             own_confidence=f"{own_conf:.2f}",
-            own_verdict=state.verdict(agent, previous) or "(none)",
+            own_verdict=council(state).verdict(agent, previous) or "(none)",
             options=options,
             own_previous=_own_previous(state, agent, step.round, compaction),
             peers=_peer_block(state, agent, step.round, compaction),
@@ -226,175 +226,26 @@ def agent_request(
     ), hints
 
 
-# ---------------------------------------------------------------------- running steps
+# ---------------------------------------------------------------------- panel calls
 
 
-async def _call_agent(state: DebateState, step: Step, agent: int, gateway: LLMGateway) -> Turn:
-    persona = state.personas[agent]
-    model = state.config.model_for(step.phase.value, persona)
-    tag = CallTag(phase=step.phase, round=step.round, agent=agent, agent_name=persona.name)
-    error: str
-    for compaction in range(MAX_COMPACTION + 1):
-        schema, messages, hints = agent_request(state, step, agent, compaction)
-        try:
-            outcome = await gateway.structured(
-                schema,
-                messages=messages,
-                model=model,
-                tag=tag,
-                temperature=persona.temperature
-                if persona.temperature is not None
-                else state.config.temperature,
-                seed=state.config.seed + agent,
-                hints=hints,
-            )
-        except ContextTooLong as exc:
-            error = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
-            continue
-        except CallFailed as exc:
-            error = f"{exc.error_class}: {exc.message}"
-            break
-        return Turn(
-            phase=step.phase, round=step.round, agent=agent,
-            payload=outcome.value.model_dump(mode="json"), model=outcome.model,
-            compaction=compaction,
-        )
-    return Turn(
-        phase=step.phase, round=step.round, agent=agent,
-        status=TurnStatus.FAILED, error=error, model=model, compaction=compaction,
+def compose_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    needed = council(state).target_agents - len(state.given_personas)
+    reserved = [p.name for p in state.given_personas]
+    messages = prompts.messages(
+        system=prompts.system_prompt(state.language),
+        user=prompts.render(
+            "compose",
+            n=needed,
+            question=state.question,
+            context_block=prompts.context_block(state.context),
+            reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
+            if reserved else "",
+        ),
+        schema=composed_panel_of(needed),
     )
-
-
-async def _run_agents(
-    state: DebateState, step: Step, gateway: LLMGateway, hooks: EngineHooks
-) -> None:
-    semaphore = asyncio.Semaphore(state.config.concurrency)
-    missing = [
-        i for i in state.active_agents(step) if state.turn(step.phase, step.round, i) is None
-    ]
-
-    async def one(agent: int) -> None:
-        async with semaphore:
-            if hooks.should_cancel():
-                raise Cancelled()
-            turn = await _call_agent(state, step, agent, gateway)
-        state.add(turn)
-        await hooks.on_turn(turn)
-        await hooks.on_event(
-            EngineEvent(
-                kind=EngineEventKind.TURN_COMPLETED if turn.status is TurnStatus.OK
-                else EngineEventKind.TURN_FAILED,
-                step=step.label, phase=step.phase.value, round=step.round, agent=agent,
-                data={"error": turn.error} if turn.error else {},
-            )
-        )
-
-    results = await asyncio.gather(*(one(i) for i in missing), return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
-
-
-def _panel_request(
-    state: DebateState, step: Step, compaction: int
-) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
-    if step.phase is Phase.COMPOSE:
-        needed = state.target_agents - len(state.given_personas)
-        reserved = [p.name for p in state.given_personas]
-        messages = prompts.messages(
-            system=prompts.system_prompt(state.language),
-            user=prompts.render(
-                "compose",
-                n=needed,
-                question=state.question,
-                context_block=prompts.context_block(state.context),
-                reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
-                if reserved else "",
-            ),
-            schema=composed_panel_of(needed),
-        )
-        hints: dict[str, Any] = {
-            "n": needed, "question": state.question, "language": state.language,
-            "reserved_names": reserved,
-        }
-        return composed_panel_of(needed), messages, hints
-    if step.phase is Phase.SYNTHESIS:
-        messages, hints = synthesis_messages(state, compaction)
-        return SynthesisNarrative, messages, hints
-    messages, hints = verifier_messages(state, compaction)
-    return VerifierReport, messages, hints
-
-
-async def _run_panel_call(
-    state: DebateState, step: Step, gateway: LLMGateway, hooks: EngineHooks
-) -> None:
-    config = state.config
-    # The synthesis and the verifier (which marks claims as checked) must not be lost
-    # to an outage of the main model when a fallback is configured.
-    fallback = None if step.phase is Phase.COMPOSE else config.fallback_model
-    model = config.model_for(step.phase.value)
-    if hooks.should_cancel():
-        raise Cancelled()
-    # The compose prompt holds only the question: nothing to shorten.
-    levels = 1 if step.phase is Phase.COMPOSE else MAX_COMPACTION + 1
-    message = ""
-    turn: Turn | None = None
-    for compaction in range(levels):
-        schema, messages, hints = _panel_request(state, step, compaction)
-        try:
-            outcome = await gateway.structured(
-                schema, messages=messages, model=model, tag=CallTag(phase=step.phase),
-                temperature=config.temperature, seed=config.seed, hints=hints,
-                fallback_model=fallback,
-            )
-        except ContextTooLong as exc:
-            message = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
-            continue
-        except CallFailed as exc:
-            message = f"{exc.error_class} from {exc.model}: {exc.message}"
-            turn = Turn(phase=step.phase, status=TurnStatus.FAILED, error=message, model=model,
-                        compaction=compaction)
-            break
-        turn = Turn(phase=step.phase, payload=outcome.value.model_dump(mode="json"),
-                    model=outcome.model, compaction=compaction)
-        break
-    if turn is None:
-        turn = Turn(phase=step.phase, status=TurnStatus.FAILED, error=message, model=model,
-                    compaction=levels - 1)
-    state.add(turn)
-    await hooks.on_turn(turn)
-
-
-async def run_step(
-    state: DebateState, step: Step, hooks: EngineHooks, gateway: LLMGateway | None = None
-) -> None:
-    """Runs one step, adding its turns to ``state`` (and reporting them) as they arrive."""
-    gateway = gateway or make_gateway(state, hooks)
-    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_STARTED, step=step.label,
-                                     phase=step.phase.value, round=step.round))
-    if step.phase in (Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY):
-        await _run_panel_call(state, step, gateway, hooks)
-    else:
-        await _run_agents(state, step, gateway, hooks)
-    data: dict[str, Any] = {
-        "ok": len(state.ok_agents(step)) if step.phase not in (
-            Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY) else None,
-        "of": len(state.active_agents(step)),
+    hints: dict[str, Any] = {
+        "n": needed, "question": state.question, "language": state.language,
+        "reserved_names": reserved,
     }
-    if step.phase in (Phase.POSITION, Phase.CROSS_EXAM) and state.step_complete(step) \
-            and state.ok_agents(step):
-        data["metrics"] = state.metrics(step.round).model_dump(mode="json")
-    turn = state.turn(step.phase) if step.phase in (
-        Phase.COMPOSE, Phase.SYNTHESIS, Phase.VERIFY) else None
-    if turn is not None:
-        data["status"] = turn.status.value
-        data["error"] = turn.error
-    await hooks.on_event(EngineEvent(kind=EngineEventKind.STEP_COMPLETED, step=step.label,
-                                     phase=step.phase.value, round=step.round, data=data))
-
-
-async def run_debate(state: DebateState, hooks: EngineHooks) -> None:
-    """Runs every remaining step in this process (the CLI's path)."""
-    gateway = make_gateway(state, hooks)
-    while (step := state.next_step()) is not None:
-        await run_step(state, step, hooks, gateway)
+    return messages, hints

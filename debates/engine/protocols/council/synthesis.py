@@ -13,27 +13,23 @@ from ... import novelty, prompts
 from ...i18n import step_words
 from ...llm.capabilities import uses_simulator
 from ...points import DISAGREEMENT
-from ...schemas import (
+from ...schemas import Phase, Severity, StopReason, TurnStatus, Usage, VerifierReport
+from ...state import DebateState, Step
+from ..judge import judge_note
+from .content import with_quality
+from .labels import labels as translator
+from .schemas import (
     AgentResult,
     AgentView,
     ClusteredItem,
     Compaction,
     DebateResult,
     DivergenceReport,
-    Phase,
     RiskFollowUp,
     RiskStatus,
-    Severity,
-    StopReason,
     SynthesisNarrative,
-    TurnStatus,
-    Usage,
-    VerifierReport,
 )
-from ...state import DebateState, Step
-from ..judge import judge_note
-from .content import with_quality
-from .labels import labels as translator
+from .state import council, step_label
 
 
 def severity(raised_by: int) -> Severity:
@@ -45,8 +41,8 @@ def severity(raised_by: int) -> Severity:
 
 def pre_positional_risks(state: DebateState) -> list[ClusteredItem]:
     items = []
-    for i in state.ok_agents(Step(Phase.PREMORTEM)):
-        premortem = state.premortem(i)
+    for i in council(state).ok_agents(Step(Phase.PREMORTEM)):
+        premortem = council(state).premortem(i)
         assert premortem is not None
         items += [(cause, state.personas[i].name) for cause in premortem.root_causes]
     return [
@@ -59,9 +55,9 @@ def pre_positional_risks(state: DebateState) -> list[ClusteredItem]:
 def post_positional_concerns(state: DebateState) -> list[ClusteredItem]:
     """Points still raised in the last round, or raised by >= 2 distinct agents, under
     their ledger ids (D1, E2...: the ids the agents cited), most agents first."""
-    last = state.completed_rounds
+    last = council(state).completed_rounds
     concerns: list[tuple[int, ClusteredItem]] = []
-    for point in state.points.raised_before(last + 1):
+    for point in council(state).points.raised_before(last + 1):
         agents = list(dict.fromkeys(m.agent for m in point.mentions if m.round <= last))
         if point.open_after(last) or len(agents) >= 2:
             concerns.append((len(agents), ClusteredItem(
@@ -73,12 +69,12 @@ def post_positional_concerns(state: DebateState) -> list[ClusteredItem]:
 
 def final_agents(state: DebateState) -> list[int]:
     """Agents live in the last round."""
-    return state.live_agents(state.completed_rounds)
+    return council(state).live_agents(council(state).completed_rounds)
 
 
 def counted_agents(state: DebateState) -> list[int]:
     """Agents whose final stance counts: the live ones and those carried forward."""
-    return state.counted_agents(state.completed_rounds)
+    return council(state).counted_agents(council(state).completed_rounds)
 
 
 # ---------------------------------------------------------------------- LLM requests
@@ -93,24 +89,24 @@ def synthesis_messages(
     to fit the context: the last round's concessions are counted too first, then
     assumptions, open items and minor risks are cut; every final stance and confidence
     stays whole at every level."""
-    stop = state.stop()
+    stop = council(state).stop()
     assert stop is not None
     reason, explanation = stop
-    last = state.completed_rounds
+    last = council(state).completed_rounds
     names = state.personas
     finals = final_agents(state)
     per_agent = None if compaction < 2 else 2
     positions = []
     for i in counted_agents(state):
-        position = state.position(i)
+        position = council(state).position(i)
         assert position is not None
-        failed = state.failed_at(i)
-        carried = (f" [failed in {failed.label}: last stance carried forward]"
+        failed = council(state).failed_at(i)
+        carried = (f" [failed in {step_label(failed)}: last stance carried forward]"
                    if i not in finals and failed is not None else "")
         line = (
-            f"- {names[i].name}: [{state.verdict(i, last) or 'no verdict'}] "
-            f"{state.stance(i, last)} (confidence "
-            f"{state.confidence(i, last):.2f}){carried}"
+            f"- {names[i].name}: [{council(state).verdict(i, last) or 'no verdict'}] "
+            f"{council(state).stance(i, last)} (confidence "
+            f"{council(state).confidence(i, last):.2f}){carried}"
         )
         if compaction < 3:
             assumptions = position.key_assumptions[:per_agent]
@@ -161,7 +157,7 @@ def _concession_lines(state: DebateState, finals: list[int], last: int, compacti
         earlier = 0
         latest: list[str] = []
         for r in range(1, last + 1):
-            past = state.cross_exam(i, r)
+            past = council(state).cross_exam(i, r)
             if past is None:
                 continue
             if r < last or compaction >= 1:
@@ -183,11 +179,11 @@ def _open_point_lines(state: DebateState, finals: list[int], last: int,
     stated once."""
     holders: dict[str, list[str]] = {}
     for i in finals:
-        for point_id in state.points.ids_of(i, last, DISAGREEMENT)[:per_agent]:
+        for point_id in council(state).points.ids_of(i, last, DISAGREEMENT)[:per_agent]:
             holders.setdefault(point_id, []).append(state.personas[i].name)
     lines = []
     for point_id in sorted(holders, key=lambda p: int(p[1:])):
-        point = state.points.get(point_id)
+        point = council(state).points.get(point_id)
         assert point is not None
         lines.append(f"- [{point_id}] {point.text} (held by {', '.join(holders[point_id])})")
     return "\n".join(lines) or "(none)"
@@ -249,15 +245,16 @@ def _degraded_notes(state: DebateState) -> list[str]:
     total = len(state.personas)
     counted = set(counted_agents(state))
     for i, persona in enumerate(state.personas):
-        failed = state.failed_at(i)
+        failed = council(state).failed_at(i)
         if failed is None:
             continue
         turn = state.turn(failed.phase, failed.round, i)
         assert turn is not None
         notes.append(t("note.failed" if i in counted else "note.failed_early",
-                       name=persona.name, step=step_words(t, failed.label), error=turn.error))
-    if state.needs_compose and len(state.personas) < state.target_agents:
-        notes.append(t("note.composed", got=len(state.personas), wanted=state.target_agents))
+                       name=persona.name, step=step_words(t, step_label(failed)), error=turn.error))
+    wanted = council(state).target_agents
+    if council(state).needs_compose and len(state.personas) < wanted:
+        notes.append(t("note.composed", got=len(state.personas), wanted=wanted))
     if total and len(final_agents(state)) < total:
         notes.append(t("note.final_round", live=len(final_agents(state)), total=total))
     verify = state.turn(Phase.VERIFY)
@@ -270,7 +267,7 @@ def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
     payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
     assert payload is not None
     narrative = SynthesisNarrative.model_validate(payload)
-    last = state.completed_rounds
+    last = council(state).completed_rounds
     if reason is StopReason.GENUINE_DISAGREEMENT:
         # The rule found genuine disagreement: a recommendation would claim more
         # authority than the debate earned, whatever the synthesizer wrote.
@@ -278,7 +275,8 @@ def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
         if narrative.divergence_report is None:
             narrative.divergence_report = DivergenceReport(
                 summary=translator(state.language)("fallback_divergence"),
-                camps=[AgentView(agent=state.personas[i].name, view=state.stance(i, last) or "")
+                camps=[AgentView(agent=state.personas[i].name,
+                                 view=council(state).stance(i, last) or "")
                        for i in counted_agents(state)],
             )
     elif narrative.recommended_path is not None:
@@ -290,16 +288,16 @@ def _narrative(state: DebateState, reason: StopReason) -> SynthesisNarrative:
 
 
 def build_result(state: DebateState, usage: Usage) -> DebateResult:
-    stop = state.stop()
+    stop = council(state).stop()
     assert stop is not None, "the debate has not stopped"
     reason, explanation = stop
     narrative = _narrative(state, reason)
-    metrics = state.all_metrics()
-    last = state.completed_rounds
+    metrics = council(state).all_metrics()
+    last = council(state).completed_rounds
     finals = final_agents(state)
     # The decision's split, before (round 0: the baseline answer) and after: counted
     # on verdicts, not on how alike stances read.
-    before, after = state.verdict_split(0), state.verdict_split(last)
+    before, after = council(state).verdict_split(0), council(state).verdict_split(last)
     leading = after.leading if after else None
 
     follow_up = {f.risk_id: f for f in narrative.risk_follow_up}
@@ -313,32 +311,32 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
 
     agents = []
     for i, persona in enumerate(state.personas):
-        position = state.position(i)
-        failed = state.failed_at(i)
+        position = council(state).position(i)
+        failed = council(state).failed_at(i)
         agents.append(AgentResult(
             index=i,
             persona=persona,
             model=state.config.model_for(Phase.CROSS_EXAM.value, persona),
             initial_stance=position.stance if position else None,
             initial_confidence=position.confidence if position else None,
-            final_stance=state.stance(i, last) if i in finals else None,
-            final_confidence=state.confidence(i, last) if i in finals else None,
+            final_stance=council(state).stance(i, last) if i in finals else None,
+            final_confidence=council(state).confidence(i, last) if i in finals else None,
             key_assumptions=position.key_assumptions if position else [],
             confidence_by_round=[
-                state.confidence(i, r) if i in state.ok_agents(
+                council(state).confidence(i, r) if i in council(state).ok_agents(
                     Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
                 for r in range(last + 1)
             ],
-            initial_verdict=state.verdict(i, 0) if position else None,
-            final_verdict=state.verdict(i, last) if i in finals else None,
+            initial_verdict=council(state).verdict(i, 0) if position else None,
+            final_verdict=council(state).verdict(i, last) if i in finals else None,
             verdict_by_round=[
-                state.verdict(i, r) if i in state.ok_agents(
+                council(state).verdict(i, r) if i in council(state).ok_agents(
                     Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
                 for r in range(last + 1)
             ],
-            in_final_majority=(leading is not None and state.verdict(i, last) == leading)
+            in_final_majority=(leading is not None and council(state).verdict(i, last) == leading)
             if i in finals else None,
-            failed_in=failed.label if failed else None,
+            failed_in=step_label(failed) if failed else None,
         ))
 
     verify = state.turn(Phase.VERIFY)
@@ -360,7 +358,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         stop_reason=reason,
         stop_explanation=explanation,
         metrics=metrics,
-        diagnostic=state.diagnostic(metrics),
+        diagnostic=council(state).diagnostic(metrics),
         options=state.options,
         verdicts_before=before,
         verdicts_after=after,

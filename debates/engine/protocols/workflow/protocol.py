@@ -73,7 +73,7 @@ class WorkflowProtocol(DebateProtocol):
             return
         state.given_personas = [role_persona(r.label, r.label, r.focus, r.must_not)
                                 for r in ROLES]
-        state._changed()
+        state.changed()
 
     def deep(self, state: DebateState) -> bool:
         return state.config.mode is Mode.DEEP

@@ -8,8 +8,9 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
-from .i18n import Translator, translator
-from .schemas import Diagnostic, DiagnosticLabel, RoundMetrics, StopReason, VerdictSplit
+from ...i18n import Translator, translator
+from ...schemas import StopReason
+from .schemas import Diagnostic, DiagnosticLabel, RoundMetrics, VerdictSplit
 from .verdicts import AGREEMENT_NEEDED, describe_counts
 
 # A move smaller than this is "stable", both for the stopping rule's

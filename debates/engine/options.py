@@ -1,43 +1,37 @@
-"""Options and verdicts: what the panel decides between, and how far it agrees
-(docs/protocols.md 1.4 and 1.6).
-
-Agreement is measured on the decision, not on self-confidence: two agents 0.8 sure
-of opposite answers have no dispersion and no agreement. Every debate has a short
-list of options, fixed before round 0; each position names one as its verdict.
+"""The options a debate decides between (docs/protocols.md 1.4): given by the user,
+else named by the question, else for, against, conditional. Every protocol's result
+lists them (what a decision on the debate can name), so they are shared; how the
+council's agents choose among them is the council's (``protocols/council/verdicts.py``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from functools import cache
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, BeforeValidator, create_model
-
-from .i18n import option_label
-from .schemas import CrossExamination, Position, VerdictSplit
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 CONDITIONAL = "conditional"
 YES_NO = ("for", "against", CONDITIONAL)
 MIN_OPTIONS, MAX_OPTIONS = 2, 8
 MAX_OPTION_CHARS = 80
-# Converged needs at least this share on one verdict: all of 3, 3 of 4, 4 of 5, 5 of 6.
-AGREEMENT_NEEDED = 0.75
 
 # "Kafka or SQS?", "Rust vs Go", "Postgres versus MySQL"; Chinese "A还是B", Japanese
 # "AかBか" / "AそれともB". Only the question's last sentence with a question mark is read.
 _SEPARATORS = re.compile(r"\s+(?:or|vs\.?|versus)\s+|还是|それとも", re.IGNORECASE)
+
 _NOT = re.compile(r"^(?:not|no|nothing|neither)\b", re.IGNORECASE)
+
 # Where a named thing's phrase ends when what follows is shared by every alternative:
 # "Kafka or SQS for the event bus" -> "SQS".
 _TAIL = re.compile(
     r"\s+(?:for|to|in|on|at|with|by|as|when|if|given|this|next|before|after|from|"
     r"instead|over)\b.*$", re.IGNORECASE)
+
 # The question's frame before the first alternative: "should we", "is it better to".
 _FRAME = frozenset(
     "should shall do does would will can could must is are it better best worth we i you "
     "they our the team to".split())
+
 # Verbs that open an alternative worded as an action ("keep focusing on onboarding").
 _VERBS = frozenset(
     "use adopt choose pick go move migrate switch keep build buy stay hire rewrite launch "
@@ -45,8 +39,11 @@ _VERBS = frozenset(
     "continue start stop offer charge add drop replace make spend open close join leave "
     "merge split rebuild refactor fix upgrade downgrade license rent lease acquire fund "
     "pause cancel".split())
+
 _ARTICLES = frozenset("a an the".split())
+
 _LINKS = frozenset("with to on for".split())  # "go with Kafka", "move to Postgres"
+
 # A phrase longer than this is not one alternative of a list: the parser cannot tell
 # where it starts, so it gives the yes/no options rather than a fragment.
 _MAX_NAMED_WORDS = 12
@@ -161,18 +158,6 @@ def parse_options(text: str | Sequence[str] | None) -> list[str] | None:
     return clean_options(items)
 
 
-def composed_options(raw: Sequence[str], question: str) -> list[str]:
-    """The compose call's options, with ``conditional`` added when missing; the
-    question's own when the model gave fewer than two usable ones."""
-    try:
-        options = clean_options(raw)
-    except ValueError:
-        return options_from_question(question)
-    if CONDITIONAL not in {o.casefold() for o in options} and len(options) < MAX_OPTIONS:
-        options.append(CONDITIONAL)
-    return options
-
-
 def normalize(value: Any, options: Sequence[str]) -> Any:
     """A verdict matched to its option ignoring case and spacing; other values as they
     are (for the schema to reject)."""
@@ -180,70 +165,3 @@ def normalize(value: Any, options: Sequence[str]) -> Any:
         return value
     key = " ".join(value.split()).casefold()
     return next((o for o in options if o.casefold() == key), value)
-
-
-@cache
-def _constrained(options: tuple[str, ...]) -> tuple[type[BaseModel], type[BaseModel]]:
-    choice = Annotated[Literal[options], BeforeValidator(lambda v: normalize(v, options))]  # type: ignore[valid-type]
-    position = create_model("Position", __base__=Position, verdict=(choice, ...))
-    exam = create_model("CrossExamination", __base__=CrossExamination,
-                        updated_verdict=(choice | None, None))
-    return position, exam
-
-
-def position_schema(options: Sequence[str]) -> type[BaseModel]:
-    """``Position`` whose verdict must be one of ``options`` (an enum in its JSON schema)."""
-    return _constrained(tuple(options))[0]
-
-
-def cross_exam_schema(options: Sequence[str]) -> type[BaseModel]:
-    return _constrained(tuple(options))[1]
-
-
-def split(verdicts: Sequence[str | None], options: Sequence[str]) -> VerdictSplit | None:
-    """How ``verdicts`` (one per counted agent, None = none given) fall on ``options``.
-
-    ``agreement`` is the share of agents on the most common verdict, over every counted
-    agent (one without a usable verdict lowers it). When two options tie for most
-    common, none leads (``leading`` None): the share of either is what counts. None
-    when no agent gave a verdict at all (turns stored before verdicts existed)."""
-    usable = [normalize(v, options) for v in verdicts]
-    usable = [v if v in options else None for v in usable]
-    if not verdicts or all(v is None for v in usable):
-        return None
-    counts = {o: usable.count(o) for o in options if usable.count(o)}
-    top = max(counts.values())
-    leaders = [o for o, n in counts.items() if n == top]
-    return VerdictSplit(
-        counts=counts, of=len(verdicts), supporters=top,
-        leading=leaders[0] if len(leaders) == 1 else None,
-        agreement=top / len(verdicts),
-    )
-
-
-def leading_of(values: Sequence[str | None]) -> str | None:
-    """The most common non-null value, None on a tie (for the simulator's peers)."""
-    counts: dict[str, int] = {}
-    for v in values:
-        if v is not None:
-            counts[v] = counts.get(v, 0) + 1
-    if not counts:
-        return None
-    top = max(counts.values())
-    leaders = [v for v, n in counts.items() if n == top]
-    return leaders[0] if len(leaders) == 1 else None
-
-
-def describe_counts(counts: dict[str, int], of: int, t: Callable[..., str]) -> str:
-    """``{"for": 4, "conditional": 1}`` of 5 -> "4 of 5 for, 1 conditional", largest
-    first; agents without a verdict are the difference to ``of``."""
-    ordered = sorted(counts.items(), key=lambda item: -item[1])
-    if not ordered:
-        return t("split.none", of=of)
-    parts = [t("split.first", n=ordered[0][1], of=of, option=option_label(ordered[0][0], t))]
-    parts += [t("split.more", n=n, option=option_label(o, t)) for o, n in ordered[1:]]
-    return t("split.sep").join(parts)
-
-
-def describe(split_: VerdictSplit, t: Callable[..., str]) -> str:
-    return describe_counts(split_.counts, split_.of, t)
