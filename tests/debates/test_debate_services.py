@@ -137,7 +137,7 @@ def _cached_and_derived(debate):
         return "" if value is None and not f.null else value
 
     derived = [{f.name: cached(f, getattr(m, f.name)) for f in fields}
-               for m in load_state(Debate.objects.get(pk=debate.pk)).all_metrics()]
+               for m in load_state(Debate.objects.get(pk=debate.pk)).view.all_metrics()]
     return rows, derived
 
 

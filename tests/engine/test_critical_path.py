@@ -39,8 +39,9 @@ def run(latency_ms: int) -> tuple[float, DebateState, int]:
 def test_quick_debate_wall_time_is_close_to_its_critical_path():
     run(0)  # warm-up: first-call imports are not the engine's latency
     wall, state, calls = run(int(LATENCY_S * 1000))
-    steps = 5 + state.completed_rounds  # compose, premortem, position, 2 rounds, synthesis, verify
-    assert state.completed_rounds == 2 and calls == 15
+    # compose, premortem, position, 2 rounds, synthesis, verify
+    steps = 5 + state.view.completed_rounds
+    assert state.view.completed_rounds == 2 and calls == 15
     critical_path = steps * LATENCY_S
     one_at_a_time = calls * LATENCY_S
     assert wall >= critical_path

@@ -41,7 +41,7 @@ async def run(agents, question=QUESTION, **config):
 
 
 def result_of(state, hooks):
-    assert state.failure() is None, state.failure()
+    assert state.view.failure() is None, state.view.failure()
     return build_result(state, usage_from_calls(hooks.calls))
 
 
@@ -54,7 +54,7 @@ async def test_no_recommendation_under_genuine_disagreement_even_if_the_synthesi
                                          "pricing"]}
     state, hooks = await run([agent("Ann", 0.10, [stuck, again]), agent("Bo", 0.90, [stuck, again]),
                               agent("Cy", 0.50, [stuck, again])], max_rounds=4)
-    assert state.stop()[0] is StopReason.GENUINE_DISAGREEMENT
+    assert state.view.stop()[0] is StopReason.GENUINE_DISAGREEMENT
     # The synthesizer wrote both a divergence report and a recommendation.
     synthesis = state.turn(Phase.SYNTHESIS)
     narrative = SynthesisNarrative.model_validate(synthesis.payload)
@@ -118,7 +118,7 @@ async def test_the_synthesizer_sees_the_carried_forward_stance_marked():
 async def test_a_quorum_failure_names_every_earlier_failure():
     state, _ = await run([agent("Ann", 0.2, fail_in=["premortem"]), agent("Bo", 0.5),
                           agent("Cy", 0.8, fail_in=["cross_exam:1"])], max_rounds=2)
-    failure = state.failure()
+    failure = state.view.failure()
     assert failure is not None and "below quorum in round 1" in failure
     assert "Ann in premortem" in failure and "Cy in round 1" in failure
 
@@ -139,8 +139,8 @@ async def test_anonymous_labels_stay_the_same_for_the_whole_debate():
                           agent("Cy", 0.5, rounds), agent("Di", 0.3, rounds[:1],
                                                           fail_in=["cross_exam:2"])],
                          max_rounds=3, anonymize_peers=True)
-    assert state.completed_rounds == 3
-    stances = {state.stance(i, 0): i for i in range(4)}
+    assert state.view.completed_rounds == 3
+    stances = {state.view.stance(i, 0): i for i in range(4)}
     assert len(stances) == 4  # distinct stances identify the peers behind the labels
     for reader in range(3):
         seen = [{label: stances[s] for label, s in _labels(state, reader, r).items()}

@@ -37,7 +37,7 @@ async def report_for(question, agents=None):
         mode="quick", retry_backoff_s=0.0, simulator=simulator))
     hooks = Calls()
     await run_protocol(state, hooks)
-    assert state.failure() is None
+    assert state.view.failure() is None
     result = build_result(state, usage_from_calls(hooks.calls))
     return result, render_markdown(result)
 

@@ -457,9 +457,9 @@ def test_synthesis_is_compacted_to_fit_and_the_result_records_it() -> None:
                for c in result.compactions)
     # The latest stances stay whole in the compacted prompt.
     prompt = synthesis_messages(state, turn.compaction)[0][-1]["content"]
-    last = state.completed_rounds
+    last = state.view.completed_rounds
     for i in range(len(state.personas)):
-        stance = state.stance(i, last)
+        stance = state.view.stance(i, last)
         if stance:
             assert stance in prompt
 
@@ -506,7 +506,7 @@ async def test_a_server_filling_every_field_gets_one_conclusion_not_two(
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")
-    while (step := state.next_step()) is not None:
+    while (step := state.view.next_step()) is not None:
         await get_protocol("council").run_step(state, step, hooks, gw)
     synthesis = state.turn(Phase.SYNTHESIS)
     assert synthesis is not None and synthesis.payload is not None

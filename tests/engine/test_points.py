@@ -164,9 +164,9 @@ def debate_state():
 
 def test_state_counts_new_arguments_from_the_ledger():
     state = debate_state()
-    assert state.metrics(1).new_arguments == 3
-    assert state.metrics(2).new_arguments == 1  # the timeline point; the rest cite
-    assert [p.id for p in state.points.raised_before(3)] == ["D1", "D2", "E1", "D3"]
+    assert state.view.metrics(1).new_arguments == 3
+    assert state.view.metrics(2).new_arguments == 1  # the timeline point; the rest cite
+    assert [p.id for p in state.view.points.raised_before(3)] == ["D1", "D2", "E1", "D3"]
 
 
 def test_ids_are_derived_from_stored_turns_and_stable_across_reloads():
@@ -178,10 +178,10 @@ def test_ids_are_derived_from_stored_turns_and_stable_across_reloads():
         reloaded.add(Turn.model_validate(turn))
 
     def summary(s):
-        return [(p.id, p.text, p.raised_by, p.round, p.rounds) for p in s.points.points.values()]
+        return [(p.id, p.text, p.raised_by, p.round, p.rounds) for p in s.view.points.points.values()]
 
     assert summary(reloaded) == summary(state)
-    assert reloaded.metrics(2).new_arguments == state.metrics(2).new_arguments
+    assert reloaded.view.metrics(2).new_arguments == state.view.metrics(2).new_arguments
 
 
 def test_the_prompt_shows_the_points_with_their_ids_from_round_two():
@@ -246,7 +246,7 @@ async def simulated(seed: int) -> DebateState:
         mode="quick", seed=seed, threshold=0.02, max_rounds=6, retry_backoff_s=0.0,
         simulator=SimulatorOptions(seed=seed)))
     await run_protocol(state, EngineHooks())
-    assert state.failure() is None
+    assert state.view.failure() is None
     return state
 
 
@@ -254,13 +254,13 @@ async def test_simulated_agents_cite_ids_and_new_arguments_run_out():
     reached_zero = False
     for seed in range(1, 5):
         state = await simulated(seed)
-        for r in range(2, state.completed_rounds + 1):
-            items = state.round_items(r)
+        for r in range(2, state.view.completed_rounds + 1):
+            items = state.view.round_items(r)
             cited = [i for i in items if parse_item(i)[0]]
             assert len(cited) >= 0.7 * len(items)
             for item in cited:  # every citation names a point of an earlier round
-                assert all(state.points.get(c).round < r for c in parse_item(item)[0])
-            metrics = state.metrics(r)
+                assert all(state.view.points.get(c).round < r for c in parse_item(item)[0])
+            metrics = state.view.metrics(r)
             assert metrics.new_arguments <= len(items) - len(cited)
             if metrics.new_arguments == 0:
                 reached_zero = True
@@ -283,7 +283,7 @@ async def test_surviving_concerns_carry_the_ledger_ids():
     assert result.stop_reason is StopReason.GENUINE_DISAGREEMENT
     # Bo cited D1 in round 1, before it existed: ignored, and "Nobody has ever tried
     # rolling back" (words unlike D1) became D2; in round 2 everyone cites D1.
-    assert state.points.get("D2").text == ROLLBACK_REWORDED
+    assert state.view.points.get("D2").text == ROLLBACK_REWORDED
     concerns = {c.id: c for c in result.post_positional_concerns}
     assert set(concerns) == {"D1"}  # D2: one agent, dropped after round 1
     assert concerns["D1"].raised_by == ["Ann", "Cy", "Bo"]
@@ -352,7 +352,7 @@ def test_the_synthesis_lists_open_disagreements_as_tracked_points_with_their_hol
     from debates.engine.protocols.council.synthesis import synthesis_messages
 
     state = three_rounds()
-    assert state.stop() is not None
+    assert state.view.stop() is not None
     messages, _ = synthesis_messages(state)
     user = messages[1]["content"]
     opened = user.split("Disagreements still open")[1].split("Concessions")[0]

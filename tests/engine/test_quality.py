@@ -388,6 +388,6 @@ def test_a_judge_that_fails_leaves_the_result_degraded_not_failed():
 
 def test_one_more_round_drops_the_old_grade_with_the_old_synthesis():
     state, _ = judged("council", "sim/judge")
-    state.request_more_round()
+    state.view.request_more_round()
     assert state.turn(Phase.JUDGE) is None
     assert state.turn(Phase.SYNTHESIS) is None

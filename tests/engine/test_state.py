@@ -39,39 +39,39 @@ def test_null_updated_confidence_carries_the_previous_value_forward():
     state = state_with_positions([0.4, 0.8])
     add_round(state, 1, [exam(confidence=0.6), exam()])
     add_round(state, 2, [exam(), exam()])
-    assert state.confidence(0, 2) == 0.6
-    assert state.confidence(1, 2) == 0.8
-    assert round(state.metrics(2).mean_confidence, 6) == 0.7
+    assert state.view.confidence(0, 2) == 0.6
+    assert state.view.confidence(1, 2) == 0.8
+    assert round(state.view.metrics(2).mean_confidence, 6) == 0.7
 
 
 def test_round_zero_is_the_positions():
     state = state_with_positions([0.4, 0.8])
-    m = state.metrics(0)
+    m = state.view.metrics(0)
     assert (m.round, round(m.mean_confidence, 6), round(m.dispersion, 3)) == (0, 0.6, 0.2)
 
 
 def test_confidence_delta_is_against_the_previous_round():
     state = state_with_positions([0.4, 0.8])
     add_round(state, 1, [exam(confidence=0.5), exam(confidence=0.9)])
-    assert round(state.metrics(1).confidence_delta, 6) == 0.1
+    assert round(state.view.metrics(1).confidence_delta, 6) == 0.1
 
 
 def test_steps_run_in_order_and_positions_then_rounds():
     state = DebateState(question="Q?", config=resolve_config(mode="quick"))
-    assert state.next_step() == Step(Phase.COMPOSE)
+    assert state.view.next_step() == Step(Phase.COMPOSE)
     state = state_with_positions([0.4, 0.8, 0.6])
-    assert state.next_step() == Step(Phase.CROSS_EXAM, 1)
+    assert state.view.next_step() == Step(Phase.CROSS_EXAM, 1)
 
 
 def test_converged_debate_goes_to_synthesis_then_verify():
     state = state_with_positions([0.6, 0.62, 0.61])
     add_round(state, 1, [exam(), exam(), exam()])
-    assert state.stop()[0] is StopReason.CONVERGED
-    assert state.next_step() == Step(Phase.SYNTHESIS)
+    assert state.view.stop()[0] is StopReason.CONVERGED
+    assert state.view.next_step() == Step(Phase.SYNTHESIS)
     state.add(Turn(phase=Phase.SYNTHESIS, payload={}))
-    assert state.next_step() == Step(Phase.VERIFY)
+    assert state.view.next_step() == Step(Phase.VERIFY)
     state.add(Turn(phase=Phase.VERIFY, payload={"claims": []}))
-    assert state.next_step() is None
+    assert state.view.next_step() is None
 
 
 def test_failed_agent_is_dropped_from_later_rounds_and_not_live_in_metrics():
@@ -80,8 +80,8 @@ def test_failed_agent_is_dropped_from_later_rounds_and_not_live_in_metrics():
                    error="Timeout: slow"))
     state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=1, payload=exam(disagreements=["x"])))
     state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=2, payload=exam(disagreements=["y"])))
-    assert state.metrics(1).active_agents == 2
-    assert state.active_agents(Step(Phase.CROSS_EXAM, 2)) == [1, 2]
+    assert state.view.metrics(1).active_agents == 2
+    assert state.view.active_agents(Step(Phase.CROSS_EXAM, 2)) == [1, 2]
 
 
 def test_below_quorum_fails_with_a_reason_naming_who_failed():
@@ -89,9 +89,9 @@ def test_below_quorum_fails_with_a_reason_naming_who_failed():
     state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=0, status=TurnStatus.FAILED,
                    error="InternalServerError: boom"))
     state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=1, payload=exam()))
-    failure = state.failure()
+    failure = state.view.failure()
     assert "below quorum" in failure and "Ann" in failure and "boom" in failure
-    assert state.next_step() is None
+    assert state.view.next_step() is None
 
 
 def test_cross_exam_shows_each_peers_latest_position_not_the_initial_one():
@@ -126,24 +126,24 @@ def test_more_rounds_after_a_stop():
     state = state_with_positions([0.6, 0.62, 0.61])
     add_round(state, 1, [exam(), exam(), exam()])
     state.add(Turn(phase=Phase.SYNTHESIS, payload={}))
-    state.request_more_round()
-    assert state.next_step() == Step(Phase.CROSS_EXAM, 2)
+    state.view.request_more_round()
+    assert state.view.next_step() == Step(Phase.CROSS_EXAM, 2)
 
 
 def test_one_more_round_runs_exactly_one_round_even_when_the_rule_wants_more():
     state = state_with_positions([0.6, 0.62, 0.61], max_rounds=5)
     add_round(state, 1, [exam(), exam(), exam()])
-    assert state.stop()[0] is StopReason.CONVERGED
+    assert state.view.stop()[0] is StopReason.CONVERGED
     state.add(Turn(phase=Phase.SYNTHESIS, payload={}))
-    state.request_more_round()
+    state.view.request_more_round()
     # Round 2 brings new points and a concession: the rule alone would go on to round 3.
     add_round(state, 2, [exam(confidence=0.3, disagreements=["cost is unknown"]),
                          exam(concessions=["fair point"]), exam(confidence=0.9)])
-    reason, explanation = state.stop()
+    reason, explanation = state.view.stop()
     assert reason is StopReason.STOPPED_BY_USER
     assert "stopped after round 2, the one more round a user asked for" in explanation
-    assert state.next_step() == Step(Phase.SYNTHESIS)
-    assert state.planned_rounds == 2
+    assert state.view.next_step() == Step(Phase.SYNTHESIS)
+    assert state.view.planned_rounds == 2
 
 
 def test_language_detection():
@@ -154,12 +154,12 @@ def test_language_detection():
 def test_a_forced_round_keeps_the_rules_verdict_in_its_explanation():
     state = state_with_positions([0.6, 0.62, 0.61])
     add_round(state, 1, [exam(), exam(), exam()])
-    state.request_more_round()
-    m = state.metrics(1)
+    state.view.request_more_round()
+    m = state.view.metrics(1)
     assert m.decision == "continue" and m.stop_reason is None
     assert "the rule said converged" in m.explanation
 
 
 def test_stop_is_none_before_any_position_exists():
     state = DebateState(question="Q?", config=resolve_config(mode="quick"))
-    assert state.stop() is None and state.all_metrics() == []
+    assert state.view.stop() is None and state.view.all_metrics() == []

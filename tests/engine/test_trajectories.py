@@ -39,7 +39,7 @@ async def debate(agents, **config):
         simulator=SimulatorOptions(script={"agents": agents}), **config))
     hooks = Recorder()
     await run_protocol(state, hooks)
-    assert state.failure() is None, state.failure()
+    assert state.view.failure() is None, state.view.failure()
     return state, build_result(state, usage_from_calls(hooks.calls)), hooks
 
 

@@ -122,10 +122,10 @@ async def test_stopped_by_user_states_the_split():
         mode="quick", agents=2, retry_backoff_s=0.0, simulator=SimulatorOptions(script={
             "agents": [agent("Ann", 0.5, position_verdict="against"), agent("Bo", 0.5)]})))
     hooks = Recorder()
-    while (step := state.next_step()) is not None and step.phase is not Phase.CROSS_EXAM:
+    while (step := state.view.next_step()) is not None and step.phase is not Phase.CROSS_EXAM:
         await get_protocol("council").run_step(state, step, hooks)
     state.stop_requested = True
-    reason, explanation = state.stop()
+    reason, explanation = state.view.stop()
     assert reason is StopReason.STOPPED_BY_USER
     # A tie lists the options in their order.
     assert explanation.endswith("verdicts: 1 of 2 for, 1 against (agreement 0.50)")
@@ -283,7 +283,7 @@ async def test_user_options_override_and_no_compose_derives_them_in_code():
                 for n in ("Ann", "Bo")]
     given = DebateState(question="Rust vs Go for the new CLI?",
                         config=resolve_config(mode="quick", agents=2), given_personas=personas)
-    assert not given.needs_compose and given.options == ["Rust", "Go", "conditional"]
+    assert not given.view.needs_compose and given.options == ["Rust", "Go", "conditional"]
 
 
 async def test_unscripted_simulated_debates_carry_verdicts_through_every_round():

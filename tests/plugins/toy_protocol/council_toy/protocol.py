@@ -58,7 +58,7 @@ class ToyProtocol(DebateProtocol):
     def prepare(self, state: DebateState) -> None:
         if not state.given_personas:
             state.given_personas = [role_persona("Oracle", "oracle", "one-line answers")]
-            state._changed()
+            state.changed()
 
     def next_step(self, state: DebateState) -> Step | None:
         return None if state.turn(ORACLE_SAYS, 0, ORACLE) else Step(ORACLE_SAYS)
