@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from debates.engine import DebateConfig, Persona, Phase, is_simulated
+from debates.engine import CouncilPhase, DebateConfig, Persona, Phase, is_simulated
 
 # Approximate tokens per call (prompt, completion), before the question is added.
 COMPOSE = (600, 200)  # completion per persona
@@ -77,7 +77,7 @@ def _cross_exam_round(*, agents: int, round_number: int, question_tokens: int
                       ) -> list[_Call]:
     prompt = (CROSS_EXAM[0] + question_tokens + CROSS_EXAM_PER_PEER * (agents - 1)
               + (CROSS_EXAM_OWN_PREVIOUS if round_number > 1 else 0))
-    return [_Call(Phase.CROSS_EXAM, prompt, CROSS_EXAM[1], a) for a in range(agents)]
+    return [_Call(CouncilPhase.CROSS_EXAM, prompt, CROSS_EXAM[1], a) for a in range(agents)]
 
 
 def _synthesis(*, agents: int, rounds: int, question_tokens: int) -> list[_Call]:
@@ -93,9 +93,11 @@ def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool)
     q = question_tokens
     calls: list[_Call] = []
     if compose:
-        calls.append(_Call(Phase.COMPOSE, COMPOSE[0] + q, COMPOSE[1] * agents))
-    calls += [_Call(Phase.PREMORTEM, PREMORTEM[0] + q, PREMORTEM[1], a) for a in range(agents)]
-    calls += [_Call(Phase.POSITION, POSITION[0] + q, POSITION[1], a) for a in range(agents)]
+        calls.append(_Call(CouncilPhase.COMPOSE, COMPOSE[0] + q, COMPOSE[1] * agents))
+    calls += [
+        _Call(CouncilPhase.PREMORTEM, PREMORTEM[0] + q, PREMORTEM[1], a) for a in range(agents)
+    ]
+    calls += [_Call(CouncilPhase.POSITION, POSITION[0] + q, POSITION[1], a) for a in range(agents)]
     for r in range(1, max_rounds + 1):
         calls += _cross_exam_round(agents=agents, round_number=r, question_tokens=q)
     return calls + _synthesis(agents=agents, rounds=max_rounds, question_tokens=q)
@@ -170,7 +172,7 @@ def _call_cost(call: _Call, config: DebateConfig, personas: Sequence[Persona]) -
     (every call but compose). Only asked once every model has a price."""
     persona = personas[call.agent] if 0 <= call.agent < len(personas) else None
     models = [config.model_for(call.phase.value, persona)]
-    if call.phase is not Phase.COMPOSE:
+    if call.phase is not CouncilPhase.COMPOSE:
         models += _fallbacks(config)
     costs = (_cost(model, call.prompt, call.completion)
              for model in models if not is_simulated(model))

@@ -16,6 +16,7 @@ from accounts.models import Team
 from debates import event_log
 from debates.engine import (
     PROMPT_VERSION,
+    CouncilPhase,
     DebateConfig,
     DebateState,
     InputError,
@@ -277,7 +278,7 @@ def more_round_estimate(*, debate: Debate, state: DebateState | None = None) -> 
     state = state or load_state(debate)
     council = council_state(state)  # only the council has one more round
     round_number = council.completed_rounds + 1
-    taking_part = council.active_agents(Step(Phase.CROSS_EXAM, round_number))
+    taking_part = council.active_agents(Step(CouncilPhase.CROSS_EXAM, round_number))
     personas = [state.personas[i] for i in taking_part]
     return estimate_more_round(state.config, round_number=round_number, personas=personas,
                                text_chars=len(debate.question) + len(debate.context))

@@ -53,8 +53,10 @@ from .protocols import (  # noqa: E402
 )
 from .protocols.adversarial.domains import DetectedDomain, localized  # noqa: E402
 from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
+from .protocols.adversarial.phases import AdversarialPhase  # noqa: E402
 from .protocols.adversarial.stopping import status_line_in  # noqa: E402
 from .protocols.council.convergence import diagnostic_meaning  # noqa: E402
+from .protocols.council.phases import CouncilPhase  # noqa: E402
 from .protocols.council.schemas import (  # noqa: E402
     AgentView,
     ClusteredItem,
@@ -70,6 +72,7 @@ from .protocols.council.schemas import (  # noqa: E402
 from .protocols.council.state import council as council_state  # noqa: E402
 from .protocols.council.state import step_label as council_step_label  # noqa: E402
 from .protocols.council.verdicts import describe as describe_split  # noqa: E402
+from .protocols.workflow.phases import WorkflowPhase  # noqa: E402
 from .schemas import (  # noqa: E402
     MAX_AGENTS,
     MAX_QUESTION_CHARS,
@@ -110,7 +113,8 @@ __all__ = [
     "Persona", "PERSONA_NAME_MAX", "PERSONA_TEXT_MAX", "PERSONA_MODEL_MAX",
     "MAX_PERSONA_FILE_CHARS", "PersonaFileError", "load_persona_text", "parse_personas",
     # running a debate
-    "DebateState", "Step", "council_step_label", "council_state", "Phase", "Turn",
+    "DebateState", "Step", "council_step_label", "council_state", "Phase", "CouncilPhase",
+    "AdversarialPhase", "WorkflowPhase", "Turn",
     "TurnStatus", "CallRecord",
     "EngineEvent",
     "EngineEventKind", "EngineHooks", "Cancelled", "run_protocol", "ConsoleProgress",

@@ -235,19 +235,10 @@ class Phase(str):
     __slots__ = ()
     _registered: ClassVar[dict[str, Phase]] = {}
 
-    # The built-ins' phases, in the order they were declared (a protocol's steps are
-    # ordered by its own list, ``DebateProtocol.phases``).
-    COMPOSE: ClassVar[Phase]
-    PREMORTEM: ClassVar[Phase]
-    POSITION: ClassVar[Phase]
-    CROSS_EXAM: ClassVar[Phase]
+    # The phases every protocol shares; each protocol registers its own in its package
+    # (``protocols/<name>/phases.py``) and lists its steps' order (``DebateProtocol.phases``).
     SYNTHESIS: ClassVar[Phase]
     VERIFY: ClassVar[Phase]
-    PROPOSE: ClassVar[Phase]
-    CRITIQUE: ClassVar[Phase]
-    ANALYSIS: ClassVar[Phase]
-    DISCUSSION: ClassVar[Phase]
-    CONVERGENCE: ClassVar[Phase]
     JUDGE: ClassVar[Phase]
 
     def __new__(cls, name: str) -> Phase:
@@ -290,9 +281,9 @@ class Phase(str):
         return {"type": "string", "enum": [str(p) for p in cls.registered()]}
 
 
-for _name in ("compose", "premortem", "position", "cross_exam", "synthesis", "verify",
-              "propose", "critique", "analysis", "discussion", "convergence", "judge"):
-    setattr(Phase, _name.upper(), Phase.register(_name))
+Phase.SYNTHESIS = Phase.register("synthesis")
+Phase.VERIFY = Phase.register("verify")
+Phase.JUDGE = Phase.register("judge")
 
 
 class TurnStatus(StrEnum):

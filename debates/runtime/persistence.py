@@ -15,11 +15,11 @@ from django.db import IntegrityError, transaction
 from debates import event_log
 from debates.engine import (
     CallRecord,
+    CouncilPhase,
     DebateState,
     EngineEvent,
     EngineEventKind,
     EngineHooks,
-    Phase,
     RoundMetrics,
     Turn,
     TurnStatus,
@@ -88,7 +88,7 @@ class PersistingHooks(EngineHooks):
             LLMCall.objects.bulk_create([self._call_row(r) for r in pending])
             if superseded:
                 return
-            if turn.phase is Phase.COMPOSE and turn.status is TurnStatus.OK:
+            if turn.phase is CouncilPhase.COMPOSE and turn.status is TurnStatus.OK:
                 snapshot_agents(self.debate, self.state)
             event_log.append(self.debate, "turn", {
                 "phase": turn.phase.value, "round": turn.round, "agent": turn.agent,

@@ -6,7 +6,16 @@ runner (and with it litellm, which takes seconds to import).
 
 from __future__ import annotations
 
-from debates.engine import DebateConfig, DebateState, Persona, Phase, Turn, TurnStatus, get_protocol
+from debates.engine import (
+    CouncilPhase,
+    DebateConfig,
+    DebateState,
+    Persona,
+    Phase,
+    Turn,
+    TurnStatus,
+    get_protocol,
+)
 from debates.models import Agent, Debate
 
 
@@ -35,6 +44,6 @@ def snapshot_agents(debate: Debate, state: DebateState) -> None:
     existing = set(debate.agents.values_list("index", flat=True))
     Agent.objects.bulk_create([
         Agent(debate=debate, index=i, name=p.name, persona=p.model_dump(mode="json"),
-              model=state.config.model_for(Phase.CROSS_EXAM.value, p))
+              model=state.config.model_for(CouncilPhase.CROSS_EXAM.value, p))
         for i, p in enumerate(state.personas) if i not in existing
     ])

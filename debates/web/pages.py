@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from debates.engine import (
     ENGLISH,
     AgentView,
+    CouncilPhase,
     DebateProtocol,
     DebateState,
     Diagnostic,
@@ -46,12 +47,12 @@ StepState = Literal["done", "running", "pending", "failed", "cancelled", "skippe
 TURN_FIELDS: dict[str, list[tuple[str, str]]] = {
     "persona": [("expertise", "Expertise"), ("background", "Background"),
                 ("approach", "Approach"), ("bias", "Bias on this question")],
-    Phase.PREMORTEM.value: [("failure_scenario", "How it failed"),
+    CouncilPhase.PREMORTEM.value: [("failure_scenario", "How it failed"),
                             ("root_causes", "Root causes"),
                             ("early_warning_signals", "Early warning signals")],
-    Phase.POSITION.value: [("stance", "Stance"), ("confidence", "Confidence"),
+    CouncilPhase.POSITION.value: [("stance", "Stance"), ("confidence", "Confidence"),
                            ("reasoning", "Reasoning"), ("key_assumptions", "Key assumptions")],
-    Phase.CROSS_EXAM.value: [("updated_position", "Updated position"),
+    CouncilPhase.CROSS_EXAM.value: [("updated_position", "Updated position"),
                              ("updated_confidence", "Updated confidence"),
                              ("concessions", "Concessions"),
                              ("remaining_disagreements", "Remaining disagreements"),
@@ -219,7 +220,7 @@ def turn_fields(phase: str, payload: dict[str, Any],
                 if v not in (None, "", [])]))
         elif isinstance(value, bool) or value is None:
             # A missing updated confidence means "unchanged"; elsewhere it means "none".
-            empty = "unchanged" if phase == Phase.CROSS_EXAM.value else "none"
+            empty = "unchanged" if phase == CouncilPhase.CROSS_EXAM.value else "none"
             fields.append(TurnField(label=label, key=key, number=empty if value is None else
                                     ("yes" if value else "no")))
         elif isinstance(value, int | float):
@@ -230,11 +231,11 @@ def turn_fields(phase: str, payload: dict[str, Any],
 
 
 def turn_summary(phase: str, payload: dict[str, Any], t: Translator = _ENGLISH) -> str:
-    if phase == Phase.POSITION.value:
+    if phase == CouncilPhase.POSITION.value:
         return str(payload.get("stance", ""))
-    if phase == Phase.CROSS_EXAM.value:
+    if phase == CouncilPhase.CROSS_EXAM.value:
         return str(payload.get("updated_position") or payload.get("reflection") or "")
-    if phase == Phase.PREMORTEM.value:
+    if phase == CouncilPhase.PREMORTEM.value:
         return str(payload.get("failure_scenario", ""))
     if phase == Phase.SYNTHESIS.value:
         path = payload.get("recommended_path") or payload.get("divergence_report") or {}
@@ -370,8 +371,8 @@ def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
         panels.append(PanelView(
             key=council_step_label(step).replace(" ", "-"), title=title, state=step_state,
             expected=len(council_state(state).active_agents(step)), turns=turns,
-            metric=by_round.get(step.round) if step.phase in (Phase.POSITION,
-                                                               Phase.CROSS_EXAM) else None,
+            metric=by_round.get(step.round) if step.phase in (CouncilPhase.POSITION,
+                                                               CouncilPhase.CROSS_EXAM) else None,
         ))
     return panels
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from debates.engine import Phase, QualityReason, Step, TurnStatus, get_protocol
+from debates.engine import CouncilPhase, Phase, QualityReason, Step, TurnStatus, get_protocol
 from debates.models import Debate
 from debates.page_words import PageWords
 from debates.runtime.state_rows import load_state
@@ -13,7 +13,7 @@ from debates.web.pages import TurnView, turn_fields, turn_summary
 from debates.web.quality import reasons_on_turn
 
 PANEL_TITLES = {
-    Phase.COMPOSE.value: "Compose: the panel",
+    CouncilPhase.COMPOSE.value: "Compose: the panel",
     Phase.SYNTHESIS.value: "Synthesis (the model's narrative)",
     Phase.VERIFY.value: "Verifier",
     Phase.JUDGE.value: "Judge (its grade of the synthesis)",
@@ -45,10 +45,10 @@ def transcript_sections(debate: Debate, reasons: Sequence[QualityReason] = ()
     for (phase, rnd, agent), turn in state.turns.items():
         ok = turn.status is TurnStatus.OK and turn.payload is not None
         payload = turn.payload or {}
-        if phase == Phase.COMPOSE.value and ok:
+        if phase == CouncilPhase.COMPOSE.value and ok:
             # One entry per composed persona reads better than one JSON blob.
             for i, persona in enumerate(payload.get("personas", [])):
-                groups.setdefault(Step(Phase.COMPOSE), []).append(TurnView(
+                groups.setdefault(Step(CouncilPhase.COMPOSE), []).append(TurnView(
                     agent_index=i, agent_name=str(persona.get("name", "")), ok=True,
                     fields=turn_fields("persona", {k: v for k, v in persona.items()
                                                     if k != "name"}, t),
@@ -72,7 +72,7 @@ def transcript_sections(debate: Debate, reasons: Sequence[QualityReason] = ()
         label = protocol.step_label(step)
         title = PANEL_TITLES.get(step.phase.value) or {
             "premortem": "Premortem", "position": "Positions (round 0)"}.get(label) or (
-            f"Cross-examination, {label}" if step.phase is Phase.CROSS_EXAM
+            f"Cross-examination, {label}" if step.phase is CouncilPhase.CROSS_EXAM
             else label.capitalize())
         sections.append(TranscriptSection(key=label.replace(" ", "-"), title=title,
                                           turns=turns, step=label, phase=step.phase.value))

@@ -2,7 +2,8 @@
 
 import pytest
 
-from debates.engine.schemas import DebateConfig, Phase
+from debates.engine import CouncilPhase
+from debates.engine.schemas import DebateConfig
 from debates.models import Debate, DebateStatus, LLMCall, Turn
 from debates.runtime.execution import run_next_step, run_to_completion
 from debates.services import debate_create
@@ -33,7 +34,7 @@ def test_each_step_is_one_call_of_run_next_step(team):
     debate = make_debate(team)
     assert run_next_step(debate.code)  # compose
     assert set(Turn.objects.filter(debate=debate).values_list("phase", flat=True)) == {
-        Phase.COMPOSE.value}
+        CouncilPhase.COMPOSE.value}
     assert run_next_step(debate.code)  # premortem
     assert Turn.objects.filter(debate=debate, phase="premortem").count() == 3
 

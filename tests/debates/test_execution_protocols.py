@@ -5,11 +5,12 @@ from the protocol in the registry, never from the council's own modules."""
 import pytest
 
 from debates import selectors
+from debates.engine import WorkflowPhase
 from debates.engine.protocols import get_protocol
 from debates.engine.protocols.adversarial.schemas import AdversarialResult
 from debates.engine.protocols.adversarial.stopping import converged
 from debates.engine.protocols.workflow.schemas import WorkflowResult
-from debates.engine.schemas import DebateConfig, Phase
+from debates.engine.schemas import DebateConfig
 from debates.engine.state import Step
 from debates.models import Debate, DebateStatus, Turn
 from debates.runtime.execution import run_next_step, run_to_completion
@@ -88,4 +89,4 @@ def test_a_workflow_step_is_one_call_of_run_next_step(team):
                                       ("analysis", 0, 2)]
     started = debate.events.filter(kind="step_started").values_list("payload", flat=True)
     assert [p["step"] for p in started] == [
-        get_protocol("workflow").step_label(Step(Phase.ANALYSIS))]
+        get_protocol("workflow").step_label(Step(WorkflowPhase.ANALYSIS))]

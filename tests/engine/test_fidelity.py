@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from debates.engine import run_protocol
+from debates.engine import CouncilPhase, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
@@ -127,7 +127,7 @@ async def test_a_quorum_failure_names_every_earlier_failure():
 
 
 def _labels(state, reader, round_number):
-    _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, round_number), reader, 0)
+    _, messages, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, round_number), reader, 0)
     blocks = re.findall(r"### (Agent [A-Z])[^\n]*\nStance: (.*)", messages[1]["content"])
     return dict(blocks)
 

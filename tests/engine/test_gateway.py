@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from debates.engine import CouncilPhase
 from debates.engine.llm.capabilities import capabilities
 from debates.engine.llm.gateway import (
     CallFailed,
@@ -23,7 +24,7 @@ from debates.engine.llm.gateway import (
 from debates.engine.llm.loader import litellm_module
 from debates.engine.protocols.council.schemas import ComposedPanel, CrossExamination, Position
 from debates.engine.schema_titles import without_titles
-from debates.engine.schemas import CallRecord, CallTag, Phase, SimulatorOptions
+from debates.engine.schemas import CallRecord, CallTag, SimulatorOptions
 from debates.engine.sim import simulator
 
 litellm = litellm_module()
@@ -41,7 +42,7 @@ MESSAGES = [
     {"role": "system", "content": "Answer only with JSON."},
     {"role": "user", "content": "Should we adopt PostgreSQL for billing?"},
 ]
-TAG = CallTag(phase=Phase.POSITION, round=0, agent=2, agent_name="Dana Reyes")
+TAG = CallTag(phase=CouncilPhase.POSITION, round=0, agent=2, agent_name="Dana Reyes")
 
 
 class ScriptedLLM(litellm.CustomLLM):  # type: ignore[misc]
@@ -430,13 +431,13 @@ async def test_a_fallback_whose_context_the_prompt_does_not_fit_is_not_tried(
 async def test_every_attempt_is_recorded_with_its_fields(scripted: ScriptedLLM) -> None:
     scripted.outcomes = [rate_limited("429 from upstream"), INVALID_POSITION, VALID_POSITION]
     ledger = Ledger()
-    tag = CallTag(phase=Phase.CROSS_EXAM, round=3, agent=4, agent_name="Mei Sato")
+    tag = CallTag(phase=CouncilPhase.CROSS_EXAM, round=3, agent=4, agent_name="Mei Sato")
     outcome = await ask(make_gateway(ledger), tag=tag)
 
     assert [r.attempt for r in ledger.records] == [1, 2, 3]
     assert [r.purpose for r in ledger.records] == ["call", "call", "repair"]
     for record in ledger.records:
-        assert (record.phase, record.round, record.agent) == (Phase.CROSS_EXAM, 3, 4)
+        assert (record.phase, record.round, record.agent) == (CouncilPhase.CROSS_EXAM, 3, 4)
         assert record.model == "scripted/x"
         assert record.latency_ms >= 0
     failed, invalid, ok = ledger.records
@@ -556,7 +557,7 @@ async def test_json_schema_mode_is_requested_where_supported(
 async def test_simulator_options_and_hints_reach_the_simulator() -> None:
     gateway = make_gateway(simulator=SimulatorOptions(seed=5))
     hints = {"n": 4, "question": "Should we open a Berlin office?", "reserved_names": ["Ann Lee"]}
-    tag = CallTag(phase=Phase.COMPOSE)
+    tag = CallTag(phase=CouncilPhase.COMPOSE)
     first = await gateway.structured(
         ComposedPanel, messages=MESSAGES, model="sim/default", tag=tag, hints=hints
     )

@@ -8,14 +8,15 @@ from typing import Any
 
 import pytest
 
+from debates.engine import CouncilPhase
 from debates.engine.llm.gateway import CallFailed, LLMGateway
 from debates.engine.protocols.council.schemas import Position
-from debates.engine.schemas import CallRecord, CallTag, Phase
+from debates.engine.schemas import CallRecord, CallTag
 
 from .openai_stub import POSITION, StubServer, completion_body, error_body
 
 MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
-TAG = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
+TAG = CallTag(phase=CouncilPhase.POSITION, agent=0, agent_name="Dana Reyes")
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from debates.engine import AdversarialPhase, CouncilPhase, WorkflowPhase
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.gateway import format_params, json_schema_of, sent_schema
@@ -109,10 +110,12 @@ def test_validation_keeps_the_real_limits() -> None:
 
 
 PROTOCOL_PHASES = {
-    "council": {Phase.COMPOSE, Phase.PREMORTEM, Phase.POSITION, Phase.CROSS_EXAM,
+    "council": {CouncilPhase.COMPOSE, CouncilPhase.PREMORTEM, CouncilPhase.POSITION,
+                CouncilPhase.CROSS_EXAM,
                 Phase.SYNTHESIS, Phase.VERIFY},
-    "adversarial": {Phase.PROPOSE, Phase.CRITIQUE, Phase.SYNTHESIS, Phase.VERIFY},
-    "workflow": {Phase.ANALYSIS, Phase.DISCUSSION, Phase.CONVERGENCE},
+    "adversarial": {AdversarialPhase.PROPOSE, AdversarialPhase.CRITIQUE, Phase.SYNTHESIS,
+                    Phase.VERIFY},
+    "workflow": {WorkflowPhase.ANALYSIS, WorkflowPhase.DISCUSSION, WorkflowPhase.CONVERGENCE},
 }
 
 

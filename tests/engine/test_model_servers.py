@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from debates.engine import get_protocol, run_protocol
+from debates.engine import CouncilPhase, get_protocol, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks, make_gateway
 from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS
@@ -24,7 +24,7 @@ from tests.waiting import wait_until_async
 from .openai_stub import LLAMACPP_REJECTION, StubServer, completion_body, error_body
 
 MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
-TAG = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
+TAG = CallTag(phase=CouncilPhase.POSITION, agent=0, agent_name="Dana Reyes")
 
 
 def serve(behaviour: str, **kwargs: Any) -> Iterator[StubServer]:
@@ -94,8 +94,8 @@ async def test_a_server_filling_every_optional_field_cannot_choose_the_model(
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=filler.api_base, api_key="test")
-    await get_protocol("council").run_step(state, Step(Phase.COMPOSE), hooks, gw)
-    await get_protocol("council").run_step(state, Step(Phase.PREMORTEM), hooks, gw)
+    await get_protocol("council").run_step(state, Step(CouncilPhase.COMPOSE), hooks, gw)
+    await get_protocol("council").run_step(state, Step(CouncilPhase.PREMORTEM), hooks, gw)
 
     compose_schema = bodies(filler)[0]["response_format"]["json_schema"]["schema"]
     persona_fields = set(compose_schema["properties"]["personas"]["items"]["properties"])
@@ -106,7 +106,7 @@ async def test_a_server_filling_every_optional_field_cannot_choose_the_model(
     assert len(premortems) == 3
     assert {b["model"] for b in premortems} == {"gpt-4o-mini"}
     assert {b["temperature"] for b in premortems} == {0.4}
-    turns = [state.turn(Phase.PREMORTEM, 0, i) for i in range(3)]
+    turns = [state.turn(CouncilPhase.PREMORTEM, 0, i) for i in range(3)]
     assert all(t is not None and t.status is TurnStatus.OK for t in turns)
 
 
@@ -283,9 +283,9 @@ async def test_a_default_compose_is_taken_by_a_server_with_llama_cpps_grammar_li
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=grammar_limited.api_base, api_key="test")
-    await get_protocol("council").run_step(state, Step(Phase.COMPOSE), hooks, gw)
+    await get_protocol("council").run_step(state, Step(CouncilPhase.COMPOSE), hooks, gw)
 
-    turn = state.turn(Phase.COMPOSE)
+    turn = state.turn(CouncilPhase.COMPOSE)
     assert turn is not None and turn.status is TurnStatus.OK
     assert [r.ok for r in hooks.records] == [True]
     assert bodies(grammar_limited)[0]["response_format"]["type"] == "json_schema"
@@ -308,7 +308,7 @@ async def test_a_small_model_under_a_grammar_composes_the_panel_size_asked_for(
     gw = make_gateway(state, hooks, api_base=small.api_base, api_key="test")
     caps_module.configure({"openai/small": ModelSettings(max_text_chars=300)})
     try:
-        await get_protocol("council").run_step(state, Step(Phase.COMPOSE), hooks, gw)
+        await get_protocol("council").run_step(state, Step(CouncilPhase.COMPOSE), hooks, gw)
     finally:
         caps_module.configure(None)
 
@@ -326,9 +326,9 @@ async def test_an_empty_panel_fails_compose_with_the_reason_instead_of_a_nameles
     state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
     hooks = Ledger()
     gw = make_gateway(state, hooks, api_base=small.api_base, api_key="test")
-    await get_protocol("council").run_step(state, Step(Phase.COMPOSE), hooks, gw)
+    await get_protocol("council").run_step(state, Step(CouncilPhase.COMPOSE), hooks, gw)
 
-    turn = state.turn(Phase.COMPOSE)
+    turn = state.turn(CouncilPhase.COMPOSE)
     assert turn is not None and turn.status is TurnStatus.FAILED
     assert "personas" in (turn.error or "") and "at least 1 item" in (turn.error or "")
     assert [r.purpose for r in hooks.records] == ["call", "repair"]

@@ -29,5 +29,21 @@ def test_a_phase_is_a_short_snake_case_name(name):
         Phase.register(name)
 
 
-def test_the_builtins_keep_their_declared_order():
-    assert Phase.registered()[:4] == ["compose", "premortem", "position", "cross_exam"]
+def test_each_builtin_protocol_lists_its_own_phases_then_the_shared_ones():
+    from debates.engine import get_protocol
+
+    assert get_protocol("council").phases == (
+        "compose", "premortem", "position", "cross_exam", "synthesis", "verify", "judge")
+    assert get_protocol("adversarial").phases[:2] == ("propose", "critique")
+    assert get_protocol("workflow").phases[:3] == ("analysis", "discussion", "convergence")
+    assert not hasattr(Phase, "PREMORTEM")  # a protocol's phase is its package's
+
+
+def test_a_failed_agent_turn_is_placed_by_its_protocols_phase_order():
+    from debates.engine import CouncilPhase, DebateState, TurnStatus, get_protocol, resolve_config
+
+    state = DebateState(question="Go?", config=resolve_config(mode="quick"))
+    for phase in (CouncilPhase.POSITION, CouncilPhase.PREMORTEM):
+        state.add(Turn(phase=phase, agent=0, status=TurnStatus.FAILED, error="x"))
+    failed = get_protocol("council").failed_step(state, 0)
+    assert failed is not None and failed.phase is CouncilPhase.PREMORTEM

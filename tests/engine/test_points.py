@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from debates.engine import novelty, run_protocol
+from debates.engine import CouncilPhase, novelty, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
@@ -14,7 +14,7 @@ from debates.engine.points import Ledger, LedgerItem, normalise_item, parse_item
 from debates.engine.protocols.council.schemas import CrossExamination
 from debates.engine.protocols.council.steps import agent_request
 from debates.engine.protocols.council.synthesis import build_result
-from debates.engine.schemas import Phase, SimulatorOptions, StopReason, Turn
+from debates.engine.schemas import SimulatorOptions, StopReason, Turn
 from debates.engine.sim.generate import CallContext, generate
 from debates.engine.sim.phrases import salient_phrases
 from debates.engine.state import DebateState, Step
@@ -178,7 +178,9 @@ def test_ids_are_derived_from_stored_turns_and_stable_across_reloads():
         reloaded.add(Turn.model_validate(turn))
 
     def summary(s):
-        return [(p.id, p.text, p.raised_by, p.round, p.rounds) for p in s.view.points.points.values()]
+        return [
+            (p.id, p.text, p.raised_by, p.round, p.rounds) for p in s.view.points.points.values()
+        ]
 
     assert summary(reloaded) == summary(state)
     assert reloaded.view.metrics(2).new_arguments == state.view.metrics(2).new_arguments
@@ -186,9 +188,9 @@ def test_ids_are_derived_from_stored_turns_and_stable_across_reloads():
 
 def test_the_prompt_shows_the_points_with_their_ids_from_round_two():
     state = debate_state()
-    _, first, hints1 = agent_request(state, Step(Phase.CROSS_EXAM, 1), 0, 0)
+    _, first, hints1 = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 1), 0, 0)
     assert "[D1]" not in first[1]["content"] and not hints1["point_ids"]
-    _, messages, hints = agent_request(state, Step(Phase.CROSS_EXAM, 3), 1, 0)
+    _, messages, hints = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 3), 1, 0)
     user = messages[1]["content"]
     still, _, dropped = user.partition("No longer raised in round 2:")
     for line in (f"- [D2] {ROLLBACK}", f"- [D3] {TIMELINE}", "- [E1] A dry run of the migration"):
@@ -201,20 +203,20 @@ def test_the_prompt_shows_the_points_with_their_ids_from_round_two():
 
 def test_a_peers_kept_disagreements_are_cited_by_id_and_worded_once_in_the_points_list():
     state = debate_state()
-    _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 3), 2, 0)
+    _, messages, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 3), 2, 0)
     user = messages[1]["content"]
     peers, _, listed = user.partition("Points raised so far")
     assert "Still disputes: [D2], [D3]" in peers  # agent 0 restated D2 and raised D3
     assert "Still disputes: [D2]" in peers
     assert ROLLBACK_REWORDED not in peers and TIMELINE not in peers
     assert f"- [D3] {TIMELINE}" in listed
-    _, own, _ = agent_request(state, Step(Phase.CROSS_EXAM, 3), 0, 0)
+    _, own, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 3), 0, 0)
     assert "You still disputed: [D2], [D3]" in own[1]["content"]
 
 
 def test_the_points_shown_ignore_turns_of_the_round_being_asked():
     state = debate_state()
-    _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 2), 0, 0)
+    _, messages, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 2), 0, 0)
     assert f"[D1] {COST}" in messages[1]["content"]
     assert TIMELINE not in messages[1]["content"].split("Points raised so far")[1]
 
@@ -315,7 +317,7 @@ STAFFING = "Support staffing is too thin for two systems"
 
 def three_rounds():
     state = state_with_positions([0.3, 0.6, 0.9], max_rounds=3)
-    state.add(Turn(phase=Phase.POSITION, agent=1, payload={
+    state.add(Turn(phase=CouncilPhase.POSITION, agent=1, payload={
         "stance": "stance 1", "reasoning": ["Bo's opening argument"], "confidence": 0.6,
         "key_assumptions": ["Bo's assumption"]}))
     add_round(state, 1, [exam(disagreements=[COST]), exam(disagreements=[ROLLBACK]),
@@ -329,10 +331,10 @@ def three_rounds():
 
 def test_a_peers_opening_reasoning_is_sent_in_round_one_and_then_its_latest_position():
     state = three_rounds()
-    _, first, _ = agent_request(state, Step(Phase.CROSS_EXAM, 1), 0, 0)
+    _, first, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 1), 0, 0)
     assert "Bo's opening argument" in first[1]["content"]
     assert "Bo's assumption" in first[1]["content"]
-    _, later, _ = agent_request(state, Step(Phase.CROSS_EXAM, 2), 0, 0)
+    _, later, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 2), 0, 0)
     bo = later[1]["content"].split("### Bo")[1].split("###")[0]
     assert "Bo's opening argument" not in bo and "Bo's assumption" not in bo
     assert "Stance: stance 1" in bo and "Latest reflection: thinking" in bo
@@ -341,7 +343,7 @@ def test_a_peers_opening_reasoning_is_sent_in_round_one_and_then_its_latest_posi
 def test_points_dropped_before_the_last_round_are_named_by_id_only():
     state = three_rounds()
     state.config = state.config.model_copy(update={"max_rounds": 4})
-    _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 4), 2, 0)
+    _, messages, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 4), 2, 0)
     user = messages[1]["content"]
     assert f"- [D3] {STAFFING}" in user.split("No longer raised in round 3:")[1]
     assert "Dropped earlier: [D1], [E1]" in user

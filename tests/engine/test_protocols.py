@@ -9,6 +9,7 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
+from debates.engine import AdversarialPhase, WorkflowPhase
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
@@ -195,9 +196,9 @@ def _scripted_state(critiques: list[dict], max_rounds: int = 5) -> DebateState:
     protocol = get_protocol("adversarial")
     protocol.prepare(state)
     for n, critique in enumerate(critiques, 1):
-        state.add(Turn(phase=Phase.PROPOSE, round=n, agent=0,
+        state.add(Turn(phase=AdversarialPhase.PROPOSE, round=n, agent=0,
                        payload={"summary": "s", "replies": [], "proposal": f"v{n}"}))
-        state.add(Turn(phase=Phase.CRITIQUE, round=n, agent=1,
+        state.add(Turn(phase=AdversarialPhase.CRITIQUE, round=n, agent=1,
                        payload=Critique.model_validate(critique).model_dump(mode="json")))
     return state
 
@@ -219,7 +220,7 @@ def test_the_protocol_stops_on_the_ledger_not_on_the_claimed_counts():
         _critique([], [{"id": "I1", "resolved": False}], {"red": 0, "yellow": 0, "green": 0}),
     ])
     assert protocol.stop(state) is None
-    assert protocol.next_step(state).phase is Phase.PROPOSE
+    assert protocol.next_step(state).phase is AdversarialPhase.PROPOSE
     assert protocol.next_step(state).round == 3
     state = _scripted_state([_critique([RED]), _critique([], [{"id": "I1", "resolved": True}])])
     reason, explanation = protocol.stop(state)
@@ -237,7 +238,7 @@ def test_max_rounds_stops_with_reds_open():
 def test_isolation_neither_prompt_names_the_other_role():
     protocol = get_protocol("adversarial")
     state = _scripted_state([_critique([RED])])
-    steps = [(Phase.PROPOSE, 2), (Phase.CRITIQUE, 1)]
+    steps = [(AdversarialPhase.PROPOSE, 2), (AdversarialPhase.CRITIQUE, 1)]
     for phase, round_number in steps:
         from debates.engine.state import Step
 
@@ -245,9 +246,9 @@ def test_isolation_neither_prompt_names_the_other_role():
         ask = protocol.asks(state, step)[0]
         text = " ".join(m["content"] for m in protocol.request(state, step, ask).messages)
         lower = text.lower()
-        assert "critic" not in lower or phase is Phase.CRITIQUE
+        assert "critic" not in lower or phase is AdversarialPhase.CRITIQUE
         assert "proposer" not in lower
-        if phase is Phase.PROPOSE:
+        if phase is AdversarialPhase.PROPOSE:
             assert "[I1]" in text and "v1" in text
         else:
             assert "v1" in text
@@ -356,4 +357,4 @@ def test_workflow_standard_mode_has_no_phase_2b_and_uses_the_synthesis_model():
                                 phase_models={"synthesis": "sim/strong"})
     assert not any(k[0] == "discussion" and k[1] == 2 for k in state.turns)
     assert result.synthesis_model == "sim/strong"
-    assert {c.model for c in hooks.calls if c.phase is Phase.ANALYSIS} == {"sim/default"}
+    assert {c.model for c in hooks.calls if c.phase is WorkflowPhase.ANALYSIS} == {"sim/default"}

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from debates.engine import AdversarialPhase
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.protocols import get_protocol, run_protocol
@@ -279,7 +280,7 @@ def test_an_empty_critique_claiming_issues_is_a_failed_critic_turn_not_convergen
 
 def test_a_stored_critique_whose_counts_contradict_its_issues_is_doubtful():
     state = simulated("adversarial", QUESTIONS["en"])
-    turn = state.turn(Phase.CRITIQUE, 1, 1)
+    turn = state.turn(AdversarialPhase.CRITIQUE, 1, 1)
     assert turn is not None and turn.payload is not None
     turn.payload["claimed_counts"] = {"red": 5, "yellow": 0, "green": 0}
     result = built(state)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
+from debates.engine import CouncilPhase
 from debates.engine.llm.gateway import CallFailed, LLMGateway
 from debates.engine.llm.loader import litellm_module
 from debates.engine.protocols.council.schemas import (
@@ -21,7 +22,7 @@ from debates.engine.protocols.council.schemas import (
     Premortem,
     SynthesisNarrative,
 )
-from debates.engine.schemas import CallTag, Phase, SimulatorOptions, VerifierReport
+from debates.engine.schemas import CallTag, SimulatorOptions, VerifierReport
 from debates.engine.sim import simulator
 from debates.engine.sim.simulator import (
     DOWN_MESSAGE,
@@ -629,7 +630,7 @@ async def test_environment_fills_only_the_options_a_gateway_did_not_set(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("COUNCIL_SIM_FAULTS", "empty=1")
-    tag = CallTag(phase=Phase.POSITION, agent=0, agent_name="Dana Reyes")
+    tag = CallTag(phase=CouncilPhase.POSITION, agent=0, agent_name="Dana Reyes")
     messages = [{"role": "user", "content": QUESTION}]
     seeded_only = LLMGateway(simulator=SimulatorOptions(seed=3), backoff_base_s=0.001)
     with pytest.raises(CallFailed) as caught:

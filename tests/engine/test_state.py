@@ -1,5 +1,6 @@
 """Derived debate state: carried-forward confidence, active agents, next step."""
 
+from debates.engine import CouncilPhase
 from debates.engine.configure import resolve_config
 from debates.engine.protocols.council.steps import agent_request
 from debates.engine.schemas import Persona, Phase, StopReason, Turn, TurnStatus
@@ -17,9 +18,9 @@ def state_with_positions(confidences, **config):
         given_personas=[persona(n) for n in ["Ann", "Bo", "Cy", "Di"][: len(confidences)]],
     )
     for i, c in enumerate(confidences):
-        state.add(Turn(phase=Phase.PREMORTEM, agent=i, payload={
+        state.add(Turn(phase=CouncilPhase.PREMORTEM, agent=i, payload={
             "failure_scenario": "f", "root_causes": [f"cause {i}"], "early_warning_signals": []}))
-        state.add(Turn(phase=Phase.POSITION, agent=i, payload={
+        state.add(Turn(phase=CouncilPhase.POSITION, agent=i, payload={
             "stance": f"stance {i}", "reasoning": ["r"], "confidence": c, "key_assumptions": []}))
     return state
 
@@ -32,7 +33,7 @@ def exam(confidence=None, position=None, disagreements=(), concessions=(), evide
 
 def add_round(state, r, payloads):
     for i, payload in enumerate(payloads):
-        state.add(Turn(phase=Phase.CROSS_EXAM, round=r, agent=i, payload=payload))
+        state.add(Turn(phase=CouncilPhase.CROSS_EXAM, round=r, agent=i, payload=payload))
 
 
 def test_null_updated_confidence_carries_the_previous_value_forward():
@@ -58,9 +59,9 @@ def test_confidence_delta_is_against_the_previous_round():
 
 def test_steps_run_in_order_and_positions_then_rounds():
     state = DebateState(question="Q?", config=resolve_config(mode="quick"))
-    assert state.view.next_step() == Step(Phase.COMPOSE)
+    assert state.view.next_step() == Step(CouncilPhase.COMPOSE)
     state = state_with_positions([0.4, 0.8, 0.6])
-    assert state.view.next_step() == Step(Phase.CROSS_EXAM, 1)
+    assert state.view.next_step() == Step(CouncilPhase.CROSS_EXAM, 1)
 
 
 def test_converged_debate_goes_to_synthesis_then_verify():
@@ -76,19 +77,22 @@ def test_converged_debate_goes_to_synthesis_then_verify():
 
 def test_failed_agent_is_dropped_from_later_rounds_and_not_live_in_metrics():
     state = state_with_positions([0.2, 0.5, 0.9])
-    state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=0, status=TurnStatus.FAILED,
+    state.add(Turn(phase=CouncilPhase.CROSS_EXAM, round=1, agent=0, status=TurnStatus.FAILED,
                    error="Timeout: slow"))
-    state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=1, payload=exam(disagreements=["x"])))
-    state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=2, payload=exam(disagreements=["y"])))
+    state.add(
+        Turn(phase=CouncilPhase.CROSS_EXAM, round=1, agent=1, payload=exam(disagreements=["x"]))
+    )
+    state.add(Turn(phase=CouncilPhase.CROSS_EXAM, round=1, agent=2,
+                   payload=exam(disagreements=["y"])))
     assert state.view.metrics(1).active_agents == 2
-    assert state.view.active_agents(Step(Phase.CROSS_EXAM, 2)) == [1, 2]
+    assert state.view.active_agents(Step(CouncilPhase.CROSS_EXAM, 2)) == [1, 2]
 
 
 def test_below_quorum_fails_with_a_reason_naming_who_failed():
     state = state_with_positions([0.2, 0.5])
-    state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=0, status=TurnStatus.FAILED,
+    state.add(Turn(phase=CouncilPhase.CROSS_EXAM, round=1, agent=0, status=TurnStatus.FAILED,
                    error="InternalServerError: boom"))
-    state.add(Turn(phase=Phase.CROSS_EXAM, round=1, agent=1, payload=exam()))
+    state.add(Turn(phase=CouncilPhase.CROSS_EXAM, round=1, agent=1, payload=exam()))
     failure = state.view.failure()
     assert "below quorum" in failure and "Ann" in failure and "boom" in failure
     assert state.view.next_step() is None
@@ -98,7 +102,7 @@ def test_cross_exam_shows_each_peers_latest_position_not_the_initial_one():
     state = state_with_positions([0.4, 0.8, 0.5], max_rounds=4)
     add_round(state, 1, [exam(), exam(confidence=0.55, position="revised view of Bo",
                                       disagreements=["Bo still disputes cost"]), exam()])
-    _, messages, hints = agent_request(state, Step(Phase.CROSS_EXAM, 2), 0, 0)
+    _, messages, hints = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 2), 0, 0)
     user = messages[1]["content"]
     assert "revised view of Bo" in user and "confidence 0.55" in user
     assert "Bo still disputes cost" in user
@@ -108,7 +112,7 @@ def test_cross_exam_shows_each_peers_latest_position_not_the_initial_one():
 
 def test_anonymised_peers_hide_names():
     state = state_with_positions([0.4, 0.8, 0.5], anonymize_peers=True)
-    _, messages, _ = agent_request(state, Step(Phase.CROSS_EXAM, 1), 0, 0)
+    _, messages, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 1), 0, 0)
     user = messages[1]["content"]
     assert "Bo" not in user and "Cy" not in user
     assert "Agent B" in user and "Agent C" in user
@@ -116,8 +120,8 @@ def test_anonymised_peers_hide_names():
 
 def test_compaction_drops_peer_reasoning_but_keeps_stances():
     state = state_with_positions([0.4, 0.8, 0.5])
-    _, full, _ = agent_request(state, Step(Phase.CROSS_EXAM, 1), 0, 0)
-    _, compact, _ = agent_request(state, Step(Phase.CROSS_EXAM, 1), 0, 2)
+    _, full, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 1), 0, 0)
+    _, compact, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 1), 0, 2)
     assert len(compact[1]["content"]) < len(full[1]["content"])
     assert "stance 1" in compact[1]["content"]
 
@@ -127,7 +131,7 @@ def test_more_rounds_after_a_stop():
     add_round(state, 1, [exam(), exam(), exam()])
     state.add(Turn(phase=Phase.SYNTHESIS, payload={}))
     state.view.request_more_round()
-    assert state.view.next_step() == Step(Phase.CROSS_EXAM, 2)
+    assert state.view.next_step() == Step(CouncilPhase.CROSS_EXAM, 2)
 
 
 def test_one_more_round_runs_exactly_one_round_even_when_the_rule_wants_more():

@@ -1,11 +1,12 @@
 """Cost and token totals: one rule for the CLI and for stored debates."""
 
+from debates.engine import CouncilPhase
 from debates.engine.llm.usage import usage_from_calls
-from debates.engine.schemas import CallRecord, Phase
+from debates.engine.schemas import CallRecord
 
 
 def call(model="sim/default", cost=0.0, ok=True, tokens=(10, 5)):
-    return CallRecord(phase=Phase.POSITION, attempt=1, model=model, ok=ok, cost_usd=cost,
+    return CallRecord(phase=CouncilPhase.POSITION, attempt=1, model=model, ok=ok, cost_usd=cost,
                       prompt_tokens=tokens[0], completion_tokens=tokens[1])
 
 

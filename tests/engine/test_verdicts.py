@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from debates.engine import get_protocol, run_protocol
+from debates.engine import CouncilPhase, get_protocol, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.i18n import translator
 from debates.engine.llm.usage import usage_from_calls
@@ -21,7 +21,7 @@ from debates.engine.protocols.council.verdicts import (
     position_schema,
     split,
 )
-from debates.engine.schemas import Persona, Phase, SimulatorOptions, StopReason
+from debates.engine.schemas import Persona, SimulatorOptions, StopReason
 from debates.engine.state import DebateState
 from tests.engine.test_trajectories import Recorder, agent, debate
 
@@ -122,7 +122,9 @@ async def test_stopped_by_user_states_the_split():
         mode="quick", agents=2, retry_backoff_s=0.0, simulator=SimulatorOptions(script={
             "agents": [agent("Ann", 0.5, position_verdict="against"), agent("Bo", 0.5)]})))
     hooks = Recorder()
-    while (step := state.view.next_step()) is not None and step.phase is not Phase.CROSS_EXAM:
+    while (
+        step := state.view.next_step()
+    ) is not None and step.phase is not CouncilPhase.CROSS_EXAM:
         await get_protocol("council").run_step(state, step, hooks)
     state.stop_requested = True
     reason, explanation = state.view.stop()
@@ -265,7 +267,7 @@ async def run(question, **config):
 
 async def test_the_compose_call_returns_the_options_and_verdicts_use_them():
     state, result = await run("Should we use Kafka or SQS for the event bus?")
-    compose = state.ok_payload(Phase.COMPOSE, 0, -1)
+    compose = state.ok_payload(CouncilPhase.COMPOSE, 0, -1)
     assert compose["options"] == ["Kafka", "SQS", "conditional"]
     assert result.options == ["Kafka", "SQS", "conditional"]
     verdicts = [a.initial_verdict for a in result.agents]

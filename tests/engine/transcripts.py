@@ -10,9 +10,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from debates.engine import CouncilPhase
 from debates.engine.protocols import get_protocol
 from debates.engine.protocols.council.schemas import ComposedPanel
-from debates.engine.schemas import DebateConfig, Persona, Phase, ProtocolResult, Turn, Usage
+from debates.engine.schemas import DebateConfig, Persona, ProtocolResult, Turn, Usage
 from debates.engine.state import DebateState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -28,7 +29,7 @@ def state_of(recorded: dict[str, Any]) -> DebateState:
     personas = [Persona.model_validate(p) for p in recorded.get("personas") or []]
     composed: set[str] = set()
     for turn in turns:
-        if turn.phase is Phase.COMPOSE and turn.payload:
+        if turn.phase is CouncilPhase.COMPOSE and turn.payload:
             composed = {p.name for p in ComposedPanel.model_validate(turn.payload).personas}
     given = [p for p in personas if p.name not in composed] if composed else personas
     result = recorded.get("result") or {}

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from debates.engine.schemas import Phase
+from debates.engine import CouncilPhase
 from debates.models import DebateStatus
 from debates.runtime.state_rows import load_state
 from tests.web.htmltools import outer_html
@@ -39,7 +39,7 @@ def flag(debate, quality="unusable", *, turn=None):
 def first_agent_turn(debate):
     """(phase, round, agent) of the first agent turn that is not the panel's compose."""
     return next(key for key in load_state(debate).turns
-                if key[0] != Phase.COMPOSE.value and key[2] >= 0)
+                if key[0] != CouncilPhase.COMPOSE.value and key[2] >= 0)
 
 
 @pytest.fixture(params=PROTOCOLS, ids=[p for p, *_ in PROTOCOLS])

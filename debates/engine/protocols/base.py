@@ -154,6 +154,9 @@ class DebateProtocol:
     label: ClassVar[str]
     description: ClassVar[str] = ""
     result_model: ClassVar[type[ProtocolResult]]
+    # Every phase the protocol's steps run in, in their order within a round: its own
+    # (registered in its package, ``phases.py``) and the shared ones it uses.
+    phases: ClassVar[tuple[Phase, ...]] = (Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE)
     # What the protocol derives from a state's turns, built per state and cached until
     # the next turn (``DebateState.view``); the council's adds its metrics and stop rule.
     state_view: ClassVar[type[StateView]] = StateView
@@ -317,8 +320,8 @@ class DebateProtocol:
 
     def failed_step(self, state: DebateState, agent: int) -> Step | None:
         """The first step in which this agent's turn failed (rounds, then phases in the
-        order they are registered)."""
-        phases = Phase.registered()
+        protocol's order)."""
+        phases = list(self.phases)
         failed = [Step(t.phase, t.round) for t in state.turns.values()
                   if t.agent == agent and t.status is TurnStatus.FAILED]
         return min(failed, key=lambda s: (s.round, phases.index(s.phase)), default=None)

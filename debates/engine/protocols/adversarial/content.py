@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...quality import TextPolicy, panel
-from ...schemas import Phase, QualityReason, StopReason, VerifierReport
+from ...schemas import QualityReason, StopReason, VerifierReport
 from ...state import DebateState, Step
 from ..content import claim_quotes, corpus, judged, policy, read_turns
 from ..judge import judge_reasons
 from .issues import SeverityCounts
+from .phases import AdversarialPhase
 from .schemas import (
     AdversarialResult,
     AdversarialSynthesis,
@@ -51,7 +52,8 @@ def _counts(result: AdversarialResult) -> list[QualityReason]:
                         and result.stop_reason is StopReason.CONVERGED)
         rule = ("counts.false_convergence" if converged_on and claims_more_than_listed(
             r.critique) else "counts.contradict")
-        found.append(panel.reason(rule, where, evidence, Phase.CRITIQUE.value, r.round, CRITIC))
+        found.append(panel.reason(rule, where, evidence, AdversarialPhase.CRITIQUE.value,
+                                  r.round, CRITIC))
     return found
 
 

@@ -34,6 +34,7 @@ from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
 from .labels import labels
+from .phases import AdversarialPhase
 from .report import adversarial_markdown, adversarial_rounds
 from .schemas import (
     AdversarialResult,
@@ -53,6 +54,8 @@ class AdversarialProtocol(DebateProtocol):
     label = "Adversarial"
     description = "proposer vs critic, red/yellow/green issues by id → synthesis"
     result_model = AdversarialResult
+    phases = (AdversarialPhase.PROPOSE, AdversarialPhase.CRITIQUE, Phase.SYNTHESIS,
+              Phase.VERIFY, Phase.JUDGE)
     partials = {"chart": "debates/protocols/_adversarial_tally.html",
                 "live": "debates/protocols/_adversarial_live.html",
                 "result": "debates/protocols/_adversarial_result.html",
@@ -91,11 +94,11 @@ class AdversarialProtocol(DebateProtocol):
         state.changed()
 
     def proposal(self, state: DebateState, round_number: int) -> Proposal | None:
-        payload = state.ok_payload(Phase.PROPOSE, round_number, PROPOSER)
+        payload = state.ok_payload(AdversarialPhase.PROPOSE, round_number, PROPOSER)
         return Proposal.model_validate(payload) if payload else None
 
     def critique(self, state: DebateState, round_number: int) -> Critique | None:
-        payload = state.ok_payload(Phase.CRITIQUE, round_number, CRITIC)
+        payload = state.ok_payload(AdversarialPhase.CRITIQUE, round_number, CRITIC)
         return Critique.model_validate(payload) if payload else None
 
     def rounds_done(self, state: DebateState) -> int:
@@ -144,7 +147,7 @@ class AdversarialProtocol(DebateProtocol):
                 continue
             if turn.phase is Phase.SYNTHESIS:
                 return f"the synthesis failed: {turn.error}"
-            role = "proposer" if turn.phase is Phase.PROPOSE else "critic"
+            role = "proposer" if turn.phase is AdversarialPhase.PROPOSE else "critic"
             return (f"the {role} failed in round {turn.round}: {turn.error} (the adversarial "
                     "protocol needs both roles)")
         return None
@@ -154,9 +157,9 @@ class AdversarialProtocol(DebateProtocol):
             return None
         if self.stop(state) is None:
             n = self.rounds_done(state) + 1
-            if state.turn(Phase.PROPOSE, n, PROPOSER) is None:
-                return Step(Phase.PROPOSE, n)
-            return Step(Phase.CRITIQUE, n)
+            if state.turn(AdversarialPhase.PROPOSE, n, PROPOSER) is None:
+                return Step(AdversarialPhase.PROPOSE, n)
+            return Step(AdversarialPhase.CRITIQUE, n)
         if state.turn(Phase.SYNTHESIS) is None:
             return Step(Phase.SYNTHESIS)
         if state.turn(Phase.VERIFY) is None:
@@ -165,10 +168,10 @@ class AdversarialProtocol(DebateProtocol):
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
         d = self.domain(state).domain
-        if step.phase is Phase.PROPOSE:
+        if step.phase is AdversarialPhase.PROPOSE:
             prompt = "adv_propose_first" if step.round == 1 else "adv_propose_next"
             return [Ask(PROPOSER, d.proposer_role, Proposal, prompt, "propose")]
-        if step.phase is Phase.CRITIQUE:
+        if step.phase is AdversarialPhase.CRITIQUE:
             return [Ask(CRITIC, d.critic_role, AskedCritique, "adv_critique", "critique")]
         if step.phase is Phase.JUDGE:
             return [judge_ask()]
@@ -185,7 +188,7 @@ class AdversarialProtocol(DebateProtocol):
         hints: dict[str, Any] = {"question": state.question, "language": lang,
                                  "round": step.round, "focus_areas": d.focus_areas}
         focus = ", ".join(d.focus_areas)
-        if step.phase is Phase.PROPOSE:
+        if step.phase is AdversarialPhase.PROPOSE:
             system = prompts.system_prompt(lang, prompts.render(
                 "adv_proposer_role", role=d.proposer_role, focus=focus))
             if step.round == 1:
@@ -201,7 +204,7 @@ class AdversarialProtocol(DebateProtocol):
                     critique=_feedback(critique, tally), **common)
                 hints["issue_ids"] = tally.issue_ids
             return Request(prompts.messages(system=system, user=user, schema=Proposal), hints)
-        if step.phase is Phase.CRITIQUE:
+        if step.phase is AdversarialPhase.CRITIQUE:
             system = prompts.system_prompt(lang, prompts.render(
                 "adv_critic_role", role=d.critic_role, focus=focus))
             current = self.proposal(state, step.round)
@@ -259,7 +262,7 @@ class AdversarialProtocol(DebateProtocol):
                                         user=user, schema=AdversarialSynthesis), hints)
 
     def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
-        if step.phase is not Phase.CRITIQUE or self.critique(state, step.round) is None:
+        if step.phase is not AdversarialPhase.CRITIQUE or self.critique(state, step.round) is None:
             return {}
         tally = self.ledger(state, step.round).tallies[-1]
         reason, _ = self.decision(state, tally)
@@ -323,7 +326,10 @@ class AdversarialProtocol(DebateProtocol):
         done = self.rounds_done(state)
         last = done if self.stop(state) is not None else max(state.config.round_cap, done)
         kind, _, number = running.partition(" ")
-        if kind in (Phase.PROPOSE.value, Phase.CRITIQUE.value) and number.isdigit():
+        if (
+            kind in (AdversarialPhase.PROPOSE.value, AdversarialPhase.CRITIQUE.value)
+            and number.isdigit()
+        ):
             last = max(last, int(number))
         steps = [PageStep(f"round-{r}", f"round {r}", r <= done) for r in range(1, last + 1)]
         steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))

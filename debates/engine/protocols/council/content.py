@@ -5,10 +5,11 @@ the confidences, the stances, the verifier's quotes."""
 from __future__ import annotations
 
 from ...quality import TextPolicy, panel
-from ...schemas import Phase, VerifierReport
+from ...schemas import VerifierReport
 from ...state import DebateState
 from ..content import claim_quotes, corpus, judged, policy, read_turns
 from ..judge import judge_reasons
+from .phases import CouncilPhase
 from .schemas import (
     ComposedPanel,
     CrossExamination,
@@ -40,11 +41,11 @@ def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
     trails = [[c for c in a.confidence_by_round if c is not None] for a in result.agents]
     more = [*panel.names(composed), *panel.confidences(trails),
             *panel.stances([a.initial_stance or "" for a in result.agents],
-                           "every agent's position", Phase.POSITION.value, 0)]
+                           "every agent's position", CouncilPhase.POSITION.value, 0)]
     if result.rounds_completed:
         more += panel.stances([a.final_stance or "" for a in result.agents],
                               f"every agent's stance in round {result.rounds_completed}",
-                              Phase.CROSS_EXAM.value, result.rounds_completed)
+                              CouncilPhase.CROSS_EXAM.value, result.rounds_completed)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
     more += judge_reasons(state)
     return judged(result, read_turns(state, step_label), text_policy(state),

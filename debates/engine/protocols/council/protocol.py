@@ -24,6 +24,7 @@ from ..base import (
 from ..judge import judge_ask, judge_request, judge_step
 from . import report, steps, synthesis, transcript
 from .convergence import diagnostic_meaning
+from .phases import CouncilPhase
 from .schemas import DebateResult, Diagnostic, RoundMetrics, SynthesisNarrative
 from .state import CouncilState, council, step_label
 
@@ -31,9 +32,12 @@ from .state import CouncilState, council, step_label
 # fallback model stands in for an outage: the synthesis and the verifier, which marks
 # claims as checked, must not be lost to one).
 _AGENT_STEPS: dict[Phase, str] = {
-    Phase.PREMORTEM: "premortem", Phase.POSITION: "position", Phase.CROSS_EXAM: "cross_exam"}
+    CouncilPhase.PREMORTEM: "premortem",
+    CouncilPhase.POSITION: "position",
+    CouncilPhase.CROSS_EXAM: "cross_exam",
+}
 _PANEL_STEPS: dict[Phase, tuple[str, bool]] = {
-    Phase.COMPOSE: ("compose", False), Phase.SYNTHESIS: ("synthesis", True),
+    CouncilPhase.COMPOSE: ("compose", False), Phase.SYNTHESIS: ("synthesis", True),
     Phase.VERIFY: ("verifier", True)}
 
 
@@ -42,6 +46,8 @@ class CouncilProtocol(DebateProtocol):
     label = "Council"
     description = "compose → premortem → position → cross-examination → synthesis"
     result_model = DebateResult
+    phases = (CouncilPhase.COMPOSE, CouncilPhase.PREMORTEM, CouncilPhase.POSITION,
+              CouncilPhase.CROSS_EXAM, Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE)
     state_view = CouncilState
     # The rounds on the debate page; the council's result is the synthesis page's own
     # body (templates/debates/synthesis.html), so it declares no "result" partial.
@@ -94,12 +100,12 @@ class CouncilProtocol(DebateProtocol):
                         compaction: int) -> Request | None:
         # Older material goes first, the latest stances and confidences stay whole to
         # the end; the compose prompt holds only the question, nothing to shorten.
-        if compaction > steps.MAX_COMPACTION or step.phase in (Phase.COMPOSE, Phase.JUDGE):
+        if compaction > steps.MAX_COMPACTION or step.phase in (CouncilPhase.COMPOSE, Phase.JUDGE):
             return None
         return self._request(state, step, ask, compaction)
 
     def _request(self, state: DebateState, step: Step, ask: Ask, compaction: int) -> Request:
-        if step.phase is Phase.COMPOSE:
+        if step.phase is CouncilPhase.COMPOSE:
             messages, hints = steps.compose_messages(state)
         elif step.phase is Phase.SYNTHESIS:
             messages, hints = synthesis.synthesis_messages(state, compaction)
@@ -123,7 +129,8 @@ class CouncilProtocol(DebateProtocol):
         view = council(state)
         if step.phase in _PANEL_STEPS:
             return {"ok": None, "of": len(view.active_agents(step))}
-        if step.phase in (Phase.POSITION, Phase.CROSS_EXAM) and view.step_complete(step) \
+        if step.phase in (CouncilPhase.POSITION, CouncilPhase.CROSS_EXAM) \
+                and view.step_complete(step) \
                 and view.ok_agents(step):
             return {"metrics": view.metrics(step.round).model_dump(mode="json")}
         return {}
@@ -137,16 +144,16 @@ class CouncilProtocol(DebateProtocol):
         if running.startswith("round ") and running[6:].isdigit():
             rounds = max(rounds, int(running[6:]))
         steps = []
-        if council(state).needs_compose or state.turn(Phase.COMPOSE) is not None:
-            compose = state.turn(Phase.COMPOSE)
+        if council(state).needs_compose or state.turn(CouncilPhase.COMPOSE) is not None:
+            compose = state.turn(CouncilPhase.COMPOSE)
             steps.append(PageStep("compose", "compose",
                                   compose is not None and compose.status is TurnStatus.OK))
-        agent_steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
-        agent_steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, rounds + 1)]
+        agent_steps = [Step(CouncilPhase.PREMORTEM), Step(CouncilPhase.POSITION)]
+        agent_steps += [Step(CouncilPhase.CROSS_EXAM, r) for r in range(1, rounds + 1)]
         for step in agent_steps:
             if not state.personas:
                 done = False
-            elif step.phase is Phase.CROSS_EXAM:
+            elif step.phase is CouncilPhase.CROSS_EXAM:
                 done = step.round <= council(state).completed_rounds
             else:
                 done = council(state).step_complete(step)
@@ -159,11 +166,12 @@ class CouncilProtocol(DebateProtocol):
         """Confidence from the first position to now, and the latest stance and verdict."""
         last = council(state).last_round_started
         for r in range(last + 1):
-            phase, rnd = (Phase.POSITION, 0) if r == 0 else (Phase.CROSS_EXAM, r)
+            phase, rnd = (CouncilPhase.POSITION, 0) if r == 0 else (CouncilPhase.CROSS_EXAM, r)
             ok = state.ok_payload(phase, rnd, card.index) is not None
             card.trail.append(council(state).confidence(card.index, r) if ok else None)
         stance_round = max((r for r in range(last + 1)
-                            if state.ok_payload(Phase.POSITION if r == 0 else Phase.CROSS_EXAM,
+                            if state.ok_payload(
+                                CouncilPhase.POSITION if r == 0 else CouncilPhase.CROSS_EXAM,
                                                 r, card.index) is not None), default=None)
         if stance_round is not None:
             card.latest = council(state).stance(card.index, stance_round)
@@ -173,13 +181,13 @@ class CouncilProtocol(DebateProtocol):
         """Every round whose step has finished (round 0 once every position is in),
         derived from the state as the stored cache is."""
         metrics = council(state).all_metrics()
-        if metrics and not council(state).step_complete(Step(Phase.POSITION)):
+        if metrics and not council(state).step_complete(Step(CouncilPhase.POSITION)):
             return []
         return metrics
 
     def panel_steps(self, state: DebateState, rounds: int) -> list[Step]:
-        return [Step(Phase.PREMORTEM), Step(Phase.POSITION),
-                *(Step(Phase.CROSS_EXAM, r) for r in range(1, rounds + 1))]
+        return [Step(CouncilPhase.PREMORTEM), Step(CouncilPhase.POSITION),
+                *(Step(CouncilPhase.CROSS_EXAM, r) for r in range(1, rounds + 1))]
 
     def page_diagnostic(self, state: DebateState, result: BaseModel | None,
                         metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:

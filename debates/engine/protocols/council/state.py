@@ -17,6 +17,7 @@ from ...points import KINDS, Ledger, LedgerItem
 from ...schemas import Persona, Phase, StopReason, TurnStatus
 from ...state import DebateState, StateView, Step
 from . import convergence, verdicts
+from .phases import CouncilPhase
 from .schemas import (
     ComposedPanel,
     CrossExamination,
@@ -40,7 +41,7 @@ def council(state: DebateState) -> CouncilState:
 
 def step_label(step: Step) -> str:
     """"round N" for a cross-examination round, else the phase."""
-    return f"round {step.round}" if step.phase is Phase.CROSS_EXAM else step.phase.value
+    return f"round {step.round}" if step.phase is CouncilPhase.CROSS_EXAM else step.phase.value
 
 
 def step_order(step: Step) -> tuple[int, int]:
@@ -69,7 +70,7 @@ class CouncilState(StateView):
     @cached_property
     def personas(self) -> list[Persona]:
         personas = list(self.state.given_personas)
-        compose = self.state.ok_payload(Phase.COMPOSE, 0, -1)
+        compose = self.state.ok_payload(CouncilPhase.COMPOSE, 0, -1)
         if compose is not None:
             taken = {p.name for p in personas}
             for persona in ComposedPanel.model_validate(compose).personas:
@@ -90,7 +91,7 @@ class CouncilState(StateView):
         call: every persona given) the ones the question names, else yes/no."""
         if self.state.config.options:
             return list(self.state.config.options)
-        compose = self.state.ok_payload(Phase.COMPOSE, 0, -1)
+        compose = self.state.ok_payload(CouncilPhase.COMPOSE, 0, -1)
         if compose is not None and compose.get("options"):
             return verdicts.composed_options(compose["options"], self.state.question)
         return options_from_question(self.state.question)
@@ -114,12 +115,12 @@ class CouncilState(StateView):
         forward, not live): a dissenter whose call failed has not changed its mind,
         so its failure must not manufacture agreement (docs/protocols.md 1.6)."""
         del round_number  # the same set in every round, until positions can be revised
-        return self.ok_agents(Step(Phase.POSITION))
+        return self.ok_agents(Step(CouncilPhase.POSITION))
 
     def live_agents(self, round_number: int) -> list[int]:
         """Agents whose own turn in this round (positions for round 0) succeeded."""
-        return self.ok_agents(Step(Phase.CROSS_EXAM, round_number) if round_number
-                              else Step(Phase.POSITION))
+        return self.ok_agents(Step(CouncilPhase.CROSS_EXAM, round_number) if round_number
+                              else Step(CouncilPhase.POSITION))
 
     def ok_agents(self, step: Step) -> list[int]:
         return [
@@ -135,15 +136,15 @@ class CouncilState(StateView):
     # ------------------------------------------------------------------ per-agent reads
 
     def premortem(self, agent: int) -> Premortem | None:
-        payload = self.state.ok_payload(Phase.PREMORTEM, 0, agent)
+        payload = self.state.ok_payload(CouncilPhase.PREMORTEM, 0, agent)
         return Premortem.model_validate(payload) if payload else None
 
     def position(self, agent: int) -> Position | None:
-        payload = self.state.ok_payload(Phase.POSITION, 0, agent)
+        payload = self.state.ok_payload(CouncilPhase.POSITION, 0, agent)
         return Position.model_validate(payload) if payload else None
 
     def cross_exam(self, agent: int, round_number: int) -> CrossExamination | None:
-        payload = self.state.ok_payload(Phase.CROSS_EXAM, round_number, agent)
+        payload = self.state.ok_payload(CouncilPhase.CROSS_EXAM, round_number, agent)
         return CrossExamination.model_validate(payload) if payload else None
 
     def confidence(self, agent: int, round_number: int) -> float | None:
@@ -194,18 +195,19 @@ class CouncilState(StateView):
     def completed_rounds(self) -> int:
         r = 0
         while (self.turn_exists_in_round(r + 1)
-               and self.step_complete(Step(Phase.CROSS_EXAM, r + 1))):
+               and self.step_complete(Step(CouncilPhase.CROSS_EXAM, r + 1))):
             r += 1
         return r
 
     def turn_exists_in_round(self, round_number: int) -> bool:
-        return any(k[0] == Phase.CROSS_EXAM.value and k[1] == round_number
+        return any(k[0] == CouncilPhase.CROSS_EXAM.value and k[1] == round_number
                    for k in self.state.turns)
 
     @property
     def last_round_started(self) -> int:
         """The highest cross-examination round with any turn, complete or not."""
-        return max((k[1] for k in self.state.turns if k[0] == Phase.CROSS_EXAM.value), default=0)
+        exam = CouncilPhase.CROSS_EXAM.value
+        return max((k[1] for k in self.state.turns if k[0] == exam), default=0)
 
     @property
     def planned_rounds(self) -> int:
@@ -217,7 +219,7 @@ class CouncilState(StateView):
 
     def round_items(self, round_number: int) -> list[str]:
         items: list[str] = []
-        for i in self.ok_agents(Step(Phase.CROSS_EXAM, round_number)):
+        for i in self.ok_agents(Step(CouncilPhase.CROSS_EXAM, round_number)):
             exam = self.cross_exam(i, round_number)
             assert exam is not None
             items.extend(exam.remaining_disagreements)
@@ -231,7 +233,7 @@ class CouncilState(StateView):
         ledger = Ledger(self.state.config.novelty_threshold)
         for r in range(1, self.last_round_started + 1):
             items = []
-            for i in self.ok_agents(Step(Phase.CROSS_EXAM, r)):
+            for i in self.ok_agents(Step(CouncilPhase.CROSS_EXAM, r)):
                 exam = self.cross_exam(i, r)
                 assert exam is not None
                 for name, kind in KINDS.items():
@@ -297,7 +299,7 @@ class CouncilState(StateView):
 
     def all_metrics(self) -> list[RoundMetrics]:
         """Round 0 (positions) to the last complete round; empty before positions."""
-        if not self.ok_agents(Step(Phase.POSITION)):
+        if not self.ok_agents(Step(CouncilPhase.POSITION)):
             return []
         return [self.metrics(r) for r in range(self.completed_rounds + 1)]
 
@@ -331,7 +333,7 @@ class CouncilState(StateView):
 
     def failure(self) -> str | None:
         """Why the debate cannot go on, or None."""
-        compose = self.state.turn(Phase.COMPOSE)
+        compose = self.state.turn(CouncilPhase.COMPOSE)
         if compose is not None and compose.status is TurnStatus.FAILED:
             return f"composing the panel failed: {compose.error}"
         synthesis = self.state.turn(Phase.SYNTHESIS)
@@ -363,21 +365,21 @@ class CouncilState(StateView):
         return failures
 
     def _agent_steps_so_far(self) -> list[Step]:
-        steps = [Step(Phase.PREMORTEM), Step(Phase.POSITION)]
-        steps += [Step(Phase.CROSS_EXAM, r) for r in range(1, self.completed_rounds + 1)]
+        steps = [Step(CouncilPhase.PREMORTEM), Step(CouncilPhase.POSITION)]
+        steps += [Step(CouncilPhase.CROSS_EXAM, r) for r in range(1, self.completed_rounds + 1)]
         return steps
 
     def next_step(self) -> Step | None:
         """The next step to run, or None when the debate is finished or failed."""
         if self.failure() is not None:
             return None
-        if self.needs_compose and self.state.turn(Phase.COMPOSE) is None:
-            return Step(Phase.COMPOSE)
-        for phase in (Phase.PREMORTEM, Phase.POSITION):
+        if self.needs_compose and self.state.turn(CouncilPhase.COMPOSE) is None:
+            return Step(CouncilPhase.COMPOSE)
+        for phase in (CouncilPhase.PREMORTEM, CouncilPhase.POSITION):
             if not self.step_complete(Step(phase)):
                 return Step(phase)
         if self.stop() is None:
-            return Step(Phase.CROSS_EXAM, self.completed_rounds + 1)
+            return Step(CouncilPhase.CROSS_EXAM, self.completed_rounds + 1)
         if self.state.turn(Phase.SYNTHESIS) is None:
             return Step(Phase.SYNTHESIS)
         if self.state.turn(Phase.VERIFY) is None:

@@ -16,6 +16,7 @@ from ...points import DISAGREEMENT
 from ...schemas import Phase, VerifierReport
 from ...state import DebateState, Step
 from . import verdicts
+from .phases import CouncilPhase
 from .schemas import Premortem, SynthesisNarrative, composed_panel_of
 from .state import council
 
@@ -60,8 +61,8 @@ def anonymous_labels(state: DebateState, reader: int) -> dict[int, str]:
 def _peer_block(state: DebateState, agent: int, round_number: int, compaction: int) -> str:
     previous = round_number - 1
     peers = [
-        i for i in council(state).ok_agents(Step(Phase.CROSS_EXAM, previous) if previous else
-                                   Step(Phase.POSITION))
+        i for i in council(state).ok_agents(Step(CouncilPhase.CROSS_EXAM, previous) if previous else
+                                   Step(CouncilPhase.POSITION))
         if i != agent
     ]
     labels = {i: state.personas[i].name for i in peers}
@@ -155,14 +156,14 @@ def _open_points_block(state: DebateState, round_number: int, compaction: int) -
 def step_schema(state: DebateState, step: Step) -> type[BaseModel]:
     """What ``step``'s answers must be: verdicts constrained to the debate's options, a
     composed panel of the size still missing."""
-    if step.phase is Phase.COMPOSE:
+    if step.phase is CouncilPhase.COMPOSE:
         return composed_panel_of(council(state).target_agents - len(state.given_personas))
-    if step.phase is Phase.POSITION:
+    if step.phase is CouncilPhase.POSITION:
         return verdicts.position_schema(state.options)
-    if step.phase is Phase.CROSS_EXAM:
+    if step.phase is CouncilPhase.CROSS_EXAM:
         return verdicts.cross_exam_schema(state.options)
     answers: dict[Phase, type[BaseModel]] = {
-        Phase.PREMORTEM: Premortem, Phase.SYNTHESIS: SynthesisNarrative,
+        CouncilPhase.PREMORTEM: Premortem, Phase.SYNTHESIS: SynthesisNarrative,
         Phase.VERIFY: VerifierReport}
     return answers[step.phase]
 
@@ -178,9 +179,9 @@ def agent_request(
                              "options": state.options}
     options = ", ".join(state.options)
     schema = step_schema(state, step)
-    if step.phase is Phase.PREMORTEM:
+    if step.phase is CouncilPhase.PREMORTEM:
         user = prompts.render("premortem", **common)
-    elif step.phase is Phase.POSITION:
+    elif step.phase is CouncilPhase.POSITION:
         premortem = council(state).premortem(agent)
         assert premortem is not None
         user = prompts.render(
@@ -196,7 +197,7 @@ def agent_request(
         peer_confs = [
             council(state).confidence(i, previous) or 0.0
             for i in council(state).ok_agents(
-                Step(Phase.CROSS_EXAM, previous) if previous else Step(Phase.POSITION)
+                Step(CouncilPhase.CROSS_EXAM, previous) if previous else Step(CouncilPhase.POSITION)
             )
             if i != agent
         ]

@@ -18,6 +18,7 @@ from ...state import DebateState, Step
 from ..judge import judge_note
 from .content import with_quality
 from .labels import labels as translator
+from .phases import CouncilPhase
 from .schemas import (
     AgentResult,
     AgentView,
@@ -41,7 +42,7 @@ def severity(raised_by: int) -> Severity:
 
 def pre_positional_risks(state: DebateState) -> list[ClusteredItem]:
     items = []
-    for i in council(state).ok_agents(Step(Phase.PREMORTEM)):
+    for i in council(state).ok_agents(Step(CouncilPhase.PREMORTEM)):
         premortem = council(state).premortem(i)
         assert premortem is not None
         items += [(cause, state.personas[i].name) for cause in premortem.root_causes]
@@ -313,31 +314,44 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
     for i, persona in enumerate(state.personas):
         position = council(state).position(i)
         failed = council(state).failed_at(i)
-        agents.append(AgentResult(
-            index=i,
-            persona=persona,
-            model=state.config.model_for(Phase.CROSS_EXAM.value, persona),
-            initial_stance=position.stance if position else None,
-            initial_confidence=position.confidence if position else None,
-            final_stance=council(state).stance(i, last) if i in finals else None,
-            final_confidence=council(state).confidence(i, last) if i in finals else None,
-            key_assumptions=position.key_assumptions if position else [],
-            confidence_by_round=[
-                council(state).confidence(i, r) if i in council(state).ok_agents(
-                    Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
-                for r in range(last + 1)
-            ],
-            initial_verdict=council(state).verdict(i, 0) if position else None,
-            final_verdict=council(state).verdict(i, last) if i in finals else None,
-            verdict_by_round=[
-                council(state).verdict(i, r) if i in council(state).ok_agents(
-                    Step(Phase.CROSS_EXAM, r) if r else Step(Phase.POSITION)) else None
-                for r in range(last + 1)
-            ],
-            in_final_majority=(leading is not None and council(state).verdict(i, last) == leading)
-            if i in finals else None,
-            failed_in=step_label(failed) if failed else None,
-        ))
+        agents.append(
+            AgentResult(
+                index=i,
+                persona=persona,
+                model=state.config.model_for(CouncilPhase.CROSS_EXAM.value, persona),
+                initial_stance=position.stance if position else None,
+                initial_confidence=position.confidence if position else None,
+                final_stance=council(state).stance(i, last) if i in finals else None,
+                final_confidence=council(state).confidence(i, last) if i in finals else None,
+                key_assumptions=position.key_assumptions if position else [],
+                confidence_by_round=[
+                    council(state).confidence(i, r)
+                    if i
+                    in council(state).ok_agents(
+                        Step(CouncilPhase.CROSS_EXAM, r) if r else Step(CouncilPhase.POSITION)
+                    )
+                    else None
+                    for r in range(last + 1)
+                ],
+                initial_verdict=council(state).verdict(i, 0) if position else None,
+                final_verdict=council(state).verdict(i, last) if i in finals else None,
+                verdict_by_round=[
+                    council(state).verdict(i, r)
+                    if i
+                    in council(state).ok_agents(
+                        Step(CouncilPhase.CROSS_EXAM, r) if r else Step(CouncilPhase.POSITION)
+                    )
+                    else None
+                    for r in range(last + 1)
+                ],
+                in_final_majority=(
+                    leading is not None and council(state).verdict(i, last) == leading
+                )
+                if i in finals
+                else None,
+                failed_in=step_label(failed) if failed else None,
+            )
+        )
 
     verify = state.turn(Phase.VERIFY)
     claims = (VerifierReport.model_validate(verify.payload).claims

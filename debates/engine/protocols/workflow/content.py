@@ -13,6 +13,7 @@ from ...state import DebateState, Step
 from ..content import claim_quotes, corpus, judged, policy, read_turns
 from ..judge import judge_reasons
 from .contracts import ROLES
+from .phases import WorkflowPhase
 from .schemas import (
     ConvergenceCheck,
     CriticAnalysis,
@@ -46,16 +47,16 @@ def _contracts(result: WorkflowResult) -> list[QualityReason]:
     shown = "; ".join(f"{c.role}: {c.citations} citations, {c.acknowledged} acknowledged"
                       for c in result.contract_checks)
     return [panel.reason("contracts.none_met", "phase 2 · every role's contract", shown,
-                         Phase.DISCUSSION.value, 1)]
+                         WorkflowPhase.DISCUSSION.value, 1)]
 
 
 def _citations(state: DebateState, result: WorkflowResult) -> list[QualityReason]:
     """A citation's claim must come from the analyses it cites (phase 1), the
     question or the team's sources."""
-    sources = corpus(state, skip=(Phase.VERIFY, Phase.DISCUSSION, Phase.CONVERGENCE,
+    sources = corpus(state, skip=(Phase.VERIFY, WorkflowPhase.DISCUSSION, WorkflowPhase.CONVERGENCE,
                                   Phase.SYNTHESIS))
     agent = {role.key: i for i, role in enumerate(ROLES)}
-    cited = [(f"phase 2 · {e.label} · citation {n}", c.claim, Phase.DISCUSSION.value, 1,
+    cited = [(f"phase 2 · {e.label} · citation {n}", c.claim, WorkflowPhase.DISCUSSION.value, 1,
               agent.get(e.role))
              for e in result.discussion if e.discussion is not None
              for n, c in enumerate(e.discussion.citations, 1) if c.claim.strip()]

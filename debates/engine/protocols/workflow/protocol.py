@@ -35,6 +35,7 @@ from ..judge import judge_ask, judge_note, judge_request, judge_step
 from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
 from .labels import labels
+from .phases import WorkflowPhase
 from .report import workflow_markdown
 from .schemas import (
     CONVERGED_BASES,
@@ -57,6 +58,8 @@ class WorkflowProtocol(DebateProtocol):
     label = "Workflow"
     description = "researcher, critic, synthesizer: analysis → discussion → synthesis"
     result_model = WorkflowResult
+    phases = (WorkflowPhase.ANALYSIS, WorkflowPhase.DISCUSSION, WorkflowPhase.CONVERGENCE,
+              Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE)
     partials = {"live": "debates/protocols/_workflow_live.html",
                 "result": "debates/protocols/_workflow_result.html",
                 "summary": "debates/protocols/_workflow_summary.html"}
@@ -97,7 +100,7 @@ class WorkflowProtocol(DebateProtocol):
                    for i in self.active(state, step))
 
     def check(self, state: DebateState, round_number: int) -> ConvergenceCheck | None:
-        payload = state.ok_payload(Phase.CONVERGENCE, round_number, PANEL)
+        payload = state.ok_payload(WorkflowPhase.CONVERGENCE, round_number, PANEL)
         return ConvergenceCheck.model_validate(payload) if payload else None
 
     def converged(self, state: DebateState, round_number: int) -> bool:
@@ -106,11 +109,12 @@ class WorkflowProtocol(DebateProtocol):
         return check is not None and check.basis in CONVERGED_BASES
 
     def needs_phase_2b(self, state: DebateState) -> bool:
-        return (self.deep(state) and state.turn(Phase.CONVERGENCE, 1) is not None
+        return (self.deep(state) and state.turn(WorkflowPhase.CONVERGENCE, 1) is not None
                 and not self.converged(state, 1))
 
     def discussion_rounds(self, state: DebateState) -> int:
-        return 2 if any(k[0] == Phase.DISCUSSION.value and k[1] == 2 for k in state.turns) else 1
+        discussion = WorkflowPhase.DISCUSSION.value
+        return 2 if any(k[0] == discussion and k[1] == 2 for k in state.turns) else 1
 
     # ------------------------------------------------------------------ steps
 
@@ -118,7 +122,8 @@ class WorkflowProtocol(DebateProtocol):
         synthesis = state.turn(Phase.SYNTHESIS)
         if synthesis is not None and synthesis.status is TurnStatus.FAILED:
             return f"the synthesis failed: {synthesis.error}"
-        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1), Step(Phase.DISCUSSION, 2)):
+        for step in (Step(WorkflowPhase.ANALYSIS), Step(WorkflowPhase.DISCUSSION, 1),
+                     Step(WorkflowPhase.DISCUSSION, 2)):
             if not any(k[0] == step.phase.value and k[1] == step.round for k in state.turns):
                 continue
             if self.complete(state, step) and len(self.ok(state, step)) < QUORUM:
@@ -132,16 +137,16 @@ class WorkflowProtocol(DebateProtocol):
     def next_step(self, state: DebateState) -> Step | None:
         if self.failure(state) is not None:
             return None
-        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1)):
+        for step in (Step(WorkflowPhase.ANALYSIS), Step(WorkflowPhase.DISCUSSION, 1)):
             if not self.complete(state, step):
                 return step
-        if state.turn(Phase.CONVERGENCE, 1) is None:
-            return Step(Phase.CONVERGENCE, 1)
+        if state.turn(WorkflowPhase.CONVERGENCE, 1) is None:
+            return Step(WorkflowPhase.CONVERGENCE, 1)
         if self.needs_phase_2b(state):
-            if not self.complete(state, Step(Phase.DISCUSSION, 2)):
-                return Step(Phase.DISCUSSION, 2)
-            if state.turn(Phase.CONVERGENCE, 2) is None:
-                return Step(Phase.CONVERGENCE, 2)
+            if not self.complete(state, Step(WorkflowPhase.DISCUSSION, 2)):
+                return Step(WorkflowPhase.DISCUSSION, 2)
+            if state.turn(WorkflowPhase.CONVERGENCE, 2) is None:
+                return Step(WorkflowPhase.CONVERGENCE, 2)
         if state.turn(Phase.SYNTHESIS) is None:
             return Step(Phase.SYNTHESIS)
         if state.turn(Phase.VERIFY) is None:
@@ -149,22 +154,22 @@ class WorkflowProtocol(DebateProtocol):
         return judge_step(state)
 
     def step_label(self, step: Step) -> str:
-        if step.phase is Phase.ANALYSIS:
+        if step.phase is WorkflowPhase.ANALYSIS:
             return "phase 1"
-        if step.phase is Phase.DISCUSSION:
+        if step.phase is WorkflowPhase.DISCUSSION:
             return "phase 2" if step.round == 1 else "phase 2b"
         return super().step_label(step)
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
-        if step.phase is Phase.ANALYSIS:
+        if step.phase is WorkflowPhase.ANALYSIS:
             return [Ask(i, ROLES[i].label, ROLES[i].schema, "wf_phase1", "analysis")
                     for i in self.active(state, step)]
-        if step.phase is Phase.DISCUSSION:
+        if step.phase is WorkflowPhase.DISCUSSION:
             schema, prompt = ((Discussion, "wf_phase2") if step.round == 1
                               else (Rebuttal, "wf_phase2b"))
             return [Ask(i, ROLES[i].label, schema, prompt, "discussion")
                     for i in self.active(state, step)]
-        if step.phase is Phase.CONVERGENCE:
+        if step.phase is WorkflowPhase.CONVERGENCE:
             return [Ask(PANEL, "convergence check", ConvergenceCheck, "wf_convergence",
                         "convergence")]
         if step.phase is Phase.JUDGE:
@@ -175,16 +180,16 @@ class WorkflowProtocol(DebateProtocol):
         return [Ask(PANEL, "verifier", VerifierReport, "verifier", "verify", fallback=True)]
 
     def _analysis_text(self, state: DebateState, agent: int) -> str:
-        payload = state.ok_payload(Phase.ANALYSIS, 0, agent)
+        payload = state.ok_payload(WorkflowPhase.ANALYSIS, 0, agent)
         return _flatten(payload) if payload else "(failed)"
 
     def _recommendations(self, state: DebateState) -> tuple[str, list[str]]:
-        latest = 2 if any(k[0] == Phase.DISCUSSION.value and k[1] == 2
+        latest = 2 if any(k[0] == WorkflowPhase.DISCUSSION.value and k[1] == 2
                           for k in state.turns) else 1
         lines, texts = [], []
-        for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
-            payload = (state.ok_payload(Phase.DISCUSSION, latest, i)
-                       or state.ok_payload(Phase.DISCUSSION, 1, i))
+        for i in self.ok(state, Step(WorkflowPhase.DISCUSSION, 1)):
+            payload = (state.ok_payload(WorkflowPhase.DISCUSSION, latest, i)
+                       or state.ok_payload(WorkflowPhase.DISCUSSION, 1, i))
             assert payload is not None
             text = str(payload.get("key_recommendation") or "(none)")
             texts.append(text)
@@ -206,26 +211,26 @@ class WorkflowProtocol(DebateProtocol):
             hints["role"] = role.key
         else:
             system = prompts.system_prompt(lang)
-        if step.phase is Phase.ANALYSIS:
+        if step.phase is WorkflowPhase.ANALYSIS:
             user = prompts.render(ask.prompt, **common)
-        elif step.phase is Phase.DISCUSSION and step.round == 1:
-            others = [i for i in self.ok(state, Step(Phase.ANALYSIS)) if i != ask.agent]
+        elif step.phase is WorkflowPhase.DISCUSSION and step.round == 1:
+            others = [i for i in self.ok(state, Step(WorkflowPhase.ANALYSIS)) if i != ask.agent]
             user = prompts.render(
                 ask.prompt, own=self._analysis_text(state, ask.agent),
                 others="\n\n".join(f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
                                    for i in others),
                 roles=", ".join(ROLES[i].key for i in others), **common)
             hints["other_roles"] = [ROLES[i].key for i in others]
-            hints["claims"] = {ROLES[i].key: _claims(state.ok_payload(Phase.ANALYSIS, 0, i))
+            hints["claims"] = {ROLES[i].key: _claims(state.ok_payload(WorkflowPhase.ANALYSIS, 0, i))
                                for i in others}
-        elif step.phase is Phase.DISCUSSION:
+        elif step.phase is WorkflowPhase.DISCUSSION:
             check = self.check(state, 1)
             recommendations, _ = self._recommendations(state)
             disagreement = (check.disagreement or check.remaining_tension if check
                             else "the convergence check could not be made")
             user = prompts.render(ask.prompt, recommendations=recommendations,
                                   disagreement=disagreement or "(not stated)", **common)
-        elif step.phase is Phase.CONVERGENCE:
+        elif step.phase is WorkflowPhase.CONVERGENCE:
             recommendations, texts = self._recommendations(state)
             user = prompts.render(ask.prompt, recommendations=recommendations, **common)
             hints["recommendations"] = texts
@@ -233,7 +238,7 @@ class WorkflowProtocol(DebateProtocol):
             user = prompts.render(
                 ask.prompt, analyses="\n\n".join(
                     f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
-                    for i in self.ok(state, Step(Phase.ANALYSIS))),
+                    for i in self.ok(state, Step(WorkflowPhase.ANALYSIS))),
                 discussion=self._discussion_text(state),
                 convergence=self._convergence_text(state), **common)
         else:
@@ -248,9 +253,9 @@ class WorkflowProtocol(DebateProtocol):
         parts = []
         for r in (1, 2):
             for i in range(len(ROLES)):
-                payload = state.ok_payload(Phase.DISCUSSION, r, i)
+                payload = state.ok_payload(WorkflowPhase.DISCUSSION, r, i)
                 if payload:
-                    label = self.step_label(Step(Phase.DISCUSSION, r))
+                    label = self.step_label(Step(WorkflowPhase.DISCUSSION, r))
                     parts.append(f"### {ROLES[i].label} ({label})\n{_flatten(payload)}")
         return "\n\n".join(parts) or "(none)"
 
@@ -283,14 +288,14 @@ class WorkflowProtocol(DebateProtocol):
             checks=checks)
 
     def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
-        if step.phase is Phase.DISCUSSION and step.round == 1:
+        if step.phase is WorkflowPhase.DISCUSSION and step.round == 1:
             checks = self.contract_checks(state)
             failed = [c for c in checks if not c.passed]
             line = f"contract {len(checks) - len(failed)}/{len(checks)} met"
             if failed:
                 line += " (" + "; ".join(f"{c.role}: {', '.join(c.problems)}" for c in failed) + ")"
             return {"status_line": line}
-        if step.phase is Phase.CONVERGENCE:
+        if step.phase is WorkflowPhase.CONVERGENCE:
             check = self.check(state, step.round)
             basis = check.basis.value if check else "check failed"
             verdict = "converged" if self.converged(state, step.round) else "not converged"
@@ -303,7 +308,7 @@ class WorkflowProtocol(DebateProtocol):
         perspectives = []
         name = _field_names(state.language)
         for i, role in enumerate(ROLES):
-            turn = state.turn(Phase.ANALYSIS, 0, i)
+            turn = state.turn(WorkflowPhase.ANALYSIS, 0, i)
             perspectives.append({
                 "role": role.key, "label": role.label, "focus": role.focus,
                 "summary": (turn.payload or {}).get("summary", "") if turn else "",
@@ -313,11 +318,12 @@ class WorkflowProtocol(DebateProtocol):
         discussion = []
         for r in (1, 2):
             for i, role in enumerate(ROLES):
-                turn = state.turn(Phase.DISCUSSION, r, i)
+                turn = state.turn(WorkflowPhase.DISCUSSION, r, i)
                 if turn is None:
                     continue
                 entry: dict[str, Any] = {
-                    "phase": self.step_label(Step(Phase.DISCUSSION, r)), "label": role.label,
+                    "phase": self.step_label(Step(WorkflowPhase.DISCUSSION, r)),
+                    "label": role.label,
                     "role": role.key,
                     "failed": turn.error if turn.status is TurnStatus.FAILED else "",
                     "body": _flatten(turn.payload, name=name) if turn.payload else "",
@@ -328,7 +334,7 @@ class WorkflowProtocol(DebateProtocol):
                         role.key, Discussion.model_validate(turn.payload),
                         language=state.language).model_dump()
                 discussion.append(entry)
-        checked = state.turn(Phase.CONVERGENCE, 1) is not None
+        checked = state.turn(WorkflowPhase.CONVERGENCE, 1) is not None
         synthesis = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
         return {
             "deep": self.deep(state), "perspectives": perspectives, "discussion": discussion,
@@ -341,15 +347,15 @@ class WorkflowProtocol(DebateProtocol):
         """Phase 1, phase 2, the convergence check, phase 2b (deep mode, unless the first
         check converged), then the synthesis."""
         steps = [
-            PageStep("phase-1", "phase 1", self.complete(state, Step(Phase.ANALYSIS))),
-            PageStep("phase-2", "phase 2", self.complete(state, Step(Phase.DISCUSSION, 1))),
+            PageStep("phase-1", "phase 1", self.complete(state, Step(WorkflowPhase.ANALYSIS))),
+            PageStep("phase-2", "phase 2", self.complete(state, Step(WorkflowPhase.DISCUSSION, 1))),
             PageStep("convergence", "convergence check",
-                     state.turn(Phase.CONVERGENCE, 1) is not None),
+                     state.turn(WorkflowPhase.CONVERGENCE, 1) is not None),
         ]
-        if self.deep(state) and (state.turn(Phase.CONVERGENCE, 1) is None
+        if self.deep(state) and (state.turn(WorkflowPhase.CONVERGENCE, 1) is None
                                  or self.needs_phase_2b(state)):
             steps.append(PageStep("phase-2b", "phase 2b",
-                                  state.turn(Phase.CONVERGENCE, 2) is not None))
+                                  state.turn(WorkflowPhase.CONVERGENCE, 2) is not None))
         steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
         return steps
 
@@ -362,10 +368,10 @@ class WorkflowProtocol(DebateProtocol):
         t = labels(state.language)  # the card's fixed words in the debate's language
         card.role = t(f"page.focus.{role.key}")  # the name stays as the log and transcript say it
         card.facts.append(Fact(t("fact.must_not"), t(f"page.must_not.{role.key}")))
-        analysis = state.ok_payload(Phase.ANALYSIS, 0, card.index)
+        analysis = state.ok_payload(WorkflowPhase.ANALYSIS, 0, card.index)
         if analysis:
             card.latest, card.latest_label = str(analysis.get("summary", "")), t("fact.phase1")
-        discussion = state.ok_payload(Phase.DISCUSSION, 1, card.index)
+        discussion = state.ok_payload(WorkflowPhase.DISCUSSION, 1, card.index)
         if discussion:
             check = check_discussion(role.key, Discussion.model_validate(discussion),
                                      language=state.language)
@@ -375,7 +381,7 @@ class WorkflowProtocol(DebateProtocol):
             card.facts.append(Fact(t("fact.citations"), str(check.citations)))
             card.facts.append(Fact(t("fact.acknowledged"), str(check.acknowledged)))
         for r in (2, 1):
-            payload = state.ok_payload(Phase.DISCUSSION, r, card.index)
+            payload = state.ok_payload(WorkflowPhase.DISCUSSION, r, card.index)
             if payload and payload.get("key_recommendation"):
                 card.latest = str(payload["key_recommendation"])
                 card.latest_label = (t("fact.key_recommendation") if r == 1 else
@@ -394,8 +400,8 @@ class WorkflowProtocol(DebateProtocol):
 
     def contract_checks(self, state: DebateState) -> list[ContractCheck]:
         checks = []
-        for i in self.ok(state, Step(Phase.DISCUSSION, 1)):
-            payload = state.ok_payload(Phase.DISCUSSION, 1, i)
+        for i in self.ok(state, Step(WorkflowPhase.DISCUSSION, 1)):
+            payload = state.ok_payload(WorkflowPhase.DISCUSSION, 1, i)
             assert payload is not None
             checks.append(check_discussion(ROLES[i].key, Discussion.model_validate(payload),
                                           language=state.language))
@@ -409,24 +415,24 @@ class WorkflowProtocol(DebateProtocol):
         notes: list[str] = []
         perspectives = []
         for i, role in enumerate(ROLES):
-            turn = state.turn(Phase.ANALYSIS, 0, i)
+            turn = state.turn(WorkflowPhase.ANALYSIS, 0, i)
             failed = turn.error if turn is not None and turn.status is TurnStatus.FAILED else None
             if failed:
                 notes.append(f"{role.label} failed in phase 1: {failed}")
             perspectives.append(RolePerspective(
                 role=role.key, label=role.label, focus=role.focus, must_not=role.must_not,
-                analysis=state.ok_payload(Phase.ANALYSIS, 0, i), failed=failed))
+                analysis=state.ok_payload(WorkflowPhase.ANALYSIS, 0, i), failed=failed))
         checks = {c.role: c for c in self.contract_checks(state)}
         entries = []
         for r in (1, 2):
             for i, role in enumerate(ROLES):
-                turn = state.turn(Phase.DISCUSSION, r, i)
+                turn = state.turn(WorkflowPhase.DISCUSSION, r, i)
                 if turn is None:
                     continue
                 entry = DiscussionEntry(round=r, role=role.key, label=role.label)
                 if turn.status is TurnStatus.FAILED:
                     entry.failed = turn.error
-                    label = self.step_label(Step(Phase.DISCUSSION, r))
+                    label = self.step_label(Step(WorkflowPhase.DISCUSSION, r))
                     notes.append(f"{role.label} failed in {label}: {turn.error}")
                 elif r == 1:
                     entry.discussion = Discussion.model_validate(turn.payload)
@@ -435,7 +441,7 @@ class WorkflowProtocol(DebateProtocol):
                     entry.rebuttal = Rebuttal.model_validate(turn.payload)
                 entries.append(entry)
         for r in (1, 2):
-            turn = state.turn(Phase.CONVERGENCE, r)
+            turn = state.turn(WorkflowPhase.CONVERGENCE, r)
             if turn is not None and turn.status is TurnStatus.FAILED:
                 notes.append(f"the convergence check {r} failed (treated as not converged): "
                              f"{turn.error}")
@@ -473,7 +479,8 @@ class WorkflowProtocol(DebateProtocol):
     def render_transcript(self, state: DebateState) -> str:
         t = labels(state.language)
         out = ["", f"# {t('wf.discussion')} (transcript)", ""]
-        for step in (Step(Phase.ANALYSIS), Step(Phase.DISCUSSION, 1), Step(Phase.DISCUSSION, 2)):
+        for step in (Step(WorkflowPhase.ANALYSIS), Step(WorkflowPhase.DISCUSSION, 1),
+                     Step(WorkflowPhase.DISCUSSION, 2)):
             for i, role in enumerate(ROLES):
                 turn = state.turn(step.phase, step.round, i)
                 if turn is None:
@@ -484,7 +491,7 @@ class WorkflowProtocol(DebateProtocol):
         return "\n".join(out) + "\n"
 
 
-_STEP_ORDER = {Phase.ANALYSIS: 0, Phase.DISCUSSION: 1, Phase.CONVERGENCE: 1,
+_STEP_ORDER = {WorkflowPhase.ANALYSIS: 0, WorkflowPhase.DISCUSSION: 1, WorkflowPhase.CONVERGENCE: 1,
                Phase.SYNTHESIS: 3, Phase.VERIFY: 4, Phase.JUDGE: 5}
 
 
