@@ -9,10 +9,9 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
-# Three test processes on two cores: most of a test's time is spent waiting on the servers
-# and workers it starts, so a third process keeps the cores busy meanwhile (worksteal
-# evens out the slow files); with two the suite passed 10 minutes (docs/performance.md).
-TEST_JOBS ?= 3
+# Two test processes: many tests wait on servers and workers they start, so a second
+# process keeps the cores busy meanwhile (worksteal evens out the slow files).
+TEST_JOBS ?= 2
 # Every Python package of the checkout, for mypy: the product's and the bench's.
 PACKAGES := council_site accounts site_edge view_kit api_kit debates personas collab decisions \
 	notifications integrations bench
