@@ -2,8 +2,8 @@
 
 This module is the engine's public face: the rest of the project imports the engine
 from here and nowhere deeper (an import contract in pyproject.toml checks it), so the
-engine's own layout can change without touching its callers. The one exception is
-the command line (``cli``), which ``manage.py debate`` wraps whole.
+engine's own layout can change without touching its callers; ``manage.py debate``
+wraps the command line through the names under "the command line" below.
 
 Importing any part of the engine loads its plugins first (``plugins``): the built-in
 protocols, their simulated answers and the ``sim/`` provider, then third-party ones,
@@ -15,6 +15,20 @@ from .plugins import load_plugins
 load_plugins()
 
 # The face, below the plugins: importing it must find every protocol registered.
+from .cli import DESCRIPTION as CLI_DESCRIPTION  # noqa: E402
+from .cli import EPILOG as CLI_EPILOG  # noqa: E402
+from .cli import (  # noqa: E402
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    CliError,
+    report_quality,
+    run_here,
+    start_progress,
+    write_result,
+)
+from .cli import add_arguments as add_cli_arguments  # noqa: E402
+from .cli import build_state as build_cli_state  # noqa: E402
 from .configure import check_agents, resolve_config  # noqa: E402
 from .hooks import EngineEvent, EngineHooks  # noqa: E402
 from .i18n import Catalogue, Translator, option_label, step_words, translator  # noqa: E402
@@ -104,6 +118,10 @@ from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
 from .state import DebateState, Step  # noqa: E402
 
 __all__ = [
+    # the command line (manage.py debate wraps it)
+    "CLI_DESCRIPTION", "CLI_EPILOG", "CliError", "add_cli_arguments", "build_cli_state",
+    "start_progress", "run_here", "write_result", "report_quality", "EXIT_BAD_INPUT",
+    "EXIT_FAILED", "EXIT_INTERRUPTED",
     # configuration and input
     "DebateConfig", "Mode", "ModeSetting", "MODE_DEFAULTS", "SimulatorOptions",
     "resolve_config", "check_agents", "InputError", "check_model", "clean_question",

@@ -22,8 +22,24 @@ from django.core.management.base import (
 )
 from pydantic import BaseModel
 
-from debates.engine import ConsoleProgress, DebateState, InputError, cli, get_protocol
-from debates.engine.cli import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED
+from debates.engine import (
+    CLI_DESCRIPTION,
+    CLI_EPILOG,
+    EXIT_BAD_INPUT,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    CliError,
+    ConsoleProgress,
+    DebateState,
+    InputError,
+    add_cli_arguments,
+    build_cli_state,
+    get_protocol,
+    report_quality,
+    run_here,
+    start_progress,
+    write_result,
+)
 
 __all__ = ["EXIT_BAD_INPUT", "EXIT_FAILED", "EXIT_INTERRUPTED", "Command"]
 
@@ -36,35 +52,35 @@ class Command(BaseCommand):
     # The system checks import every URL, view and API module (about half a second)
     # to vet a site this command does not serve; migrate and serve still run them.
     requires_system_checks: list[str] = []
-    help = cli.DESCRIPTION
+    help = CLI_DESCRIPTION
 
     def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
-        kwargs.setdefault("epilog", cli.EPILOG)
+        kwargs.setdefault("epilog", CLI_EPILOG)
         kwargs.setdefault("formatter_class", _HelpFormatter)
         return super().create_parser(prog_name, subcommand, **kwargs)
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        cli.add_arguments(parser)
+        add_cli_arguments(parser)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         # The raw streams: OutputWrapper would add a newline to the live status line.
         # It keeps that stream as ``_out``, which django-stubs does not declare.
         stdout, stderr = cast(TextIO, self.stdout._out), cast(TextIO, self.stderr._out)
         try:
-            state = cli.build_state(opts, default_model=settings.COUNCIL_MODEL,
+            state = build_cli_state(opts, default_model=settings.COUNCIL_MODEL,
                                     default_fallback=settings.COUNCIL_FALLBACK_MODEL)
-            progress = cli.start_progress(state, stderr)
+            progress = start_progress(state, stderr)
             if opts["save"]:
                 try:
                     result = self.run_saved(state, progress, opts["team"])
                 except KeyboardInterrupt:
                     raise CommandError("interrupted", returncode=EXIT_INTERRUPTED) from None
             else:
-                result = cli.run_here(state, progress)
-        except cli.CliError as exc:
+                result = run_here(state, progress)
+        except CliError as exc:
             raise CommandError(str(exc), returncode=exc.exit_code) from None
-        cli.write_result(result, state, opts, stdout)
-        code = cli.report_quality(result, opts, stderr)
+        write_result(result, state, opts, stdout)
+        code = report_quality(result, opts, stderr)
         if code:
             raise CommandError("the result's quality is at or below --fail-on-quality "
                                f"{opts['fail_on_quality']}", returncode=code)
