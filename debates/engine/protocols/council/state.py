@@ -10,6 +10,9 @@ conclusions as the process that started it; the view lives until the next turn.
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any, TypeVar, cast
+
+from pydantic import BaseModel
 
 from ...i18n import translator
 from ...options import options_from_question
@@ -49,12 +52,16 @@ def step_order(step: Step) -> tuple[int, int]:
     return step.order
 
 
+T = TypeVar("T", bound=BaseModel)
+
+
 class CouncilState(StateView):
     def __init__(self, state: DebateState) -> None:
         super().__init__(state)
         # Metrics per round: pages, the stop rule and next_step() all ask for them, and
         # each round's novelty reads every earlier one.
         self._metrics: dict[int, RoundMetrics] = {}
+        self._turn_models: dict[tuple[str, int, int], BaseModel | None] = {}
 
     # ------------------------------------------------------------------ agents
 
@@ -140,37 +147,44 @@ class CouncilState(StateView):
         return Premortem.model_validate(payload) if payload else None
 
     def position(self, agent: int) -> Position | None:
-        payload = self.state.ok_payload(CouncilPhase.POSITION, 0, agent)
-        return Position.model_validate(payload) if payload else None
+        return self._parsed(CouncilPhase.POSITION, 0, agent, Position)
 
     def cross_exam(self, agent: int, round_number: int) -> CrossExamination | None:
-        payload = self.state.ok_payload(CouncilPhase.CROSS_EXAM, round_number, agent)
-        return CrossExamination.model_validate(payload) if payload else None
+        return self._parsed(CouncilPhase.CROSS_EXAM, round_number, agent, CrossExamination)
 
-    def confidence(self, agent: int, round_number: int) -> float | None:
-        """Latest non-null confidence up to ``round_number``: a null
-        ``updated_confidence`` carries the previous value forward."""
+    def _parsed(self, phase: Phase, round_number: int, agent: int,
+                schema: type[T]) -> T | None:
+        """A stored turn's payload as its schema, parsed once per view (the view lives
+        until the next turn; the result builder asks for each many times)."""
+        key = (phase.value, round_number, agent)
+        if key not in self._turn_models:
+            payload = self.state.ok_payload(phase, round_number, agent)
+            self._turn_models[key] = schema.model_validate(payload) if payload else None
+        return cast("T | None", self._turn_models[key])
+
+    def _carried(self, agent: int, round_number: int, first: str, update: str) -> Any:
+        """The position's ``first`` field, replaced by each later round's ``update`` up
+        to ``round_number`` when that round gave one (a null or empty update, or a
+        failed turn, carries the previous value forward)."""
         position = self.position(agent)
         if position is None:
             return None
-        value = position.confidence
+        value = getattr(position, first)
         for r in range(1, round_number + 1):
             exam = self.cross_exam(agent, r)
-            if exam is not None and exam.updated_confidence is not None:
-                value = exam.updated_confidence
+            updated = getattr(exam, update) if exam is not None else None
+            if updated is not None and updated != "":
+                value = updated
         return value
 
+    def confidence(self, agent: int, round_number: int) -> float | None:
+        """Latest confidence up to ``round_number`` (carried forward)."""
+        return cast("float | None", self._carried(agent, round_number, "confidence",
+                                                  "updated_confidence"))
+
     def verdict(self, agent: int, round_number: int) -> str | None:
-        """Latest verdict up to ``round_number``, carried forward like confidence (a
-        null ``updated_verdict`` or a failed turn keeps the previous one)."""
-        position = self.position(agent)
-        if position is None:
-            return None
-        value = position.verdict
-        for r in range(1, round_number + 1):
-            exam = self.cross_exam(agent, r)
-            if exam is not None and exam.updated_verdict:
-                value = exam.updated_verdict
+        """Latest verdict up to ``round_number``, carried forward like confidence."""
+        value = self._carried(agent, round_number, "verdict", "updated_verdict")
         return verdicts.normalize(value, self.options) if value is not None else None
 
     def verdict_split(self, round_number: int) -> VerdictSplit | None:
@@ -179,15 +193,9 @@ class CouncilState(StateView):
                                for i in self.counted_agents(round_number)], self.options)
 
     def stance(self, agent: int, round_number: int) -> str | None:
-        position = self.position(agent)
-        if position is None:
-            return None
-        value = position.stance
-        for r in range(1, round_number + 1):
-            exam = self.cross_exam(agent, r)
-            if exam is not None and exam.updated_position:
-                value = exam.updated_position
-        return value
+        """Latest stance up to ``round_number``, carried forward like confidence."""
+        return cast("str | None", self._carried(agent, round_number, "stance",
+                                                "updated_position"))
 
     # ------------------------------------------------------------------ rounds and metrics
 

@@ -310,6 +310,10 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         )
         risk.follow_up, risk.follow_up_note = item.status, item.note
 
+    view = council(state)
+    # Who answered each round (round 0: the positions), asked once, not per agent.
+    answered = [view.ok_agents(Step(CouncilPhase.CROSS_EXAM, r) if r
+                               else Step(CouncilPhase.POSITION)) for r in range(last + 1)]
     agents = []
     for i, persona in enumerate(state.personas):
         position = council(state).position(i)
@@ -324,26 +328,12 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
                 final_stance=council(state).stance(i, last) if i in finals else None,
                 final_confidence=council(state).confidence(i, last) if i in finals else None,
                 key_assumptions=position.key_assumptions if position else [],
-                confidence_by_round=[
-                    council(state).confidence(i, r)
-                    if i
-                    in council(state).ok_agents(
-                        Step(CouncilPhase.CROSS_EXAM, r) if r else Step(CouncilPhase.POSITION)
-                    )
-                    else None
-                    for r in range(last + 1)
-                ],
+                confidence_by_round=[view.confidence(i, r) if i in answered[r] else None
+                                     for r in range(last + 1)],
                 initial_verdict=council(state).verdict(i, 0) if position else None,
                 final_verdict=council(state).verdict(i, last) if i in finals else None,
-                verdict_by_round=[
-                    council(state).verdict(i, r)
-                    if i
-                    in council(state).ok_agents(
-                        Step(CouncilPhase.CROSS_EXAM, r) if r else Step(CouncilPhase.POSITION)
-                    )
-                    else None
-                    for r in range(last + 1)
-                ],
+                verdict_by_round=[view.verdict(i, r) if i in answered[r] else None
+                                  for r in range(last + 1)],
                 in_final_majority=(
                     leading is not None and council(state).verdict(i, last) == leading
                 )
