@@ -65,7 +65,6 @@ from .protocols import (  # noqa: E402
     result_models,
     run_protocol,
 )
-from .protocols.adversarial.domains import DetectedDomain, localized  # noqa: E402
 from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
 from .protocols.adversarial.phases import AdversarialPhase  # noqa: E402
 from .protocols.adversarial.stopping import status_line_in  # noqa: E402
@@ -145,7 +144,7 @@ __all__ = [
     "RoundDecision", "StopReason", "Diagnostic", "diagnostic_meaning", "VerdictSplit",
     "describe_split", "options_from_question", "parse_options", "AgentView",
     "ClusteredItem", "RecommendedPath", "RiskFollowUp", "TopicDisagreement",
-    "UnverifiedClaim", "DetectedDomain", "localized", "SeverityCounts", "status_line_in",
+    "UnverifiedClaim", "SeverityCounts", "status_line_in",
     # wording and text
     "Translator", "translator", "Catalogue", "CatalogueNotCompiled", "COMPILE_HINT",
     "ENGLISH", "read_catalogue_messages", "step_words", "option_label", "inline",
