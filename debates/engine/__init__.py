@@ -30,6 +30,21 @@ from .cli import (  # noqa: E402
 from .cli import add_arguments as add_cli_arguments  # noqa: E402
 from .cli import build_state as build_cli_state  # noqa: E402
 from .configure import check_agents, resolve_config  # noqa: E402
+from .evaluation.report import EvaluationReport, report_json, report_markdown  # noqa: E402
+from .evaluation.runs import (  # noqa: E402
+    ARMS as EVALUATION_ARMS,
+)
+from .evaluation.runs import (  # noqa: E402
+    ArmAnswer,
+    EvaluationSpec,
+    QuestionOutcome,
+    evaluate_question,
+    questions_for,
+    report_from_outcomes,
+)
+from .evaluation.sets import GENERATORS as GENERATED_SETS  # noqa: E402
+from .evaluation.sets import LabelledSet, Question  # noqa: E402
+from .evaluation.uploads import UploadError, parse_upload  # noqa: E402
 from .hooks import EngineEvent, EngineHooks  # noqa: E402
 from .i18n import Catalogue, Translator, option_label, step_words, translator  # noqa: E402
 from .i18n.catalogues import COMPILE_HINT, ENGLISH, CatalogueNotCompiled  # noqa: E402
@@ -114,6 +129,8 @@ from .schemas import (  # noqa: E402
     Usage,
 )
 from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
+from .sources.documents import SourceDocument  # noqa: E402
+from .sources.extract import ExtractedText, SourceRefused, extract_text  # noqa: E402
 from .state import DebateState, Step  # noqa: E402
 
 __all__ = [
@@ -126,6 +143,13 @@ __all__ = [
     "resolve_config", "check_agents", "InputError", "check_model", "clean_question",
     "MAX_AGENTS", "MIN_AGENTS", "MAX_ROUNDS", "MIN_ROUNDS", "MAX_QUESTION_CHARS",
     "parse_faults", "simulator_options_from_env", "detect_language", "PROMPT_VERSION",
+    # sources (the team's documents)
+    "SourceDocument", "ExtractedText", "SourceRefused", "extract_text",
+    # the evaluation harness
+    "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
+    "evaluate_question", "questions_for", "report_from_outcomes", "EvaluationReport",
+    "report_json", "report_markdown", "GENERATED_SETS", "LabelledSet", "Question",
+    "UploadError", "parse_upload",
     # personas
     "Persona", "PERSONA_NAME_MAX", "PERSONA_TEXT_MAX", "PERSONA_MODEL_MAX",
     "MAX_PERSONA_FILE_CHARS", "PersonaFileError", "load_persona_text", "parse_personas",

@@ -15,6 +15,7 @@ from functools import cached_property
 from .language import detect_language
 from .options import options_from_question
 from .schemas import DebateConfig, Persona, Phase, Turn, TurnStatus
+from .sources.documents import SourceDocument
 
 __all__ = ["DebateState", "StateView", "Step", "detect_language", "register_view"]
 
@@ -71,6 +72,8 @@ class DebateState:
     question: str
     config: DebateConfig
     context: str = ""
+    # The team's documents the panel argues from (docs/engine.md, "Sources").
+    sources: list[SourceDocument] = field(default_factory=list)
     given_personas: list[Persona] = field(default_factory=list)
     turns: dict[tuple[str, int, int], Turn] = field(default_factory=dict)
     stop_requested: bool = False
