@@ -131,6 +131,7 @@ from .schemas import (  # noqa: E402
 from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
 from .sources.documents import SourceDocument  # noqa: E402
 from .sources.extract import ExtractedText, SourceRefused, extract_text  # noqa: E402
+from .sources.passages import Passage, split_passages  # noqa: E402
 from .state import DebateState, Step  # noqa: E402
 
 __all__ = [
@@ -144,7 +145,7 @@ __all__ = [
     "MAX_AGENTS", "MIN_AGENTS", "MAX_ROUNDS", "MIN_ROUNDS", "MAX_QUESTION_CHARS",
     "parse_faults", "simulator_options_from_env", "detect_language", "PROMPT_VERSION",
     # sources (the team's documents)
-    "SourceDocument", "ExtractedText", "SourceRefused", "extract_text",
+    "SourceDocument", "Passage", "split_passages", "ExtractedText", "SourceRefused", "extract_text",
     # the evaluation harness
     "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
     "evaluate_question", "questions_for", "report_from_outcomes", "EvaluationReport",
