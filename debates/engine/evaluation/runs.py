@@ -5,8 +5,13 @@ the set and keeps each ``QuestionOutcome`` (plain JSON, ``to_json``/``from_json`
 a run that stops part-way resumes from the questions it has not stored;
 ``report_from_outcomes`` turns the stored outcomes into the report, in any order.
 
-This first body answers from the simulated population only (``spec.sim_accuracy``);
-the arms that run real debates through the engine replace it behind the same names.
+Every arm comes from debates the engine runs (docs/engine.md, "Evaluation harness"):
+one council debate per question gives ``single`` (agent 0's round-0 position),
+``vote`` (the plurality of the round-0 positions), ``council`` (the plurality of the
+final verdicts) and ``synthesis`` (the synthesis's recommendation); ``adversarial``
+is one adversarial debate per free-number question. With ``spec.sim_accuracy`` the
+debate runs on the simulated model, its agents scripted to answer what the simulated
+population says, so the whole path is exercised against known accuracies.
 """
 
 from __future__ import annotations
@@ -15,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .population import BeliefUpdate, SimulatedPopulation, plurality
+from ..schemas import MAX_AGENTS, MIN_AGENTS
+from .arms import Read, adversarial_reading, council_reading
+from .population import BeliefUpdate, SimulatedPopulation
 from .report import COUNCIL, VOTE, ArmResult, EvaluationReport, PairedResult
 from .sets import LabelledSet, Question, generate
 from .stats import ConfidentAnswer, accuracy, brier_score, flips, paired_table, reliability_table
@@ -23,6 +30,10 @@ from .stats import ConfidentAnswer, accuracy, brier_score, flips, paired_table, 
 SINGLE, ADVERSARIAL = "single", "adversarial"
 ARMS = (SINGLE, VOTE, COUNCIL, ADVERSARIAL)
 DEFAULT_ARMS = (SINGLE, VOTE, COUNCIL)
+# Reported whenever the council runs, after it: the synthesis's recommendation.
+SYNTHESIS = "synthesis"
+# The arms one council debate answers.
+COUNCIL_ARMS = (SINGLE, VOTE, COUNCIL)
 
 
 @dataclass(frozen=True)
@@ -46,6 +57,13 @@ class EvaluationSpec:
             raise ValueError(f"unknown arms {unknown}; known: {', '.join(ARMS)}")
         if self.sim_accuracy is not None and not 0 <= self.sim_accuracy <= 1:
             raise ValueError(f"sim accuracy {self.sim_accuracy} is not a probability")
+        BeliefUpdate(self.update, self.strength)  # type: ignore[arg-type]  # checks both
+        if self.update not in ("martingale", "corrective"):
+            raise ValueError(f"unknown update {self.update!r}; known: martingale, corrective")
+        if self.rounds < 0:
+            raise ValueError("the rounds must not be negative")
+        if not MIN_AGENTS <= self.agents <= MAX_AGENTS:
+            raise ValueError(f"{self.agents} agents; a debate has {MIN_AGENTS} to {MAX_AGENTS}")
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "arms": list(self.arms)}
@@ -98,14 +116,49 @@ def population_of(spec: EvaluationSpec) -> SimulatedPopulation:
 
 
 async def evaluate_question(question: Question, spec: EvaluationSpec) -> QuestionOutcome:
-    if spec.sim_accuracy is None:
-        raise NotImplementedError("only the simulated population answers so far")
-    debate = population_of(spec).debate(question)
-    answers = {SINGLE: debate.first[0], VOTE: plurality(debate.first),
-               COUNCIL: plurality(debate.final)}
-    return QuestionOutcome(question.id, {arm: ArmAnswer(answers[arm]) for arm in spec.arms
-                                         if arm in answers},
-                           detail={"first": list(debate.first), "final": list(debate.final)})
+    """Runs the debates ``spec``'s arms read, for one question; never raises for a
+    debate that fails (its arms have no answer, ``note`` says why)."""
+    simulated = population_of(spec).debate(question) if spec.sim_accuracy is not None else None
+    arms: dict[str, ArmAnswer] = {}
+    notes: list[str] = []
+    detail: dict[str, Any] = {}
+    if any(arm in spec.arms for arm in COUNCIL_ARMS):
+        reading = await council_reading(question, spec, simulated)
+        wanted = [arm for arm in (SINGLE, VOTE, COUNCIL) if arm in spec.arms]
+        if COUNCIL in spec.arms:
+            wanted.append(SYNTHESIS)
+        arms.update({arm: _arm_answer(reading.arms[arm]) for arm in wanted})
+        notes += reading.notes
+        notes += [f"{arm}: {reading.arms[arm].note}" for arm in wanted if reading.arms[arm].note]
+        detail.update(reading.detail)
+    if ADVERSARIAL in spec.arms and question.is_numeric:
+        if simulated is not None:
+            # The population models a panel's answers, not a proposer refining one.
+            notes.append("adversarial: not run on a simulated population")
+        else:
+            read = await adversarial_reading(question, spec)
+            arms[ADVERSARIAL] = _arm_answer(read)
+            if read.note:
+                notes.append(f"adversarial: {read.note}")
+    if simulated is not None:
+        detail["population"] = {"first": list(simulated.first), "final": list(simulated.final)}
+    return QuestionOutcome(question.id, arms, "; ".join(notes), detail)
+
+
+def _arm_answer(read: Read) -> ArmAnswer:
+    c = read.costs
+    return ArmAnswer(read.answer, read.confidence, c.prompt_tokens, c.completion_tokens,
+                     c.cost_usd, c.seconds)
+
+
+def reported_arms(spec: EvaluationSpec) -> tuple[str, ...]:
+    """The spec's arms in its order, the synthesis after the council."""
+    arms: list[str] = []
+    for arm in spec.arms:
+        arms.append(arm)
+        if arm == COUNCIL:
+            arms.append(SYNTHESIS)
+    return tuple(arms)
 
 
 def _arm_result(name: str, pairs: Sequence[tuple[Question, QuestionOutcome]]) -> ArmResult:
@@ -130,7 +183,7 @@ def report_from_outcomes(labelled: LabelledSet, spec: EvaluationSpec,
     what it has); arms in the spec's order."""
     by_id = {o.question_id: o for o in outcomes}
     pairs = [(q, by_id[q.id]) for q in labelled.questions if q.id in by_id]
-    arms = {name: _arm_result(name, pairs) for name in spec.arms}
+    arms = {name: _arm_result(name, pairs) for name in reported_arms(spec)}
     paired = None
     if COUNCIL in spec.arms and VOTE in spec.arms:
         both = [(q, o) for q, o in pairs if COUNCIL in o.arms and VOTE in o.arms]

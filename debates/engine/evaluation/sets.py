@@ -12,6 +12,7 @@ labelling by hand. The same name, size and seed give the same questions.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -36,12 +37,14 @@ class Question:
 
     def canonical(self, reply: str | None) -> str | None:
         """The reply in the answer's own spelling, so replies compare by equality: a
-        number by value ("42.0" is "42"), an option without case or surrounding spaces
-        (" Yes" is "yes"); anything else stripped, None for no reply."""
+        number by value ("42.0" is "42"), and for a free number a text's last number
+        ("The result is 42." is "42": a reply that works the sum out states the
+        result last); an option without case or surrounding spaces (" Yes" is "yes");
+        anything else stripped, None for no reply."""
         if reply is None:
             return None
         if self.options is None:
-            return canonical_number(reply) or reply.strip()
+            return canonical_number(reply) or last_number(reply) or reply.strip()
         wanted = reply.strip().casefold()
         return next((o for o in self.options if o.casefold() == wanted), reply.strip())
 
@@ -61,6 +64,21 @@ def canonical_number(text: str) -> str | None:
     if value == value.to_integral_value():
         return str(int(value))
     return format(value.normalize(), "f")
+
+
+# A number in running text: digits with an optional decimal part, thousands grouped
+# by commas or not, and a minus sign only where it cannot be a subtraction (not right
+# after a digit or a closing bracket: "5-3 = 2" holds 5, 3 and 2). Not inside a word
+# ("v2") nor after a decimal point.
+_NUMBER = re.compile(r"(?<![\w.])(?:(?<![\d)])[-\u2212])?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+
+
+def last_number(text: str) -> str | None:
+    """The last number written in ``text``, in one spelling; None when it has none."""
+    found = _NUMBER.findall(text)
+    if not found:
+        return None
+    return canonical_number(found[-1].replace(",", "").replace("\u2212", "-"))
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,9 @@ class SimScriptAgent(_ScriptModel):
     # The round-0 verdict. A scripted agent without one takes the debate's first option,
     # so scripts that pin only confidences share one verdict and stop as before.
     position_verdict: str | None = None
+    # The round-0 stance, word for word (an evaluation's free-number answer, read from
+    # it); None: the simulator writes one.
+    position_stance: str | None = None
     fail_in: list[str] = Field(default_factory=list)
     rounds: list[SimScriptRound] = Field(default_factory=list)
 
@@ -198,6 +201,9 @@ class SimScriptAgent(_ScriptModel):
 
 class SimScript(_ScriptModel):
     agents: list[SimScriptAgent] = Field(min_length=1)
+    # The synthesis's recommendation, word for word (an evaluation reads its answer
+    # from it); None: the simulator writes one.
+    recommendation: str | None = None
 
     @field_validator("agents")
     @classmethod

@@ -140,8 +140,11 @@ def _position(ctx: CallContext) -> dict[str, Any]:
     if scripted:
         verdict = scripted.position_verdict or options[0]
         lean = _lean_of(verdict, options)
+    stance = writer.fill(rng.choice(ctx.banks.stances[ctx.language][lean]))
+    if scripted and scripted.position_stance:
+        stance = scripted.position_stance
     return {
-        "stance": writer.fill(rng.choice(ctx.banks.stances[ctx.language][lean])),
+        "stance": stance,
         "verdict": verdict,
         "reasoning": writer.many(ctx.banks.reasons, 2, 4),
         "confidence": confidence,
@@ -347,7 +350,9 @@ def _synthesis(ctx: CallContext) -> dict[str, Any]:
             "strongest_evidence": writer.fill(rng.choice(path["strongest"])),
             "weakest_evidence": writer.fill(rng.choice(path["weakest"])),
             "path_dependencies": [writer.fill(t) for t in rng.sample(path["dependencies"], 2)],
-            "recommendation": writer.fill(rng.choice(path["recommendation"])),
+            "recommendation": (ctx.script.recommendation if ctx.script and
+                               ctx.script.recommendation else
+                               writer.fill(rng.choice(path["recommendation"]))),
             "risks": [writer.fill(t) for t in rng.sample(path["risks"], 2)],
         }
 

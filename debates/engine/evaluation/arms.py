@@ -1,0 +1,298 @@
+"""The arms, read from debates the engine runs (docs/engine.md, "Evaluation harness").
+
+One council debate per question, on a fixed panel of neutral solvers (no compose call:
+the panel is the same for every question, so the arms differ only in what they read):
+
+- ``single``: agent 0's round-0 position (its premortem and position calls);
+- ``vote``: the plurality of the round-0 positions (every premortem and position call);
+- ``council``: the plurality of the final verdicts, after cross-examination (every
+  call of the debate);
+- ``synthesis``: the answer the synthesis's recommendation names (the same calls).
+
+A question with options gives them to the debate as its options, and an agent's answer
+is its verdict; a free-number question asks for the number, read as the last number of
+the agent's stance (``Question.canonical``). ``adversarial``: one adversarial debate
+per free-number question, the question as the problem, its final solution's last
+number.
+
+With a simulated population, the debate runs on the simulated model and a simulator
+script makes agent i answer ``first[i]`` in round 0 and ``final[i]`` after
+cross-examination, stating the population's accuracy as its confidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..hooks import EngineHooks
+from ..protocols import get_protocol, run_protocol
+from ..protocols.council.phases import CouncilPhase
+from ..protocols.council.schemas import SynthesisNarrative
+from ..protocols.council.state import council
+from ..schemas import (
+    MAX_ROUNDS,
+    MIN_ROUNDS,
+    CallRecord,
+    Mode,
+    Persona,
+    Phase,
+    SimulatorOptions,
+    StopReason,
+)
+from ..state import DebateState, Step
+from .population import SimulatedDebate, plurality
+from .sets import Question, canonical_number, last_number
+
+if TYPE_CHECKING:
+    from .runs import EvaluationSpec
+
+SIM_MODEL = "sim/default"
+ROUND_ZERO = frozenset({CouncilPhase.PREMORTEM.value, CouncilPhase.POSITION.value})
+NUMBER_INSTRUCTION = ("Work it out, then end your stance with the resulting number "
+                      "(the last number you write is read as your answer).")
+
+
+@dataclass
+class Costs:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    seconds: float = 0.0  # the calls' own time, summed (concurrent calls overlap)
+
+
+def costs_of(records: Sequence[CallRecord]) -> Costs:
+    return Costs(
+        prompt_tokens=sum(r.prompt_tokens for r in records),
+        completion_tokens=sum(r.completion_tokens for r in records),
+        cost_usd=sum(r.cost_usd or 0.0 for r in records),
+        seconds=sum(r.latency_ms for r in records) / 1000)
+
+
+class _Recorder(EngineHooks):
+    def __init__(self) -> None:
+        self.calls: list[CallRecord] = []
+
+    async def on_call(self, record: CallRecord) -> None:
+        self.calls.append(record)
+
+
+@dataclass
+class Read:
+    """One arm's answer as read from a debate, before it becomes an ``ArmAnswer``."""
+
+    answer: str | None
+    confidence: float | None
+    costs: Costs
+    note: str = ""
+
+
+@dataclass
+class CouncilReading:
+    arms: dict[str, Read]  # each arm's own note says why it has no answer
+    notes: list[str] = field(default_factory=list)  # the debate's: why it failed
+    detail: dict[str, Any] = field(default_factory=dict)
+
+
+def panel(agents: int) -> list[Persona]:
+    """Neutral solvers: the evaluation measures the protocol, not a panel's make-up."""
+    return [Persona(name=f"Solver {i + 1}", background="a careful problem solver",
+                    expertise="exact reasoning and arithmetic",
+                    approach="works every step out and checks the result",
+                    bias="none declared") for i in range(agents)]
+
+
+def debate_question(question: Question) -> str:
+    return question.text if question.options else f"{question.text}\n{NUMBER_INSTRUCTION}"
+
+
+def read_reply(question: Question, text: str | None) -> str | None:
+    """An agent's answer in the question's spelling: one of the options, or a number;
+    None when the text gives neither."""
+    if text is None:
+        return None
+    if question.options is None:
+        return canonical_number(text) or last_number(text)
+    answer = question.canonical(text)
+    return answer if answer in question.options else None
+
+
+def read_recommendation(question: Question, text: str | None) -> str | None:
+    """The option a recommendation names (only one of them, as a word), or its number."""
+    if not text:
+        return None
+    if question.options is None:
+        return canonical_number(text) or last_number(text)
+    named = [o for o in question.options
+             if re.search(rf"(?<!\w){re.escape(o)}(?!\w)", text, re.IGNORECASE)]
+    return named[0] if len(named) == 1 else None
+
+
+def _clamped(value: float | None) -> float | None:
+    return value if value is not None and 0 <= value <= 1 else None
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
+
+
+def rounds_of(spec: EvaluationSpec) -> int:
+    return max(MIN_ROUNDS, min(MAX_ROUNDS, spec.rounds))
+
+
+def sim_script(question: Question, simulated: SimulatedDebate, confidence: float,
+               rounds: int) -> dict[str, Any]:
+    """The simulator script that makes the panel answer as the population did."""
+    agents = []
+    for i, (first, final) in enumerate(zip(simulated.first, simulated.final, strict=True)):
+        agent: dict[str, Any] = {"name": f"Solver {i + 1}", "position_confidence": confidence}
+        step: dict[str, Any] = {"updated_confidence": confidence}
+        if question.options:
+            agent["position_verdict"], step["updated_verdict"] = first, final
+        else:
+            agent["position_stance"] = f"The result is {first}."
+            step["updated_position"] = f"The result is {final}."
+        agents.append({**agent, "rounds": [step] * rounds})
+    return {"agents": agents,
+            "recommendation": f"The panel's answer: {plurality(simulated.final)}."}
+
+
+def _config(spec: EvaluationSpec, protocol: str, question: Question,
+            script: dict[str, Any] | None) -> Any:
+    from ..configure import resolve_config
+
+    settings: dict[str, Any] = {
+        "protocol": protocol, "mode": Mode.QUICK, "max_rounds": rounds_of(spec),
+        "model": SIM_MODEL if spec.sim_accuracy is not None else spec.model,
+        "seed": spec.seed,
+        "simulator": SimulatorOptions(script=script, seed=spec.seed) if script
+        else SimulatorOptions(seed=spec.seed)}
+    if protocol == "council":
+        settings["agents"] = spec.agents
+        if question.options:
+            settings["options"] = list(question.options)
+    return resolve_config(**settings)
+
+
+async def _run(state: DebateState) -> tuple[list[CallRecord], str]:
+    """Runs the debate; the calls it made and why it failed ("" when it did not)."""
+    recorder = _Recorder()
+    try:
+        await run_protocol(state, recorder)
+    except Exception as exc:  # noqa: BLE001 - a failed debate is a note, never a crash
+        return recorder.calls, f"the debate stopped: {type(exc).__name__}: {exc}"
+    failure = get_protocol(state.config.protocol).failure(state)
+    return recorder.calls, f"the debate failed: {failure}" if failure else ""
+
+
+async def council_reading(question: Question, spec: EvaluationSpec,
+                          simulated: SimulatedDebate | None) -> CouncilReading:
+    script = None
+    if simulated is not None:
+        assert spec.sim_accuracy is not None
+        script = sim_script(question, simulated, spec.sim_accuracy, rounds_of(spec))
+    try:
+        config = _config(spec, "council", question, script)
+    except ValueError as exc:  # pydantic's ValidationError too
+        return _nothing(f"the debate could not be configured: {exc}")
+    state = DebateState(question=debate_question(question), config=config,
+                        given_personas=panel(spec.agents))
+    calls, failure = await _run(state)
+    return _read_council(question, state, calls, failure)
+
+
+def _nothing(note: str) -> CouncilReading:
+    empty = Read(None, None, Costs())
+    return CouncilReading({arm: empty for arm in ("single", "vote", "council", "synthesis")},
+                          [note])
+
+
+def _answers(question: Question, state: DebateState, round_number: int) -> list[str | None]:
+    view = council(state)
+    positioned = set(view.ok_agents(Step(CouncilPhase.POSITION)))
+    answers: list[str | None] = []
+    for i in range(len(view.personas)):
+        if i not in positioned:
+            answers.append(None)
+        elif question.options:
+            answers.append(read_reply(question, view.verdict(i, round_number)))
+        else:
+            answers.append(read_reply(question, view.stance(i, round_number)))
+    return answers
+
+
+def _backing(state: DebateState, answers: Sequence[str | None], answer: str | None,
+             round_number: int) -> float | None:
+    """The mean confidence of the agents holding ``answer``."""
+    if answer is None:
+        return None
+    view = council(state)
+    return _mean([_clamped(view.confidence(i, round_number))
+                  for i, given in enumerate(answers) if given == answer])
+
+
+def _read_council(question: Question, state: DebateState, calls: list[CallRecord],
+                  failure: str) -> CouncilReading:
+    notes = [failure] if failure else []
+    view = council(state)
+    first = _answers(question, state, 0)
+    last = view.completed_rounds
+    round_zero = [c for c in calls if c.phase in ROUND_ZERO]
+    single = Read(first[0] if first else None,
+                  _clamped(view.confidence(0, 0)) if first and first[0] else None,
+                  costs_of([c for c in round_zero if c.agent == 0]))
+    if single.answer is None:
+        single.note = "agent 0 gave no readable first answer"
+    vote_answer = plurality(first)
+    vote = Read(vote_answer, _backing(state, first, vote_answer, 0), costs_of(round_zero),
+                "" if vote_answer else "no agent gave a readable first answer")
+    everything = costs_of(calls)
+    final: list[str | None] = []
+    if last >= 1:
+        final = _answers(question, state, last)
+        council_answer = plurality(final)
+        verdict = Read(council_answer, _backing(state, final, council_answer, last), everything,
+                       "" if council_answer else "no agent gave a readable final answer")
+    else:
+        verdict = Read(None, None, everything, "no cross-examination round was completed")
+    answer, note = _recommendation(question, state)
+    synthesis = Read(answer, None, everything, note)
+    stop = view.stop() if last >= 1 else None
+    detail = {"first": first, "final": final, "rounds": last,
+              "stop_reason": stop[0].value if stop else None,
+              "options": list(state.options)}
+    return CouncilReading({"single": single, "vote": vote, "council": verdict,
+                           "synthesis": synthesis}, notes, detail)
+
+
+def _recommendation(question: Question, state: DebateState) -> tuple[str | None, str]:
+    """The answer the synthesis recommends, and why there is none when there is none."""
+    payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
+    if payload is None:
+        return None, "no synthesis"
+    stop = council(state).stop()
+    if stop is not None and stop[0] is StopReason.GENUINE_DISAGREEMENT:
+        # The result withholds a recommendation on genuine disagreement (synthesis.py).
+        return None, "the synthesis reported a divergence, no recommendation"
+    path = SynthesisNarrative.model_validate(payload).recommended_path
+    answer = read_recommendation(question, path.recommendation if path else None)
+    return answer, "" if answer else "the recommendation names no single answer"
+
+
+async def adversarial_reading(question: Question, spec: EvaluationSpec) -> Read:
+    """The adversarial protocol refining a solution to the question: its final
+    solution's number."""
+    try:
+        config = _config(spec, "adversarial", question, None)
+    except ValueError as exc:
+        return Read(None, None, Costs(), f"the debate could not be configured: {exc}")
+    state = DebateState(question=debate_question(question), config=config)
+    calls, failure = await _run(state)
+    payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
+    solution = str(payload.get("final_solution") or "") if payload else ""
+    answer = read_reply(question, solution) if solution else None
+    note = failure or ("" if answer else "the final solution states no number")
+    return Read(answer, None, costs_of(calls), note)
