@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..configure import resolve_config
 from ..hooks import EngineHooks
 from ..protocols import get_protocol, run_protocol
 from ..protocols.council.phases import CouncilPhase
@@ -36,6 +37,7 @@ from ..schemas import (
     MAX_ROUNDS,
     MIN_ROUNDS,
     CallRecord,
+    DebateConfig,
     Mode,
     Persona,
     Phase,
@@ -161,9 +163,7 @@ def sim_script(question: Question, simulated: SimulatedDebate, confidence: float
 
 
 def _config(spec: EvaluationSpec, protocol: str, question: Question,
-            script: dict[str, Any] | None) -> Any:
-    from ..configure import resolve_config
-
+            script: dict[str, Any] | None) -> DebateConfig:
     settings: dict[str, Any] = {
         "protocol": protocol, "mode": Mode.QUICK, "max_rounds": rounds_of(spec),
         "model": SIM_MODEL if spec.sim_accuracy is not None else spec.model,

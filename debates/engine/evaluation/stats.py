@@ -1,5 +1,5 @@
 """The harness's statistics: plain numbers in, plain numbers out, each formula small
-enough to check by hand (docs/engine.md, "Evaluation harness (core)").
+enough to check by hand (docs/engine.md, "Evaluation harness").
 
 - Accuracy with its 95 % Wilson score interval.
 - The Brier score of final confidences, and their reliability table.

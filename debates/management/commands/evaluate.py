@@ -160,8 +160,9 @@ class Command(BaseCommand):
         if n is None:
             return labelled
         if not 1 <= n <= len(labelled):
-            raise _bad(f"--n: the file holds {len(labelled)} questions; --n must be 1 to "
-                       f"{len(labelled)}, not {n}")
+            held = f"{len(labelled)} question{'s' if len(labelled) != 1 else ''}"
+            raise _bad(f"--n: the file holds {held}; --n must be 1 to {len(labelled)}, "
+                       f"not {n}")
         return LabelledSet(labelled.name, labelled.questions[:n])
 
 

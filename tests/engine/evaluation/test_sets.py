@@ -107,8 +107,36 @@ def test_is_right_by_value_or_by_option():
 
 def test_a_reply_in_the_answers_own_spelling():
     assert Question("n", "?", None, "42").canonical(" 42.0 ") == "42"
-    assert Question("n", "?", None, "42").canonical(" about 42 ") == "about 42"
+    assert Question("n", "?", None, "42").canonical(" about 42 ") == "42"
+    assert Question("n", "?", None, "42").canonical(" about forty ") == "about forty"
     options = Question("o", "?", ("SQS", "Kafka"), "SQS")
     assert options.canonical(" sqs") == "SQS"
     assert options.canonical("Rabbit ") == "Rabbit"
     assert options.canonical(None) is None
+
+
+@pytest.mark.parametrize("reply, read", [
+    ("The result is 42.", "42"),
+    ("42", "42"),
+    ("The result is -12.", "-12"),
+    ("It comes to −7 (a minus sign).", "-7"),
+    ("The answer is 2.50 exactly.", "2.5"),
+    ("In all 1,234 items.", "1234"),
+    # The question's own numbers echoed before the result: the last number is read.
+    ("12+3*4+5-6*7 = 12+12+5-42 = -13", "-13"),
+    ("Start with 5, add 3 (8), multiply by 2: 16.", "16"),
+    ("5-3 leaves 2", "2"),  # a subtraction, not a negative 3
+    ("(3+4)-2 gives 5", "5"),
+    ("v2 of the sum is 9", "9"),  # a digit inside a word is no number
+])
+def test_a_free_number_is_read_as_the_texts_last_number(reply, read):
+    question = Question("n", "What is it?", None, read)
+    assert question.canonical(reply) == read and question.is_right(reply)
+
+
+def test_text_without_a_number_is_not_a_number():
+    question = Question("n", "What is it?", None, "42")
+    assert question.canonical("I cannot tell.") == "I cannot tell."
+    assert not question.is_right("I cannot tell.")
+    # An option's reply is never read as a number.
+    assert Question("c", "Is it?", (YES, NO), YES).canonical("yes, 42") == "yes, 42"

@@ -1,0 +1,152 @@
+"""evaluate_question runs real debates through the engine: on the simulated population
+its report lands exactly on the population's own, and failures become notes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+import pytest
+
+from debates.engine.evaluation import arms
+from debates.engine.evaluation.population import expected_vote_yes_no
+from debates.engine.evaluation.report import EvaluationReport, report_json
+from debates.engine.evaluation.runs import (
+    SYNTHESIS,
+    EvaluationSpec,
+    QuestionOutcome,
+    evaluate_question,
+    population_of,
+    questions_for,
+    report_from_outcomes,
+)
+from debates.engine.evaluation.sets import Question
+from debates.engine.evaluation.simulated import simulated_report
+
+
+def _outcomes(spec: EvaluationSpec, questions: Sequence[Question]) -> list[QuestionOutcome]:
+    async def every() -> list[QuestionOutcome]:
+        return [await evaluate_question(q, spec) for q in questions]
+
+    return asyncio.run(every())
+
+
+def _engine_and_population(spec: EvaluationSpec) -> tuple[EvaluationReport, EvaluationReport]:
+    labelled = questions_for(spec)
+    engine = report_from_outcomes(labelled, spec, _outcomes(spec, labelled.questions))
+    return engine, simulated_report(labelled, population_of(spec))
+
+
+@pytest.fixture(scope="module")
+def five_at_0_6() -> tuple[EvaluationReport, EvaluationReport]:
+    spec = EvaluationSpec("compare", n=30, seed=11, agents=5, sim_accuracy=0.6)
+    return _engine_and_population(spec)
+
+
+def _same_figures(engine: EvaluationReport, population: EvaluationReport) -> None:
+    for name in ("single", "vote", "council"):
+        assert engine.arms[name].accuracy == population.arms[name].accuracy, name
+    assert engine.paired is not None and population.paired is not None
+    assert engine.paired.table == population.paired.table
+    assert engine.paired.flips == population.paired.flips
+
+
+def test_through_the_engine_the_report_is_the_populations_own(five_at_0_6):
+    engine, population = five_at_0_6
+    _same_figures(engine, population)
+    # The debate's calls were made and counted: the vote's are round 0's, the council's
+    # all of them.
+    single, vote, council = (engine.arms[a] for a in ("single", "vote", "council"))
+    assert 0 < single.prompt_tokens < vote.prompt_tokens < council.prompt_tokens
+    # The simulated agents state the population's accuracy: a calibrated single agent.
+    assert single.brier == pytest.approx(0.6 * 0.4**2 + 0.4 * 0.6**2, abs=0.05)
+
+
+def test_five_agents_at_0_6_hold_the_exact_single_and_vote_values(five_at_0_6):
+    out = report_json(five_at_0_6[0])
+    low, high = out["arms"]["single"]["ci"]
+    assert low <= 0.600 <= high
+    low, high = out["arms"]["vote"]["ci"]
+    assert low <= expected_vote_yes_no(0.6, 5) <= high
+    assert round(expected_vote_yes_no(0.6, 5), 5) == 0.68256
+
+
+def test_the_synthesis_is_reported_after_the_council(five_at_0_6):
+    engine, _ = five_at_0_6
+    assert list(engine.arms) == ["single", "vote", "council", SYNTHESIS]
+    # The simulated synthesis recommends the final plurality: as right as the council.
+    assert engine.arms[SYNTHESIS].accuracy == engine.arms["council"].accuracy
+
+
+def test_free_numbers_and_a_corrective_update_through_the_engine():
+    spec = EvaluationSpec("arithmetic", n=12, seed=3, agents=3, sim_accuracy=0.5,
+                          update="corrective", strength=0.5)
+    engine, population = _engine_and_population(spec)
+    _same_figures(engine, population)
+    assert engine.arms["council"].accuracy.right > 0
+
+
+def test_a_failing_model_gives_no_answers_and_says_why():
+    question = questions_for(EvaluationSpec("compare", n=1)).questions[0]
+    spec = EvaluationSpec("compare", n=1, model="sim/down", arms=("single", "vote", "council"))
+    outcome = asyncio.run(evaluate_question(question, spec))
+    assert {a.answer for a in outcome.arms.values()} == {None}
+    assert "the debate failed" in outcome.note
+    assert QuestionOutcome.from_json(outcome.to_json()) == outcome
+
+
+def test_a_crash_inside_the_debate_is_a_note(monkeypatch):
+    async def broken(state, hooks):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(arms, "run_protocol", broken)
+    question = questions_for(EvaluationSpec("arithmetic", n=1)).questions[0]
+    spec = EvaluationSpec("arithmetic", n=1, arms=("single", "vote", "council", "adversarial"))
+    outcome = asyncio.run(evaluate_question(question, spec))
+    assert all(a.answer is None for a in outcome.arms.values())
+    assert "RuntimeError: the disk is full" in outcome.note
+
+
+def test_the_adversarial_arm_runs_on_free_numbers_only():
+    spec = EvaluationSpec("arithmetic", n=1, arms=("adversarial",))
+    question = questions_for(spec).questions[0]
+    outcome = asyncio.run(evaluate_question(question, spec))
+    assert list(outcome.arms) == ["adversarial"]
+    assert outcome.arms["adversarial"].prompt_tokens > 0
+    yes_no = questions_for(EvaluationSpec("compare", n=1)).questions[0]
+    assert asyncio.run(evaluate_question(yes_no, spec)).arms == {}
+    simulated = EvaluationSpec("arithmetic", n=1, arms=("adversarial",), sim_accuracy=0.5)
+    outcome = asyncio.run(evaluate_question(question, simulated))
+    assert outcome.arms == {} and "not run on a simulated population" in outcome.note
+
+
+@pytest.mark.parametrize("text, read", [
+    ("The panel's answer: yes.", "yes"),
+    ("No: the product is smaller.", "no"),
+    ("Yes or no, we cannot tell.", None),  # both named: no single answer
+    ("Nobody knows.", None),  # "no" only inside a word
+    (None, None),
+])
+def test_a_recommendation_names_one_option(text, read):
+    question = Question("c", "Is it?", ("yes", "no"), "yes")
+    assert arms.read_recommendation(question, text) == read
+
+
+def test_an_agents_reply_is_an_option_or_a_number():
+    options = Question("c", "Is it?", ("yes", "no"), "yes")
+    assert arms.read_reply(options, "Yes") == "yes"
+    assert arms.read_reply(options, "maybe") is None
+    number = Question("n", "What is 6*7?", None, "42")
+    assert arms.read_reply(number, "6*7 is 42.") == "42"
+    assert arms.read_reply(number, "I cannot tell.") is None
+
+
+@pytest.mark.parametrize("agents", [1, 13])
+def test_a_panel_the_engine_cannot_run_is_refused(agents):
+    with pytest.raises(ValueError, match="agents"):
+        EvaluationSpec("compare", agents=agents)
+
+
+def test_an_unknown_update_is_refused():
+    with pytest.raises(ValueError, match="update"):
+        EvaluationSpec("compare", update="sideways")
