@@ -53,8 +53,9 @@ if TYPE_CHECKING:
 
 SIM_MODEL = "sim/default"
 ROUND_ZERO = frozenset({CouncilPhase.PREMORTEM.value, CouncilPhase.POSITION.value})
-NUMBER_INSTRUCTION = ("Work it out, then end your stance with the resulting number "
-                      "(the last number you write is read as your answer).")
+# What a free-number question adds: the answer is read as the text's last number.
+NUMBER_INSTRUCTION = ("Work it out, then end your {what} with the resulting number "
+                      "(the last number you write is read as the answer).")
 
 
 @dataclass
@@ -106,8 +107,11 @@ def panel(agents: int) -> list[Persona]:
                     bias="none declared") for i in range(agents)]
 
 
-def debate_question(question: Question) -> str:
-    return question.text if question.options else f"{question.text}\n{NUMBER_INSTRUCTION}"
+def debate_question(question: Question, what: str = "stance") -> str:
+    """The question as the debate asks it: a free number asks for the number last."""
+    if question.options:
+        return question.text
+    return f"{question.text}\n{NUMBER_INSTRUCTION.format(what=what)}"
 
 
 def read_reply(question: Question, text: str | None) -> str | None:
@@ -201,7 +205,12 @@ async def council_reading(question: Question, spec: EvaluationSpec,
     state = DebateState(question=debate_question(question), config=config,
                         given_personas=panel(spec.agents))
     calls, failure = await _run(state)
-    return _read_council(question, state, calls, failure)
+    try:
+        return _read_council(question, state, calls, failure)
+    except Exception as exc:  # noqa: BLE001 - an unreadable debate is a note too
+        reading = _nothing(f"the debate could not be read: {type(exc).__name__}: {exc}")
+        reading.arms = {arm: Read(None, None, costs_of(calls)) for arm in reading.arms}
+        return reading
 
 
 def _nothing(note: str) -> CouncilReading:
@@ -289,7 +298,7 @@ async def adversarial_reading(question: Question, spec: EvaluationSpec) -> Read:
         config = _config(spec, "adversarial", question, None)
     except ValueError as exc:
         return Read(None, None, Costs(), f"the debate could not be configured: {exc}")
-    state = DebateState(question=debate_question(question), config=config)
+    state = DebateState(question=debate_question(question, "final solution"), config=config)
     calls, failure = await _run(state)
     payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
     solution = str(payload.get("final_solution") or "") if payload else ""

@@ -150,3 +150,41 @@ def test_a_panel_the_engine_cannot_run_is_refused(agents):
 def test_an_unknown_update_is_refused():
     with pytest.raises(ValueError, match="update"):
         EvaluationSpec("compare", update="sideways")
+
+
+def test_each_arms_confidence_is_its_holders_mean():
+    # A hand-made panel: round 0 yes 0.9, yes 0.5, no 0.2; after round 1 no 0.4, yes 0.7,
+    # no 0.8. Single: yes at 0.9; vote: yes at (0.9 + 0.5) / 2; council: no at
+    # (0.4 + 0.8) / 2.
+    question = Question("c", "Is 2 greater than 1?", ("yes", "no"), "yes")
+    first = [("yes", 0.9), ("yes", 0.5), ("no", 0.2)]
+    final = [("no", 0.4), ("yes", 0.7), ("no", 0.8)]
+    script = {"agents": [
+        {"name": f"Solver {i + 1}", "position_verdict": v0, "position_confidence": c0,
+         "rounds": [{"updated_verdict": v1, "updated_confidence": c1}]}
+        for i, ((v0, c0), (v1, c1)) in enumerate(zip(first, final, strict=True))]}
+    spec = EvaluationSpec("compare", agents=3)
+    state = arms.DebateState(question=question.text, given_personas=arms.panel(3),
+                             config=arms._config(spec, "council", question, script))
+    calls, failure = asyncio.run(arms._run(state))
+    reading = arms._read_council(question, state, calls, failure)
+    assert failure == "" and reading.detail["first"] == ["yes", "yes", "no"]
+    single, vote, council = (reading.arms[a] for a in ("single", "vote", "council"))
+    assert (single.answer, single.confidence) == ("yes", 0.9)
+    assert vote.answer == "yes" and vote.confidence == pytest.approx(0.7)
+    assert council.answer == "no" and council.confidence == pytest.approx(0.6)
+    # The vote's calls are round 0's (premortems and positions); the single's agent 0's.
+    assert single.costs.prompt_tokens * 2 < vote.costs.prompt_tokens
+    assert vote.costs.prompt_tokens < council.costs.prompt_tokens
+
+
+def test_a_debate_that_cannot_be_read_is_a_note_and_keeps_its_costs(monkeypatch):
+    def unreadable(*args):
+        raise KeyError("verdict")
+
+    monkeypatch.setattr(arms, "_read_council", unreadable)
+    question = questions_for(EvaluationSpec("compare", n=1)).questions[0]
+    outcome = asyncio.run(evaluate_question(question, EvaluationSpec("compare", n=1)))
+    assert all(a.answer is None for a in outcome.arms.values())
+    assert outcome.arms["council"].prompt_tokens > 0
+    assert "could not be read: KeyError" in outcome.note
