@@ -83,14 +83,17 @@ from .protocols import (  # noqa: E402
 from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
 from .protocols.adversarial.phases import AdversarialPhase  # noqa: E402
 from .protocols.adversarial.stopping import status_line_in  # noqa: E402
-from .protocols.council.change import describe_change  # noqa: E402
+from .protocols.council.change import (  # noqa: E402
+    ChangeOutcome,
+    DebateChange,
+    VoteTally,
+    describe_change,
+)
 from .protocols.council.convergence import diagnostic_meaning  # noqa: E402
 from .protocols.council.phases import CouncilPhase  # noqa: E402
 from .protocols.council.schemas import (  # noqa: E402
     AgentView,
-    ChangeOutcome,
     ClusteredItem,
-    DebateChange,
     DebateResult,
     Diagnostic,
     RecommendedPath,
@@ -99,7 +102,6 @@ from .protocols.council.schemas import (  # noqa: E402
     RoundMetrics,
     TopicDisagreement,
     VerdictSplit,
-    VoteTally,
 )
 from .protocols.council.state import council as council_state  # noqa: E402
 from .protocols.council.state import step_label as council_step_label  # noqa: E402

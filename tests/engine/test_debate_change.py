@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from debates.engine import get_protocol
-from debates.engine.protocols.council.change import describe_change
+from debates.engine.protocols.council.change import ChangeOutcome, describe_change
 from debates.engine.protocols.council.labels import labels
-from debates.engine.protocols.council.schemas import ChangeOutcome, DebateResult
+from debates.engine.protocols.council.schemas import DebateResult
 from tests.engine.test_trajectories import agent, debate
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "results"

@@ -12,14 +12,58 @@ is said as a tie, never broken.
 from __future__ import annotations
 
 from collections.abc import Callable
+from enum import StrEnum
 from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, computed_field
 
 from ...i18n import option_label
 from .labels import labels
-from .schemas import ChangeOutcome, DebateChange, VerdictSplit, VoteTally
 
-if TYPE_CHECKING:
-    from .schemas import DebateResult
+if TYPE_CHECKING:  # schemas.py derives the change from its result with this module
+    from .schemas import DebateResult, VerdictSplit
+
+
+class VoteTally(BaseModel):
+    """One vote of the panel (the independent positions, or the end of the debate):
+    its plurality and how it was reached (docs/protocols.md 1.9, "What the debate
+    changed")."""
+
+    # The option most agents chose; None when two or more tie for most (VerdictSplit's
+    # rule: no tie-break, so a tie is said as one).
+    plurality: str | None
+    tied: list[str]  # the options tied for most, in the options' order; [] without a tie
+    counts: dict[str, int]  # option -> agents, as the split counts them
+    votes: int  # agents whose verdict counts in this vote
+    agents: int  # the whole panel, failed agents included
+
+
+class ChangeOutcome(StrEnum):
+    KEPT = "kept"  # the same plurality before and after
+    CHANGED = "changed"  # a different plurality after
+    SETTLED = "settled"  # the first vote tied, the debate ended on a plurality
+    UNSETTLED = "unsettled"  # the first vote had a plurality, the debate ended tied
+    STILL_TIED = "still_tied"  # tied before and after
+
+
+class DebateChange(BaseModel):
+    """What the debate changed: the vote of the independent positions (round 0) against
+    the final plurality. Derived when read from ``verdicts_before`` and ``verdicts_after``
+    (a result stored before it existed says it too); ``words`` are in the debate's
+    language, a page says it in its own (``describe_change``)."""
+
+    first: VoteTally
+    final: VoteTally
+    rounds: int  # cross-examination rounds between the two votes
+    outcome: ChangeOutcome
+    words: str
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def changed(self) -> bool:
+        """Whether the debate flipped the answer: the final plurality is not the first
+        vote's (a tie is no answer, so settling or ending in one is a change)."""
+        return self.outcome not in (ChangeOutcome.KEPT, ChangeOutcome.STILL_TIED)
 
 
 def tally(split: VerdictSplit, options: list[str], agents: int) -> VoteTally:

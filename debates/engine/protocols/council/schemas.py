@@ -35,6 +35,7 @@ from ...schemas import (
     decision_options_field,
     text_fields_only,
 )
+from .change import DebateChange, derive
 
 
 class ComposedPanel(Strict):
@@ -243,48 +244,6 @@ class VerdictSplit(BaseModel):
     agreement: float  # supporters / of
 
 
-class VoteTally(BaseModel):
-    """One vote of the panel (the independent positions, or the end of the debate):
-    its plurality and how it was reached (docs/protocols.md 1.9, "What the debate
-    changed")."""
-
-    # The option most agents chose; None when two or more tie for most (VerdictSplit's
-    # rule: no tie-break, so a tie is said as one).
-    plurality: str | None
-    tied: list[str]  # the options tied for most, in the options' order; [] without a tie
-    counts: dict[str, int]  # option -> agents, as the split counts them
-    votes: int  # agents whose verdict counts in this vote
-    agents: int  # the whole panel, failed agents included
-
-
-class ChangeOutcome(StrEnum):
-    KEPT = "kept"  # the same plurality before and after
-    CHANGED = "changed"  # a different plurality after
-    SETTLED = "settled"  # the first vote tied, the debate ended on a plurality
-    UNSETTLED = "unsettled"  # the first vote had a plurality, the debate ended tied
-    STILL_TIED = "still_tied"  # tied before and after
-
-
-class DebateChange(BaseModel):
-    """What the debate changed: the vote of the independent positions (round 0) against
-    the final plurality. Derived when read from ``verdicts_before`` and ``verdicts_after``
-    (a result stored before it existed says it too); ``words`` are in the debate's
-    language, a page says it in its own (``describe_change``)."""
-
-    first: VoteTally
-    final: VoteTally
-    rounds: int  # cross-examination rounds between the two votes
-    outcome: ChangeOutcome
-    words: str
-
-    @computed_field  # type: ignore[prop-decorator]
-    @property
-    def changed(self) -> bool:
-        """Whether the debate flipped the answer: the final plurality is not the first
-        vote's (a tie is no answer, so settling or ending in one is a change)."""
-        return self.outcome not in (ChangeOutcome.KEPT, ChangeOutcome.STILL_TIED)
-
-
 class AgentResult(BaseModel):
     index: int
     persona: Persona
@@ -351,8 +310,6 @@ class DebateResult(ProtocolResult):
         "null when no agent gave a verdict.")
     @property
     def debate_change(self) -> DebateChange | None:
-        from .change import derive  # change.py reads this model: imported when asked
-
         return derive(self)
 
     def summarize(self) -> ResultSummary:
