@@ -16,7 +16,7 @@ from accounts.access import Need
 from debates.access import current_team_access
 from debates.selectors import debate_options
 from decisions.access import debate_decision_access
-from decisions.calibration import composed_questions, left_out_unusable, team_calibration
+from decisions.calibration import composed_questions, left_out_unusable, reviewed_calibration
 from decisions.charts import reliability_chart
 from decisions.outcomes import OutcomeError, outcome_record
 from decisions.review_forms import OutcomeForm
@@ -55,14 +55,16 @@ def review(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 @require_GET
 def calibration(request: HttpRequest) -> HttpResponse:
     """The current team's calibration: personas by Brier score, the panel's accuracy
-    before and after debating, the reliability diagram."""
+    before and after debating, each reviewed decision with what its debate changed,
+    the reliability diagram."""
     try:
         team, _ = current_team_access(request)
     except PermissionDenied:
         return render(request, "decisions/calibration.html", {"team": None})
-    scores = team_calibration(team=team)
+    scores, reviewed = reviewed_calibration(team=team)
     return render(request, "decisions/calibration.html", {
         "team": team, "calibration": scores, "chart": reliability_chart(scores.reliability),
+        "reviewed": reviewed,
         "too_few": TOO_FEW, "questions": composed_questions(team=team, calibration=scores),
         "left_out_unusable": left_out_unusable(team=team),
     })

@@ -21,6 +21,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from debates.engine import DebateChange
 
 # Below this many scored decisions a persona's Brier score is mostly luck.
 TOO_FEW = 5
@@ -51,6 +55,19 @@ class ReviewedDebate:
     initial_majority: str | None  # the leading verdict at round 0; None on a tie
     final_majority: str | None  # the leading verdict at the end; None on a tie
     forecasts: Sequence[Forecast]
+    # For the page's list of reviewed decisions, not scored: which debate, its question,
+    # and what its debate changed (None for a protocol without a first vote).
+    debate: str | None = None
+    question: str = ""
+    change: DebateChange | None = None
+
+    @property
+    def initial_right(self) -> bool:
+        return self.initial_majority is not None and self.initial_majority == self.right_option
+
+    @property
+    def final_right(self) -> bool:
+        return self.final_majority is not None and self.final_majority == self.right_option
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,12 @@ from .protocols import (  # noqa: E402
 from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
 from .protocols.adversarial.phases import AdversarialPhase  # noqa: E402
 from .protocols.adversarial.stopping import status_line_in  # noqa: E402
+from .protocols.council.change import (  # noqa: E402
+    ChangeOutcome,
+    DebateChange,
+    VoteTally,
+    describe_change,
+)
 from .protocols.council.convergence import diagnostic_meaning  # noqa: E402
 from .protocols.council.phases import CouncilPhase  # noqa: E402
 from .protocols.council.schemas import (  # noqa: E402
@@ -167,7 +173,8 @@ __all__ = [
     # results
     "DebateResult", "ResultSummary", "Quality", "QualityReason", "RoundMetrics",
     "RoundDecision", "StopReason", "Diagnostic", "diagnostic_meaning", "VerdictSplit",
-    "describe_split", "options_from_question", "parse_options", "AgentView",
+    "describe_split", "DebateChange", "ChangeOutcome", "VoteTally", "describe_change",
+    "options_from_question", "parse_options", "AgentView",
     "ClusteredItem", "RecommendedPath", "RiskFollowUp", "TopicDisagreement",
     "UnverifiedClaim", "SeverityCounts", "status_line_in",
     # wording and text

@@ -10,9 +10,11 @@ from django import template
 from django.utils.safestring import SafeString
 
 from debates.engine import (
+    DebateChange,
     Diagnostic,
     SeverityCounts,
     VerdictSplit,
+    describe_change,
     diagnostic_meaning,
     get_protocol,
     known_protocols,
@@ -217,6 +219,15 @@ def tr_split(context: template.Context, split: object) -> str:
     if split is None:
         return "–"
     return describe(VerdictSplit.model_validate(split), PageWords(page_language(context)))
+
+
+@register.simple_tag(takes_context=True)
+def tr_change(context: template.Context, change: object) -> str:
+    """What the debate changed ("First vote: SQS 3:2; after cross-examination: ...") in
+    the page's language; "" for none (a result without verdicts, another protocol's)."""
+    if not change:
+        return ""
+    return describe_change(DebateChange.model_validate(change), PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)

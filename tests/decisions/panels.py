@@ -6,7 +6,7 @@ from typing import Any
 
 from debates.engine.schemas import Persona
 from debates.models import Agent, Debate
-from tests.decisions.conftest import finish
+from tests.decisions.conftest import OPTIONS, finish
 from tests.factories import make_debate
 
 # One agent: (name, library persona or None for a composed one, final verdict, confidence)
@@ -41,4 +41,10 @@ def debate_with_verdicts(team: Any, user: Any, panel: list[Seat], *, before: str
 
 
 def _split(leading: str | None, of: int) -> dict[str, Any]:
-    return {"counts": {}, "of": of, "supporters": of, "leading": leading, "agreement": 1.0}
+    """A split the council could have stored: every agent on ``leading``, or (None) a
+    tie of one agent each on the first two options."""
+    if leading is None:
+        return {"counts": {OPTIONS[0]: 1, OPTIONS[1]: 1}, "of": of, "supporters": 1,
+                "leading": None, "agreement": 1 / of}
+    return {"counts": {leading: of}, "of": of, "supporters": of, "leading": leading,
+            "agreement": 1.0}

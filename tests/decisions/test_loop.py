@@ -148,3 +148,12 @@ def test_debate_decision_review_reminder_outcome_calibration(team, owner, member
         assert record["brier"] == pytest.approx(HAND_BRIER[persona.name], abs=1e-4)
     exported = api.get(f"/api/debates/{debates[1][0].code}/export.json").json()
     assert exported["decision"]["outcome"]["right_option"] == "SQS"
+    # The calibration page says, per reviewed decision, what its debate changed.
+    web = Client()
+    web.force_login(member)
+    page = web.get("/calibration/").content.decode()
+    first = page.split(f'id="reviewed-{debates[0][0].code}"')[1].split("</tr>")[0]
+    assert ("First vote: SQS 2:1; after cross-examination: Kafka 2:1 "
+            "(the debate changed the answer)") in first
+    second = page.split(f'id="reviewed-{debates[1][0].code}"')[1].split("</tr>")[0]
+    assert "SQS 2:1 (the debate kept the answer)" in second

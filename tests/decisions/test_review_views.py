@@ -100,6 +100,35 @@ def test_the_calibration_page_ranks_personas_and_draws_the_diagram(viewer_client
     assert "Brier 0.020 over 1 reviewed decision, its final verdict right in 1" in persona_page
 
 
+def test_the_calibration_page_says_what_each_reviewed_debate_changed(viewer_client, team,
+                                                                       owner):
+    flipped = _reviewed(team, owner, [("Ann", None, STAY, 0.8), ("Bo", None, STAY, 0.6)],
+                        right=STAY, before=NOW, after=STAY)
+    kept = _reviewed(team, owner, [("Cy", None, NOW, 0.7), ("Di", None, NOW, 0.7)],
+                     right=Q3, before=NOW, after=NOW)
+    tied = _reviewed(team, owner, [("Ed", None, STAY, 0.7), ("Flo", None, NOW, 0.7)],
+                     right=STAY, before=None, after=None)
+    page = viewer_client.get("/calibration/").content.decode()
+    section = page.split('id="reviewed-decisions"')[1].split("</section>")[0]
+
+    def row(debate):
+        return section.split(f'id="reviewed-{debate.code}"')[1].split("</tr>")[0]
+
+    assert ("First vote: Migrate now 2:0; after cross-examination: Stay 2:0 "
+            "(the debate changed the answer)") in row(flipped)
+    assert ("First vote: Migrate now 2:0; after cross-examination: Migrate now 2:0 "
+            "(the debate kept the answer)") in row(kept)
+    assert ("First vote: tied, Migrate now 1, Migrate in Q3 1; after cross-examination: "
+            "tied, Migrate now 1, Migrate in Q3 1 (still tied: no answer)") in row(tied)
+    assert 'data-label="proved right">Stay</td>' in row(flipped)
+    assert row(flipped).count("badge-succeeded") == 1  # wrong first, right after
+    assert "badge-succeeded" not in row(kept) and row(tied).count("no answer") >= 2
+    # Newest review first, each linked to its debate.
+    assert section.index(str(tied.code)) < section.index(str(kept.code)) \
+        < section.index(str(flipped.code))
+    assert f'href="/debates/{flipped.code}/"' in row(flipped)
+
+
 def test_the_calibration_page_before_any_review(viewer_client, team):
     page = viewer_client.get("/calibration/").content.decode()
     assert 'id="calibration-empty"' in page and "<svg class=\"chart" not in page

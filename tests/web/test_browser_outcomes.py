@@ -3,7 +3,8 @@ decision on a finished debate, review it (which option proved right), and read t
 calibration page, and the decision log with each outcome. On the phone no page is wider
 than the screen and the log's and calibration's controls are 44 px tap targets.
 Screenshots of the
-calibration page land in docs/screenshots/."""
+calibration page, and of what the first debate changed on its page, land in
+docs/screenshots/."""
 
 from __future__ import annotations
 
@@ -35,6 +36,16 @@ SCRIPT = {"agents": [
     {"name": "Ben", "position_verdict": "Kafka", "position_confidence": 0.6},
     {"name": "Cleo", "position_verdict": "SQS", "position_confidence": 0.7},
 ]}
+# The first debate: Ben and Cleo come round to Kafka, so the debate flips the first vote.
+FLIP = {"agents": [
+    {"name": "Ana", "position_verdict": "Kafka", "position_confidence": 0.8},
+    {"name": "Ben", "position_verdict": "SQS", "position_confidence": 0.6,
+     "rounds": [{"updated_verdict": "Kafka", "concessions": ["replays matter"]}]},
+    {"name": "Cleo", "position_verdict": "SQS", "position_confidence": 0.7,
+     "rounds": [{"updated_verdict": "Kafka"}]},
+]}
+CHANGED = ("First vote: SQS 2:1; after cross-examination: Kafka 3:0 "
+           "(the debate changed the answer)")
 DESK = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 OVERFLOW = """() => [...document.querySelectorAll('body *')]
@@ -47,10 +58,11 @@ def test_decide_review_and_calibration_on_desk_and_phone(member, team, tmp_path)
     require_chromium()
     real_password(member)
     codes = []
-    for question in ("Kafka or SQS for the billing events?", "Kafka or SQS for audit logs?"):
+    for question, script in (("Kafka or SQS for the billing events?", FLIP),
+                             ("Kafka or SQS for audit logs?", SCRIPT)):
         debate = debate_create(team=team, user=None, question=question, config=DebateConfig(
-            mode="quick", agents=3, options=OPTIONS,
-            simulator=SimulatorOptions(script=SCRIPT)), start=False)
+            mode="quick", agents=3, options=OPTIONS, max_rounds=1,
+            simulator=SimulatorOptions(script=script)), start=False)
         run_to_completion(debate.code)
         codes.append(str(debate.code))
     with served_site(tmp_path, site_env()) as base:
@@ -105,6 +117,11 @@ def _drive(base: str, member: str, codes: list[str]) -> None:
 
             # --- at a desk: the first debate proved Kafka (the majority) right.
             desk = login(**DESK)
+            desk.goto(f"{base}/debates/{codes[0]}/")
+            expect(desk.locator("#debate-change")).to_have_text(
+                f"What the debate changed: {CHANGED}")
+            desk.locator("#debate-synthesis").screenshot(
+                path=str(SCREENSHOTS / "debate-change.png"))
             _decide_and_review(desk, base, codes[0], right="Kafka", phone=False)
             desk.goto(f"{base}/decisions/")
             desk.click("#calibration-link")
@@ -112,15 +129,24 @@ def _drive(base: str, member: str, codes: list[str]) -> None:
             expect(desk.locator("#final-accuracy")).to_contain_text("1 of 1 (100%)")
             expect(desk.locator(".calibration-table tbody tr")).to_have_count(3)
             expect(desk.locator("svg.reliability-chart circle").first).to_be_visible()
+            expect(desk.locator(f"#reviewed-{codes[0]}")).to_contain_text(CHANGED)
 
             # --- on a phone: the second debate proved SQS (the minority) right.
             phone = login(**PHONE)
+            phone.goto(f"{base}/debates/{codes[0]}/")
+            expect(phone.locator("#debate-change")).to_be_visible()
+            _no_overflow(phone)
+            phone.locator("#debate-change").scroll_into_view_if_needed()
+            phone.screenshot(path=str(SCREENSHOTS / "debate-change-phone.png"))
             _decide_and_review(phone, base, codes[1], right="SQS", phone=True)
             phone.goto(f"{base}/calibration/")
             expect(phone.locator("#final-accuracy")).to_contain_text("1 of 2 (50%)")
             # Composed personas count within their debate: 3 agents x 2 debates.
             expect(phone.locator(".calibration-table tbody tr")).to_have_count(6)
             expect(phone.locator("svg.reliability-chart")).to_be_visible()
+            expect(phone.locator(f"#reviewed-{codes[0]}")).to_contain_text(CHANGED)
+            expect(phone.locator(f"#reviewed-{codes[1]}")).to_contain_text(
+                "(the debate kept the answer)")
             _no_overflow(phone)
             assert phone.evaluate(SHORT_TARGETS) == []
             phone.screenshot(path=str(SCREENSHOTS / "calibration-phone.png"), full_page=True)

@@ -63,10 +63,13 @@ def render_markdown(result: DebateResult) -> str:
     ]
     verdicts = verdicts_line(result, t)
     if verdicts is not None:
-        # The decision first: how the panel split before and after debating.
-        out += [f"**{t('verdicts')}:** {cell(verdicts)}  ",
-                f"**{t('options')}:** " + " · ".join(
-                    cell(option_label(o, t)) for o in result.options) + "  "]
+        # The decision first: how the panel split before and after debating, then
+        # whether cross-examination moved the answer from the positions' vote.
+        out.append(f"**{t('verdicts')}:** {cell(verdicts)}  ")
+        if (change := result.debate_change) is not None:
+            out.append(f"**{t('change.title')}:** {cell(change.words)}  ")
+        out.append(f"**{t('options')}:** " + " · ".join(
+            cell(option_label(o, t)) for o in result.options) + "  ")
     out += [
         f"**{t('stopped')}:** " + t(
             "stopped_line", reason=t(f"reason.{result.stop_reason.value}"),

@@ -35,6 +35,7 @@ from ...schemas import (
     decision_options_field,
     text_fields_only,
 )
+from .change import DebateChange, derive
 
 
 class ComposedPanel(Strict):
@@ -302,6 +303,14 @@ class DebateResult(ProtocolResult):
     def option_labels(self) -> list[str]:
         t = translator(self.language)
         return [option_label(option, t) for option in self.options]
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="What the debate changed: the plurality of the independent "
+        "positions (round 0) against the final one, and whether the debate flipped it; "
+        "null when no agent gave a verdict.")
+    @property
+    def debate_change(self) -> DebateChange | None:
+        return derive(self)
 
     def summarize(self) -> ResultSummary:
         path, report = self.recommended_path, self.divergence_report
