@@ -156,11 +156,11 @@ async def run_batch(code: uuid.UUID, worker: str, budget_s: float) -> bool:
     labelled, spec = await sync_to_async(labelled_set)(row), spec_of(row)
     stored = set(await sync_to_async(list)(
         QuestionResult.objects.filter(evaluation=row).values_list("question_id", flat=True)))
+    pending = [(p, q) for p, q in enumerate(labelled.questions) if q.id not in stored]
     started = time.monotonic()
-    for position, question in enumerate(labelled.questions):
-        if question.id in stored:
-            continue
-        if time.monotonic() - started > budget_s or shutdown.requested():
+    for index, (position, question) in enumerate(pending):
+        # At least one question per batch, so a batch always gets somewhere.
+        if index and (time.monotonic() - started > budget_s or shutdown.requested()):
             return True
         error = ""
         try:
