@@ -149,13 +149,17 @@ async def _ask(question: Question, spec: EvaluationSpec, pk: int, worker: str
             return None
 
 
+def _stored_ids(pk: int) -> set[str]:
+    return set(QuestionResult.objects.filter(evaluation_id=pk)
+               .values_list("question_id", flat=True))
+
+
 async def run_batch(code: uuid.UUID, worker: str, budget_s: float) -> bool:
     """Asks the questions not yet stored until the time budget is spent; True when
     some remain (the caller queues the next batch)."""
     row = await sync_to_async(Evaluation.objects.get)(code=code)
     labelled, spec = await sync_to_async(labelled_set)(row), spec_of(row)
-    stored = set(await sync_to_async(list)(
-        QuestionResult.objects.filter(evaluation=row).values_list("question_id", flat=True)))
+    stored = await sync_to_async(_stored_ids)(row.pk)
     pending = [(p, q) for p, q in enumerate(labelled.questions) if q.id not in stored]
     started = time.monotonic()
     for index, (position, question) in enumerate(pending):

@@ -21,6 +21,7 @@ from evaluations.services import (
     evaluation_start,
 )
 
+
 class WorkerDied(BaseException):
     """The process dies mid-question: nothing of the run's own code catches it."""
 
