@@ -60,7 +60,7 @@ def evaluation_new(request: HttpRequest) -> HttpResponse:
             except InputError as exc:  # the model, a limit
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, "The evaluation is queued.")
+                messages.success(request, "The evaluation is started; this page follows it.")
                 return redirect("evaluations:detail", code=evaluation.code)
     else:
         form = EvaluationForm()
@@ -72,8 +72,13 @@ def evaluation_new(request: HttpRequest) -> HttpResponse:
 def _context(evaluation: Evaluation, role: str) -> dict[str, Any]:
     report = selectors.evaluation_report(evaluation)
     paired = (report or {}).get("paired", {}).get("council_vs_vote")
+    caveats: dict[str, list[str]] = {}  # one line per caveat, naming its arms
+    for name, arm in (report or {}).get("arms", {}).items():
+        if arm.get("caveat"):
+            caveats.setdefault(arm["caveat"], []).append(name)
     return {
         "evaluation": evaluation, "report": report, "paired": paired,
+        "caveats": [(", ".join(arms), caveat) for caveat, arms in caveats.items()],
         "chart": arms_chart(report["arms"]) if report else None,
         "can_write": role in WRITE_ROLES, "poll_seconds": POLL_SECONDS,
         "simulated": evaluation.simulated,
