@@ -19,6 +19,7 @@ from tests.web.browser_support import (
     sign_in,
     site_env,
 )
+from tests.web.test_browser_phone_walk import SMALL_TARGETS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -62,6 +63,12 @@ def _start(page: Any, base: str, n: str, suffix: str) -> None:
     expect(page.locator(".own-model-notice")).to_be_visible()
 
 
+def _fits_a_phone(page: Any) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, \
+        page.evaluate(OVERFLOW)[:15]
+    assert page.evaluate(SMALL_TARGETS) == [], page.url
+
+
 def _drive(base: str, username: str) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -78,11 +85,11 @@ def _drive(base: str, username: str) -> None:
         from playwright.sync_api import expect
 
         expect(phone.locator("#arms-table .caveat").first).to_have_text("not a finding")
-        assert phone.evaluate("document.documentElement.scrollWidth") <= 390, \
-            phone.evaluate(OVERFLOW)[:15]
+        _fits_a_phone(phone)
         phone.screenshot(path=str(SCREENSHOTS / "evaluation-detail-phone.png"), full_page=True)
+        phone.goto(f"{base}/evaluations/new")
+        _fits_a_phone(phone)
         phone.goto(f"{base}/evaluations/")
-        assert phone.evaluate("document.documentElement.scrollWidth") <= 390, \
-            phone.evaluate(OVERFLOW)[:15]
+        _fits_a_phone(phone)
         phone.screenshot(path=str(SCREENSHOTS / "evaluation-list-phone.png"), full_page=True)
         browser.close()
