@@ -83,7 +83,7 @@ class EvaluationIn(Schema):
     upload: UploadIn | None = Field(default=None, description="For set upload.")
 
 
-class CreatedOut(Schema):
+class EvaluationCreatedOut(Schema):
     code: uuid.UUID
     status: str
 
@@ -127,8 +127,8 @@ def _upload_bytes(upload: UploadIn) -> bytes:
         raise services.EvaluationError("upload.content is not valid base64.") from None
 
 
-@router.post("/", response={201: CreatedOut, **errors(400, 429)}, url_name="evaluation_create",
-             openapi_extra=RATE_LIMITED_DOC)
+@router.post("/", response={201: EvaluationCreatedOut, **errors(400, 429)},
+             url_name="evaluation_create", openapi_extra=RATE_LIMITED_DOC)
 def create_evaluation(request: AuthenticatedHttpRequest, payload: EvaluationIn) -> Status[Any]:
     """Starts an evaluation; the same checks as the web form, nothing saved on refusal
     (an upload's problems are listed in ``errors.upload``, each with its line)."""
@@ -157,7 +157,7 @@ def get_evaluation(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
             "report": selectors.evaluation_report(e)}
 
 
-@router.post("/{uuid:code}/cancel", response={200: CreatedOut, **errors(409)},
+@router.post("/{uuid:code}/cancel", response={200: EvaluationCreatedOut, **errors(409)},
              url_name="evaluation_cancel")
 def cancel_evaluation(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
     """Stops a queued or running evaluation; what it measured so far stays."""
