@@ -216,3 +216,14 @@ def test_an_evaluation_reserves_its_estimate_in_the_month_spend(team, owner, mon
     monkeypatch.setattr(services, "per_question_estimate", lambda spec: (0.01, ()))
     start(team, owner, sim_accuracy=None, n=10)
     assert team_month_spend(team=team) == pytest.approx(0.1)
+
+
+def test_a_lost_queued_task_is_queued_again_once(team, owner,
+                                                django_capture_on_commit_callbacks) -> None:
+    evaluation = start(team, owner)  # its task never ran (no on-commit here)
+    assert runner.resume_stalled() == 0  # within the grace
+    Evaluation.objects.filter(pk=evaluation.pk).update(created_at="2000-01-01T00:00Z")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert runner.resume_stalled() == 1
+    assert OrmQ.objects.count() == 1
+    assert runner.resume_stalled() == 0  # taken: not again before the grace passes
