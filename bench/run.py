@@ -25,7 +25,8 @@ from bench.failure import AreaSkipped, DebatesFailed
 from bench.figures import Figure, Table
 
 # What a plain ``make bench`` measures, within 5 minutes.
-AREAS = ("engine", "workers", "cli", "prompts", "sidebyside", "pages", "events")
+AREAS = ("engine", "workers", "cli", "prompts", "sidebyside", "pages", "events",
+         "evaluations")
 # Measured only when asked for (--only): they need root and network namespaces, or
 # PostgreSQL's server binaries (faults), and take minutes of their own.
 EXTRA_AREAS = ("hosts", "streams", "faults")
@@ -54,7 +55,7 @@ def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bench",
         description="Measure workers, engine, CLI, prompts, Agent Council side by side, "
-                    "pages and events; print Markdown tables.")
+                    "pages, events and an evaluation; print Markdown tables.")
     parser.add_argument("--only", action="append", choices=AREAS + EXTRA_AREAS,
                         metavar="AREA", help="measure only this area (repeatable): "
                         f"{', '.join(AREAS + EXTRA_AREAS)}")

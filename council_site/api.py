@@ -40,6 +40,7 @@ from debates.limits import RateLimited
 from decisions.api import debate_router as decision_debate_router
 from decisions.api import log_router as decision_log_router
 from decisions.api_calibration import calibration_router, outcome_router
+from evaluations.api import router as evaluations_router
 from personas.api import router as personas_router
 from site_edge.request_guard import too_large_message
 
@@ -340,3 +341,4 @@ api.add_router("/debates", decision_debate_router)
 api.add_router("/decisions", decision_log_router)
 api.add_router("/debates", outcome_router)
 api.add_router("/calibration", calibration_router)
+api.add_router("/evaluations", evaluations_router)

@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "personas",
     "collab",
     "decisions",
+    "evaluations",
     "notifications",
     "integrations",
 ]

@@ -11,6 +11,7 @@ urlpatterns = [
     # The home page is the current team's debate list, the same view as /debates/.
     path("", debate_list, name="home"),
     path("debates/", include("debates.urls")),
+    path("evaluations/", include("evaluations.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("api/", api.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),

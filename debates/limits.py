@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,19 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
 RATE_WINDOW = timedelta(hours=1)
+
+# Other spending registered by apps above debates (evaluations): what they committed
+# this month, and when they started spending (docs/web.md, "Evaluations").
+SpendSource = Callable[[Team, datetime.datetime], float]
+ActionSource = Callable[[Team, datetime.datetime], QuerySet[Any]]
+_spenders: list[tuple[SpendSource, ActionSource]] = []
+
+
+def register_spender(*, spend: SpendSource, actions: ActionSource) -> None:
+    """``spend(team, month_start)``: USD committed since then; ``actions(team, since)``:
+    the times of the spending actions taken after ``since``. Idempotent."""
+    if (spend, actions) not in _spenders:
+        _spenders.append((spend, actions))
 # The event "one more round" appends (debates.services): it counts as an action that
 # spends, like a started debate.
 MORE_ROUND_EVENT = "more_round_requested"
@@ -80,11 +93,12 @@ def team_month_spend(*, team: Team, now: datetime.datetime | None = None) -> flo
     total = Debate.objects.filter(
         team=team, created_at__gte=_month_start(now or timezone.now())
     ).aggregate(total=Sum(committed))["total"]
-    return float(total or 0.0)
+    month = _month_start(now or timezone.now())
+    return float(total or 0.0) + sum(spend(team, month) for spend, _ in _spenders)
 
 
 def _spending_actions_since(team: Team, since: datetime.datetime
-                            ) -> tuple[QuerySet[Any], QuerySet[Any]]:
+                            ) -> tuple[QuerySet[Any], ...]:
     """The team's actions that spent after ``since``, as the times they were taken:
     debates started, and rounds added to finished debates."""
     started = Debate.objects.filter(team=team, created_at__gt=since)
@@ -93,7 +107,8 @@ def _spending_actions_since(team: Team, since: datetime.datetime
         debate__team=team, debate__forced_rounds__gt=0, kind=MORE_ROUND_EVENT,
         created_at__gt=since)
     return (started.order_by("created_at").values_list("created_at", flat=True),
-            more_rounds.order_by("created_at").values_list("created_at", flat=True))
+            more_rounds.order_by("created_at").values_list("created_at", flat=True),
+            *(actions(team, since) for _, actions in _spenders))
 
 
 def _wait_words(seconds: int) -> str:

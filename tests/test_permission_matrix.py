@@ -47,6 +47,7 @@ from debates.engine.schemas import DebateConfig, Persona
 from debates.models import Debate, DebateStatus, Synthesis
 from debates.services import debate_create
 from decisions.models import Decision
+from evaluations.models import Evaluation
 from personas.models import LibraryPersona, PersonaLibrary
 from personas.services import library_create, persona_create
 from tests.waiting import PATIENCE_S
@@ -140,6 +141,7 @@ class World:
             sorted(Action.objects.values_list("id", "status", "done_by")),
             sorted(ClaimCheck.objects.values_list("id", "note")),
             sorted(Decision.objects.values_list("id", "version", "option", "rationale")),
+            sorted(Evaluation.objects.values_list("id", "status", "cancel_requested")),
         )
 
 
@@ -307,6 +309,32 @@ def outcome_body(w: World, r: str) -> dict[str, Any]:
             "notes": f"{r} reviewed it"}
 
 
+def an_evaluation(w: World, r: str) -> dict[str, Any]:
+    """A finished simulated evaluation of the world's team (run here, by its owner)."""
+    from evaluations import runner
+    from evaluations.services import EvaluationRequest, evaluation_start
+
+    evaluation = evaluation_start(team=w.team, user=w.users["owner"], request=(
+        EvaluationRequest(set_name="compare", n=3, sim_accuracy=0.6)))
+    while runner.run(evaluation.code):
+        pass
+    return {"code": evaluation.code}
+
+
+def a_queued_evaluation(w: World, r: str) -> dict[str, Any]:
+    """A queued one per role, so one role cancelling it leaves the next a live one."""
+    from evaluations.services import EvaluationRequest, evaluation_start
+
+    evaluation = evaluation_start(team=w.team, user=w.users["owner"], request=(
+        EvaluationRequest(set_name="compare", n=3, sim_accuracy=0.6)))
+    return {"code": evaluation.code}
+
+
+def evaluation_form(w: World, r: str) -> dict[str, Any]:
+    return {"set_name": "compare", "n": "3", "seed": "7", "arms": ["single", "vote", "council"],
+            "agents": "3", "model": "sim/default", "sim_accuracy": "0.6"}
+
+
 def debate_form(w: World, r: str) -> dict[str, Any]:
     return {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
             "model": "sim/default", "protocol": "council"}
@@ -408,6 +436,16 @@ ROWS: list[R] = [
     R("debates/<uuid:code>/outcome", "GET", WRITE, kw=decided),
     R("debates/<uuid:code>/outcome", "POST", WRITE, kw=decided, data=outcome_body),
     R("calibration/", "GET", CURRENT_READ),
+    # ---- evaluations (web)
+    R("evaluations/", "GET", CURRENT_READ),
+    R("evaluations/new", "GET", CURRENT_WRITE),
+    R("evaluations/new", "POST", CURRENT_WRITE, data=evaluation_form),
+    R("evaluations/<uuid:code>/", "GET", READ, kw=an_evaluation),
+    R("evaluations/<uuid:code>/progress", "GET", READ, kw=an_evaluation),
+    R("evaluations/<uuid:code>/cancel", "POST", WRITE, kw=a_queued_evaluation),
+    R("evaluations/<uuid:code>/export.json", "GET", READ, kw=an_evaluation),
+    R("evaluations/<uuid:code>/arms.csv", "GET", READ, kw=an_evaluation),
+    R("evaluations/<uuid:code>/questions.csv", "GET", READ, kw=an_evaluation),
     # ---- debates (web)
     R("debates/", "GET", CURRENT_READ),
     R("debates/new", "GET", CURRENT_WRITE),
@@ -506,6 +544,15 @@ ROWS: list[R] = [
     # ---- learning from outcomes (JSON API)
     R("api/debates/<uuidstr:code>/outcome", "POST", WRITE, kw=decided, data=outcome_body),
     R("api/calibration", "GET", CURRENT_READ),
+    # ---- evaluations (JSON API)
+    R("api/evaluations/", "GET", CURRENT_READ),
+    R("api/evaluations/", "POST", CURRENT_WRITE,
+      data=lambda w, r: {"set": "compare", "n": 3, "sim_accuracy": 0.6}),
+    R("api/evaluations/<uuidstr:code>", "GET", READ, kw=an_evaluation),
+    R("api/evaluations/<uuidstr:code>/cancel", "POST", WRITE, kw=a_queued_evaluation),
+    R("api/evaluations/<uuidstr:code>/export.json", "GET", READ, kw=an_evaluation),
+    R("api/evaluations/<uuidstr:code>/export.csv", "GET", READ, kw=an_evaluation,
+      data=lambda w, r: {"rows": "questions"}),
 ]
 
 # Websocket routes: (route, URL kwargs, expectation). Members connect; others are closed.

@@ -17,6 +17,8 @@ from pydantic import BaseModel
 from council_site.api import api
 from debates.engine.schemas import Persona
 from decisions.services import decision_record
+from evaluations import runner as evaluation_runner
+from evaluations.services import EvaluationRequest, evaluation_start
 from personas.services import library_create, persona_create, persona_update
 from tests.decisions.conftest import finish
 from tests.factories import make_debate
@@ -65,7 +67,12 @@ def world(team, owner, owner_client):
     comment = owner_client.post(f"/api/debates/{debate.code}/comments", {"body": "Why May?"},
                                 content_type="application/json")
     assert comment.status_code == 201, comment.content
-    return {"/api/teams/": team.code, "/api/personas/libraries/": library.code,
+    evaluation = evaluation_start(team=team, user=owner, request=EvaluationRequest(
+        set_name="compare", n=3, sim_accuracy=0.6))
+    while evaluation_runner.run(evaluation.code):
+        pass
+    return {"/api/evaluations/": evaluation.code,
+            "/api/teams/": team.code, "/api/personas/libraries/": library.code,
             "/api/personas/": persona.code, "/api/debates/": debate.code,
             "comment": comment.json()["code"], "number": 1}
 

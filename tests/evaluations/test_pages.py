@@ -1,0 +1,122 @@
+"""The Evaluations pages: list, form, detail with its live part, cancel, exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from evaluations import runner
+from evaluations.models import Evaluation, EvaluationStatus
+from evaluations.services import EvaluationRequest, evaluation_start
+
+FORM = {"set_name": "compare", "n": "40", "seed": "3", "arms": ["single", "vote", "council"],
+        "agents": "5", "model": "sim/default", "sim_accuracy": "0.6"}
+
+
+def finished(team, owner, **given) -> Evaluation:  # noqa: ANN001, ANN003
+    request = EvaluationRequest(**{"set_name": "compare", "n": 40, "seed": 3, "agents": 5,
+                                   "sim_accuracy": 0.6, **given})
+    evaluation = evaluation_start(team=team, user=owner, request=request)
+    while runner.run(evaluation.code):
+        pass
+    evaluation.refresh_from_db()
+    return evaluation
+
+
+def test_the_nav_links_the_list_and_viewers_read_it(viewer_client, team, owner) -> None:
+    e = finished(team, owner)
+    page = viewer_client.get("/evaluations/").content.decode()
+    assert 'href="/evaluations/"' in page and str(e.code) in page
+    assert "New evaluation" not in page  # viewers read only
+    assert "run an evaluation on your own model and panel" in page
+
+
+def test_an_editor_starts_one_from_the_form(member_client) -> None:
+    response = member_client.post("/evaluations/new", FORM)
+    assert response.status_code == 302
+    evaluation = Evaluation.objects.get()
+    assert response["Location"] == f"/evaluations/{evaluation.code}/"
+    assert evaluation.spec["sim_accuracy"] == 0.6 and evaluation.total == 40
+
+
+def test_a_refused_upload_shows_every_problem_with_its_line(member_client) -> None:
+    data = (b'{"question": "Is 2 > 1?", "options": ["yes", "no"], "answer": "maybe"}\n'
+            b'{"question": "", "options": ["yes", "no"], "answer": "yes"}\n')
+    response = member_client.post("/evaluations/new", {
+        **FORM, "set_name": "upload",
+        "upload": SimpleUploadedFile("mine.jsonl", data, "application/jsonl")})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "nothing was saved" in page
+    assert "line 1:" in page and "line 2:" in page
+    assert Evaluation.objects.count() == 0
+
+
+def test_too_few_decisions_are_said_on_the_form(member_client) -> None:
+    response = member_client.post("/evaluations/new", {**FORM, "set_name": "decisions"})
+    assert response.status_code == 400
+    assert "no reviewed decision" in response.content.decode()
+
+
+def test_the_detail_page_polls_while_running_and_shows_the_results_when_done(
+        viewer_client, team, owner) -> None:
+    queued = evaluation_start(team=team, user=owner, request=EvaluationRequest(
+        set_name="compare", n=40, sim_accuracy=0.6))
+    page = viewer_client.get(f"/evaluations/{queued.code}/").content.decode()
+    assert f'hx-get="/evaluations/{queued.code}/progress"' in page
+    assert "0 of 40 questions" in page and "Simulated:" in page
+    while runner.run(queued.code):
+        pass
+    live = viewer_client.get(f"/evaluations/{queued.code}/progress").content.decode()
+    assert "hx-trigger" not in live  # done: the polling stops
+    assert 'id="arms-table"' in live and 'class="chart arms-chart"' in live
+    assert "Exact McNemar" in live and 'id="paired-table"' in live
+    assert "evaluation-cancel" not in live
+
+
+def test_a_small_run_is_marked_not_a_finding(viewer_client, team, owner) -> None:
+    e = finished(team, owner, n=10)
+    page = viewer_client.get(f"/evaluations/{e.code}/").content.decode()
+    assert page.count("not a finding") >= 4  # each arm, and the paired comparison
+
+
+def test_an_editor_cancels_a_running_one(member_client, team, owner) -> None:
+    e = evaluation_start(team=team, user=owner, request=EvaluationRequest(
+        set_name="compare", n=40, sim_accuracy=0.6))
+    runner.run(e.code, budget_s=-1)
+    page = member_client.get(f"/evaluations/{e.code}/").content.decode()
+    assert 'id="evaluation-cancel"' in page
+    assert member_client.post(f"/evaluations/{e.code}/cancel").status_code == 302
+    e.refresh_from_db()
+    assert e.status == EvaluationStatus.CANCELLED
+
+
+def test_exports(viewer_client, team, owner) -> None:
+    e = finished(team, owner)
+    data = json.loads(viewer_client.get(f"/evaluations/{e.code}/export.json").content)
+    assert data["report"]["arms"]["vote"]["n"] == 40 and data["simulated"] is True
+    arms = list(csv.DictReader(io.StringIO(
+        viewer_client.get(f"/evaluations/{e.code}/arms.csv").content.decode())))
+    assert [r["arm"] for r in arms] == ["single", "vote", "council"]
+    assert float(arms[1]["accuracy"]) == data["report"]["arms"]["vote"]["accuracy"]
+    questions = list(csv.DictReader(io.StringIO(
+        viewer_client.get(f"/evaluations/{e.code}/questions.csv").content.decode())))
+    assert len(questions) == 40 and questions[0]["answer"] in ("yes", "no")
+    assert {"single_answer", "vote_right", "council_right"} <= set(questions[0])
+
+
+def test_an_uploaded_formula_is_quoted_in_the_csv(viewer_client, team, owner) -> None:
+    data = b'{"question": "=HYPERLINK(\\"x\\")", "options": ["yes", "no"], "answer": "yes"}\n'
+    e = finished(team, owner, set_name="upload", upload=data, filename="f.jsonl", n=1)
+    body = viewer_client.get(f"/evaluations/{e.code}/questions.csv").content.decode()
+    assert "'=HYPERLINK" in body
+
+
+@pytest.mark.parametrize("path", ["", "progress", "export.json", "arms.csv", "questions.csv"])
+def test_other_teams_get_404(outsider_client, team, owner, path) -> None:
+    e = finished(team, owner, n=3)
+    assert outsider_client.get(f"/evaluations/{e.code}/{path}").status_code == 404
