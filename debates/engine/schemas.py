@@ -303,6 +303,8 @@ class Turn(BaseModel):
     model: str | None = None
     # How far the prompt was shortened to fit the context (0 = not at all).
     compaction: int = 0
+    # The ids of the source passages the call was shown (docs/engine.md, "Sources").
+    offered: list[str] = Field(default_factory=list)
 
     @property
     def key(self) -> tuple[str, int, int]:

@@ -16,6 +16,7 @@ from ...points import DISAGREEMENT
 from ...schemas import Phase, Severity, StopReason, TurnStatus, Usage, VerifierReport
 from ...state import DebateState, Step
 from ..judge import judge_note
+from ..sourced import sourced_messages
 from .content import with_quality
 from .labels import labels as translator
 from .phases import CouncilPhase
@@ -123,29 +124,29 @@ def synthesis_messages(
         path = ("recommended_path: what is at stake, where evidence is strongest and weakest, "
                 "what each path depends on, the recommended path and its risks. Set "
                 "divergence_report to null.")
+    open_disagreements = _open_point_lines(state, finals, last, per_agent)
     user = prompts.render(
         "synthesis",
-        question=state.question,
-        context_block=prompts.context_block(state.context),
         rounds=last,
         stop_reason=reason.value,
         stop_explanation=explanation,
         positions="\n".join(positions) or "(none)",
-        open_disagreements=_open_point_lines(state, finals, last, per_agent),
+        open_disagreements=open_disagreements,
         concessions=concessions,
         risks=_risk_lines(risks, compaction),
         path_instruction=path,
     )
-    hints = {
+    hints: dict[str, Any] = {
         "question": state.question,
         "language": state.language,
         "agent_names": [names[i].name for i in finals],
         "risk_ids": [r.id for r in risks],
         "stop_reason": reason.value,
     }
-    return prompts.messages(
-        system=prompts.system_prompt(state.language), user=user, schema=SynthesisNarrative
-    ), hints
+    focus = "" if open_disagreements == "(none)" else open_disagreements
+    return sourced_messages(
+        state, state.config.model_for(Phase.SYNTHESIS.value), own="", user=user,
+        schema=SynthesisNarrative, hints=hints, focus=focus, compaction=compaction), hints
 
 
 def _concession_lines(state: DebateState, finals: list[int], last: int, compaction: int) -> str:
