@@ -13,7 +13,16 @@ from ... import novelty, prompts
 from ...i18n import step_words
 from ...llm.capabilities import uses_simulator
 from ...points import DISAGREEMENT
-from ...schemas import Phase, Severity, StopReason, TurnStatus, Usage, VerifierReport
+from ...schemas import (
+    EvidenceReport,
+    Phase,
+    Severity,
+    StopReason,
+    TurnStatus,
+    Usage,
+    VerifierReport,
+)
+from ...sources.evidence import EvidenceRules, evidence_report
 from ...state import DebateState, Step
 from ..judge import judge_note
 from ..sourced import sourced_messages
@@ -381,7 +390,33 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
                          else state.config.model_for(Phase.SYNTHESIS.value)),
         usage=usage,
         compactions=compactions(state),
+        evidence=evidence(state, narrative),
     ))
+
+
+def synthesis_claims(narrative: SynthesisNarrative) -> list[str]:
+    """The synthesis's claims a reader may ask the evidence of: the consensus, each
+    view on a disputed topic, the recommendation and what it rests on, the divergence."""
+    claims = list(narrative.consensus_points)
+    claims += [v.view for topic in narrative.disagreements for v in topic.views]
+    if narrative.recommended_path is not None:
+        p = narrative.recommended_path
+        claims += [p.strongest_evidence, p.recommendation]
+    if narrative.divergence_report is not None:
+        claims.append(narrative.divergence_report.summary)
+    return claims
+
+
+def evidence(state: DebateState, narrative: SynthesisNarrative) -> EvidenceReport | None:
+    """The sources' evidence: sides are the agents' final verdicts, and a passage cited
+    in a remaining disagreement is contested (sources/evidence.py)."""
+    last = council(state).completed_rounds
+    view = council(state)
+    return evidence_report(state, EvidenceRules(
+        step_label=step_label,
+        side=lambda agent: view.verdict(agent, last) if agent >= 0 else None,
+        disputed=frozenset({"remaining_disagreements"}),
+        claims=synthesis_claims(narrative)))
 
 
 def compactions(state: DebateState) -> list[Compaction]:
