@@ -324,6 +324,8 @@ class CallRecord(BaseModel):
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of the prompt tokens, those the provider's prompt cache served (priced lower).
+    cached_prompt_tokens: int = 0
     cost_usd: float | None = None
     latency_ms: int = 0
     ok: bool
@@ -365,6 +367,8 @@ class Usage(BaseModel):
     cost_usd: float = 0.0
     cost_known: bool = True
     wall_time_s: float = 0.0
+    # Of the prompt tokens, those served from a provider's prompt cache.
+    cached_prompt_tokens: int = 0
 
 
 # Every value a result summary's stop_reason takes (docs/api.md, "The result summary"):
