@@ -62,15 +62,16 @@ def offer(sources: list[SourceDocument], config: DebateConfig, model: str, *,
     allowed = budget(config, model, compaction)
     if sum(passage_tokens(p) for p in books.passages) <= allowed:
         return Offer(shared=tuple(books.passages), whole=True)
-    focus_budget = int(allowed * FOCUS_SHARE) if focus.strip() else 0
+    # Reserved whether or not this call has a focus: the shared part must be the same
+    # for every call, with or without points under discussion.
+    focus_budget = int(allowed * FOCUS_SHARE)
     # The question's matches first, then the documents' openings (where a summary
     # usually is) until the shared budget is spent.
     ranked = books.ranked(question)
     seen = {p.id for p in ranked}
     shared = books.within([*ranked, *(p for p in books.passages if p.id not in seen)],
                           allowed - focus_budget)
-    focused = books.within(books.ranked(focus), focus_budget, exclude=shared) \
-        if focus_budget else []
+    focused = books.within(books.ranked(focus), focus_budget, exclude=shared)
     return Offer(shared=tuple(shared), focused=tuple(focused))
 
 
