@@ -82,3 +82,13 @@ def test_the_report_in_other_languages_words_the_evidence():
                     question="我们应该采用 Kafka 还是 SQS？")
     report = get_protocol("council").render_markdown(result)
     assert "## 来自资料的证据" in report
+
+
+def test_adversarial_and_workflow_results_carry_the_evidence_and_their_reports_show_it():
+    for protocol in ("adversarial", "workflow"):
+        _, result = run(protocol, sources(), mode="quick")
+        assert result.evidence is not None and result.evidence.citations, protocol
+        assert result.evidence.offered_share is not None
+        assert "## Evidence from the sources" in get_protocol(protocol).render_markdown(result)
+        again = get_protocol(protocol).parse_result(result.model_dump(mode="json"))
+        assert again.evidence == result.evidence

@@ -27,6 +27,7 @@ from ...schemas import (
     Usage,
     VerifierReport,
 )
+from ...sources.evidence import EvidenceRules, evidence_report
 from ...state import DebateState, Step
 from ..base import (
     PANEL,
@@ -430,6 +431,12 @@ class AdversarialProtocol(DebateProtocol):
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),
             usage=usage,
+            # Sides are the two roles; a passage a critic's issue cites is contested.
+            evidence=evidence_report(state, EvidenceRules(
+                step_label=self.step_label,
+                side=lambda agent: str(agent) if agent >= 0 else None,
+                disputed=frozenset({"issues"}),
+                claims=[synthesis.final_solution, *synthesis.remaining_risks])),
         ), self.step_label)
 
     def render_markdown(self, result: BaseModel) -> str:

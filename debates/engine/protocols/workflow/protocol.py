@@ -29,6 +29,7 @@ from ...schemas import (
     Usage,
     VerifierReport,
 )
+from ...sources.evidence import EvidenceRules, evidence_report
 from ...state import DebateState, Step
 from ..base import (
     PANEL,
@@ -484,6 +485,12 @@ class WorkflowProtocol(DebateProtocol):
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),
             usage=usage,
+            # Sides are the three roles; a passage cited in a challenge is contested.
+            evidence=evidence_report(state, EvidenceRules(
+                step_label=self.step_label,
+                side=lambda agent: str(agent) if agent >= 0 else None,
+                disputed=frozenset({"tensions", "challenged_assumption"}),
+                claims=_synthesis_claims(WorkflowSynthesis.model_validate(payload)))),
         ), self.step_label)
 
     def render_markdown(self, result: BaseModel) -> str:
@@ -549,3 +556,8 @@ def _claims(payload: dict[str, Any] | None) -> list[str]:
             claims.append(str(item.get("claim") or item.get("risk") or "")
                           if isinstance(item, dict) else str(item))
     return [c for c in claims if c][:6]
+
+
+def _synthesis_claims(synthesis: WorkflowSynthesis) -> list[str]:
+    """The synthesis's claims a reader may ask the evidence of."""
+    return [synthesis.summary, *synthesis.consensus, *synthesis.tensions]
