@@ -27,7 +27,6 @@ from ...schemas import (
     Usage,
     VerifierReport,
 )
-from ...sources.evidence import EvidenceRules, evidence_report
 from ...state import DebateState, Step
 from ..base import (
     PANEL,
@@ -40,6 +39,7 @@ from ..base import (
     ask_model,
     role_persona,
 )
+from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..sourced import sourced_messages
 from .content import with_quality

@@ -22,8 +22,8 @@ from ...schemas import (
     Usage,
     VerifierReport,
 )
-from ...sources.evidence import EvidenceRules, evidence_report
 from ...state import DebateState, Step
+from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_note
 from ..sourced import sourced_messages
 from .content import with_quality
@@ -409,7 +409,7 @@ def synthesis_claims(narrative: SynthesisNarrative) -> list[str]:
 
 def evidence(state: DebateState, narrative: SynthesisNarrative) -> EvidenceReport | None:
     """The sources' evidence: sides are the agents' final verdicts, and a passage cited
-    in a remaining disagreement is contested (sources/evidence.py)."""
+    in a remaining disagreement is contested (protocols/evidence.py)."""
     last = council(state).completed_rounds
     view = council(state)
     return evidence_report(state, EvidenceRules(

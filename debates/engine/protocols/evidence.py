@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 from ..quality.turns import leaves
 from ..schemas import CheckedCitation, EvidenceReport, EvidenceUse, Phase, TurnStatus
+from ..sources.citations import citations_in, quote_found, without_citations
+from ..sources.retrieval import library
 from ..state import DebateState, Step
-from .citations import citations_in, quote_found, without_citations
-from .retrieval import library
 
 
 @dataclass
