@@ -98,3 +98,17 @@ def test_turns_stored_without_their_offers_get_the_same_ones_back():
         again = get_protocol(protocol).build_result(state, result.usage)
         assert {k: t.offered for k, t in state.turns.items()} == recorded, protocol
         assert again.evidence == result.evidence, protocol
+
+
+def test_a_prompt_shortened_to_fit_shows_fewer_passages():
+    from debates.engine.protocols import get_protocol
+    from debates.engine.protocols.sourced import offered_ids
+    from debates.engine.state import Step
+
+    state, _ = run(docs=sources(), mode="quick")
+    protocol = get_protocol("council")
+    step = Step(next(t.phase for t in state.turns.values() if t.phase.value == "cross_exam"), 1)
+    ask = protocol.asks(state, step)[0]
+    full = offered_ids(protocol.request(state, step, ask).hints)
+    shorter = offered_ids(protocol.shorter_request(state, step, ask, 2).hints)
+    assert 0 < len(shorter) < len(full)
