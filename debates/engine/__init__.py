@@ -132,7 +132,7 @@ from .schemas import (  # noqa: E402
     Usage,
 )
 from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
-from .sources.citations import Citation, citations_in, quote_found  # noqa: E402
+from .sources.citations import PassageCitation, citations_in, quote_found  # noqa: E402
 from .sources.documents import SourceDocument  # noqa: E402
 from .sources.extract import ExtractedText, SourceRefused, extract_text  # noqa: E402
 from .sources.passages import Passage, split_passages  # noqa: E402
@@ -150,7 +150,7 @@ __all__ = [
     "parse_faults", "simulator_options_from_env", "detect_language", "PROMPT_VERSION",
     # sources (the team's documents)
     "SourceDocument", "Passage", "split_passages", "ExtractedText", "SourceRefused", "extract_text",
-    "Citation", "citations_in", "quote_found", "EvidenceReport", "CheckedCitation",
+    "PassageCitation", "citations_in", "quote_found", "EvidenceReport", "CheckedCitation",
     "EvidenceUse",
     # the evaluation harness
     "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",

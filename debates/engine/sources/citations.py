@@ -29,14 +29,14 @@ _ENDS = " .,;:!?…-\"'。、"
 
 
 @dataclass(frozen=True)
-class Citation:
+class PassageCitation:
     passage: str  # "S2.14"
     quote: str  # as written ("" when no quote followed the id)
 
 
-def citations_in(text: str) -> list[Citation]:
+def citations_in(text: str) -> list[PassageCitation]:
     """Every citation in ``text``, in order."""
-    return [Citation(m.group(1), (m.group(2) or "").strip())
+    return [PassageCitation(m.group(1), (m.group(2) or "").strip())
             for m in _CITATION.finditer(text)]
 
 

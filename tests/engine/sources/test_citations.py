@@ -92,3 +92,9 @@ def test_adversarial_and_workflow_results_carry_the_evidence_and_their_reports_s
         assert "## Evidence from the sources" in get_protocol(protocol).render_markdown(result)
         again = get_protocol(protocol).parse_result(result.model_dump(mode="json"))
         assert again.evidence == result.evidence
+
+
+def test_debates_with_sources_stay_sound_in_every_protocol():
+    for protocol in ("council", "adversarial", "workflow"):
+        _, result = run(protocol, sources(), mode="medium")
+        assert result.quality.value == "sound", (protocol, result.quality_reasons)
