@@ -4,8 +4,11 @@ index (docs/engine.md, "Sources").
 FTS5 ships with Python's own sqlite3, ranks with ``bm25()`` and needs no model and no
 dependency; its ``unicode61`` tokenizer folds case and diacritics. A query is the
 text's distinct words OR-ed together, so a passage sharing more (and rarer) words
-with it ranks first. One index per set of sources, built on first use and kept for the
-debate's later calls (``library``).
+with it ranks first. Scripts written without spaces (Chinese, Japanese) have no words
+to split on: a text in them is looked up in a second index of character trigrams
+(FTS5's ``trigram`` tokenizer), by the trigrams of its runs of such characters. One
+index per set of sources, built on first use and kept for the debate's later calls
+(``library``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from .passages import Passage, split_passages
 _MIN_WORD = 3
 _MAX_TERMS = 64
 _WORD = re.compile(r"\w+", re.UNICODE)
+# Runs of Han, kana and Hangul: scripts a word tokenizer cannot split.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]{3,}")
 _STOPWORDS = frozenset(
     "the and for are but not you all any can had her was one our out has have this that "
     "with from they will would there their what when which who why how into than then them "
@@ -49,6 +54,16 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(words))[:_MAX_TERMS]
 
 
+def trigram_terms(text: str) -> list[str]:
+    """The distinct character trigrams of ``text``'s runs of unspaced scripts."""
+    grams = [run[i:i + 3] for run in _UNSPACED.findall(text) for i in range(len(run) - 2)]
+    return list(dict.fromkeys(grams))[:_MAX_TERMS]
+
+
+def _match(terms: list[str]) -> str:
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
 @dataclass
 class Library:
     """A debate's sources as passages, with their BM25 index."""
@@ -63,14 +78,16 @@ class Library:
 
     def ranked(self, text: str) -> list[Passage]:
         """The passages sharing words with ``text``, best first (ties in document order)."""
-        terms = query_terms(text)
-        if not terms or not self.passages:
+        if not self.passages:
             return []
-        query = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        grams = trigram_terms(text)
+        table, terms = ("grams", grams) if grams else ("passages", query_terms(text))
+        if not terms:
+            return []
         with self._lock:
             rows = self._db.execute(
-                "SELECT rowid FROM passages WHERE passages MATCH ? "
-                "ORDER BY bm25(passages), rowid", (query,)).fetchall()
+                f"SELECT rowid FROM {table} WHERE {table} MATCH ? "  # noqa: S608 - fixed names
+                f"ORDER BY bm25({table}), rowid", (_match(terms),)).fetchall()
         return [self.passages[row[0]] for row in rows]
 
     def within(self, ranked: Iterable[Passage], budget: int,
@@ -104,8 +121,10 @@ def _build(documents: Sequence[tuple[str, str, str]]) -> Library:
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.execute("CREATE VIRTUAL TABLE passages USING fts5(body, "
                "tokenize = 'unicode61 remove_diacritics 2')")
-    db.executemany("INSERT INTO passages(rowid, body) VALUES (?, ?)",
-                   [(n, p.text) for n, p in enumerate(passages)])
+    db.execute("CREATE VIRTUAL TABLE grams USING fts5(body, tokenize = 'trigram')")
+    rows = [(n, p.text) for n, p in enumerate(passages)]
+    db.executemany("INSERT INTO passages(rowid, body) VALUES (?, ?)", rows)
+    db.executemany("INSERT INTO grams(rowid, body) VALUES (?, ?)", rows)
     return Library(passages, db)
 
 

@@ -112,3 +112,12 @@ def test_a_prompt_shortened_to_fit_shows_fewer_passages():
     full = offered_ids(protocol.request(state, step, ask).hints)
     shorter = offered_ids(protocol.shorter_request(state, step, ask, 2).hints)
     assert 0 < len(shorter) < len(full)
+
+
+def test_a_chinese_question_finds_its_passage_by_character_trigrams():
+    text = ("团队每周开会讨论进度。\n\n" + "无关内容。" * 300
+            + "\n\n消息队列的运维成本每月上升百分之二十。")
+    docs = [SourceDocument(id="S1", title="评审", text=text)]
+    books = library(docs)
+    best = books.ranked("我们应该采用哪种消息队列？运维成本如何？")
+    assert best and "运维成本" in best[0].text
