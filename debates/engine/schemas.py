@@ -477,6 +477,14 @@ class EvidenceUse(BaseModel):
     cited_by: list[str] = Field(default_factory=list)
 
 
+class PassageOffer(BaseModel):
+    """The passages one call was shown: its step, who made it, the passage ids."""
+
+    where: str
+    agent: int = -1
+    passages: list[str] = Field(default_factory=list)
+
+
 class EvidenceReport(BaseModel):
     """What the panel's answers rest on in the debate's sources: every citation
     checked, the passages used and contested, the synthesis's claims that cite none,
@@ -491,6 +499,8 @@ class EvidenceReport(BaseModel):
     # Distinct (who cited, passage) pairs, and those whose passage was offered to them.
     cited_pairs: int = 0
     offered_pairs: int = 0
+    # What each call was shown, in the order the debate ran (Turn.offered).
+    offers: list[PassageOffer] = Field(default_factory=list)
 
     @property
     def offered_share(self) -> float | None:

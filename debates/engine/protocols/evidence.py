@@ -15,7 +15,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..quality.turns import leaves
-from ..schemas import CheckedCitation, EvidenceReport, EvidenceUse, Phase, TurnStatus
+from ..schemas import (
+    CheckedCitation,
+    EvidenceReport,
+    EvidenceUse,
+    PassageOffer,
+    Phase,
+    TurnStatus,
+)
 from ..sources.citations import citations_in, quote_found, without_citations
 from ..sources.retrieval import library
 from ..state import DebateState, Step
@@ -65,9 +72,10 @@ def _who(state: DebateState, agent: int, rules: EvidenceRules) -> str:
 
 
 def check_citations(state: DebateState, rules: EvidenceRules
-                    ) -> tuple[list[CheckedCitation], set[str]]:
+                    ) -> tuple[list[CheckedCitation], set[str], list[PassageOffer]]:
     """Every citation of every answered turn but the verifier's and the judge's, in the
-    order the debate ran; and the passage ids cited inside disputed fields."""
+    order the debate ran; the passage ids cited inside disputed fields; what each of
+    those turns was shown."""
     books = library(state.sources).by_id
     fill_offered(state)
     turns = sorted((t for t in state.turns.values()
@@ -77,12 +85,16 @@ def check_citations(state: DebateState, rules: EvidenceRules
     shown: dict[int, set[str]] = {}
     checked: list[CheckedCitation] = []
     disputed: set[str] = set()
+    offers: list[PassageOffer] = []
     for turn in turns:
         seen = shown.setdefault(turn.agent, set())
         seen.update(turn.offered)
         where = rules.step_label(Step(turn.phase, turn.round))
         if turn.agent >= 0:
             where += f" · {_who(state, turn.agent, rules)}"
+        if turn.offered:
+            offers.append(PassageOffer(where=where, agent=turn.agent,
+                                       passages=list(turn.offered)))
         for path, text in leaves(turn.payload):
             for cite in citations_in(text):
                 passage = books.get(cite.passage)
@@ -93,7 +105,7 @@ def check_citations(state: DebateState, rules: EvidenceRules
                     offered=cite.passage in seen))
                 if set(path) & rules.disputed:
                     disputed.add(cite.passage)
-    return checked, disputed
+    return checked, disputed, offers
 
 
 def _uses(state: DebateState, citations: Iterable[CheckedCitation], rules: EvidenceRules
@@ -117,7 +129,7 @@ def evidence_report(state: DebateState, rules: EvidenceRules) -> EvidenceReport 
     """The evidence of a debate with sources; None without any."""
     if not state.sources:
         return None
-    citations, disputed = check_citations(state, rules)
+    citations, disputed, offers = check_citations(state, rules)
     uses = _uses(state, citations, rules)
     sides: dict[str, set[str]] = {}
     for c in citations:
@@ -146,4 +158,5 @@ def evidence_report(state: DebateState, rules: EvidenceRules) -> EvidenceReport 
         unsupported_claims=[c for c in unsupported if c],
         cited_pairs=len(pairs),
         offered_pairs=sum(1 for offered in pairs.values() if offered),
+        offers=offers,
     )

@@ -98,3 +98,14 @@ def test_debates_with_sources_stay_sound_in_every_protocol():
     for protocol in ("council", "adversarial", "workflow"):
         _, result = run(protocol, sources(), mode="medium")
         assert result.quality.value == "sound", (protocol, result.quality_reasons)
+
+
+def test_the_result_records_what_each_call_was_shown_and_the_measure_follows_from_it():
+    state, result = run("council", sources(), mode="quick", seed=11)
+    evidence = result.evidence
+    assert len(evidence.offers) == sum(1 for t in state.turns.values() if t.offered)
+    shown = {}
+    for offer in evidence.offers:
+        shown.setdefault(offer.agent, set()).update(offer.passages)
+    pairs = {(c.agent, c.passage) for c in evidence.citations}
+    assert evidence.offered_pairs == sum(1 for a, p in pairs if p in shown.get(a, ()))
