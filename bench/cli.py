@@ -149,8 +149,9 @@ def run_start_up(root: Path = ROOT) -> dict[str, float]:
     return seconds
 
 
-def run_engine(stub: ModelStub) -> float:
-    """Seconds from the engine's first model call to its result, in this process."""
+def run_engine(stub: ModelStub, sources: list | None = None) -> float:
+    """Seconds from the engine's first model call to its result, in this process
+    (``sources``: the debate's SourceDocuments, for the ``sources`` area)."""
     from debates.engine import (
         DebateState,
         EngineHooks,
@@ -168,7 +169,8 @@ def run_engine(stub: ModelStub) -> float:
         _models_setting(stub)[MODEL])})
     try:
         state = DebateState(question=QUESTION, given_personas=parse_personas(PERSONAS, "bench"),
-                            config=resolve_config(model=MODEL, max_rounds=ROUNDS))
+                            config=resolve_config(model=MODEL, max_rounds=ROUNDS),
+                            sources=list(sources or []))
         protocol = get_protocol(state.config.protocol)
         protocol.prepare(state)
         stub.first_request_at = None

@@ -118,8 +118,11 @@ from .schemas import (  # noqa: E402
     PERSONA_NAME_MAX,
     PERSONA_TEXT_MAX,
     CallRecord,
+    CheckedCitation,
     DebateConfig,
     EngineEventKind,
+    EvidenceReport,
+    EvidenceUse,
     Mode,
     ModeSetting,
     Persona,
@@ -135,6 +138,7 @@ from .schemas import (  # noqa: E402
     Usage,
 )
 from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
+from .sources.citations import PassageCitation, citations_in, quote_found  # noqa: E402
 from .sources.documents import SourceDocument  # noqa: E402
 from .sources.extract import ExtractedText, SourceRefused, extract_text  # noqa: E402
 from .sources.passages import Passage, split_passages  # noqa: E402
@@ -152,6 +156,8 @@ __all__ = [
     "parse_faults", "simulator_options_from_env", "detect_language", "PROMPT_VERSION",
     # sources (the team's documents)
     "SourceDocument", "Passage", "split_passages", "ExtractedText", "SourceRefused", "extract_text",
+    "PassageCitation", "citations_in", "quote_found", "EvidenceReport", "CheckedCitation",
+    "EvidenceUse",
     # the evaluation harness
     "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
     "evaluate_question", "questions_for", "report_from_outcomes", "EvaluationReport",

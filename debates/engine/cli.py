@@ -21,6 +21,7 @@ import os
 import sys
 from argparse import ArgumentParser, RawDescriptionHelpFormatter
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, ValidationError
@@ -44,6 +45,8 @@ from .schemas import (
     Quality,
 )
 from .sim.config import load_sim_script, simulator_options_from_env
+from .sources.documents import SourceDocument
+from .sources.extract import SourceRefused, extract_text
 from .state import DebateState
 
 EXIT_FAILED, EXIT_BAD_INPUT, EXIT_POOR_QUALITY, EXIT_INTERRUPTED = 1, 2, 3, 130
@@ -75,7 +78,8 @@ environment:
 exit codes:
   0    the debate finished (possibly degraded: the report says who/what is missing)
   {EXIT_FAILED}    the debate failed (below quorum, synthesis failed after the fallback)
-  {EXIT_BAD_INPUT}    bad input (question, option value, persona or script file, model name),
+  {EXIT_BAD_INPUT}    bad input (question, option value, persona, script or source file,
+       model name),
        or with --save a team limit (rate, budget, cost cap, unpriced model)
   {EXIT_POOR_QUALITY}    the debate finished, but its quality is at or below --fail-on-quality
        (the report is written all the same; docs/engine.md, "Content checks")
@@ -101,6 +105,9 @@ def add_arguments(parser: ArgumentParser) -> None:
     """Every option of the debate command (``--save``/``--team`` act in manage.py only)."""
     parser.add_argument("question", help="the decision question (quote it)")
     parser.add_argument("--context", default="", help="optional background for the panel")
+    parser.add_argument("--source", action="append", default=[], metavar="PATH",
+                        help="a document the panel argues from and cites (repeatable: "
+                             "S1, S2... in the order given; docs/engine.md, \"Sources\")")
     parser.add_argument("--protocol", default="council", choices=known_protocols(),
                         help="debate protocol (default: council)")
     parser.add_argument("--deep", action="store_true",
@@ -222,7 +229,27 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
     except ValidationError as exc:
         raise InputError(_first_error(exc)) from None
     return DebateState(question=question, context=opts["context"].strip(), config=config,
-                       given_personas=personas)
+                       given_personas=personas, sources=read_sources(opts.get("source") or []))
+
+
+def read_sources(paths: Sequence[str]) -> list[SourceDocument]:
+    """The ``--source`` files as the debate's sources, S1..Sn in the order given; a file
+    that cannot be read, or gives no text, is bad input (nothing is called)."""
+    documents = []
+    for n, path in enumerate(paths, start=1):
+        name = Path(path).name
+        try:
+            data = Path(path).read_bytes()
+        except OSError as exc:
+            raise InputError(f"--source {path}: {exc.strerror or exc}") from None
+        try:
+            text = extract_text(data, name).text
+        except SourceRefused as exc:
+            raise InputError(f"--source {path}: {exc}") from None
+        if not text.strip():
+            raise InputError(f"--source {path}: the file holds no text")
+        documents.append(SourceDocument(id=f"S{n}", title=name[:300] or f"S{n}", text=text))
+    return documents
 
 
 def start_progress(state: DebateState, stderr: TextIO) -> ConsoleProgress:

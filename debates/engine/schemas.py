@@ -303,6 +303,8 @@ class Turn(BaseModel):
     model: str | None = None
     # How far the prompt was shortened to fit the context (0 = not at all).
     compaction: int = 0
+    # The ids of the source passages the call was shown (docs/engine.md, "Sources").
+    offered: list[str] = Field(default_factory=list)
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -322,6 +324,8 @@ class CallRecord(BaseModel):
     model: str
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of the prompt tokens, those the provider's prompt cache served (priced lower).
+    cached_prompt_tokens: int = 0
     cost_usd: float | None = None
     latency_ms: int = 0
     ok: bool
@@ -363,6 +367,8 @@ class Usage(BaseModel):
     cost_usd: float = 0.0
     cost_known: bool = True
     wall_time_s: float = 0.0
+    # Of the prompt tokens, those served from a provider's prompt cache.
+    cached_prompt_tokens: int = 0
 
 
 # Every value a result summary's stop_reason takes (docs/api.md, "The result summary"):
@@ -449,6 +455,62 @@ def _inline_refs(schema: dict[str, Any]) -> dict[str, Any]:
     return inline(schema)
 
 
+class CheckedCitation(BaseModel):
+    """One citation of a passage in an answer, checked against the passage's text
+    (docs/engine.md, "Sources")."""
+
+    passage: str  # "S2.14"
+    quote: str  # the words quoted ("" when none were)
+    where: str  # the step and who cited it, as the report names them
+    agent: int = -1  # -1: a panel-wide call (the synthesis)
+    known: bool  # the id names a passage of the debate's sources
+    found: bool  # the quote is in that passage, whitespace and case aside
+    offered: bool  # the passage had been shown to whoever cited it
+
+
+class EvidenceUse(BaseModel):
+    """A passage cited with a quote found in it, and who cited it."""
+
+    passage: str
+    source: str  # the title of its source
+    quotes: list[str] = Field(default_factory=list)
+    cited_by: list[str] = Field(default_factory=list)
+
+
+class PassageOffer(BaseModel):
+    """The passages one call was shown: its step, who made it, the passage ids."""
+
+    where: str
+    agent: int = -1
+    passages: list[str] = Field(default_factory=list)
+
+
+class EvidenceReport(BaseModel):
+    """What the panel's answers rest on in the debate's sources: every citation
+    checked, the passages used and contested, the synthesis's claims that cite none,
+    and how many of the passages cited had been shown to whoever cited them."""
+
+    sources: list[str] = Field(default_factory=list)  # "S1: title", in order
+    passages: int = 0
+    citations: list[CheckedCitation] = Field(default_factory=list)
+    used: list[EvidenceUse] = Field(default_factory=list)
+    contested: list[EvidenceUse] = Field(default_factory=list)
+    unsupported_claims: list[str] = Field(default_factory=list)
+    # Distinct (who cited, passage) pairs, and those whose passage was offered to them.
+    cited_pairs: int = 0
+    offered_pairs: int = 0
+    # What each call was shown, in the order the debate ran (Turn.offered).
+    offers: list[PassageOffer] = Field(default_factory=list)
+
+    @property
+    def offered_share(self) -> float | None:
+        return self.offered_pairs / self.cited_pairs if self.cited_pairs else None
+
+    @property
+    def not_found(self) -> list[CheckedCitation]:
+        return [c for c in self.citations if not (c.known and c.found)]
+
+
 class ProtocolResult(BaseModel):
     """What every protocol's typed result holds: the question and settings it ran with,
     and the verifier, degradation and usage that close it.
@@ -473,6 +535,8 @@ class ProtocolResult(BaseModel):
     # load as sound with no reasons.
     quality: Quality = Quality.SOUND
     quality_reasons: list[QualityReason] = Field(default_factory=list)
+    # The sources' evidence (None: the debate had no sources).
+    evidence: EvidenceReport | None = None
 
     model_config = ConfigDict(json_schema_extra=_schema_with_summary)
 
@@ -502,7 +566,11 @@ class ProtocolResult(BaseModel):
         summary = {"summary": data.pop("summary")} if "summary" in data else {}
         head = {k: data.pop(k) for k in self.json_head if k in data}
         tail = {k: data.pop(k) for k in self.json_tail if k in data}
-        return {**summary, **head, **data, **tail}
+        # After the protocol's own fields; left out of a debate without sources, whose
+        # result reads as it did before there were any.
+        evidence = data.pop("evidence", None)
+        more = {"evidence": evidence} if evidence is not None else {}
+        return {**summary, **head, **data, **more, **tail}
 
 
 # What a decision on a debate names (record_decision's ``option``), on every protocol's

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, TypeVar
 
 from pydantic import BaseModel
 
-from debates.engine.llm.cost import Tally, call_cost, reply_tokens
+from debates.engine.llm.cost import Tally, cached_tokens, call_cost, reply_tokens
 from debates.engine.llm.errors import (
     CallFailed,
     Cancelled,
@@ -56,6 +56,7 @@ class _Used:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost: float | None = None
+    cached_prompt_tokens: int = 0
 
 
 class ModelAttempts(Generic[T]):
@@ -156,8 +157,10 @@ class ModelAttempts(Generic[T]):
         self, response: Any, attempt: int, request: AttemptRequest, latency_ms: int
     ) -> CallOutcome[T]:
         prompt_tokens, completion_tokens = reply_tokens(response)
-        used = _Used(prompt_tokens, completion_tokens, call_cost(self.caps, self.model, response))
-        self.tally.add(used.prompt_tokens, used.completion_tokens, used.cost)
+        used = _Used(prompt_tokens, completion_tokens, call_cost(self.caps, self.model, response),
+                     cached_tokens(response))
+        self.tally.add(used.prompt_tokens, used.completion_tokens, used.cost,
+                       used.cached_prompt_tokens)
         text = reply_text(response)
         try:
             value = parse_reply(self.call.schema, text)
@@ -221,6 +224,7 @@ class ModelAttempts(Generic[T]):
             model=self.model,
             prompt_tokens=used.prompt_tokens,
             completion_tokens=used.completion_tokens,
+            cached_prompt_tokens=used.cached_prompt_tokens,
             cost_usd=used.cost,
             latency_ms=latency_ms,
             ok=ok,

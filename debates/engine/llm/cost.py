@@ -39,6 +39,21 @@ def reply_tokens(response: Any) -> tuple[int, int]:
     return prompt_tokens, completion_tokens
 
 
+def cached_tokens(response: Any) -> int:
+    """Prompt tokens the provider served from its prompt cache, as the reply reports
+    them: OpenAI's ``prompt_tokens_details.cached_tokens``, Anthropic's
+    ``cache_read_input_tokens`` (litellm passes both on); 0 when it reports neither.
+    ``call_cost`` already prices them at the cached price litellm's map knows."""
+    usage = getattr(response, "usage", None)
+    details = getattr(usage, "prompt_tokens_details", None)
+    if isinstance(details, dict):
+        openai = details.get("cached_tokens")
+    else:
+        openai = getattr(details, "cached_tokens", None)
+    anthropic = getattr(usage, "cache_read_input_tokens", None)
+    return max(int(openai or 0), int(anthropic or 0))
+
+
 @dataclass
 class Tally:
     """A call's totals over all its attempts; the cost is unknown once one is."""
@@ -47,8 +62,11 @@ class Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float | None = 0.0
+    cached_prompt_tokens: int = 0
 
-    def add(self, prompt_tokens: int, completion_tokens: int, cost: float | None) -> None:
+    def add(self, prompt_tokens: int, completion_tokens: int, cost: float | None,
+            cached: int = 0) -> None:
         self.prompt_tokens += prompt_tokens
+        self.cached_prompt_tokens += cached
         self.completion_tokens += completion_tokens
         self.cost_usd = None if cost is None or self.cost_usd is None else self.cost_usd + cost

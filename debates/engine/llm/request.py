@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from debates.engine.llm.capabilities import Capabilities, OutputMode
+from debates.engine.llm.capabilities import Capabilities, OutputMode, provider_of
 from debates.engine.llm.loader import litellm_module as _litellm
 from debates.engine.llm.output_format import (
     SCHEMA_CONSTRAINED_MODES,
@@ -95,12 +95,23 @@ def request_kwargs(
         kwargs["temperature"] = call.temperature
     if call.seed is not None and supported is not None and "seed" in supported:
         kwargs["seed"] = call.seed
+    if caches_by_marker(model):
+        # The system message is the prompt's shared prefix (prompts.head): marked, so
+        # Anthropic caches it; litellm puts the marker on the message.
+        kwargs["cache_control_injection_points"] = [{"location": "message", "role": "system"}]
     if caps.api_base:
         kwargs["api_base"] = caps.api_base
     api_key = caps.api_key or api_key
     if api_key:
         kwargs["api_key"] = api_key
     return kwargs
+
+
+def caches_by_marker(model: str) -> bool:
+    """Whether ``model``'s provider caches a prompt prefix only where the request marks
+    it (Anthropic's ``cache_control``); OpenAI and others cache prefixes by themselves."""
+    provider = provider_of(model)
+    return provider == "anthropic" or (not provider and model.startswith("claude"))
 
 
 def call_context(call: StructuredCall[Any], simulator: SimulatorOptions | None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ def usage_from_calls(records: list[CallRecord], wall_time_s: float = 0.0) -> Usa
         usage.calls += 1
         usage.failed_calls += 0 if record.ok else 1
         usage.prompt_tokens += record.prompt_tokens
+        usage.cached_prompt_tokens += record.cached_prompt_tokens
         usage.completion_tokens += record.completion_tokens
         if record.cost_usd is None:
             # Unknown price (local or unlisted model): say so rather than report $0.

@@ -3,8 +3,11 @@
 Each set lives in a version folder; ``PROMPT_VERSION`` names the set in use and
 is recorded with every debate, so results can be traced to the exact wording. A
 wording change is a new version: v2 (issue 20: fewer prompt tokens per debate) left
-v1 as the wording debates recorded as "v1" were run with; only ``PROMPT_VERSION`` is
-rendered, an older set is kept for reading and diffing.
+v1 as the wording debates recorded as "v1" were run with; v3 (issue 30: sources) lays
+every prompt out as one shared prefix (preamble, sources, question: ``head``) and the
+call's own material after it (``laid_out``), so a provider's prompt cache serves the
+prefix. Only ``PROMPT_VERSION`` is rendered, an older set is kept for reading and
+diffing.
 Templates use ``string.Template`` (``$name``) because JSON schemas are full of
 braces that ``str.format`` would trip on.
 """
@@ -21,7 +24,7 @@ from pydantic import BaseModel
 from ..language import language_name
 from ..schema_titles import without_titles
 
-PROMPT_VERSION = "v2"
+PROMPT_VERSION = "v3"
 _ROOT = Path(__file__).parent
 
 
@@ -38,6 +41,34 @@ def context_block(context: str) -> str:
     if not context:
         return ""
     return f"\nBackground provided by the team:\n<context>\n{context}\n</context>\n"
+
+
+def head(language: str, question: str, context: str = "", sources: str = "",
+         partial: bool = False, tag: str = "question") -> str:
+    """The shared prefix of every prompt of a debate (docs/engine.md, "Sources"): the
+    preamble, the sources (``sources``: passages as ``offer.render_passages`` writes
+    them; ``partial`` when they are a selection), the question and its background.
+    The same for every agent and every call of the debate that is shown the same
+    passages, so a provider caches it once."""
+    parts = [system_prompt(language)]
+    if sources:
+        parts.append(render("sources", passages=sources,
+                            which=" (those most relevant to the question)" if partial else ""))
+    parts.append(f"<{tag}>\n{question}\n</{tag}>{context_block(context).rstrip()}")
+    return "\n\n".join(parts)
+
+
+def focused_block(passages: str) -> str:
+    return render("focused", passages=passages) if passages else ""
+
+
+def laid_out(*, head: str, own: str, user: str, schema: type[BaseModel],
+             focused: str = "") -> list[dict[str, str]]:
+    """A call's messages: the shared ``head`` as the system message, then the passages
+    on the points under discussion (``focused``: the same for every agent of a step),
+    the agent's own persona or role (``own``) and the step's material."""
+    body = "\n\n".join(part for part in (focused, own, user) if part)
+    return messages(system=head, user=body, schema=schema)
 
 
 def system_prompt(language: str, persona_text: str = "") -> str:

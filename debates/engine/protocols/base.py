@@ -35,6 +35,7 @@ from ..schemas import (
 )
 from ..state import DebateState, StateView, Step
 from .registry import get_protocol
+from .sourced import offered_ids
 
 if TYPE_CHECKING:
     # The page's round table, chart and status card show the council's measures; a
@@ -400,9 +401,15 @@ async def _call(protocol: DebateProtocol, state: DebateState, step: Step, ask: A
             break
         return Turn(phase=step.phase, round=step.round, agent=ask.agent,
                     payload=outcome.value.model_dump(mode="json"), model=outcome.model,
-                    compaction=compaction)
+                    compaction=compaction, offered=offered_ids(request.hints))
     return Turn(phase=step.phase, round=step.round, agent=ask.agent,
                 status=TurnStatus.FAILED, error=error, model=model, compaction=compaction)
+
+
+def ask_model(state: DebateState, ask: Ask) -> str:
+    """The model ``ask``'s call goes to first (what its prompt is sized for)."""
+    persona = state.personas[ask.agent] if 0 <= ask.agent < len(state.personas) else None
+    return state.config.model_for(ask.model_phase, persona)
 
 
 async def run_asks(protocol: DebateProtocol, state: DebateState, step: Step,

@@ -55,7 +55,7 @@ def corpus(state: DebateState, skip: Iterable[Phase] = (Phase.VERIFY,)) -> str:
     """The debate's own words (every answered turn but ``skip``), its question and its
     sources: what a quote must be found in."""
     skipped = set(skip)
-    parts = [state.question, state.context]
+    parts = [state.question, state.context, *(d.text for d in state.sources)]
     for turn in state.turns.values():
         if turn.status is TurnStatus.OK and turn.payload and turn.phase not in skipped:
             # The field names too: a verifier reads a payload as "- field: text" lines.

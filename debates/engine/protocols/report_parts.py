@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ..i18n import translator
 from ..markdown import inline
-from ..schemas import ProtocolResult, Quality, UnverifiedClaim
+from ..schemas import EvidenceUse, ProtocolResult, Quality, UnverifiedClaim
 
 
 def claims_section(t: Callable[..., str], claims: list[UnverifiedClaim], ok: bool,
@@ -58,3 +58,44 @@ def not_advice(result: ProtocolResult) -> list[str]:
     if result.quality is not Quality.UNUSABLE:
         return []
     return [translator(result.language)("quality.not_advice"), ""]
+
+
+def evidence_section(result: ProtocolResult) -> list[str]:
+    """The sources' evidence (docs/engine.md, "Sources"): the passages used, those
+    contested, the synthesis's claims that rest on none, the citations that do not
+    check out, and how many cited passages had been shown to whoever cited them.
+    Nothing for a debate without sources."""
+    evidence = result.evidence
+    if evidence is None:
+        return []
+    t = translator(result.language)
+    out = [f"## {t('evidence.title')}", "",
+           t("evidence.sources", sources="; ".join(map(inline, evidence.sources)),
+             passages=evidence.passages)]
+    share = evidence.offered_share
+    if share is not None:
+        out.append(t("evidence.offered", cited=evidence.cited_pairs,
+                     offered=evidence.offered_pairs, share=f"{share:.0%}"))
+    out.append("")
+
+    def uses(title: str, items: list[EvidenceUse]) -> list[str]:
+        lines = [f"### {t(title)}", ""]
+        lines += [f"- **[{inline(u.passage)}]** ({inline(u.source)}) "
+                  + " · ".join(f"\"{inline(q)}\"" for q in u.quotes)
+                  + f" — {t('evidence.cited_by', names=', '.join(map(inline, u.cited_by)))}"
+                  for u in items] or [f"- {t('evidence.none')}"]
+        return [*lines, ""]
+
+    out += uses("evidence.used", evidence.used)
+    out += uses("evidence.contested", evidence.contested)
+    out += [f"### {t('evidence.unsupported')}", ""]
+    out += [f"- {inline(c)}" for c in evidence.unsupported_claims] \
+        or [f"- {t('evidence.none')}"]
+    out.append("")
+    if evidence.not_found:
+        out += [f"### {t('evidence.not_found')}", ""]
+        out += [f"- [{inline(c.passage)}] \"{inline(c.quote)}\" ({inline(c.where)}: "
+                f"{t('evidence.wrong_quote' if c.known else 'evidence.unknown')})"
+                for c in evidence.not_found]
+        out.append("")
+    return out

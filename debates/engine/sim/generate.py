@@ -47,7 +47,7 @@ def _styled(text: str, language: str) -> str:
     return _cap(text) if language in _CASED else text
 
 
-_UNSEEDED_HINTS = frozenset({"point_ids"})
+_UNSEEDED_HINTS = frozenset({"point_ids", "passages"})
 
 
 @dataclass

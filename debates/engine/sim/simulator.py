@@ -31,6 +31,7 @@ from pydantic import ValidationError
 
 from debates.engine.language import detect_language
 from debates.engine.llm.loader import imported_litellm
+from debates.engine.sim.citing import cite
 from debates.engine.sim.config import (  # noqa: F401 - re-exported for callers and tests
     DOWN_MESSAGE,
     ENV_FAULTS,
@@ -203,6 +204,9 @@ class SimHandler(litellm.CustomLLM):
             return _Plan(latency_s, text="", prompt_chars=prompt_chars)
 
         payload = generate(ctx)
+        if hints.get("passages"):
+            payload = cite(payload, list(hints["passages"]),
+                           seeded_rng(options.seed, identity, "cite"))
         if fault == "schema_invalid":
             payload = break_schema(schema, payload, fault_rng)
         text = json.dumps(payload, ensure_ascii=False, indent=None)

@@ -26,7 +26,8 @@ CRITIC = 1
 PROSE = ("summary", "proposal", "reply", "assessment", "detail", "suggested_fix",
          "final_solution", "rationale", "why")
 TEMPLATES = ("adv_propose_first", "adv_propose_next", "adv_critique", "adv_critique_previous",
-             "adv_synthesis", "adv_proposer_role", "adv_critic_role", "verifier", "preamble")
+             "adv_synthesis", "adv_proposer_role", "adv_critic_role", "verifier", "preamble",
+             "sources")
 # The decision: the final solution, and every version of the proposal the critic judged
 # (a critique that converges on an empty proposal converged on nothing).
 DECISION = (("synthesis", "final_solution"), ("propose", "proposal"))

@@ -28,8 +28,20 @@ from ...schemas import (
     VerifierReport,
 )
 from ...state import DebateState, Step
-from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from ..base import (
+    PANEL,
+    Ask,
+    DebateProtocol,
+    Fact,
+    PageStep,
+    Participant,
+    Request,
+    ask_model,
+    role_persona,
+)
+from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
+from ..sourced import sourced_messages
 from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
@@ -183,30 +195,29 @@ class AdversarialProtocol(DebateProtocol):
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
         d = self.domain(state).domain
         lang = state.language
-        common = {"question": state.question,
-                  "context_block": prompts.context_block(state.context)}
         hints: dict[str, Any] = {"question": state.question, "language": lang,
                                  "round": step.round, "focus_areas": d.focus_areas}
         focus = ", ".join(d.focus_areas)
+        model = ask_model(state, ask)
         if step.phase is AdversarialPhase.PROPOSE:
-            system = prompts.system_prompt(lang, prompts.render(
-                "adv_proposer_role", role=d.proposer_role, focus=focus))
+            own = prompts.render("adv_proposer_role", role=d.proposer_role, focus=focus)
+            issues = ""
             if step.round == 1:
-                user = prompts.render(ask.prompt, **common)
+                user = prompts.render(ask.prompt)
             else:
                 previous = self.proposal(state, step.round - 1)
                 critique = self.critique(state, step.round - 1)
                 assert previous is not None and critique is not None
                 tally = self.ledger(state, step.round - 1).tallies[-1]
+                issues = _feedback(critique, tally)
                 user = prompts.render(
                     ask.prompt, previous_round=step.round - 1,
-                    previous_proposal=previous.proposal,
-                    critique=_feedback(critique, tally), **common)
+                    previous_proposal=previous.proposal, critique=issues)
                 hints["issue_ids"] = tally.issue_ids
-            return Request(prompts.messages(system=system, user=user, schema=Proposal), hints)
+            return Request(sourced_messages(state, model, own=own, user=user, schema=Proposal,
+                                            hints=hints, focus=issues, tag="input"), hints)
         if step.phase is AdversarialPhase.CRITIQUE:
-            system = prompts.system_prompt(lang, prompts.render(
-                "adv_critic_role", role=d.critic_role, focus=focus))
+            own = prompts.render("adv_critic_role", role=d.critic_role, focus=focus)
             current = self.proposal(state, step.round)
             assert current is not None
             ledger = self.ledger(state, step.round - 1)
@@ -214,13 +225,17 @@ class AdversarialProtocol(DebateProtocol):
             previous_block = (prompts.render("adv_critique_previous", earlier=earlier)
                               if ledger.issues else "")
             user = prompts.render(ask.prompt, round=step.round, proposal=current.proposal,
-                                  previous_block=previous_block, **common)
+                                  previous_block=previous_block)
             hints["open_issues"] = [{"id": i.id, "severity": i.severity.value,
                                      "title": i.title} for i in ledger.open_issues()]
             hints["issue_count"] = len(ledger.issues)
-            return Request(prompts.messages(system=system, user=user, schema=AskedCritique), hints)
+            # The proposal is what a critique examines: the passages on it follow.
+            return Request(sourced_messages(
+                state, model, own=own, user=user, schema=AskedCritique, hints=hints,
+                focus=f"{current.summary}\n{earlier if ledger.issues else ''}",
+                tag="input"), hints)
         if step.phase is Phase.SYNTHESIS:
-            return self._synthesis_request(state, hints, common)
+            return self._synthesis_request(state, hints, model)
         payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
         assert payload is not None
         text = _synthesis_text(AdversarialSynthesis.model_validate(payload))
@@ -232,7 +247,7 @@ class AdversarialProtocol(DebateProtocol):
                        {"text": text, "language": lang})
 
     def _synthesis_request(self, state: DebateState, hints: dict[str, Any],
-                           common: dict[str, str]) -> Request:
+                           model: str) -> Request:
         stop = self.stop(state)
         assert stop is not None
         ledger = self.ledger(state)
@@ -254,12 +269,13 @@ class AdversarialProtocol(DebateProtocol):
                                 for i in ledger.open_issues()) or "(none)"
         user = prompts.render("adv_synthesis", rounds=last, stop=f"{stop[0].value} — {stop[1]}",
                               history="\n".join(history), final_proposal=final.proposal,
-                              open_issues=open_issues, **common)
+                              open_issues=open_issues)
         hints.update(final_proposal=final.proposal,
                      issues=[{"id": i.id, "title": i.title, "fix": i.suggested_fix,
                               "open": i.open} for i in ledger.issues.values()])
-        return Request(prompts.messages(system=prompts.system_prompt(state.language),
-                                        user=user, schema=AdversarialSynthesis), hints)
+        return Request(sourced_messages(
+            state, model, own="", user=user, schema=AdversarialSynthesis, hints=hints,
+            focus="" if open_issues == "(none)" else open_issues, tag="input"), hints)
 
     def step_data(self, state: DebateState, step: Step) -> dict[str, Any]:
         if step.phase is not AdversarialPhase.CRITIQUE or self.critique(state, step.round) is None:
@@ -415,6 +431,12 @@ class AdversarialProtocol(DebateProtocol):
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),
             usage=usage,
+            # Sides are the two roles; a passage a critic's issue cites is contested.
+            evidence=evidence_report(state, EvidenceRules(
+                step_label=self.step_label,
+                side=lambda agent: str(agent) if agent >= 0 else None,
+                disputed=frozenset({"issues"}),
+                claims=[synthesis.final_solution, *synthesis.remaining_risks])),
         ), self.step_label)
 
     def render_markdown(self, result: BaseModel) -> str:

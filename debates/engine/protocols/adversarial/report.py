@@ -7,7 +7,13 @@ from collections.abc import Callable
 
 from ...i18n import translator
 from ...markdown import block, cell, inline
-from ..report_parts import claims_section, not_advice, quality_lines, usage_line
+from ..report_parts import (
+    claims_section,
+    evidence_section,
+    not_advice,
+    quality_lines,
+    usage_line,
+)
 from .domains import localized
 from .issues import RoundTally
 from .labels import labels
@@ -58,6 +64,7 @@ def adversarial_markdown(result: AdversarialResult) -> str:
                    f"{cell(issue.title)} | "
                    f"{issue.raised_in} | {status} |")
     out.append("")
+    out += evidence_section(result)
     out += claims_section(t, result.unverified_claims, result.verifier_ok, result.language)
     out.append(usage_line(result))
     return "\n".join(out) + "\n"

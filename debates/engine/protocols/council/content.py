@@ -26,7 +26,7 @@ PROSE = ("background", "approach", "bias", "failure_scenario", "stance", "reason
          "reflection", "updated_position", "recommendation", "stakes", "strongest_evidence",
          "weakest_evidence", "summary", "view", "why")
 TEMPLATES = ("compose", "premortem", "position", "cross_exam", "synthesis", "verifier",
-             "persona", "preamble")
+             "persona", "preamble", "sources")
 DECISION = (("synthesis", "recommended_path.recommendation"),
             ("synthesis", "divergence_report.summary"))
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from ...i18n import option_label, step_words
 from ...markdown import cell, inline
-from ..report_parts import not_advice, quality_lines
+from ..report_parts import evidence_section, not_advice, quality_lines
 from .labels import labels as translator
 from .schemas import DebateResult, VerdictSplit
 from .verdicts import describe
@@ -176,6 +176,7 @@ def render_markdown(result: DebateResult) -> str:
             out += [f"  - {inline(item)}" for item in a.key_assumptions]
     out.append("")
 
+    out += evidence_section(result)
     out += [f"## {t('claims')}", ""]
     if not result.verifier_ok:
         out.append(t("verifier_failed"))

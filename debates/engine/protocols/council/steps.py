@@ -15,6 +15,7 @@ from ... import prompts
 from ...points import DISAGREEMENT
 from ...schemas import Phase, VerifierReport
 from ...state import DebateState, Step
+from ..sourced import sourced_messages
 from . import verdicts
 from .phases import CouncilPhase
 from .schemas import Premortem, SynthesisNarrative, composed_panel_of
@@ -28,19 +29,26 @@ MAX_COMPACTION = 3
 # ---------------------------------------------------------------------- prompts per phase
 
 
-def _persona_system(state: DebateState, agent: int) -> str:
+def _persona_text(state: DebateState, agent: int) -> str:
+    """The agent's persona: after the shared prefix, so every agent shares that."""
     persona = state.personas[agent]
-    return prompts.system_prompt(
-        state.language,
-        prompts.render(
-            "persona",
-            name=persona.name,
-            background=persona.background,
-            expertise=persona.expertise,
-            approach=persona.approach,
-            bias=persona.bias,
-        ),
+    return prompts.render(
+        "persona",
+        name=persona.name,
+        background=persona.background,
+        expertise=persona.expertise,
+        approach=persona.approach,
+        bias=persona.bias,
     )
+
+
+def _focus(state: DebateState, round_number: int) -> str:
+    """The points under discussion in ``round_number``: the open ones raised before it
+    (the passages on them are chosen for this text)."""
+    if round_number < 1:
+        return ""
+    return "\n".join(p.text for p in council(state).points.raised_before(round_number)
+                     if p.open_after(round_number - 1))
 
 
 def _bullets(items: list[str], limit: int | None = None) -> str:
@@ -171,16 +179,12 @@ def step_schema(state: DebateState, step: Step) -> type[BaseModel]:
 def agent_request(
     state: DebateState, step: Step, agent: int, compaction: int
 ) -> tuple[type[BaseModel], list[dict[str, str]], dict[str, Any]]:
-    common = {
-        "question": state.question,
-        "context_block": prompts.context_block(state.context),
-    }
     hints: dict[str, Any] = {"question": state.question, "language": state.language,
                              "options": state.options}
     options = ", ".join(state.options)
     schema = step_schema(state, step)
     if step.phase is CouncilPhase.PREMORTEM:
-        user = prompts.render("premortem", **common)
+        user = prompts.render("premortem")
     elif step.phase is CouncilPhase.POSITION:
         premortem = council(state).premortem(agent)
         assert premortem is not None
@@ -189,7 +193,6 @@ def agent_request(
             premortem=f"{premortem.failure_scenario}\nRoot causes: "
             f"{_bullets(premortem.root_causes)}",
             options=options,
-            **common,
         )
     else:
         previous = step.round - 1
@@ -220,11 +223,12 @@ def agent_request(
             own_previous=_own_previous(state, agent, step.round, compaction),
             peers=_peer_block(state, agent, step.round, compaction),
             open_points=_open_points_block(state, step.round, compaction),
-            **common,
         )
-    return schema, prompts.messages(
-        system=_persona_system(state, agent), user=user, schema=schema
-    ), hints
+    model = state.config.model_for(step.phase.value, state.personas[agent])
+    focus = _focus(state, step.round) if step.phase is CouncilPhase.CROSS_EXAM else ""
+    return schema, sourced_messages(
+        state, model, own=_persona_text(state, agent), user=user, schema=schema,
+        hints=hints, focus=focus, compaction=compaction), hints
 
 
 # ---------------------------------------------------------------------- panel calls
@@ -233,20 +237,18 @@ def agent_request(
 def compose_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str, Any]]:
     needed = council(state).target_agents - len(state.given_personas)
     reserved = [p.name for p in state.given_personas]
-    messages = prompts.messages(
-        system=prompts.system_prompt(state.language),
-        user=prompts.render(
-            "compose",
-            n=needed,
-            question=state.question,
-            context_block=prompts.context_block(state.context),
-            reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
-            if reserved else "",
-        ),
-        schema=composed_panel_of(needed),
-    )
     hints: dict[str, Any] = {
         "n": needed, "question": state.question, "language": state.language,
         "reserved_names": reserved,
     }
+    messages = sourced_messages(
+        state, state.config.model_for(CouncilPhase.COMPOSE.value), own="",
+        user=prompts.render(
+            "compose",
+            n=needed,
+            reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
+            if reserved else "",
+        ),
+        schema=composed_panel_of(needed), hints=hints,
+    )
     return messages, hints

@@ -13,9 +13,19 @@ from ... import novelty, prompts
 from ...i18n import step_words
 from ...llm.capabilities import uses_simulator
 from ...points import DISAGREEMENT
-from ...schemas import Phase, Severity, StopReason, TurnStatus, Usage, VerifierReport
+from ...schemas import (
+    EvidenceReport,
+    Phase,
+    Severity,
+    StopReason,
+    TurnStatus,
+    Usage,
+    VerifierReport,
+)
 from ...state import DebateState, Step
+from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_note
+from ..sourced import sourced_messages
 from .content import with_quality
 from .labels import labels as translator
 from .phases import CouncilPhase
@@ -123,29 +133,29 @@ def synthesis_messages(
         path = ("recommended_path: what is at stake, where evidence is strongest and weakest, "
                 "what each path depends on, the recommended path and its risks. Set "
                 "divergence_report to null.")
+    open_disagreements = _open_point_lines(state, finals, last, per_agent)
     user = prompts.render(
         "synthesis",
-        question=state.question,
-        context_block=prompts.context_block(state.context),
         rounds=last,
         stop_reason=reason.value,
         stop_explanation=explanation,
         positions="\n".join(positions) or "(none)",
-        open_disagreements=_open_point_lines(state, finals, last, per_agent),
+        open_disagreements=open_disagreements,
         concessions=concessions,
         risks=_risk_lines(risks, compaction),
         path_instruction=path,
     )
-    hints = {
+    hints: dict[str, Any] = {
         "question": state.question,
         "language": state.language,
         "agent_names": [names[i].name for i in finals],
         "risk_ids": [r.id for r in risks],
         "stop_reason": reason.value,
     }
-    return prompts.messages(
-        system=prompts.system_prompt(state.language), user=user, schema=SynthesisNarrative
-    ), hints
+    focus = "" if open_disagreements == "(none)" else open_disagreements
+    return sourced_messages(
+        state, state.config.model_for(Phase.SYNTHESIS.value), own="", user=user,
+        schema=SynthesisNarrative, hints=hints, focus=focus, compaction=compaction), hints
 
 
 def _concession_lines(state: DebateState, finals: list[int], last: int, compaction: int) -> str:
@@ -380,7 +390,33 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
                          else state.config.model_for(Phase.SYNTHESIS.value)),
         usage=usage,
         compactions=compactions(state),
+        evidence=evidence(state, narrative),
     ))
+
+
+def synthesis_claims(narrative: SynthesisNarrative) -> list[str]:
+    """The synthesis's claims a reader may ask the evidence of: the consensus, each
+    view on a disputed topic, the recommendation and what it rests on, the divergence."""
+    claims = list(narrative.consensus_points)
+    claims += [v.view for topic in narrative.disagreements for v in topic.views]
+    if narrative.recommended_path is not None:
+        p = narrative.recommended_path
+        claims += [p.strongest_evidence, p.recommendation]
+    if narrative.divergence_report is not None:
+        claims.append(narrative.divergence_report.summary)
+    return claims
+
+
+def evidence(state: DebateState, narrative: SynthesisNarrative) -> EvidenceReport | None:
+    """The sources' evidence: sides are the agents' final verdicts, and a passage cited
+    in a remaining disagreement is contested (protocols/evidence.py)."""
+    last = council(state).completed_rounds
+    view = council(state)
+    return evidence_report(state, EvidenceRules(
+        step_label=step_label,
+        side=lambda agent: view.verdict(agent, last) if agent >= 0 else None,
+        disputed=frozenset({"remaining_disagreements"}),
+        claims=synthesis_claims(narrative)))
 
 
 def compactions(state: DebateState) -> list[Compaction]:

@@ -31,7 +31,7 @@ PROSE = ("summary", "claim", "mitigation", "response", "argument", "path_forward
 # A rebuttal's stance is concede or justify.
 CONSTRAINED = ("stance",)
 TEMPLATES = ("wf_phase1", "wf_phase2", "wf_phase2b", "wf_convergence", "wf_synthesis",
-             "wf_role", "verifier", "preamble")
+             "wf_role", "verifier", "preamble", "sources")
 DECISION = (("synthesis", "summary"),)
 SCHEMAS = (ResearcherAnalysis, CriticAnalysis, SynthesizerAnalysis, Discussion, Rebuttal,
            ConvergenceCheck, WorkflowSynthesis, VerifierReport)

@@ -30,8 +30,20 @@ from ...schemas import (
     VerifierReport,
 )
 from ...state import DebateState, Step
-from ..base import PANEL, Ask, DebateProtocol, Fact, PageStep, Participant, Request, role_persona
+from ..base import (
+    PANEL,
+    Ask,
+    DebateProtocol,
+    Fact,
+    PageStep,
+    Participant,
+    Request,
+    ask_model,
+    role_persona,
+)
+from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
+from ..sourced import sourced_messages
 from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
 from .labels import labels
@@ -200,26 +212,24 @@ class WorkflowProtocol(DebateProtocol):
         if step.phase is Phase.JUDGE:
             return judge_request(state, _flatten(state.ok_payload(Phase.SYNTHESIS, 0, PANEL)))
         lang = state.language
-        common = {"question": state.question,
-                  "context_block": prompts.context_block(state.context)}
         hints: dict[str, Any] = {"question": state.question, "language": lang,
                                  "round": step.round}
+        own = ""
         if ask.agent >= 0 or step.phase is Phase.SYNTHESIS:
             role = ROLES[ask.agent] if ask.agent >= 0 else ROLES[2]
-            system = prompts.system_prompt(lang, prompts.render(
-                "wf_role", role=role.label, focus=role.focus, must_not=role.must_not))
+            own = prompts.render("wf_role", role=role.label, focus=role.focus,
+                                 must_not=role.must_not)
             hints["role"] = role.key
-        else:
-            system = prompts.system_prompt(lang)
+        focus = ""
         if step.phase is WorkflowPhase.ANALYSIS:
-            user = prompts.render(ask.prompt, **common)
+            user = prompts.render(ask.prompt)
         elif step.phase is WorkflowPhase.DISCUSSION and step.round == 1:
             others = [i for i in self.ok(state, Step(WorkflowPhase.ANALYSIS)) if i != ask.agent]
             user = prompts.render(
                 ask.prompt, own=self._analysis_text(state, ask.agent),
                 others="\n\n".join(f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
                                    for i in others),
-                roles=", ".join(ROLES[i].key for i in others), **common)
+                roles=", ".join(ROLES[i].key for i in others))
             hints["other_roles"] = [ROLES[i].key for i in others]
             hints["claims"] = {ROLES[i].key: _claims(state.ok_payload(WorkflowPhase.ANALYSIS, 0, i))
                                for i in others}
@@ -229,10 +239,11 @@ class WorkflowProtocol(DebateProtocol):
             disagreement = (check.disagreement or check.remaining_tension if check
                             else "the convergence check could not be made")
             user = prompts.render(ask.prompt, recommendations=recommendations,
-                                  disagreement=disagreement or "(not stated)", **common)
+                                  disagreement=disagreement or "(not stated)")
+            focus = disagreement or ""
         elif step.phase is WorkflowPhase.CONVERGENCE:
             recommendations, texts = self._recommendations(state)
-            user = prompts.render(ask.prompt, recommendations=recommendations, **common)
+            user = prompts.render(ask.prompt, recommendations=recommendations)
             hints["recommendations"] = texts
         elif step.phase is Phase.SYNTHESIS:
             user = prompts.render(
@@ -240,14 +251,18 @@ class WorkflowProtocol(DebateProtocol):
                     f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
                     for i in self.ok(state, Step(WorkflowPhase.ANALYSIS))),
                 discussion=self._discussion_text(state),
-                convergence=self._convergence_text(state), **common)
+                convergence=self._convergence_text(state))
+            focus = self._convergence_text(state)
         else:
             payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
             assert payload is not None
             text = _flatten(payload)
-            user = prompts.render("verifier", text=text)
             hints["text"] = text
-        return Request(prompts.messages(system=system, user=user, schema=ask.schema), hints)
+            return Request(prompts.messages(
+                system=prompts.system_prompt(lang, own),
+                user=prompts.render("verifier", text=text), schema=ask.schema), hints)
+        return Request(sourced_messages(state, ask_model(state, ask), own=own, user=user,
+                                        schema=ask.schema, hints=hints, focus=focus), hints)
 
     def _discussion_text(self, state: DebateState) -> str:
         parts = []
@@ -470,6 +485,12 @@ class WorkflowProtocol(DebateProtocol):
             synthesis_model=(synthesis_turn.model if synthesis_turn and synthesis_turn.model
                              else state.config.model_for("synthesis")),
             usage=usage,
+            # Sides are the three roles; a passage cited in a challenge is contested.
+            evidence=evidence_report(state, EvidenceRules(
+                step_label=self.step_label,
+                side=lambda agent: str(agent) if agent >= 0 else None,
+                disputed=frozenset({"tensions", "challenged_assumption"}),
+                claims=_synthesis_claims(WorkflowSynthesis.model_validate(payload)))),
         ), self.step_label)
 
     def render_markdown(self, result: BaseModel) -> str:
@@ -535,3 +556,8 @@ def _claims(payload: dict[str, Any] | None) -> list[str]:
             claims.append(str(item.get("claim") or item.get("risk") or "")
                           if isinstance(item, dict) else str(item))
     return [c for c in claims if c][:6]
+
+
+def _synthesis_claims(synthesis: WorkflowSynthesis) -> list[str]:
+    """The synthesis's claims a reader may ask the evidence of."""
+    return [synthesis.summary, *synthesis.consensus, *synthesis.tensions]

@@ -7,7 +7,13 @@ from collections.abc import Callable
 
 from ...i18n import translator
 from ...markdown import block, inline
-from ..report_parts import claims_section, not_advice, quality_lines, usage_line
+from ..report_parts import (
+    claims_section,
+    evidence_section,
+    not_advice,
+    quality_lines,
+    usage_line,
+)
 from .labels import labels
 from .schemas import WorkflowResult
 
@@ -92,6 +98,7 @@ def workflow_markdown(result: WorkflowResult) -> str:
     out += ["", f"## {t('wf.next_steps')}", ""]
     out += [f"{n}. {inline(x)}" for n, x in enumerate(s.next_steps, 1)]
     out.append("")
+    out += evidence_section(result)
     out += claims_section(t, result.unverified_claims, result.verifier_ok, result.language)
     out.append(usage_line(result))
     return "\n".join(out) + "\n"
