@@ -148,6 +148,9 @@ class LLMCall(models.Model):
     model = models.CharField(max_length=200)
     prompt_tokens = models.PositiveIntegerField(default=0)
     completion_tokens = models.PositiveIntegerField(default=0)
+    # Of the prompt tokens, those a provider's prompt cache served (billed cheaper;
+    # docs/engine.md, "Sources").
+    cached_prompt_tokens = models.PositiveIntegerField(default=0)
     cost_usd = models.FloatField(null=True, blank=True)
     latency_ms = models.PositiveIntegerField(default=0)
     ok = models.BooleanField()

@@ -62,7 +62,7 @@ def usage_of(debate: Debate) -> Usage:
     CLI and stored debates can never disagree on what counts as an unknown cost; the
     wall time is the time spent running steps (``debates.runtime.running_time``)."""
     fields = ["phase", "round", "attempt", "purpose", "model", "prompt_tokens",
-              "completion_tokens", "cost_usd", "latency_ms", "ok"]
+              "completion_tokens", "cached_prompt_tokens", "cost_usd", "latency_ms", "ok"]
     records = [CallRecord(agent=row.pop("agent_index"), **row)
                for row in debate.llm_calls.values("agent_index", *fields)]
     steps = debate.events.filter(kind__in=EVENT_KINDS).order_by("seq")

@@ -101,7 +101,8 @@ class PersistingHooks(EngineHooks):
             debate=self.debate, phase=record.phase.value, round=record.round,
             agent_index=record.agent, attempt=record.attempt, purpose=record.purpose,
             model=record.model, prompt_tokens=record.prompt_tokens,
-            completion_tokens=record.completion_tokens, cost_usd=record.cost_usd,
+            completion_tokens=record.completion_tokens,
+            cached_prompt_tokens=record.cached_prompt_tokens, cost_usd=record.cost_usd,
             latency_ms=record.latency_ms, ok=record.ok, error_class=record.error_class or "",
             error=record.error or "",
         )
