@@ -41,6 +41,7 @@ class SourceLink:
     status: str  # pending, extracting, ready, refused, deleted
     error: str = ""
     url: str = ""
+    version: str = ""  # the version's code ("" once deleted from the library)
 
 
 @dataclass(frozen=True)

@@ -68,15 +68,19 @@ class LibraryDebateSources:
         return [str(v.code) for v in versions]
 
     def attach(self, *, debate: Debate, codes: Sequence[str]) -> None:
-        if len(codes) > MAX_DEBATE_SOURCES:
+        existing = list(DebateSource.objects.filter(debate=debate).values_list(
+            "position", "version_id"))
+        if len(existing) + len(codes) > MAX_DEBATE_SOURCES:
             raise DebateSourceError(f"A debate has at most {MAX_DEBATE_SOURCES} sources.")
-        seen: set[int] = set()
+        seen = {version for _, version in existing}
+        position = max((p for p, _ in existing), default=0)
         links = []
         for version in _versions(debate.team, codes):
             if version.pk in seen:
                 continue  # the same version twice would be two ids for one text
             seen.add(version.pk)
-            links.append(DebateSource(debate=debate, position=len(links) + 1, version=version,
+            position += 1
+            links.append(DebateSource(debate=debate, position=position, version=version,
                                       title=version.source.title))
         DebateSource.objects.bulk_create(links)
 
@@ -89,6 +93,7 @@ class LibraryDebateSources:
             id=link.source_id, title=link.title,
             status=link.version.status if link.version else "deleted",
             error=link.version.error if link.version else "",
+            version=str(link.version.code) if link.version else "",
             url=reverse("sources:debate_source", kwargs={
                 "code": debate.code, "source_id": link.source_id}))
             for link in selectors.debate_links(debate=debate)]

@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from debates import event_log, signals
+from debates.debate_sources import debate_sources
 from debates.engine import (
     CallRecord,
     Cancelled,
@@ -37,7 +38,6 @@ from debates.engine import (
     get_protocol,
     usage_from_calls,
 )
-from debates.debate_sources import debate_sources
 from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, Synthesis
 from debates.runtime import shutdown
 from debates.runtime.lease import (  # noqa: F401 - claim/release/lease_seconds are this module's API too

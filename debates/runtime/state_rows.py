@@ -6,6 +6,7 @@ runner (and with it litellm, which takes seconds to import).
 
 from __future__ import annotations
 
+from debates.debate_sources import debate_sources
 from debates.engine import (
     CouncilPhase,
     DebateConfig,
@@ -16,7 +17,6 @@ from debates.engine import (
     TurnStatus,
     get_protocol,
 )
-from debates.debate_sources import debate_sources
 from debates.models import Agent, Debate
 
 

@@ -24,8 +24,9 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import PurePath
 
-# One file's bytes at most (docs/web.md, "Sources"): a 300-page text PDF is about 2 MB.
-MAX_SOURCE_BYTES = 10 * 1024 * 1024
+# One file's bytes at most (docs/web.md, "Sources"): a 300-page text PDF is about 2 MB,
+# and 8 MiB sent base64 in a JSON body (the API, MCP) stays under the site's 12 MiB.
+MAX_SOURCE_BYTES = 8 * 1024 * 1024
 # What a DOCX or XLSX may unpack to, in all, and how far one entry may expand: an
 # office file's XML compresses about 5-20x; a bomb's runs of zeros reach 1000x.
 MAX_UNPACKED_BYTES = 100 * 1024 * 1024
@@ -107,7 +108,7 @@ def check_source_file(data: bytes, filename: str) -> str:
     if not data:
         raise SourceRefused(f"{filename}: the file is empty")
     if len(data) > MAX_SOURCE_BYTES:
-        raise SourceRefused(f"{filename}: {_mb(len(data))} is past the limit of "
+        raise SourceRefused(f"{filename}: the file is past the limit of "
                             f"{_mb(MAX_SOURCE_BYTES)} a file")
     if kind == "pdf":
         if b"%PDF-" not in data[:1024]:
