@@ -291,7 +291,7 @@ class RerunForm(SettingsForm):
     def __init__(self, *args: Any, debate: Debate, **kwargs: Any) -> None:
         self.debate = debate
         cfg = DebateConfig.model_validate(debate.settings)
-        initial = {
+        initial: dict[str, object] = {
             "question": debate.question, "context": debate.context,
             "panel": RerunPanel.SAME, "mode": cfg.mode.value, "model": cfg.model,
             "agents": cfg.agents, "max_rounds": cfg.max_rounds, "threshold": cfg.threshold,

@@ -146,3 +146,19 @@ def test_delete_waits_for_active_debates_and_removes_files(team, owner, media_ro
     source_delete(source=version.source)
     assert stored_files(media_root) == [] and not Source.objects.exists()
     assert DebateSource.objects.get(debate=debate).version is None
+
+
+def test_the_reading_is_a_worker_task_queued_once_the_upload_commits(
+        team, owner, monkeypatch, django_capture_on_commit_callbacks):
+    import django_q.tasks
+
+    from sources import tasks
+
+    queued: list[tuple[object, ...]] = []
+    monkeypatch.setattr(django_q.tasks, "async_task", lambda *a, **k: queued.append(a))
+    with django_capture_on_commit_callbacks(execute=True):
+        [version] = sources_upload(team=team, user=owner, files=[Upload("a.md", b"# A")])
+        assert queued == []  # nothing before the commit: a worker never reads a half-save
+    assert queued == [("sources.tasks.extract_source", str(version.code))]
+    func, code = queued[0]
+    assert tasks.extract_source(str(code)) == SourceStatus.READY

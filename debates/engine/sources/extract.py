@@ -190,7 +190,7 @@ def _csv_text(data: bytes, filename: str) -> str:
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t|")
     except csv.Error:
-        dialect = csv.excel  # type: ignore[assignment]
+        dialect = csv.excel
     return "\n".join(_cells(row) for row in csv.reader(io.StringIO(text), dialect) if row)
 
 
