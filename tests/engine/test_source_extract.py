@@ -1,5 +1,5 @@
 """Text out of each kind of file, and each bad file refused with a message that says why
-(docs/engine.md, "Sources")."""
+(docs/web.md, "Sources")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Text out of an uploaded file, refusing what is not text we can read.
 
-Two steps (docs/engine.md, "Sources"):
+Two steps (docs/web.md, "Sources"):
 
 - ``check_source_file(data, filename)`` is cheap and reads no document: the kind from
   the name, the bytes checked against it (``%PDF-``, a zip with the parts a DOCX or XLSX
