@@ -67,7 +67,12 @@ class UploadIn(Schema):
     note: str = Field(default="", max_length=300)
 
 
-class UsageOut(Schema):
+class SourceDeletedOut(Schema):
+    code: uuid.UUID
+    deleted: bool
+
+
+class SourceUsageOut(Schema):
     used_bytes: int
     quota_bytes: int
 
@@ -109,7 +114,7 @@ def list_sources(request: HttpRequest) -> list[dict[str, Any]]:
     return [_source(s) for s in selectors.team_sources(team=team)]
 
 
-@router.get("/usage", response=UsageOut, url_name="sources_usage")
+@router.get("/usage", response=SourceUsageOut, url_name="sources_usage")
 def usage(request: HttpRequest) -> dict[str, int]:
     """Bytes the team's stored files take, and its quota."""
     team, _ = current_team_access(request, need=Need.READ)
@@ -156,7 +161,8 @@ def upload_version(request: AuthenticatedHttpRequest, code: uuid.UUID,
     return Status(201, _source(source))
 
 
-@router.delete("/{uuid:code}", response={204: None, **errors(409)}, url_name="sources_delete")
+@router.delete("/{uuid:code}", response={200: SourceDeletedOut, **errors(409)},
+               url_name="sources_delete")
 def delete_source(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Status[Any]:
     """Deletes the source, its versions and files (409 while a debate that has not
     ended uses it)."""
@@ -165,4 +171,4 @@ def delete_source(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Status[
         services.source_delete(source=source)
     except services.SourceError as exc:
         return refuse(409, str(exc))
-    return Status(204, None)
+    return Status(200, {"code": code, "deleted": True})

@@ -44,7 +44,7 @@ def test_upload_list_get_delete(owner_client, team):
     version = post(owner_client, f"/api/sources/{created['code']}/versions",
                    {"filename": "costs.txt", "content_base64": b64(b"new numbers")})
     assert version.status_code == 201 and version.json()["current"]["number"] == 2
-    assert owner_client.delete(f"/api/sources/{created['code']}").status_code == 204
+    assert owner_client.delete(f"/api/sources/{created['code']}").json()["deleted"] is True
     assert not Source.objects.exists()
 
 

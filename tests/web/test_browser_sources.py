@@ -50,7 +50,8 @@ def test_upload_on_the_form_watch_the_debate_and_follow_a_citation(owner, team, 
                 expect(sources).to_contain_text("S1")
                 expect(sources).to_contain_text("bus-notes")
                 expect(sources).to_contain_text("ready")
-                expect(page.locator(".status, .badge-succeeded").first).to_be_visible()
+                # Read, then run: the live page fills in the synthesis.
+                expect(page.locator("#debate-synthesis .synthesis-card")).to_be_visible()
                 page.screenshot(path=str(shots / "debate-desk.png"), full_page=True)
                 sources.get_by_role("link", name="S1 bus-notes").click()
                 expect(page.locator("h1")).to_contain_text("bus-notes")
@@ -61,18 +62,19 @@ def test_upload_on_the_form_watch_the_debate_and_follow_a_citation(owner, team, 
                 expect(cited).to_contain_text("Paragraph")
                 assert page.evaluate("location.hash") == "#S1.2"
                 page.screenshot(path=str(shots / "source-desk.png"), full_page=True)
+                source_path = page.url.removeprefix(base)
                 page.goto(f"{base}/sources/")
                 expect(page.locator("table")).to_contain_text("bus-notes")
                 page.screenshot(path=str(shots / "library-desk.png"), full_page=True)
 
                 phone = browser.new_page(viewport={"width": 390, "height": 844})
                 phone.context.add_cookies(page.context.cookies())
-                for name, path in (("library", "/sources/"), ("new", "/debates/new")):
+                for name, path in (("library", "/sources/"), ("new", "/debates/new"),
+                                   ("source", source_path)):
                     phone.goto(base + path)
                     width = phone.evaluate("document.documentElement.scrollWidth")
                     assert width <= 390, f"{path} scrolls sideways on a phone ({width}px)"
                     phone.screenshot(path=str(shots / f"{name}-phone.png"), full_page=True)
-                phone.goto(page.url.replace("/sources/", "") or base)
             finally:
                 browser.close()
     if (keep := __import__("os").environ.get("COUNCIL_KEEP_SHOTS")):
