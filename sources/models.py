@@ -45,6 +45,11 @@ class Source(models.Model):
 
     @property
     def current(self) -> SourceVersion | None:
+        # The prefetched versions when a list has them (selectors.team_sources, newest
+        # first), else one query.
+        prefetched = getattr(self, "_prefetched_objects_cache", {}).get("versions")
+        if prefetched is not None:
+            return max(prefetched, key=lambda v: v.number, default=None)
         return self.versions.order_by("-number").first()
 
 
