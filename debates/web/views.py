@@ -69,7 +69,11 @@ from view_kit.http import AuthenticatedHttpRequest
 def _page_context(debate: Debate, role: str) -> dict[str, object]:
     detailed = selectors.debate_detail(team=debate.team, code=debate.code)
     page = debate_page(detailed, role=role, can_write=can_write(role))
-    return {"page": page, "debate": detailed}
+    # The debate's sources (the sources app's, through debates.debate_sources), in its
+    # head; while one is being read the list polls itself.
+    links = debate_sources().links(debate=detailed)
+    return {"page": page, "debate": detailed, "source_links": links,
+            "sources_waiting": any(link.status in ("pending", "extracting") for link in links)}
 
 
 def _int(value: str | None) -> int:
@@ -217,13 +221,9 @@ def debate_detail(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 
     # An active debate changes with every step: nothing worth keeping.
     html = body() if debate.is_active else finished_body(debate, role, body)
-    links = debate_sources().links(debate=debate)
     return render(request, "debates/detail.html",
                   {"debate": debate, "body": html, "action_forms": ACTION_FORMS,
-                   "role": role, "lang": detect_language(debate.question),
-                   "source_links": links,
-                   "sources_waiting": any(link.status in ("pending", "extracting")
-                                          for link in links)})
+                   "role": role, "lang": detect_language(debate.question)})
 
 
 @login_required

@@ -51,6 +51,7 @@ def test_source_page_shows_versions_and_sanitised_passages(owner_client, team, o
     page = owner_client.get(reverse("sources:detail", args=[version.source.code])).content.decode()
     assert "Version 1" in page and 'id="p1"' in page and 'id="p2"' in page
     assert "<script>alert(1)" not in page and "href=\"javascript" not in page
+    assert 'data-confirm="Delete costs and all its versions?' in page  # asks first
     assert "&lt;script&gt;alert(1)" in page
 
 

@@ -66,11 +66,16 @@ def test_upload_on_the_form_watch_the_debate_and_follow_a_citation(owner, team, 
                 page.goto(f"{base}/sources/")
                 expect(page.locator("table")).to_contain_text("bus-notes")
                 page.screenshot(path=str(shots / "library-desk.png"), full_page=True)
+                page.get_by_role("link", name="bus-notes").click()
+                expect(page.locator(".history")).to_contain_text("Version 1")
+                expect(page.locator('li.passage[id="p2"]')).to_contain_text("Paragraph")
+                page.screenshot(path=str(shots / "entry-desk.png"), full_page=True)
+                entry_path = page.url.removeprefix(base)
 
                 phone = browser.new_page(viewport={"width": 390, "height": 844})
                 phone.context.add_cookies(page.context.cookies())
                 for name, path in (("library", "/sources/"), ("new", "/debates/new"),
-                                   ("source", source_path)):
+                                   ("source", source_path), ("entry", entry_path)):
                     phone.goto(base + path)
                     width = phone.evaluate("document.documentElement.scrollWidth")
                     assert width <= 390, f"{path} scrolls sideways on a phone ({width}px)"
