@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 # process keeps the cores busy meanwhile (worksteal evens out the slow files).
 TEST_JOBS ?= 2
 # Every Python package of the checkout, for mypy: the product's and the bench's.
-PACKAGES := council_site accounts site_edge view_kit api_kit debates personas collab decisions \
+PACKAGES := council_site accounts site_edge view_kit api_kit debates personas sources collab decisions \
 	evaluations \
 	notifications integrations bench
 

@@ -43,6 +43,7 @@ from decisions.api_calibration import calibration_router, outcome_router
 from evaluations.api import router as evaluations_router
 from personas.api import router as personas_router
 from site_edge.request_guard import too_large_message
+from sources.api import router as sources_router
 
 log = logging.getLogger(__name__)
 
@@ -335,6 +336,7 @@ def health(request: HttpRequest) -> HealthOut:
 # docs. Comments live under /api/debates/{code}/comments.
 api.add_router("/teams", teams_router)
 api.add_router("/personas", personas_router)
+api.add_router("/sources", sources_router)
 api.add_router("/debates", collab_router)
 api.add_router("/debates", debates_router)
 api.add_router("/debates", decision_debate_router)

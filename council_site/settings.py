@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "accounts",
     "debates",
     "personas",
+    "sources",
     "collab",
     "decisions",
     "evaluations",
@@ -296,6 +297,16 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 # The embedded configuration has no reverse proxy, so the ASGI app serves /static/
 # itself (asgi.py). Behind a proxy that serves STATIC_ROOT, turn this off.
 COUNCIL_SERVE_STATIC = env_bool("COUNCIL_SERVE_STATIC", True)
+
+# --- stored files (sources) -------------------------------------------------------
+
+# Uploaded sources go through Django's storage API: files under MEDIA_ROOT by default;
+# the scale-out configuration points STORAGES["default"] at a django-storages backend
+# (docs/configuration.md, "Stored files"). Files are never served from MEDIA_URL: a
+# source's text reaches pages through access-checked views only.
+MEDIA_ROOT = Path(env_str("COUNCIL_MEDIA_ROOT", str(VAR_DIR / "media")))
+# The bytes of files a team may keep in its sources (docs/web.md, "Sources").
+COUNCIL_SOURCE_QUOTA_BYTES = env_int("COUNCIL_SOURCE_QUOTA_BYTES", 200 * 1024 * 1024, minimum=0)
 
 # --- security ---------------------------------------------------------------------
 

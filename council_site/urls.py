@@ -33,6 +33,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("accounts.urls")),
     path("", include("personas.urls")),
+    path("", include("sources.urls")),
     path("", include("collab.urls")),
     path("", include("decisions.urls")),
     path("", include("notifications.urls")),

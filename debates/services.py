@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from accounts.models import Team
 from debates import event_log
+from debates.debate_sources import DebateSourceError, debate_sources
 from debates.engine import (
     PROMPT_VERSION,
     CouncilPhase,
@@ -90,6 +91,9 @@ class DebateSpec:
     personas: Sequence[Persona] = ()
     # Codes of the team's library personas; they sit on the panel after ``personas``.
     library_personas: Sequence[str] = ()
+    # Codes of the team's sources (a source: its current version; a version: that one),
+    # in order: S1, S2... (docs/web.md, "Sources").
+    sources: Sequence[str] = ()
     base: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -219,6 +223,11 @@ def debate_start(
             if source is not None:
                 Agent.objects.filter(debate=debate, index=index).update(
                     source_persona_id=source)
+        if spec.sources:
+            try:
+                debate_sources().attach(debate=debate, codes=list(spec.sources))
+            except DebateSourceError as exc:  # rolls the debate back with it
+                raise InputError(str(exc)) from None
         event_log.append(debate, "debate_created", {"status": debate.status})
         if start:
             enqueue_step(debate)
@@ -363,24 +372,27 @@ def rerun_personas(debate: Debate, panel: str) -> tuple[list[Persona], list[str 
 def debate_rerun(
     *, debate: Debate, user: User | None, overrides: dict[str, Any] | None = None,
     question: str | None = None, context: str | None = None, panel: str = RerunPanel.SAME,
+    sources: Sequence[str] | None = None,
 ) -> Debate:
     """A new debate with the same (or edited) settings, question and background, linked
     to its parent, with the same panel (``panel="same"``, the default) or the composed
     members drawn anew (``"fresh"``). It gets a fresh seed unless ``overrides`` pins
-    one: a re-run is a new draw."""
+    one: a re-run is a new draw. It keeps the parent's sources (the same versions)
+    unless ``sources`` lists others (codes as ``DebateSpec.sources``)."""
     overrides = dict(overrides or {})
     seed = overrides.pop("seed", None)
-    personas, sources = rerun_personas(debate, panel)
+    personas, persona_sources = rerun_personas(debate, panel)
     spec = DebateSpec(
         question=question if question is not None else debate.question,
         context=context if context is not None else debate.context,
         personas=personas,
         base={**debate.settings, **overrides}, seed=seed,
+        sources=debate_sources().codes(debate=debate) if sources is None else sources,
     )
     with transaction.atomic():
         rerun = debate_start(team=debate.team, user=user, spec=spec, parent=debate)
         # Library usage figures follow the personas into the re-run.
-        for index, source in enumerate(sources):
+        for index, source in enumerate(persona_sources):
             if source is not None:
                 rerun.agents.filter(index=index).update(source_persona_id=source)
     return rerun

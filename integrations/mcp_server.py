@@ -36,6 +36,7 @@ from debates.engine import Mode
 from debates.limits import RateLimited
 from debates.models import ACTIVE_STATUSES, Debate
 from personas import selectors as persona_selectors
+from sources.access import source_access
 from view_kit.http import AuthenticatedHttpRequest
 
 INSTRUCTIONS = """\
@@ -279,7 +280,8 @@ def build_server(secret: str) -> MCPServer:
                            inline_personas: list[dict[str, Any]] | None = None,
                            synthesis_model: str | None = None,
                            fallback_model: str | None = None,
-                           seed: int | None = None) -> dict[str, Any]:
+                           seed: int | None = None,
+                           sources: list[str] | None = None) -> dict[str, Any]:
         """Start a debate on a decision question; returns its status (with its
         code) at once. The options of POST /api/debates/, with the same checks:
         question (at most 20,000 characters), context, mode (quick, medium or deep),
@@ -289,12 +291,15 @@ def build_server(secret: str) -> MCPServer:
         (personas given in full: name, background, expertise, approach, bias),
         protocol (council, adversarial or workflow; default council), options (the
         answers verdicts choose between; default: automatic), anonymize_peers,
-        synthesis_model, fallback_model, seed; team is a team code (default: your first team).
+        synthesis_model, fallback_model, seed, sources (library source codes from
+        list_sources: the panel reads them as S1, S2... and the debate starts once
+        they are read); team is a team code (default: your first team).
         A refusal names the field. Follow it with wait_for_debate, then get_result."""
         payload: dict[str, Any] = {"question": question, "context": context, "mode": mode,
                                    "personas": personas or [], "protocol": protocol,
                                    "anonymize_peers": anonymize_peers,
-                                   "inline_personas": inline_personas or []}
+                                   "inline_personas": inline_personas or [],
+                                   "sources": sources or []}
         payload.update({k: v for k, v in {
             "model": model, "agents": agents, "max_rounds": max_rounds, "options": options,
             "threshold": threshold, "synthesis_model": synthesis_model,
@@ -333,6 +338,7 @@ def build_server(secret: str) -> MCPServer:
         return await sync_to_async(result)(identity, code)
 
     add_follow_through_tools(tool, identity)
+    add_source_tools(tool, identity)
     return server
 
 
@@ -374,3 +380,78 @@ def add_follow_through_tools(tool: Callable[[Any], Any], identity: Identity) -> 
         payload = {"right_option": right_option, "result": result, "notes": notes,
                    "review_again_on": review_again_on}
         return await sync_to_async(outcome)(identity, code, payload)
+
+
+# --- sources: the team's documents a debate argues from (docs/api.md, "Sources") ------
+
+
+def sources_list(identity: Identity, team: str | None) -> list[dict[str, Any]]:
+    """``list_sources``: the JSON API's route itself, as the token's user."""
+    from sources.api import SourceOut, list_sources
+
+    request = identity.request(team)
+    request.method = "GET"
+    if current_team(request) is None:
+        raise ToolError("No such team among yours (see list_teams).")
+    try:
+        return [SourceOut.model_validate(s).model_dump(mode="json")
+                for s in list_sources(request)]
+    except (Http404, PermissionDenied) as exc:
+        raise _refusal(exc) from exc
+
+
+def source_get(identity: Identity, code: str) -> dict[str, Any]:
+    from sources.api import SourceDetailOut, source_detail_out
+
+    request = identity.request()
+    request.method = "GET"
+    try:
+        source, _ = source_access(request, code)
+    except (Http404, PermissionDenied) as exc:
+        raise _refusal(exc) from exc
+    return SourceDetailOut.model_validate(source_detail_out(source)).model_dump(mode="json")
+
+
+def source_upload(identity: Identity, payload: dict[str, Any],
+                  team: str | None) -> dict[str, Any]:
+    from sources.api import SourceOut, UploadIn, upload_source
+
+    request = identity.request(team)
+    if current_team(request) is None:
+        raise ToolError("No such team among yours (see list_teams).")
+    try:
+        answer = upload_source(request, UploadIn.model_validate(payload))
+    except ValidationError as exc:
+        raise _invalid(exc) from exc
+    except (Http404, PermissionDenied) as exc:
+        raise _refusal(exc) from exc
+    if answer.status_code != 201:
+        raise _refused(answer.value)
+    return SourceOut.model_validate(answer.value).model_dump(mode="json")
+
+
+def add_source_tools(tool: Callable[[Any], Any], identity: Identity) -> None:
+    """The team's source library: what a debate may read and cite."""
+
+    @tool
+    async def list_sources(team: str | None = None) -> list[dict[str, Any]]:
+        """The team's library sources (default: your first team), each with its
+        current version's status (pending, extracting, ready or refused). Pass source
+        codes as start_debate's sources."""
+        return await sync_to_async(sources_list)(identity, team)
+
+    @tool
+    async def get_source(code: str) -> dict[str, Any]:
+        """One source: its versions, and the current version's text once it is read."""
+        return await sync_to_async(source_get)(identity, code)
+
+    @tool
+    async def upload_source(filename: str, content_base64: str, note: str = "",
+                            team: str | None = None) -> dict[str, Any]:
+        """Add a document to the team's source library (editors and owners): its name
+        says its kind (.pdf, .docx, .xlsx, .csv, .html, .md, .txt), the file base64
+        (at most 8 MiB). It is read in the background: poll get_source until its
+        current status is ready (or refused, with the reason); a refused file saves
+        nothing."""
+        payload = {"filename": filename, "content_base64": content_base64, "note": note}
+        return await sync_to_async(source_upload)(identity, payload, team)

@@ -21,8 +21,8 @@ from tests.served_site import served_site
 CHECKS = "not_a_server_error,response_schema_conformance"
 # One user, their team and an API token, and one object of each kind the paths name
 # (a finished debate with a comment and a decision, a library, a persona with two
-# versions, a simulated evaluation): their codes (JSON on stdout's last line) let the
-# fuzzer past the 404s.
+# versions, a simulated evaluation, a read source): their codes (JSON on stdout's last line)
+# let the fuzzer past the 404s.
 SETUP = """
 import json
 from django.contrib.auth.models import User
@@ -42,10 +42,14 @@ library = library_create(team=team, user=user, name="Main")
 fields = dict(name="Dana", background="CFO", expertise="x", approach="x", bias="x")
 persona = persona_create(library=library, user=user, data=Persona(**fields))
 persona_update(persona=persona, user=user, data=Persona(**{**fields, "bias": "Bold"}))
+from sources.models import Source, SourceVersion
+source = Source.objects.create(team=team, title="Costs")
+SourceVersion.objects.create(source=source, number=1, filename="costs.md", sha256="0" * 64,
+                             size=9, kind="markdown", status="ready", text="Kafka: 9")
 from evaluations.services import EvaluationRequest, evaluation_start
 evaluation = evaluation_start(team=team, user=user, request=EvaluationRequest(
     set_name="compare", n=3, sim_accuracy=0.6))
-print(json.dumps({"evaluation": str(evaluation.code),
+print(json.dumps({"evaluation": str(evaluation.code), "source": str(source.code),
                   "token": api_token_create(user=user, name="fuzz")[1],
                   "team": str(team.code), "debate": str(debate.code),
                   "comment": str(comment.code), "library": str(library.code),
@@ -55,7 +59,7 @@ print(json.dumps({"evaluation": str(evaluation.code),
 # Which object a path's {code} names, by the path's start (the patterns are disjoint).
 CODE_OF = [("^/api/teams/", "team"), ("^/api/personas/libraries/", "library"),
            ("^/api/personas/", "persona"), ("^/api/debates/", "debate"),
-           ("^/api/evaluations/", "evaluation")]
+           ("^/api/evaluations/", "evaluation"), ("^/api/sources/", "source")]
 
 
 def config_text(made: dict[str, str]) -> str:

@@ -146,7 +146,8 @@ class World:
 
 
 @pytest.fixture
-def world(team, owner, member, viewer, outsider, other_team) -> World:
+def world(team, owner, member, viewer, outsider, other_team, settings, tmp_path) -> World:
+    settings.MEDIA_ROOT = tmp_path / "media"  # uploaded sources (sources app)
     debate = debate_create(team=team, user=owner, question="Should we move billing to Postgres?",
                            config=DebateConfig(mode="quick"), start=False)
     Synthesis.objects.create(debate=debate, result=_finished_result())
@@ -335,6 +336,52 @@ def evaluation_form(w: World, r: str) -> dict[str, Any]:
             "agents": "3", "model": "sim/default", "sim_accuracy": "0.6"}
 
 
+def _ready_source(w: World, title: str) -> Any:
+    """A read library source of the world's team (made directly, no file stored)."""
+    from sources.models import Source, SourceVersion
+
+    source = Source.objects.create(team=w.team, title=title)
+    SourceVersion.objects.create(source=source, number=1, filename=f"{title}.md",
+                                 sha256="0" * 64, size=10, kind="markdown", status="ready",
+                                 text="Kafka costs 4,200 USD a month.")
+    return source
+
+
+def source(w: World, r: str) -> dict[str, Any]:
+    from sources.models import Source
+
+    found = Source.objects.filter(team=w.team, title="Evidence").first()
+    return {"code": (found or _ready_source(w, "Evidence")).code}
+
+
+def fresh_source(w: World, r: str) -> dict[str, Any]:
+    """A source per role, so one role deleting it leaves the next one its own."""
+    return {"code": _ready_source(w, f"For {r}").code}
+
+
+def debate_with_source(w: World, r: str) -> dict[str, Any]:
+    from sources.models import DebateSource, SourceVersion
+
+    if not DebateSource.objects.filter(debate=w.debate).exists():
+        version = SourceVersion.objects.get(source__code=source(w, r)["code"])
+        DebateSource.objects.create(debate=w.debate, position=1, version=version,
+                                    title="Evidence")
+    return {"code": w.debate.code, "source_id": "S1"}
+
+
+def source_file(w: World, r: str) -> dict[str, Any]:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return {"files": [SimpleUploadedFile(f"{r}.txt", f"Notes by {r}.".encode())]}
+
+
+def source_json(w: World, r: str) -> dict[str, Any]:
+    import base64
+
+    return {"filename": f"{r}.txt",
+            "content_base64": base64.b64encode(f"Notes by {r}.".encode()).decode()}
+
+
 def debate_form(w: World, r: str) -> dict[str, Any]:
     return {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
             "model": "sim/default", "protocol": "council"}
@@ -402,6 +449,15 @@ ROWS: list[R] = [
     R("personas/<uuid:code>/fork", "POST", WRITE, kw=persona),
     R("personas/<uuid:code>/restore", "POST", WRITE, kw=persona,
       data=lambda w, r: {"number": "1"}),
+    # ---- sources (the team's documents)
+    R("sources/", "GET", CURRENT_READ),
+    R("sources/upload", "POST", CURRENT_WRITE, data=source_file),
+    R("sources/<uuid:code>/", "GET", READ, kw=source),
+    R("sources/<uuid:code>/status", "GET", READ, kw=source),
+    R("sources/<uuid:code>/versions", "POST", WRITE, kw=source, data=source_file),
+    R("sources/<uuid:code>/delete", "POST", WRITE, kw=fresh_source),
+    R("debates/<uuid:code>/sources/", "GET", READ, kw=debate),
+    R("debates/<uuid:code>/sources/<str:source_id>", "GET", READ, kw=debate_with_source),
     # ---- comments
     R("debates/<uuid:code>/comments/", "GET", READ, kw=debate),
     R("debates/<uuid:code>/comments/", "POST", WRITE, kw=debate,
@@ -541,6 +597,12 @@ ROWS: list[R] = [
     R("api/debates/<uuidstr:code>/more-round", "POST", WRITE_THEN_409, kw=active),
     R("api/debates/<uuidstr:code>/rerun", "POST", WRITE, kw=debate,
       data=lambda w, r: {"question": f"Should {r} move billing?"}),
+    R("api/sources/", "GET", CURRENT_READ),
+    R("api/sources/", "POST", CURRENT_WRITE, data=source_json),
+    R("api/sources/usage", "GET", CURRENT_READ),
+    R("api/sources/<uuidstr:code>", "GET", READ, kw=source),
+    R("api/sources/<uuidstr:code>", "DELETE", WRITE, kw=fresh_source),
+    R("api/sources/<uuidstr:code>/versions", "POST", WRITE, kw=source, data=source_json),
     # ---- learning from outcomes (JSON API)
     R("api/debates/<uuidstr:code>/outcome", "POST", WRITE, kw=decided, data=outcome_body),
     R("api/calibration", "GET", CURRENT_READ),
@@ -648,6 +710,8 @@ def prepare(row: R, w: World, role: str) -> tuple[str, dict[str, Any]]:
 def send(client: Client, row: R, url: str, data: dict[str, Any]) -> Any:
     if row.method == "GET":
         return client.get(url, data)
+    if row.method == "POST" and not row.is_api and "files" in data:
+        return client.post(url, data)  # multipart: an upload form
     if row.is_api:
         return client.generic(row.method, url, __import__("json").dumps(data),
                               content_type="application/json")
@@ -805,3 +869,58 @@ def test_websocket_matrix(route: str, kw: Factory, expect: dict[str, object],
         if not allowed and outcome not in ("refused", f"closed 4{expect[role]}"):
             problems.append(f"{role}: expected close 4{expect[role]}, got {outcome}")
     assert not problems, f"{route}:\n  " + "\n  ".join(problems)
+
+
+# --------------------------------------------------------------------------- MCP tools
+
+# The MCP tools that touch a team's data (integrations/mcp_server.py), each called as
+# every role's token: (tool, call, expectation). A refusal is a ToolError; "Not found"
+# for outsiders, who learn nothing of the team.
+def _mcp_source_get(identity: Any, w: World, r: str) -> Any:
+    from integrations.mcp_server import source_get
+
+    return source_get(identity, str(source(w, r)["code"]))
+
+
+def _mcp_source_upload(identity: Any, w: World, r: str) -> Any:
+    from integrations.mcp_server import source_upload
+
+    return source_upload(identity, source_json(w, r), str(w.team.code))
+
+
+def _mcp_sources_list(identity: Any, w: World, r: str) -> Any:
+    from integrations.mcp_server import sources_list
+
+    return sources_list(identity, str(w.team.code))
+
+
+MCP_ROWS: list[tuple[str, Callable[[Any, World, str], Any], dict[str, object]]] = [
+    ("list_sources", _mcp_sources_list, READ),
+    ("get_source", _mcp_source_get, READ),
+    ("upload_source", _mcp_source_upload, WRITE),
+]
+
+
+@pytest.mark.parametrize("tool, call, expect", MCP_ROWS, ids=[t for t, _, _ in MCP_ROWS])
+def test_mcp_matrix(tool: str, call: Callable[[Any, World, str], Any],
+                    expect: dict[str, object], world: World) -> None:
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from integrations.mcp_server import Identity
+
+    source(world, "owner")  # made before any count is taken
+    problems = []
+    for role in ROLES:
+        _, secret = api_token_create(user=world.users[role], name="mcp")
+        before = _counts()
+        try:
+            call(Identity(secret), world, role)
+            outcome: object = OK
+        except ToolError as exc:
+            text = str(exc)
+            outcome = 404 if ("Not found" in text or "No such team" in text) else 403
+        if outcome != expect[role]:
+            problems.append(f"{role}: expected {expect[role]}, got {outcome}")
+        if outcome != OK and _counts() != before:
+            problems.append(f"{role}: a refused {tool} changed data")
+    assert not problems, f"{tool}:\n  " + "\n  ".join(problems)

@@ -142,6 +142,10 @@ class DebateIn(Schema):
         "null = automatic (for/against/conditional, or the alternatives the question names).")
     personas: list[uuid.UUID] = Field(default_factory=list,
                                       description="Library persona codes, panel order.")
+    sources: list[uuid.UUID] = Field(
+        default_factory=list, max_length=20,
+        description="Codes of the team's library sources (POST /api/sources/), read as S1, "
+        "S2... in this order; the debate starts once they are read.")
     # The CLI's options the web form does not show.
     inline_personas: list[Persona] = Field(
         default_factory=list, max_length=MAX_AGENTS,
@@ -261,7 +265,8 @@ def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
 def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Status[Any]:
     """Starts a debate; the same checks as the web form, nothing saved on refusal."""
     team, _ = current_team_access(request, write=True)
-    data = payload.model_dump(exclude=CLI_ONLY | {"personas"}, exclude_none=True)
+    data = payload.model_dump(exclude=CLI_ONLY | {"personas", "sources"}, exclude_none=True)
+    data["library_sources"] = [str(c) for c in payload.sources]
     data["mode"] = payload.mode.value
     data.setdefault("model", DebateForm.default_config().model)
     data["library_personas"] = [str(c) for c in payload.personas]

@@ -44,6 +44,10 @@ class RerunIn(Schema):
     question: str | None = Field(default=None, max_length=MAX_QUESTION_CHARS + 1000,
                                  description="Edited question; default: the parent's.")
     context: str | None = None
+    sources: list[uuid.UUID] | None = Field(
+        default=None, max_length=20,
+        description="Source or source-version codes of the team, in order; default: the "
+        "parent's sources (the same versions).")
 
 
 @router.get("/schemas/result", response={200: dict[str, Any], **errors(404)},
@@ -110,7 +114,9 @@ def rerun(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: RerunIn |
     payload = payload or RerunIn()
     try:
         child = debate_rerun(debate=debate, user=request.user, question=payload.question,
-                             context=payload.context)
+                             context=payload.context,
+                             sources=None if payload.sources is None
+                             else [str(c) for c in payload.sources])
     except RateLimited:
         raise  # 429 with Retry-After (council_site.api)
     except InputError as exc:  # bad input, the cost cap or budget

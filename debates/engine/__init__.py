@@ -140,7 +140,13 @@ from .schemas import (  # noqa: E402
 from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
 from .sources.citations import PassageCitation, citations_in, quote_found  # noqa: E402
 from .sources.documents import SourceDocument  # noqa: E402
-from .sources.extract import ExtractedText, SourceRefused, extract_text  # noqa: E402
+from .sources.extract import (  # noqa: E402
+    MAX_SOURCE_BYTES,
+    ExtractedText,
+    SourceRefused,
+    check_source_file,
+    extract_text,
+)
 from .sources.passages import Passage, split_passages  # noqa: E402
 from .state import DebateState, Step  # noqa: E402
 
@@ -158,6 +164,7 @@ __all__ = [
     "SourceDocument", "Passage", "split_passages", "ExtractedText", "SourceRefused", "extract_text",
     "PassageCitation", "citations_in", "quote_found", "EvidenceReport", "CheckedCitation",
     "EvidenceUse",
+    "check_source_file", "MAX_SOURCE_BYTES",
     # the evaluation harness
     "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
     "evaluate_question", "questions_for", "report_from_outcomes", "EvaluationReport",

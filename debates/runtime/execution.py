@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from debates import event_log, signals
+from debates.debate_sources import debate_sources
 from debates.engine import (
     CallRecord,
     Cancelled,
@@ -169,6 +170,8 @@ def run_next_step(code: uuid.UUID | str, *, worker: str | None = None,
 async def _run_claimed(code: uuid.UUID, worker: str, also: EngineHooks | None,
                        keep_lease: bool) -> bool:
     debate, state = await sync_to_async(_load)(code)
+    if await sync_to_async(_held_by_sources)(debate, worker):
+        return False
     protocol = get_protocol(state.config.protocol)
     step = protocol.next_step(state)
     if step is None:
@@ -209,6 +212,24 @@ async def _crashed(debate: Debate, worker: str, label: str, exc: Exception) -> b
     log.exception("debate %s: %s crashed", debate.code, label)
     await sync_to_async(_fail)(debate, f"internal error in {label}: "
                                       f"{type(exc).__name__}: {exc}", worker)
+    return False
+
+
+def _held_by_sources(debate: Debate, worker: str) -> bool:
+    """A debate does not start before its sources are read (docs/web.md, "Sources"):
+    while one is still being read the step is handed back (the reading queues it
+    again when done); a refused one fails the debate before any model call."""
+    readiness = debate_sources().readiness(debate=debate)
+    if readiness.refused:
+        _fail(debate, "A source could not be read, so the debate did not start (no model "
+                      "was called): " + "; ".join(readiness.refused), worker)
+        return True
+    if readiness.pending:
+        # Back to queued, as it was: the claim marked it running and started.
+        Debate.objects.filter(pk=debate.pk, lease_owner=worker).update(
+            status=DebateStatus.QUEUED, started_at=None, current_step="sources",
+            lease_owner="", lease_expires_at=timezone.now())
+        return True
     return False
 
 

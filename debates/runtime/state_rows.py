@@ -6,6 +6,7 @@ runner (and with it litellm, which takes seconds to import).
 
 from __future__ import annotations
 
+from debates.debate_sources import debate_sources
 from debates.engine import (
     CouncilPhase,
     DebateConfig,
@@ -27,6 +28,9 @@ def load_state(debate: Debate) -> DebateState:
         given_personas=[Persona.model_validate(p) for p in debate.given_personas],
         stop_requested=debate.stop_requested,
         forced_rounds=debate.forced_rounds,
+        # The sources that are read; a debate's first step waits for all of them
+        # (debates.runtime.execution, docs/web.md "Sources").
+        sources=debate_sources().documents(debate=debate) if debate.pk else [],
     )
     for row in debate.turns.all():
         state.add(Turn(phase=Phase(row.phase), round=row.round, agent=row.agent_index,

@@ -16,6 +16,7 @@ from django.conf import settings
 from pydantic import ValidationError
 
 from accounts.models import Team
+from debates.debate_sources import debate_sources
 from debates.engine import (
     MAX_AGENTS,
     MAX_ROUNDS,
@@ -180,8 +181,16 @@ class DebateForm(SettingsForm):
         widget=forms.CheckboxSelectMultiple,
         help_text="Chosen personas sit on the panel first; the rest are composed.",
     )
+    # Files come in request.FILES ("source_files"), stored by the view (docs/web.md,
+    # "Sources"); these are the team's library sources, by code.
+    library_sources = forms.MultipleChoiceField(
+        label="Sources from your team's library", required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="The panel reads these documents and cites their passages.",
+    )
 
-    field_order = ["question", "context", "protocol", "library_personas", "options", "mode",
+    field_order = ["question", "context", "protocol", "library_personas", "library_sources",
+                   "options", "mode",
                    "model", "agents", "max_rounds", "threshold", "anonymize_peers",
                    "output_mode", "context_limit_tokens"]
 
@@ -189,6 +198,9 @@ class DebateForm(SettingsForm):
         super().__init__(*args, **kwargs)
         self.team = team
         self.library_field.choices = library_persona_choices(team)
+        sources = self.fields["library_sources"]
+        assert isinstance(sources, forms.MultipleChoiceField)
+        sources.choices = debate_sources().choices(team=team)
         # An unknown protocol (API, MCP) is told which ones there are, as the CLI does.
         self.fields["protocol"].error_messages["invalid_choice"] = (
             f"Unknown protocol '%(value)s'; known protocols: {', '.join(known_protocols())}.")
@@ -245,6 +257,7 @@ class DebateForm(SettingsForm):
             anonymize_peers=bool(data.get("anonymize_peers")),
             options=data.get("options"),
             library_personas=list(data.get("library_personas") or []),
+            sources=list(data.get("library_sources") or []),
         )
 
 
@@ -263,14 +276,22 @@ class RerunForm(SettingsForm):
                   "objections change their minds?); a fresh one draws new composed members "
                   "(personas your team chose stay either way).")
 
-    field_order = ["question", "context", "panel", "options", "mode", "model", "agents",
+    keep_sources = forms.MultipleChoiceField(
+        label="Sources", required=False, widget=forms.CheckboxSelectMultiple,
+        help_text="Untick a source to leave it out; add files or library sources below.")
+    library_sources = forms.MultipleChoiceField(
+        label="Add sources from your team's library", required=False,
+        widget=forms.CheckboxSelectMultiple)
+
+    field_order = ["question", "context", "panel", "keep_sources", "library_sources",
+                   "options", "mode", "model", "agents",
                    "max_rounds", "threshold", "anonymize_peers", "output_mode",
                    "context_limit_tokens"]
 
     def __init__(self, *args: Any, debate: Debate, **kwargs: Any) -> None:
         self.debate = debate
         cfg = DebateConfig.model_validate(debate.settings)
-        initial = {
+        initial: dict[str, object] = {
             "question": debate.question, "context": debate.context,
             "panel": RerunPanel.SAME, "mode": cfg.mode.value, "model": cfg.model,
             "agents": cfg.agents, "max_rounds": cfg.max_rounds, "threshold": cfg.threshold,
@@ -279,8 +300,25 @@ class RerunForm(SettingsForm):
             "options": ", ".join(cfg.options or []),
         }
         initial.update(kwargs.pop("initial", None) or {})
+        port = debate_sources()
+        self.kept_choices = [(link.version, f"{link.id} · {link.title}")
+                             for link in port.links(debate=debate) if link.version]
+        initial["keep_sources"] = [code for code, _ in self.kept_choices]
         super().__init__(*args, initial=initial, **kwargs)
         self.fields["model"].initial = cfg.model
+        keep, library = self.fields["keep_sources"], self.fields["library_sources"]
+        assert isinstance(keep, forms.MultipleChoiceField)
+        assert isinstance(library, forms.MultipleChoiceField)
+        keep.choices = self.kept_choices
+        library.choices = port.choices(team=debate.team)
+
+    def sources(self) -> list[str] | None:
+        """The re-run's sources (kept, then added from the library); None keeps the
+        parent's (a page, or an API body, from before the field)."""
+        if "sources_shown" not in self.data:
+            return None
+        data = self.cleaned_data
+        return [*(data.get("keep_sources") or []), *(data.get("library_sources") or [])]
 
     def clean_question(self) -> str:
         try:

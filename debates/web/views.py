@@ -17,6 +17,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -26,7 +27,9 @@ from pydantic import BaseModel, ValidationError
 
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
+from debates.debate_sources import DebateSourceError, Upload, debate_sources
 from debates.engine import (
+    MAX_SOURCE_BYTES,
     DebateConfig,
     DebateResult,
     InputError,
@@ -66,7 +69,11 @@ from view_kit.http import AuthenticatedHttpRequest
 def _page_context(debate: Debate, role: str) -> dict[str, object]:
     detailed = selectors.debate_detail(team=debate.team, code=debate.code)
     page = debate_page(detailed, role=role, can_write=can_write(role))
-    return {"page": page, "debate": detailed}
+    # The debate's sources (the sources app's, through debates.debate_sources), in its
+    # head; while one is being read the list polls itself.
+    links = debate_sources().links(debate=detailed)
+    return {"page": page, "debate": detailed, "source_links": links,
+            "sources_waiting": any(link.status in ("pending", "extracting") for link in links)}
 
 
 def _int(value: str | None) -> int:
@@ -121,6 +128,27 @@ def debate_list(request: HttpRequest) -> HttpResponse:
     })
 
 
+def _uploads(request: HttpRequest) -> list[Upload]:
+    return [Upload(f.name or "file", f.read(MAX_SOURCE_BYTES + 1))  # no more: refused anyway
+            for f in request.FILES.getlist("source_files")]
+
+
+def _attach_uploads(request: AuthenticatedHttpRequest, debate: Debate,
+                    uploads: list[Upload]) -> None:
+    """The uploaded files stored in the team's library and added to the debate after
+    its chosen sources; called in the debate's transaction, so a refused file (its
+    message raised as ``InputError``) leaves no debate and no file (docs/web.md,
+    "Sources")."""
+    if not uploads:
+        return
+    port = debate_sources()
+    try:
+        codes = port.upload(team=debate.team, user=request.user, files=uploads)
+        port.attach(debate=debate, codes=codes)
+    except DebateSourceError as exc:
+        raise InputError(str(exc)) from None
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def debate_new(request: AuthenticatedHttpRequest) -> HttpResponse:
@@ -129,7 +157,9 @@ def debate_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     plan = None
     if request.method == "POST" and form.is_valid():
         try:
-            debate = debate_start(team=team, user=request.user, spec=form.spec())
+            with transaction.atomic():
+                debate = debate_start(team=team, user=request.user, spec=form.spec())
+                _attach_uploads(request, debate, _uploads(request))
         except InputError as exc:  # bad input or a limit: nothing was saved
             form.add_error(None, str(exc))
             try:  # the estimate of what was asked, with its personas, where it can be had
@@ -369,11 +399,14 @@ def debate_rerun_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Htt
     form = RerunForm(request.POST or None, debate=debate)
     if request.method == "POST" and form.is_valid() and form.config is not None:
         try:
-            child = debate_rerun(debate=debate, user=request.user,
-                                 overrides=form.settings_overrides(),
-                                 question=form.cleaned_data["question"],
-                                 context=form.cleaned_data["context"],
-                                 panel=form.cleaned_data["panel"])
+            with transaction.atomic():
+                child = debate_rerun(debate=debate, user=request.user,
+                                     overrides=form.settings_overrides(),
+                                     question=form.cleaned_data["question"],
+                                     context=form.cleaned_data["context"],
+                                     panel=form.cleaned_data["panel"],
+                                     sources=form.sources())
+                _attach_uploads(request, child, _uploads(request))
         except (InputError, ValidationError) as exc:
             form.add_error(None, str(exc))
         else:

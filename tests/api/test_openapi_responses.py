@@ -67,11 +67,16 @@ def world(team, owner, owner_client):
     comment = owner_client.post(f"/api/debates/{debate.code}/comments", {"body": "Why May?"},
                                 content_type="application/json")
     assert comment.status_code == 201, comment.content
+    from sources.models import Source, SourceVersion
+
+    source = Source.objects.create(team=team, title="Costs")
+    SourceVersion.objects.create(source=source, number=1, filename="costs.md", sha256="0" * 64,
+                                 size=9, kind="markdown", status="ready", text="Kafka: 9")
     evaluation = evaluation_start(team=team, user=owner, request=EvaluationRequest(
         set_name="compare", n=3, sim_accuracy=0.6))
     while evaluation_runner.run(evaluation.code):
         pass
-    return {"/api/evaluations/": evaluation.code,
+    return {"/api/evaluations/": evaluation.code, "/api/sources/": source.code,
             "/api/teams/": team.code, "/api/personas/libraries/": library.code,
             "/api/personas/": persona.code, "/api/debates/": debate.code,
             "comment": comment.json()["code"], "number": 1}

@@ -1,0 +1,67 @@
+"""Reads on sources, always scoped to one team (or one debate, itself access-checked)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Prefetch, QuerySet
+
+from accounts.models import Team
+from debates.engine import Passage, SourceDocument, split_passages
+from debates.models import Debate
+from sources.models import DebateSource, Source, SourceStatus, SourceVersion
+
+
+def team_sources(*, team: Team) -> QuerySet[Source]:
+    return Source.objects.filter(team=team).prefetch_related(
+        Prefetch("versions", queryset=SourceVersion.objects.order_by("-number")))
+
+
+def source_versions(*, source: Source) -> QuerySet[SourceVersion]:
+    return source.versions.select_related("uploaded_by").order_by("-number")
+
+
+def debate_links(*, debate: Debate) -> list[DebateSource]:
+    return list(DebateSource.objects.filter(debate=debate).select_related("version__source"))
+
+
+def debate_link(*, debate: Debate, source_id: str) -> DebateSource | None:
+    if not (source_id[:1] == "S" and source_id[1:].isdigit()):
+        return None
+    return DebateSource.objects.filter(debate=debate, position=int(source_id[1:])).select_related(
+        "version__source").first()
+
+
+def link_document(link: DebateSource) -> SourceDocument | None:
+    version = link.version
+    if version is None or version.status != SourceStatus.READY:
+        return None
+    return SourceDocument(id=link.source_id, title=link.title[:300] or "Untitled",
+                          text=version.text)
+
+
+def debate_documents(*, debate: Debate) -> list[SourceDocument]:
+    return [d for d in map(link_document, debate_links(debate=debate)) if d is not None]
+
+
+def version_passages(version: SourceVersion, source_id: str = "S1") -> list[Passage]:
+    if version.status != SourceStatus.READY:
+        return []
+    return split_passages(SourceDocument(id=source_id, title=version.source.title or "Untitled",
+                                         text=version.text))
+
+
+@dataclass(frozen=True)
+class Progress:
+    ready: int
+    refused: int
+    total: int
+
+    @property
+    def waiting(self) -> int:
+        return self.total - self.ready - self.refused
+
+
+def progress(versions: list[SourceVersion]) -> Progress:
+    return Progress(sum(v.status == SourceStatus.READY for v in versions),
+                    sum(v.status == SourceStatus.REFUSED for v in versions), len(versions))

@@ -1,0 +1,186 @@
+"""Writes on a team's sources: upload (checked whole before a byte is stored), the
+worker's one extraction, delete. docs/web.md, "Sources"."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Sequence
+from pathlib import PurePath
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+
+from accounts.models import Team
+from debates.debate_sources import Upload
+from debates.engine import SourceRefused, check_source_file, extract_text
+from debates.models import ACTIVE_STATUSES
+from debates.runtime.queue import enqueue_step
+from sources.models import DebateSource, Source, SourceStatus, SourceVersion
+
+log = logging.getLogger(__name__)
+
+EXTRACT_TASK = "sources.tasks.extract_source"
+MAX_FILES_AT_ONCE = 20
+TITLE_MAX = 300
+
+
+class SourceError(ValueError):
+    """A refused upload or change; the message is meant for the user."""
+
+
+def quota_bytes() -> int:
+    return int(settings.COUNCIL_SOURCE_QUOTA_BYTES)
+
+
+def team_usage(team: Team) -> int:
+    """Bytes of the team's stored files (refused ones keep none)."""
+    total = SourceVersion.objects.filter(source__team=team).exclude(file="").aggregate(
+        n=Sum("size"))["n"]
+    return int(total or 0)
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):.1f} MB"
+
+
+def _checked(files: Sequence[Upload]) -> list[tuple[Upload, str]]:
+    if not files:
+        raise SourceError("Choose at least one file.")
+    if len(files) > MAX_FILES_AT_ONCE:
+        raise SourceError(f"At most {MAX_FILES_AT_ONCE} files at once.")
+    checked = []
+    for upload in files:
+        try:
+            checked.append((upload, check_source_file(upload.data, upload.name)))
+        except SourceRefused as exc:
+            raise SourceError(f"Nothing was saved: {exc}") from None
+    return checked
+
+
+def _check_quota(team: Team, adding: int) -> None:
+    used, quota = team_usage(team), quota_bytes()
+    if used + adding > quota:
+        raise SourceError(
+            f"Nothing was saved: your team's sources take {_mb(used)} of its {_mb(quota)}; "
+            f"these files ({_mb(adding)}) do not fit. Delete sources you no longer need.")
+
+
+def _title(name: str) -> str:
+    return (PurePath(name).stem or name).strip()[:TITLE_MAX] or "Untitled"
+
+
+def _store(source: Source, upload: Upload, kind: str, user: User | None,
+           note: str) -> SourceVersion:
+    last = source.versions.order_by("-number").values_list("number", flat=True).first() or 0
+    version = SourceVersion(
+        source=source, number=last + 1, filename=PurePath(upload.name).name[:255],
+        sha256=hashlib.sha256(upload.data).hexdigest(), size=len(upload.data), kind=kind,
+        uploaded_by=user, note=note[:300])
+    version.file.save(upload.name, ContentFile(upload.data), save=False)
+    version.save()
+    return version
+
+
+def _queue_extraction(version: SourceVersion) -> None:
+    from django_q.tasks import async_task
+
+    code = str(version.code)
+    transaction.on_commit(lambda: async_task(EXTRACT_TASK, code, task_name=f"source-{code}"))
+
+
+def sources_upload(*, team: Team, user: User | None, files: Sequence[Upload],
+                   source: Source | None = None, note: str = "") -> list[SourceVersion]:
+    """New library sources (or, with ``source``, one new version of it), each queued to
+    be read. Every file is checked (kind, bytes, size, zip bomb) and the quota counted
+    before anything is stored; a failure part way deletes what was written, so a
+    refusal leaves nothing behind."""
+    checked = _checked(files)
+    if source is not None and len(checked) != 1:
+        raise SourceError("A new version is one file.")
+    written: list[SourceVersion] = []
+    try:
+        with transaction.atomic():
+            Team.objects.select_for_update().filter(pk=team.pk).first()  # one quota count at a time
+            _check_quota(team, sum(len(u.data) for u, _ in checked))
+            for upload, kind in checked:
+                target = source or Source.objects.create(
+                    team=team, title=_title(upload.name), created_by=user)
+                written.append(_store(target, upload, kind, user,
+                                      note or ("New version" if source else "Uploaded")))
+                _queue_extraction(written[-1])
+    except Exception:
+        for version in written:
+            version.file.delete(save=False)
+        raise
+    return written
+
+
+def _settle(version: SourceVersion, *, text: str = "", error: str = "") -> None:
+    SourceVersion.objects.filter(pk=version.pk).update(
+        status=SourceStatus.REFUSED if error else SourceStatus.READY, text=text, error=error,
+        extracted_at=timezone.now(), **({"file": ""} if error else {}))
+
+
+def extract_version(code: str) -> str:
+    """The worker's reading of one version: once (a version already read is left as it
+    is), its text stored, or the refusal with the file deleted. Debates waiting on it are
+    handed to a worker, which starts them or fails them with the refusal."""
+    claimed = SourceVersion.objects.filter(code=code, status=SourceStatus.PENDING).update(
+        status=SourceStatus.EXTRACTING)
+    version = SourceVersion.objects.select_related("source").filter(code=code).first()
+    if version is None:
+        return "gone"
+    if not claimed and version.status != SourceStatus.EXTRACTING:
+        return version.status
+    try:
+        with version.file.open("rb") as handle:
+            data = handle.read()
+        extracted = extract_text(data, version.filename)
+    except SourceRefused as exc:
+        version.file.delete(save=False)
+        _settle(version, error=str(exc))
+    except Exception as exc:  # a converter's bug: refused and said, not retried forever
+        log.exception("source %s: extraction crashed", code)
+        version.file.delete(save=False)
+        _settle(version, error=f"{version.filename}: could not be read ({type(exc).__name__})")
+    else:
+        _settle(version, text=extracted.text)
+    _wake_debates(version)
+    return SourceVersion.objects.get(pk=version.pk).status
+
+
+def _wake_debates(version: SourceVersion) -> None:
+    debates = {link.debate for link in DebateSource.objects.filter(
+        version=version, debate__status__in=ACTIVE_STATUSES).select_related("debate")}
+    with transaction.atomic():
+        for debate in debates:
+            enqueue_step(debate)
+
+
+@transaction.atomic
+def source_rename(*, source: Source, title: str) -> Source:
+    title = title.strip()
+    if not title:
+        raise SourceError("A source needs a title.")
+    source.title = title[:TITLE_MAX]
+    source.save(update_fields=["title", "updated_at"])
+    return source
+
+
+def source_delete(*, source: Source) -> None:
+    """Deletes the source, its versions and their files. A debate still waiting on it
+    or running with it keeps it until it ends; a finished debate keeps the title."""
+    if DebateSource.objects.filter(version__source=source,
+                                   debate__status__in=ACTIVE_STATUSES).exists():
+        raise SourceError(f"'{source.title}' is in use by a debate that has not ended; "
+                          "delete it once the debate is over.")
+    files = [v.file for v in source.versions.exclude(file="")]
+    with transaction.atomic():
+        source.delete()
+    for stored in files:
+        stored.delete(save=False)

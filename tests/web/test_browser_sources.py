@@ -1,0 +1,86 @@
+"""Sources in a real browser: a file uploaded on the new-debate form, the debate
+waiting while a worker reads it and then running, the source followed from the debate
+to a cited passage (its anchor), and the library page; at desk and phone widths."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser_support import (
+    PATIENCE_MS,
+    launch,
+    real_password,
+    require_chromium,
+    served_site,
+    sign_in,
+    site_env,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NOTES = ("# Event bus notes\n\n"
+         + "\n\n".join(f"Paragraph {i}: Kafka needs a cluster we run; SQS is managed. "
+                       + "It costs more to run ourselves. " * 25 for i in range(1, 6)))
+
+
+def test_upload_on_the_form_watch_the_debate_and_follow_a_citation(owner, team, tmp_path):
+    require_chromium()
+    real_password(owner)
+    notes = tmp_path / "bus-notes.md"
+    notes.write_text(NOTES)
+    shots = tmp_path / "shots"
+    env = site_env(COUNCIL_MODEL="sim/default", COUNCIL_SIM_LATENCY_MS="0",
+                   COUNCIL_MEDIA_ROOT=str(tmp_path / "media"))
+    with served_site(tmp_path, env) as base:
+        from playwright.sync_api import expect, sync_playwright
+
+        with sync_playwright() as pw:
+            browser = launch(pw)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.set_default_timeout(PATIENCE_MS)
+                sign_in(page, base, owner.username)
+                page.goto(f"{base}/debates/new")
+                page.locator("#id_question").fill("Kafka or SQS for the event bus?")
+                page.check("input[name=mode][value=quick]")
+                page.set_input_files("#source-files", str(notes))
+                page.screenshot(path=str(shots / "new-desk.png"), full_page=True)
+                page.click("main form.debate-form button[type=submit]")
+                sources = page.locator("#debate-sources")
+                expect(sources).to_contain_text("S1")
+                expect(sources).to_contain_text("bus-notes")
+                expect(sources).to_contain_text("ready")
+                # Read, then run: the live page fills in the synthesis.
+                expect(page.locator("#debate-synthesis .synthesis-card")).to_be_visible()
+                page.screenshot(path=str(shots / "debate-desk.png"), full_page=True)
+                sources.get_by_role("link", name="S1 bus-notes").click()
+                expect(page.locator("h1")).to_contain_text("bus-notes")
+                # A citation's link: the source page at its passage, highlighted.
+                page.goto(page.url + "?cited=S1.2#S1.2")
+                cited = page.locator('li.passage.cited[id="S1.2"]')
+                expect(cited).to_be_visible()
+                expect(cited).to_contain_text("Paragraph")
+                assert page.evaluate("location.hash") == "#S1.2"
+                page.screenshot(path=str(shots / "source-desk.png"), full_page=True)
+                source_path = page.url.removeprefix(base)
+                page.goto(f"{base}/sources/")
+                expect(page.locator("table")).to_contain_text("bus-notes")
+                page.screenshot(path=str(shots / "library-desk.png"), full_page=True)
+                page.get_by_role("link", name="bus-notes").click()
+                expect(page.locator(".history")).to_contain_text("Version 1")
+                expect(page.locator('li.passage[id="p2"]')).to_contain_text("Paragraph")
+                page.screenshot(path=str(shots / "entry-desk.png"), full_page=True)
+                entry_path = page.url.removeprefix(base)
+
+                phone = browser.new_page(viewport={"width": 390, "height": 844})
+                phone.context.add_cookies(page.context.cookies())
+                for name, path in (("library", "/sources/"), ("new", "/debates/new"),
+                                   ("source", source_path), ("entry", entry_path)):
+                    phone.goto(base + path)
+                    width = phone.evaluate("document.documentElement.scrollWidth")
+                    assert width <= 390, f"{path} scrolls sideways on a phone ({width}px)"
+                    phone.screenshot(path=str(shots / f"{name}-phone.png"), full_page=True)
+            finally:
+                browser.close()
+    if (keep := __import__("os").environ.get("COUNCIL_KEEP_SHOTS")):
+        __import__("shutil").copytree(shots, keep, dirs_exist_ok=True)
