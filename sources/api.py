@@ -56,7 +56,7 @@ class SourceDetailOut(SourceOut):
     passages: int = Field(description="How many passages it splits into (S<n>.1 ...).")
 
 
-class UploadIn(Schema):
+class SourceUploadIn(Schema):
     model_config = ConfigDict(extra="forbid")
     filename: str = Field(min_length=1, max_length=255,
                           description="Its name says its kind: .pdf, .docx, .xlsx, .csv, "
@@ -89,7 +89,7 @@ def _source(source: Source) -> dict[str, Any]:
     return {"code": source.code, "title": source.title, "current": _version(source.current)}
 
 
-def _upload(payload: UploadIn) -> Upload | str:
+def _upload(payload: SourceUploadIn) -> Upload | str:
     try:
         data = base64.b64decode(payload.content_base64, validate=True)
     except (binascii.Error, ValueError):
@@ -122,7 +122,7 @@ def usage(request: HttpRequest) -> dict[str, int]:
 
 
 @router.post("/", response={201: SourceOut, **errors(400)}, url_name="sources_upload")
-def upload_source(request: AuthenticatedHttpRequest, payload: UploadIn) -> Status[Any]:
+def upload_source(request: AuthenticatedHttpRequest, payload: SourceUploadIn) -> Status[Any]:
     """A new library source; its text is read in the background (poll GET
     /api/sources/{code} until current.status is ready or refused). A refused file
     saves nothing and says why."""
@@ -147,7 +147,7 @@ def get_source(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
 @router.post("/{uuid:code}/versions", response={201: SourceOut, **errors(400)},
              url_name="sources_version_upload")
 def upload_version(request: AuthenticatedHttpRequest, code: uuid.UUID,
-                   payload: UploadIn) -> Status[Any]:
+                   payload: SourceUploadIn) -> Status[Any]:
     """A new version of the source; debates that read an earlier one keep it."""
     source, _ = source_access(request, code, need=Need.WRITE)
     upload = _upload(payload)

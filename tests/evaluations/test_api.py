@@ -33,7 +33,7 @@ def test_create_run_read_and_export(member) -> None:
     got = client.get(f"/api/evaluations/{code}").json()
     assert got["status"] == "done" and got["simulated"] is True
     arms = got["report"]["arms"]
-    assert set(arms) == {"single", "vote", "council"}
+    assert set(arms) == {"single", "vote", "council", "synthesis"}
     assert {"accuracy", "ci", "n", "prompt_tokens", "completion_tokens", "cost_usd"} <= set(
         arms["vote"])
     assert "p_value" in got["report"]["paired"]["council_vs_vote"]

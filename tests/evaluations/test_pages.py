@@ -101,7 +101,7 @@ def test_exports(viewer_client, team, owner) -> None:
     assert data["report"]["arms"]["vote"]["n"] == 40 and data["simulated"] is True
     arms = list(csv.DictReader(io.StringIO(
         viewer_client.get(f"/evaluations/{e.code}/arms.csv").content.decode())))
-    assert [r["arm"] for r in arms] == ["single", "vote", "council"]
+    assert [r["arm"] for r in arms] == ["single", "vote", "council", "synthesis"]
     assert float(arms[1]["accuracy"]) == data["report"]["arms"]["vote"]["accuracy"]
     questions = list(csv.DictReader(io.StringIO(
         viewer_client.get(f"/evaluations/{e.code}/questions.csv").content.decode())))

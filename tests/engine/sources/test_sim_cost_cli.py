@@ -113,7 +113,7 @@ def test_an_unreadable_source_is_bad_input_and_calls_no_model(tmp_path, monkeypa
     called = []
     monkeypatch.setattr("debates.engine.cli.run_here", lambda *a: called.append(a))
     for path, says in ((tmp_path / "missing.md", "No such file"),
-                       (tmp_path / "deck.pptx", "not read yet")):
+                       (tmp_path / "deck.pptx", "is not read")):
         if path.suffix == ".pptx":
             path.write_bytes(b"PK\x03\x04")
         err = io.StringIO()
