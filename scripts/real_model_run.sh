@@ -15,6 +15,7 @@
 # The model's Council settings are the project's defaults plus `api_base`; the knobs
 # CONTEXT_LIMIT, MAX_TEXT_CHARS and TIMEOUT_S add `context_limit`, `max_text_chars` and
 # `timeout_s` (docs/models.md).
+# SOURCES="a.md b.pdf" gives the debate those files as its sources (--source each).
 # PROTOCOL picks the debate protocol: council (default), adversarial or workflow.
 # PYTHON is the interpreter that runs the debate: by default this checkout's own
 # .venv/bin/python (next to scripts/), the editable install of the code beside it.
@@ -129,11 +130,14 @@ if [ -n "${RECORD:-}" ]; then
 else
   RUNNER=(manage.py debate)
 fi
+SOURCE_ARGS=()
+for source in ${SOURCES:-}; do SOURCE_ARGS+=(--source "$(realpath "$source")"); done
 set +e
 (cd "$ROOT" && OPENAI_API_KEY=sk-local DJANGO_DEBUG=1 LITELLM_LOCAL_MODEL_COST_MAP=True \
   COUNCIL_MODELS="{\"openai/$ALIAS\": {$SETTINGS}}" \
   "$PYTHON" "${RUNNER[@]}" "$QUESTION" --protocol "$PROTOCOL" --mode quick \
-    --model "openai/$ALIAS" --format json > "$WORK/run.json" 2> "$WORK/run.err")
+    --model "openai/$ALIAS" --format json ${SOURCE_ARGS[@]+"${SOURCE_ARGS[@]}"} \
+    > "$WORK/run.json" 2> "$WORK/run.err")
 STATUS=$?
 set -e
 END=$(date +%s)
@@ -154,6 +158,15 @@ print("calls:", usage["calls"], "failed:", usage["failed_calls"],
       "wall:", usage["wall_time_s"], "s")
 for note in result["degraded_notes"]:
     print("  degraded:", note[:200])
+evidence = result.get("evidence")
+if evidence:
+    cites = evidence.get("citations", [])
+    print("evidence: citations", len(cites), "| found", sum(bool(c.get("found")) for c in cites),
+          "| known ids", sum(bool(c.get("known")) for c in cites),
+          "| used", len(evidence.get("used", [])), "| contested",
+          len(evidence.get("contested", [])), "| claims resting on none",
+          len(evidence.get("unsupported_claims", [])), "| cited passages offered to the citer",
+          f'{evidence.get("offered_pairs", 0)} of {evidence.get("cited_pairs", 0)}')
 EOF
 fi
 tail -5 "$WORK/run.err"
