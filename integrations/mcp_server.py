@@ -414,13 +414,13 @@ def source_get(identity: Identity, code: str) -> dict[str, Any]:
 
 def source_upload(identity: Identity, payload: dict[str, Any],
                   team: str | None) -> dict[str, Any]:
-    from sources.api import SourceOut, UploadIn, upload_source
+    from sources.api import SourceOut, SourceUploadIn, upload_source
 
     request = identity.request(team)
     if current_team(request) is None:
         raise ToolError("No such team among yours (see list_teams).")
     try:
-        answer = upload_source(request, UploadIn.model_validate(payload))
+        answer = upload_source(request, SourceUploadIn.model_validate(payload))
     except ValidationError as exc:
         raise _invalid(exc) from exc
     except (Http404, PermissionDenied) as exc:
