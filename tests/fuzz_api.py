@@ -70,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", default="2")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="council-fuzz-") as directory, \
-            served_site(Path(directory), COUNCIL_MODEL="sim/default") as site:
-        made = json.loads(site.manage("shell", "-c", SETUP).strip().splitlines()[-1])
+            served_site(Path(directory), setup=SETUP, COUNCIL_MODEL="sim/default") as site:
+        made = json.loads(site.setup_output.strip().splitlines()[-1])
         config = Path(directory) / "schemathesis.toml"
         config.write_text(config_text(made))
         command = [
