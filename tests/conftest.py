@@ -107,6 +107,54 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         require_scaleout()
 
 
+# --- order: the slowest files first --------------------------------------------------
+
+# The files whose tests take the longest (docs/performance.md, "The test suite's time"),
+# slowest first. `make test` runs `--dist worksteal`: each process is handed a contiguous
+# half of the collection and, once its own half is done, takes tests from the end of the
+# other's. pytest-django orders database tests first, then transactional ones, then those
+# without a database, so the scale-out tests (no database of the test process) came last,
+# where a two-minute test is the tail while the other process idles.
+SLOWEST_FIRST = (
+    "tests/test_scaleout_durability.py",
+    "tests/test_scaleout_postgres_restart.py",
+    "tests/test_scaleout_hosts.py",
+    "tests/web/test_browser_look.py",
+    "tests/debates/test_durability.py",
+    "tests/plugins/test_toy_protocol.py",
+    "tests/web/test_browser",
+)
+
+
+def _slowness_rank(item: pytest.Item) -> int:
+    path = item.nodeid.split("::", 1)[0]
+    return next((rank for rank, prefix in enumerate(SLOWEST_FIRST)
+                 if path.startswith(prefix)), len(SLOWEST_FIRST))
+
+
+def _database_group(item: pytest.Item) -> int:
+    """pytest-django's group: 0 database, 1 transactional database, 2 none."""
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    if (marker is not None and (marker.kwargs.get("transaction")
+                                or marker.kwargs.get("reset_sequences"))) \
+            or "transactional_db" in fixtures or "live_server" in fixtures:
+        return 1
+    return 0 if marker is not None or "db" in fixtures else 2
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """After pytest-django's order: the slow tests without a database of this process
+    move to the very front (they touch no rows, so the order of database tests is
+    unchanged), and within each database group the slow files go first."""
+    def key(item: pytest.Item) -> tuple[int, int]:
+        group, rank = _database_group(item), _slowness_rank(item)
+        return (-1 if group == 2 and rank < len(SLOWEST_FIRST) else group, rank)
+
+    items.sort(key=key)  # stable: everything else keeps its order
+
+
 @pytest.fixture(autouse=True)
 def fresh_model_facts() -> Iterator[None]:
     """Learned output modes and cached model capabilities are per process: no test may

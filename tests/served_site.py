@@ -29,6 +29,8 @@ def free_port() -> int:
 class Site:
     port: int
     env: dict[str, str]
+    # What the ``setup`` script given to ``served_site`` printed.
+    setup_output: str = ""
 
     @property
     def url(self) -> str:
@@ -49,15 +51,23 @@ def _answers(url: str) -> bool:
         return False
 
 
+# The migration and a caller's setup script in one interpreter: each ``manage.py``
+# start costs seconds of Django and app imports on a loaded machine.
+_MIGRATE = "from django.core.management import call_command\ncall_command('migrate', verbosity=0)\n"
+
+
 @contextmanager
-def served_site(directory: Path, **environ: str) -> Iterator[Site]:
+def served_site(directory: Path, *, setup: str = "", **environ: str) -> Iterator[Site]:
+    """The site, migrated, with ``setup`` (Python run by ``manage.py shell`` after the
+    migration, before the server starts; its stdout is ``Site.setup_output``)."""
     env = {**os.environ, "DJANGO_DEBUG": "0", "DJANGO_SECURE": "0",
            "DJANGO_SECRET_KEY": "served-site-test-key-" + "x" * 40,
            "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
            "LITELLM_LOCAL_MODEL_COST_MAP": "True",
            "DATABASE_URL": f"sqlite:///{directory / 'site.sqlite3'}", **environ}
-    site = Site(free_port(), env)
-    site.manage("migrate", "-v0")
+    port = free_port()
+    output = Site(port, env).manage("shell", "-c", _MIGRATE + setup)
+    site = Site(port, env, setup_output=output)
     proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(site.port),
                              "--web-processes", "1"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -31,9 +31,18 @@ def plugin_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
 
 
-def engine(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "debates.engine", *args], cwd=ROOT,
-                          env=plugin_env(), capture_output=True, text=True, timeout=300)
+def engines(*runs: list[str]) -> list[subprocess.CompletedProcess[str]]:
+    """``python -m debates.engine`` once per argument list, all at once: each spends
+    seconds importing before it runs, and those imports need not queue behind each
+    other."""
+    procs = [subprocess.Popen([sys.executable, "-m", "debates.engine", *args], cwd=ROOT,
+                              env=plugin_env(), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for args in runs]
+    done = []
+    for args, proc in zip(runs, procs, strict=True):
+        out, err = proc.communicate(timeout=300)
+        done.append(subprocess.CompletedProcess(args, proc.returncode, out, err))
+    return done
 
 
 def test_the_plugin_is_found_by_its_entry_point():
@@ -46,14 +55,14 @@ def test_the_plugin_is_found_by_its_entry_point():
 
 
 def test_the_command_line_runs_the_toy_protocol():
-    run = engine("--protocol", "toy", "--format", "json", QUESTION)
+    run, markdown = engines(["--protocol", "toy", "--format", "json", QUESTION],
+                            ["--protocol", "toy", QUESTION])
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["protocol"] == "toy"
     assert result["answer"] == f"the oracle says yes to {QUESTION}"
     assert result["summary"]["stop_reason"] == "converged"
     assert "oracle_says" in run.stderr  # its own phase, on the progress line
-    markdown = engine("--protocol", "toy", QUESTION)
     assert markdown.stdout.startswith("# Toy oracle")
 
 
@@ -84,20 +93,21 @@ def _signed_in(site: Site, username: str, password: str) -> urllib.request.Opene
     return opener
 
 
+# The user, their team and an API token (its key on stdout's last line); the token
+# command itself is tested in tests/api/test_tokens.py.
 SETUP = """
 from django.contrib.auth import get_user_model
-from accounts.services import team_create
+from accounts.services import api_token_create, team_create
 user = get_user_model().objects.create_user("toy", "toy@example.com", "toy-password-42")
 team_create(name="Toys", owner=user)
+print(api_token_create(user=user, name="toy test")[1])
 """
 
 
 def test_a_served_site_runs_a_toy_debate_and_shows_its_page_part(tmp_path):
-    with served_site(tmp_path, PYTHONPATH=plugin_env()["PYTHONPATH"],
+    with served_site(tmp_path, setup=SETUP, PYTHONPATH=plugin_env()["PYTHONPATH"],
                      COUNCIL_MODEL="sim/default") as site:
-        site.manage("shell", "-c", SETUP)
-        token = site.manage("create_api_token", "toy", "--name", "toy test").strip()
-        token = token.splitlines()[-1].split()[-1]
+        token = site.setup_output.strip().splitlines()[-1]
         started = _api(site, token, "/api/debates/", {"question": QUESTION, "protocol": "toy"})
         code = started["code"]
         wait_until(lambda: _api(site, token, f"/api/debates/{code}")["status"]

@@ -78,20 +78,41 @@ def _pages(team, owner, member):
             "teams": "/teams/"}
 
 
-@contextmanager
-def _walk_site(tmp_path, owner):
-    """The served site and a browser on it: (base URL, browser)."""
+@pytest.fixture(scope="module")
+def walk_site(django_db_setup, django_db_blocker, tmp_path_factory):
+    """One served site for the module's tests: its base URL. It serves the test
+    database, whose rows each test makes (and the flush after it removes); starting
+    daphne and a worker once instead of once a test is most of the module's saving
+    (docs/performance.md, "The test suite's time")."""
     require_chromium()
-    real_password(owner)
-    with served_site(tmp_path, site_env()) as base:
-        from playwright.sync_api import sync_playwright
+    with django_db_blocker.unblock():
+        env = site_env()
+    with served_site(tmp_path_factory.mktemp("look-site"), env) as base:
+        yield base
 
-        with sync_playwright() as pw:
-            browser = launch(pw)
-            try:
-                yield base, browser
-            finally:
-                browser.close()
+
+@pytest.fixture
+def base(walk_site, owner):
+    """The module's site, with ``owner`` able to sign in there."""
+    real_password(owner)
+    return walk_site
+
+
+@contextmanager
+def _page(**options):
+    """Chromium and a page with the patient default timeout, opened once the test's
+    rows are made: Playwright's sync API runs an event loop in this thread while it is
+    open, and the services refuse to run under one."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = launch(pw)
+        try:
+            page = browser.new_context(**options).new_page()
+            page.set_default_timeout(PATIENCE_MS)
+            yield page
+        finally:
+            browser.close()
 
 
 def _shoot(page, name: str, size: str) -> None:
@@ -101,12 +122,9 @@ def _shoot(page, name: str, size: str) -> None:
                         full_page=True)
 
 
-def test_the_phone_header_and_every_tap_target(owner, member, team, tmp_path):
+def test_the_phone_header_and_every_tap_target(owner, member, team, base):
     pages = _pages(team, owner, member)
-    with _walk_site(tmp_path, owner) as (base, browser):
-        phone = browser.new_context(viewport=PHONE, is_mobile=True,
-                                    has_touch=True).new_page()
-        phone.set_default_timeout(PATIENCE_MS)
+    with _page(viewport=PHONE, is_mobile=True, has_touch=True) as phone:
         sign_in(phone, base, owner.username)
         problems = {}
         for name, path in pages.items():
@@ -135,10 +153,9 @@ def test_the_phone_header_and_every_tap_target(owner, member, team, tmp_path):
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
-def test_the_desk_header_keeps_one_row_with_the_badge(owner, team, tmp_path):
+def test_the_desk_header_keeps_one_row_with_the_badge(owner, team, base):
     walk_pages(team, owner)  # a notification: the unread badge shows
-    with _walk_site(tmp_path, owner) as (base, browser):
-        desk = browser.new_page(viewport={"width": 1240, "height": 800})
+    with _page(viewport={"width": 1240, "height": 800}) as desk:
         sign_in(desk, base, owner.username)
         for width in (1240, 1280):  # one site, both widths: a served site costs seconds
             desk.set_viewport_size({"width": width, "height": 800})
@@ -147,30 +164,29 @@ def test_the_desk_header_keeps_one_row_with_the_badge(owner, team, tmp_path):
             assert desk.evaluate(OFF_SCREEN, width) == [], width
 
 
-def test_axe_finds_nothing_serious_on_any_page_of_the_walk(owner, member, team, tmp_path):
+# One test a size: the two walks are the module's slowest part, and as two tests the
+# suite's two processes can run them side by side.
+@pytest.mark.parametrize("size", ["desk", "phone"])
+def test_axe_finds_nothing_serious_on_any_page_of_the_walk(owner, member, team, base, size):
     source = axe_source()
     pages = _pages(team, owner, member)
-    with _walk_site(tmp_path, owner) as (base, browser):
-        problems = {}
-        for size, viewport in (("desk", DESK), ("phone", PHONE)):
-            page = browser.new_context(viewport=viewport, bypass_csp=True,
-                                       is_mobile=size == "phone").new_page()
-            page.set_default_timeout(PATIENCE_MS)
-            sign_in(page, base, owner.username)
-            for name, path in pages.items():
-                page.goto(base + path)
-                _shoot(page, name, size)
-                if found := axe_violations(page, source):
-                    problems[f"{name} ({size})"] = found
+    viewport = {"desk": DESK, "phone": PHONE}[size]
+    problems = {}
+    with _page(viewport=viewport, bypass_csp=True, is_mobile=size == "phone") as page:
+        sign_in(page, base, owner.username)
+        for name, path in pages.items():
+            page.goto(base + path)
+            _shoot(page, name, size)
+            if found := axe_violations(page, source):
+                problems[f"{name} ({size})"] = found
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
-def test_the_desk_pages_line_up(owner, member, team, tmp_path):
+def test_the_desk_pages_line_up(owner, member, team, base):
     """The list's header row spans its table; the comments card is as wide as the
     synthesis column beside the comment margin."""
     pages = _pages(team, owner, member)
-    with _walk_site(tmp_path, owner) as (base, browser):
-        desk = browser.new_page(viewport=DESK)
+    with _page(viewport=DESK) as desk:
         sign_in(desk, base, owner.username)
         table = desk.locator("table.debate-list").bounding_box()
         head = desk.locator("table.debate-list thead tr").bounding_box()
