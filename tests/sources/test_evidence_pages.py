@@ -151,3 +151,24 @@ def test_exports_carry_a_sources_section(owner_client, team, owner):
     base = reverse("sources:debate_source", args=[debate.code, "S1"])
     assert (f"{base}#{used[0]['passage']}", used[0]["passage"]) in cite_links(printed)
     assert "<script>alert" not in printed
+
+
+def test_the_source_page_highlights_the_passages_cited_not_those_only_shown(
+        owner_client, team, owner):
+    debate = sourced_debate(team, owner)
+    synthesis = Synthesis.objects.get(debate=debate)
+    result = synthesis.result
+    evidence = result["evidence"]
+    shown = {p for offer in evidence["offers"] for p in offer["passages"]}
+    assert len(shown) > 1
+    # One citation left: every other passage was only shown.
+    first = evidence["citations"][0]
+    evidence.update(citations=[first], used=[u for u in evidence["used"]
+                                             if u["passage"] == first["passage"]],
+                    contested=[])
+    synthesis.result = result
+    synthesis.save()
+    page = owner_client.get(reverse("sources:debate_source", args=[debate.code, "S1"])
+                            ).content.decode()
+    highlighted = set(re.findall(r'class="passage cited" id="(S1\.[0-9]+)"', page))
+    assert highlighted == {first["passage"]}

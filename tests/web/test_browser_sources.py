@@ -85,6 +85,8 @@ def test_upload_on_the_form_watch_the_debate_and_follow_a_citation(owner, team, 
                 in_rounds = page.locator("#debate-rounds a.cite").first
                 in_rounds.evaluate("a => a.closest('details.turn').open = true")
                 target = in_rounds.get_attribute("href") or ""
+                page.locator("#debate-rounds details.turn[open]").first.screenshot(
+                    path=str(shots / "turn-desk.png"))
                 in_rounds.click()
                 expect(page.locator(f'li.passage.cited[id="{target.split("#")[1]}"]')
                        ).to_be_visible()
