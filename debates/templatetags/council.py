@@ -93,6 +93,13 @@ def untrusted_inline_cited(text: object, debate: Any) -> SafeString:
                             sources=source_urls(debate) if debate else None)
 
 
+@register.filter(name="names")
+def names(items: Any) -> str:
+    """Names joined with commas as plain text, for a ``{% tr %}`` placeholder (the tag
+    escapes it once; Django's ``join`` would have escaped it already)."""
+    return ", ".join(str(item) for item in items or ())
+
+
 @register.filter(name="passage_link")
 def passage_link(passage: str, debate: Any) -> str:
     """The URL of passage ``S2.14`` on the debate's source page ("" for a source the

@@ -51,6 +51,7 @@ def with_bad_citations(debate: Debate) -> dict:
         {"passage": "S9.1", "quote": "made up", "where": "round 2 · Bob", "agent": 1,
          "known": False, "found": False, "offered": False}]
     evidence["unsupported_claims"].append(f"SQS never loses messages {HOSTILE}")
+    evidence["used"][0]["cited_by"].append("Ops & <b>Infra</b>")
     result["usage"]["cached_prompt_tokens"] = 12_300
     synthesis.result = result
     synthesis.save()
@@ -85,6 +86,7 @@ def _assert_evidence(page: str, debate: Debate, result: dict) -> None:
     assert "<script>" not in page and "onerror=" not in page.replace("onerror=alert(2)&gt;", "")
     assert "&lt;script&gt;" in section
     assert first["cited_by"][0] in section
+    assert "Ops &amp; &lt;b&gt;Infra&lt;/b&gt;" in section  # escaped once, no markup
 
 
 @pytest.mark.parametrize("protocol", ["council", "adversarial", "workflow"])
