@@ -27,11 +27,12 @@ TEXT = ("# Costs\n\nKafka costs 4,200 USD a month to run ourselves.\n\n"
 HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(2)>'
 
 
-def sourced_debate(team, owner, protocol="council") -> Debate:
+def sourced_debate(team, owner, protocol="council",
+                   question="Kafka or SQS for the event bus?") -> Debate:
     [version] = sources_upload(team=team, user=owner, files=[Upload("costs.md", TEXT.encode())])
     extract_version(str(version.code))
     debate = debate_start(team=team, user=owner, spec=DebateSpec(
-        question="Kafka or SQS for the event bus?", mode="quick", model="sim/default",
+        question=question, mode="quick", model="sim/default",
         protocol=protocol, seed=7, sources=[str(version.code)]))
     run_to_completion(debate.code)
     debate.refresh_from_db()
@@ -174,3 +175,12 @@ def test_the_source_page_highlights_the_passages_cited_not_those_only_shown(
                             ).content.decode()
     highlighted = set(re.findall(r'class="passage cited" id="(S1\.[0-9]+)"', page))
     assert highlighted == {first["passage"]}
+
+
+def test_the_evidence_speaks_the_debates_language(owner_client, team, owner):
+    debate = sourced_debate(team, owner, question="事件总线应该用 Kafka 还是 SQS？")
+    page = owner_client.get(reverse("debates:synthesis", args=[debate.code])).content.decode()
+    section = page[page.index('id="evidence"'):]
+    assert "来自资料的证据" in section and "个段落" in section
+    md = owner_client.get(reverse("debates:export_md", args=[debate.code])).content.decode()
+    assert "## 资料" in md and "版本 1" in md
