@@ -116,3 +116,31 @@ def register(provider: DebateSources | None) -> None:
 
 def debate_sources() -> DebateSources:
     return _provider
+
+
+# The attribute a loaded debate keeps its sources' pages on, so a page that renders
+# many citations asks the sources app once.
+_URLS = "_council_source_urls"
+
+
+def remember_links(debate: Debate, links: Sequence[SourceLink]) -> None:
+    """Keeps ``links`` (already read for the page's head) on ``debate`` for
+    ``source_urls``."""
+    setattr(debate, _URLS, {link.id: link.url for link in links if link.url})
+
+
+def source_urls(debate: Debate) -> dict[str, str]:
+    """The page of each of the debate's sources, by id (``S2`` -> its URL): what a
+    passage citation links to (``…/sources/S2#S2.14``). Read once per loaded debate."""
+    urls: dict[str, str] | None = getattr(debate, _URLS, None)
+    if urls is None:
+        remember_links(debate, debate_sources().links(debate=debate))
+        urls = getattr(debate, _URLS)
+    return urls
+
+
+def passage_url(debate: Debate, passage: str) -> str:
+    """The link to passage ``S2.14`` on its source's page, "" when the debate has no
+    such source."""
+    url = source_urls(debate).get(passage.split(".", 1)[0])
+    return f"{url}#{passage}" if url else ""

@@ -290,7 +290,8 @@ def more_round_estimate(*, debate: Debate, state: DebateState | None = None) -> 
     taking_part = council.active_agents(Step(CouncilPhase.CROSS_EXAM, round_number))
     personas = [state.personas[i] for i in taking_part]
     return estimate_more_round(state.config, round_number=round_number, personas=personas,
-                               text_chars=len(debate.question) + len(debate.context))
+                               text_chars=len(debate.question) + len(debate.context),
+                               source_chars=sum(len(d.text) for d in state.sources))
 
 
 @transaction.atomic

@@ -12,3 +12,9 @@ class SourcesConfig(AppConfig):
         from sources.debate_port import LibraryDebateSources
 
         debate_sources.register(LibraryDebateSources())
+        # The exports' sources section (sources/exports.py).
+        from debates.web import export_sections
+        from sources.exports import sources_json, sources_markdown
+
+        export_sections.register("sources.sources", sources_markdown)
+        export_sections.register_json("sources", sources_json)

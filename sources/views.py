@@ -123,12 +123,17 @@ def debate_sources_fragment(request: HttpRequest, code: uuid.UUID) -> HttpRespon
         "sources_waiting": any(link.status in WAITING for link in links)})
 
 
+# What each call was shown (``EvidenceReport.offers``): passages offered, not cited.
+_NOT_CITATIONS = frozenset({"offers"})
+
+
 def _cited_in_result(result: object) -> set[str]:
-    """Every passage id a stored result names (its citations, whatever their shape)."""
+    """Every passage id a stored result names (its citations, whatever their shape),
+    but for the passages its calls were only shown."""
     if isinstance(result, str):
         return {result} if _PASSAGE_ID.fullmatch(result) else set()
     if isinstance(result, dict):
-        result = list(result.values())
+        result = [v for k, v in result.items() if k not in _NOT_CITATIONS]
     if isinstance(result, list):
         return set().union(*map(_cited_in_result, result)) if result else set()
     return set()

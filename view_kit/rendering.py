@@ -13,8 +13,9 @@ is processed by htmx and an ``id`` could hijack an out-of-band swap target.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
+from html import escape
 
 import nh3
 from django.utils.safestring import SafeString, mark_safe
@@ -98,14 +99,59 @@ def _mark_mentions(html: str, names: Iterable[str]) -> str:
                    for part in _TAG.split(html))
 
 
+# A passage citation as an answer writes it, ``[S2.14]`` (debates/engine/sources/citations.py
+# reads the same form; docs/engine.md, "Sources").
+_PASSAGE_CITATION = re.compile(r"\[\s*(S([1-9][0-9]*)\.[1-9][0-9]*)\s*\]")
+# Text inside these is left as written: a link holds no second link, code is code.
+_NO_LINKS_IN = ("a", "code", "pre")
+_OPENING = re.compile(r"<([a-z0-9]+)[\s>]")
+
+
+def _link_citations(html: str, sources: Mapping[str, str]) -> str:
+    """Each ``[S2.14]`` in the text of sanitised HTML whose source (``S2``) is one of
+    ``sources`` (source id -> its page's URL) made a link to the passage's anchor on
+    that page (``…/sources/S2#S2.14``). Runs after nh3: only the id, which the pattern
+    limits to letters, digits and a dot, and our own URL go into the link."""
+    if not sources:
+        return html
+    inside: list[str] = []
+    out: list[str] = []
+
+    def link(found: re.Match[str]) -> str:
+        url = sources.get(f"S{found.group(2)}")
+        if not url:
+            return found.group(0)
+        passage = found.group(1)
+        return (f'<a class="cite" href="{escape(url)}#{passage}">'
+                f'[{passage}]</a>')
+
+    for part in _TAG.split(html):
+        if _TAG.fullmatch(part):
+            if part.startswith("</"):
+                name = part[2:-1].strip().lower()
+                if inside and inside[-1] == name:
+                    inside.pop()
+            elif (opening := _OPENING.match(part.lower())) and opening.group(1) in _NO_LINKS_IN:
+                inside.append(opening.group(1))
+            out.append(part)
+        else:
+            out.append(part if inside else _PASSAGE_CITATION.sub(link, part))
+    return "".join(out)
+
+
 def render_untrusted(text: object, *, inline: bool = False,
-                     mentions: Iterable[str] = ()) -> SafeString:
+                     mentions: Iterable[str] = (),
+                     sources: Mapping[str, str] | None = None) -> SafeString:
     """Markdown (raw HTML off) -> sanitised HTML, safe to put in any page or fragment.
     ``inline`` renders one line of inline Markdown, without block elements;
-    ``mentions`` are usernames to highlight where the text says @username."""
+    ``mentions`` are usernames to highlight where the text says @username;
+    ``sources`` (source id -> the debate's page of it) makes each passage citation
+    ``[S2.14]`` a link to its passage."""
     if text is None:
         text = ""
     source = str(text)[:MAX_CHARS]
+    html = _link_citations(sanitize(_to_html(source, inline)), sources or {})
     # The only mark_safe: nh3 has just reduced the HTML to the allow-list (plus, for
-    # mentions, spans around validated usernames).
-    return mark_safe(_mark_mentions(sanitize(_to_html(source, inline)), mentions))  # noqa: S308
+    # mentions, spans around validated usernames; for citations, links built from a
+    # validated passage id and our own URL).
+    return mark_safe(_mark_mentions(html, mentions))  # noqa: S308

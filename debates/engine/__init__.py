@@ -147,6 +147,8 @@ from .sources.extract import (  # noqa: E402
     check_source_file,
     extract_text,
 )
+from .sources.offer import BUDGET_TOKENS as SOURCE_BUDGET_TOKENS  # noqa: E402
+from .sources.offer import FOCUS_SHARE as SOURCE_FOCUS_SHARE  # noqa: E402
 from .sources.passages import Passage, split_passages  # noqa: E402
 from .state import DebateState, Step  # noqa: E402
 
@@ -164,7 +166,7 @@ __all__ = [
     "SourceDocument", "Passage", "split_passages", "ExtractedText", "SourceRefused", "extract_text",
     "PassageCitation", "citations_in", "quote_found", "EvidenceReport", "CheckedCitation",
     "EvidenceUse",
-    "check_source_file", "MAX_SOURCE_BYTES",
+    "check_source_file", "MAX_SOURCE_BYTES", "SOURCE_BUDGET_TOKENS", "SOURCE_FOCUS_SHARE",
     # the evaluation harness
     "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
     "evaluate_question", "questions_for", "report_from_outcomes", "EvaluationReport",

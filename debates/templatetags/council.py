@@ -9,6 +9,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString
 
+from debates.debate_sources import passage_url, source_urls
 from debates.engine import (
     DebateChange,
     Diagnostic,
@@ -76,6 +77,34 @@ def untrusted(text: object) -> SafeString:
 def untrusted_inline(text: object) -> SafeString:
     """One item of LLM text inside a list item, table cell or sentence."""
     return render_untrusted(text, inline=True)
+
+
+@register.filter(name="untrusted_cited")
+def untrusted_cited(text: object, debate: Any) -> SafeString:
+    """``untrusted`` for an agent's text in ``debate``: each passage citation
+    ``[S2.14]`` a link to its passage on the debate's source page."""
+    return render_untrusted(text, sources=source_urls(debate) if debate else None)
+
+
+@register.filter(name="untrusted_inline_cited")
+def untrusted_inline_cited(text: object, debate: Any) -> SafeString:
+    """``untrusted_inline`` with the passage citations linked (``untrusted_cited``)."""
+    return render_untrusted(text, inline=True,
+                            sources=source_urls(debate) if debate else None)
+
+
+@register.filter(name="names")
+def names(items: Any) -> str:
+    """Names joined with commas as plain text, for a ``{% tr %}`` placeholder (the tag
+    escapes it once; Django's ``join`` would have escaped it already)."""
+    return ", ".join(str(item) for item in items or ())
+
+
+@register.filter(name="passage_link")
+def passage_link(passage: str, debate: Any) -> str:
+    """The URL of passage ``S2.14`` on the debate's source page ("" for a source the
+    debate does not have)."""
+    return passage_url(debate, str(passage)) if debate else ""
 
 
 def _number(value: object) -> float | None:
@@ -191,8 +220,20 @@ def tr_usage(context: template.Context, usage: Any, simulated: bool) -> str:
     t = PageWords(page_language(context))
     cost = (t("cost.simulated") if simulated else usd(usage.cost_usd) if usage.cost_known
             else t("cost.unknown"))
-    return t("live_usage_line", cost=cost, calls=usage.calls, prompt=tokens(usage.prompt_tokens),
+    line = t("live_usage_line", cost=cost, calls=usage.calls, prompt=tokens(usage.prompt_tokens),
              completion=tokens(usage.completion_tokens), seconds=f"{usage.wall_time_s:.1f}")
+    cached = cached_words(context, usage)
+    return f"{line} · {cached}" if cached else line
+
+
+@register.simple_tag(takes_context=True)
+def cached_words(context: template.Context, usage: Any) -> str:
+    """How many of the prompt tokens the provider's cache served (the ledger's
+    ``cached_prompt_tokens``, summed in the result's usage), "" when none were."""
+    cached = getattr(usage, "cached_prompt_tokens", 0) or 0
+    if not cached:
+        return ""
+    return PageWords(page_language(context))("usage.cached", cached=tokens(cached))
 
 
 @register.simple_tag(takes_context=True)

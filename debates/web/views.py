@@ -27,7 +27,12 @@ from pydantic import BaseModel, ValidationError
 
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
-from debates.debate_sources import DebateSourceError, Upload, debate_sources
+from debates.debate_sources import (
+    DebateSourceError,
+    Upload,
+    debate_sources,
+    remember_links,
+)
 from debates.engine import (
     MAX_SOURCE_BYTES,
     DebateConfig,
@@ -72,6 +77,7 @@ def _page_context(debate: Debate, role: str) -> dict[str, object]:
     # The debate's sources (the sources app's, through debates.debate_sources), in its
     # head; while one is being read the list polls itself.
     links = debate_sources().links(debate=detailed)
+    remember_links(detailed, links)  # the citations' links (debates.debate_sources)
     return {"page": page, "debate": detailed, "source_links": links,
             "sources_waiting": any(link.status in ("pending", "extracting") for link in links)}
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from debates.engine import SOURCE_BUDGET_TOKENS, SOURCE_FOCUS_SHARE, litellm_module
 from debates.engine.configure import resolve_config
-from debates.estimates import estimate
+from debates.estimates import PREFIX, SOURCES_RULE, estimate, has_cached_price
 
 
 @pytest.mark.parametrize(("mode", "agents", "rounds"), [("quick", 3, 2), ("medium", 5, 4),
@@ -83,3 +84,42 @@ def test_a_paid_judge_is_one_more_call_and_counts_against_the_price():
     assert est.price == "known" and est.cost_usd is not None and est.cost_usd > 0
     unpriced = estimate(resolve_config(model="sim/default", judge_model="openai/no-such-judge"))
     assert unpriced.unpriced_models == ("openai/no-such-judge",)
+
+
+def test_sources_add_what_the_calls_are_shown():
+    config = resolve_config(model="sim/default", mode="quick")
+    plain = estimate(config)
+    small = estimate(config, source_chars=8_000)  # 2,000 tokens: shown whole
+    large = estimate(config, source_chars=400_000)  # past the budget: 4,000 tokens a call
+    sourced_calls = plain.calls - 1  # the verifier is shown none
+    assert small.prompt_tokens - plain.prompt_tokens == sourced_calls * (2_000 + SOURCES_RULE)
+    assert large.prompt_tokens - plain.prompt_tokens == sourced_calls * (
+        SOURCE_BUDGET_TOKENS + SOURCES_RULE)
+
+
+def test_a_shared_prefix_is_priced_at_the_cached_price_after_the_first_call(monkeypatch):
+    model = "openai/gpt-4o-mini"
+    assert has_cached_price(model) and not has_cached_price("openai/gpt-3.5-turbo")
+    config = resolve_config(model=model, mode="quick")
+    cached = estimate(config, source_chars=400_000)
+    monkeypatch.setattr("debates.estimates.has_cached_price", lambda model: False)
+    full = estimate(config, source_chars=400_000)
+    info = litellm_module().get_model_info(model)
+    saving = info["input_cost_per_token"] - info["cache_read_input_token_cost"]
+    shared = PREFIX + int(SOURCE_BUDGET_TOKENS * (1 - SOURCE_FOCUS_SHARE)) + SOURCES_RULE
+    warm_calls = cached.calls - 2  # the first call sends the prefix; the verifier has its own
+    assert full.cost_usd - cached.cost_usd == pytest.approx(warm_calls * shared * saving)
+    assert cached.prompt_tokens == full.prompt_tokens  # the same tokens, priced lower
+
+
+def test_a_prefix_too_short_to_cache_and_a_model_without_a_cached_price_pay_in_full(
+        monkeypatch):
+    short_config = resolve_config(model="openai/gpt-4o-mini", mode="quick")
+    uncached_config = resolve_config(model="openai/gpt-3.5-turbo", mode="quick")
+    short = estimate(short_config, source_chars=1_000)  # a prefix under 1,024 tokens
+    uncached = estimate(uncached_config, source_chars=400_000)
+    assert uncached.price == "known" and uncached.cost_usd
+    monkeypatch.setattr("debates.estimates.has_cached_price", lambda model: False)
+    assert estimate(short_config, source_chars=1_000).cost_usd == pytest.approx(short.cost_usd)
+    assert estimate(uncached_config, source_chars=400_000).cost_usd == pytest.approx(
+        uncached.cost_usd)

@@ -95,3 +95,30 @@ def test_render_untrusted_holds_the_only_mark_safe_in_the_code_base():
             for match in pattern.finditer(text):
                 offenders.append(f"{path.relative_to(ROOT)}: {match.group(0)}")
     assert offenders == ["view_kit/rendering.py: mark_safe("], offenders
+
+
+CITE_SOURCES = {"S1": "/debates/d/sources/S1", "S2": "/debates/d/sources/S2?x=1&y=2"}
+
+
+def test_passage_citations_become_links_to_their_passages():
+    html = render_untrusted('Costs [S1.14] "4,200 USD" and [ S2.3 ] too; [S9.1] has no page',
+                            sources=CITE_SOURCES)
+    assert '<a class="cite" href="/debates/d/sources/S1#S1.14">[S1.14]</a>' in html
+    assert '<a class="cite" href="/debates/d/sources/S2?x=1&amp;y=2#S2.3">[S2.3]</a>' in html
+    assert "[S9.1]" in html and "S9#" not in html
+    inline = render_untrusted("[S1.2] quoted", inline=True, sources=CITE_SOURCES)
+    assert inline == '<a class="cite" href="/debates/d/sources/S1#S1.2">[S1.2]</a> quoted'
+
+
+def test_citation_links_let_no_markup_of_the_text_through():
+    hostile = ('[S1.2] "<script>alert(1)</script>" <img src=x onerror=alert(2)> '
+               '[S1.3](javascript:alert(3)) `[S1.4]` [[S1.5]](https://evil.example)')
+    html = render_untrusted(hostile, sources=CITE_SOURCES)
+    assert "<script" not in html and "<img" not in html and 'href="javascript' not in html
+    assert '<a class="cite" href="/debates/d/sources/S1#S1.2">[S1.2]</a>' in html
+    # Inside code, or inside the text's own link, a citation stays as written.
+    assert "<code>[S1.4]</code>" in html
+    assert "S1#S1.4" not in html and "S1#S1.5" not in html
+    assert 'href="https://evil.example"' in html  # the text's link, sanitised as before
+    # Without sources, nothing is linked.
+    assert 'class="cite"' not in render_untrusted("[S1.2] words")
