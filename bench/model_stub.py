@@ -36,8 +36,8 @@ WORDS = ("latency", "budgets", "rollout", "billing", "pricing", "tenancy", "vend
          "hosting", "support", "backlog", "release", "tooling", "storage", "logging")
 
 
-ANSWER_LENGTHS = ("short", "long")
 AnswerLength = Literal["short", "long"]
+ANSWER_LENGTHS: tuple[AnswerLength, ...] = ("short", "long")
 
 
 def varied_instance(schema: dict[str, Any], rng: random.Random,
