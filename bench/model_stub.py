@@ -10,6 +10,12 @@ requests arrive nor of the prompt's wording, so a prompt change is measured agai
 same answers.
 The server is threaded and sleeps ``latency_s`` per request: concurrent calls overlap, as
 they do on a hosted model.
+
+``answers`` sets how long each text field is: ``"short"`` (a 50-character phrase, about
+350 characters a position) or ``"long"`` (one full sentence of 124 characters, about 720
+characters a position, as a hosted model writes within the default text bound), so a
+prompt that repeats earlier answers shows what it costs when answers are long
+(docs/performance.md, "Prompt tokens per debate").
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import random
 import re
 import threading
 import time
-from typing import Any
+from typing import Any, Literal
 
 from bench.schema_instance import schema_instance
 from bench.stub_http import JsonHandler, completion_body, requested_schema, threaded_server
@@ -30,7 +36,12 @@ WORDS = ("latency", "budgets", "rollout", "billing", "pricing", "tenancy", "vend
          "hosting", "support", "backlog", "release", "tooling", "storage", "logging")
 
 
-def varied_instance(schema: dict[str, Any], rng: random.Random) -> Any:
+AnswerLength = Literal["short", "long"]
+ANSWER_LENGTHS: tuple[AnswerLength, ...] = ("short", "long")
+
+
+def varied_instance(schema: dict[str, Any], rng: random.Random,
+                    answers: AnswerLength = "short") -> Any:
     """A value valid for ``schema``, different per ``rng``. Optional fields are filled
     too: concessions and updated confidences keep rounds going."""
 
@@ -41,7 +52,13 @@ def varied_instance(schema: dict[str, Any], rng: random.Random) -> Any:
         return round(rng.uniform(low, high), 2)
 
     def text(node: dict[str, Any]) -> str:
-        return f"Consider {' '.join(rng.sample(WORDS, 4))} ({rng.randrange(10**6):06d})."
+        phrase = f"Consider {' '.join(rng.sample(WORDS, 4))} ({rng.randrange(10**6):06d})"
+        if answers == "short":
+            return f"{phrase}."
+        first, second, third = rng.sample(WORDS, 3)
+        # 124 characters whatever the words drawn (all of one length).
+        return (f"{phrase} first: the {first} and {second} trade-offs decide if the "
+                f"{third} plan pays.")
 
     return schema_instance(schema, text=text, number=number,
                            count=lambda node: max(int(node.get("minItems", 1)), 2))
@@ -61,8 +78,9 @@ def answer_seed(body: dict[str, Any], schema: dict[str, Any] | None) -> str:
 class ModelStub:
     """``with ModelStub(latency_s=0.5) as stub:`` serves ``stub.api_base`` until the end."""
 
-    def __init__(self, latency_s: float = 0.5) -> None:
+    def __init__(self, latency_s: float = 0.5, answers: AnswerLength = "short") -> None:
         self.latency_s = latency_s
+        self.answers: AnswerLength = answers
         self.requests = 0
         self.first_request_at: float | None = None  # time.monotonic() of the first call
         self.bodies: list[dict[str, Any]] = []  # every request as sent, in arrival order
@@ -82,7 +100,7 @@ class ModelStub:
                 time.sleep(stub.latency_s)
                 how, schema = requested_schema(body)
                 rng = random.Random(answer_seed(body, schema))
-                text = json.dumps(varied_instance(schema or {}, rng))
+                text = json.dumps(varied_instance(schema or {}, rng, stub.answers))
                 # The tool asked for by name (Council's ``answer``; pydantic-ai, which
                 # Agent Council uses, names its own).
                 tool = body["tools"][0]["function"]["name"] if how == "tools" else "answer"

@@ -9,10 +9,15 @@ Tokens are litellm's ``token_counter`` (cl100k_base for a model it does not know
 the figure is the same on every machine and for every run: the stub's answers are a
 pure function of the request number.
 
-The reference is the seed agent-council's 25.0k prompt tokens for the same panel and
-rounds on the same stub, measured with the ``sidebyside`` area once the stub answered
-its agents per persona and round (issue 20's first count, 27.6k, was on a stub that gave
-all its agents one answer).
+The debate runs at each of the stub's answer lengths (``model_stub.ANSWER_LENGTHS``):
+short answers, and one full sentence per text field (about 720 characters a position),
+where every prompt that repeats an earlier answer costs more.
+
+The reference is the seed agent-council's prompt tokens for the same panel and rounds on
+the same stub at the same answer length, measured with the ``sidebyside`` area (the stub
+answers its agents per persona and round too): 25.0k with short answers, 34.2k with
+long ones (issue 20's first count, 27.6k, was on a stub that gave all its agents one
+answer).
 """
 
 from __future__ import annotations
@@ -25,11 +30,12 @@ from typing import Any
 
 from bench.cli import ROUNDS, run_engine
 from bench.figures import Figure
-from bench.model_stub import ModelStub
+from bench.model_stub import ANSWER_LENGTHS, AnswerLength, ModelStub
 from bench.stub_http import requested_schema
 
 AREA = "prompts"
-REFERENCE_TOKENS = 25_000  # agent-council, same stub, panel and rounds (sidebyside area)
+# agent-council on the same stub, panel, rounds and answer length (the sidebyside area)
+REFERENCE_TOKENS: dict[AnswerLength, int] = {"short": 25_000, "long": 34_200}
 _ROUND = re.compile(r"Cross-examination round (\d+)\.")
 
 
@@ -105,27 +111,33 @@ def sizes_of(bodies: list[dict[str, Any]],
     return sizes
 
 
-def measure_debate() -> PromptSizes:
-    with ModelStub(0.0) as stub:
+def measure_debate(answers: AnswerLength = "short") -> PromptSizes:
+    with ModelStub(0.0, answers) as stub:
         run_engine(stub)
         return sizes_of(stub.bodies)
 
 
 def measure() -> list[Figure]:
-    sizes = measure_debate()
-    rounds = sorted(sizes.cross_exam_chars)
-    if len(rounds) != ROUNDS:
-        raise RuntimeError(f"the debate ran {len(rounds)} rounds, not {ROUNDS}")
-    detail = (f"5 given personas, {ROUNDS} rounds, council protocol, {sizes.calls} calls "
-              "to the OpenAI-compatible stub; messages and sent schema, cl100k_base")
-    cross = " → ".join(f"{sizes.mean_cross_exam(r) / 1000:.1f}k" for r in rounds)
-    return [
-        Figure(AREA, "prompt tokens per debate", sizes.tokens / 1000, "k tokens",
-               target=f"≤ {REFERENCE_TOKENS / 1000:g}k (agent-council)",
-               ok=sizes.tokens <= REFERENCE_TOKENS, detail=detail),
-        Figure(AREA, "cross-examination prompt, last round",
-               sizes.mean_cross_exam(rounds[-1]) / 1000, "k chars",
-               detail=f"mean per agent, system + user; rounds 1 → {ROUNDS}: {cross}"),
-        Figure(AREA, "synthesis prompt", sizes.synthesis_chars / 1000, "k chars",
-               detail="system + user"),
-    ]
+    figures = []
+    for answers in ANSWER_LENGTHS:
+        sizes = measure_debate(answers)
+        rounds = sorted(sizes.cross_exam_chars)
+        if len(rounds) != ROUNDS:
+            raise RuntimeError(f"the debate ran {len(rounds)} rounds, not {ROUNDS}")
+        reference = REFERENCE_TOKENS[answers]
+        detail = (f"{answers} answers; 5 given personas, {ROUNDS} rounds, council protocol, "
+                  f"{sizes.calls} calls to the OpenAI-compatible stub; messages and sent "
+                  "schema, cl100k_base")
+        cross = " → ".join(f"{sizes.mean_cross_exam(r) / 1000:.1f}k" for r in rounds)
+        figures += [
+            Figure(AREA, f"prompt tokens per debate ({answers} answers)",
+                   sizes.tokens / 1000, "k tokens",
+                   target=f"≤ {reference / 1000:g}k (agent-council)",
+                   ok=sizes.tokens <= reference, detail=detail),
+            Figure(AREA, f"cross-examination prompt, last round ({answers} answers)",
+                   sizes.mean_cross_exam(rounds[-1]) / 1000, "k chars",
+                   detail=f"mean per agent, system + user; rounds 1 → {ROUNDS}: {cross}"),
+            Figure(AREA, f"synthesis prompt ({answers} answers)",
+                   sizes.synthesis_chars / 1000, "k chars", detail="system + user"),
+        ]
+    return figures

@@ -15,6 +15,10 @@ request whose system message begins "You are a senior decision analyst" (its nar
 the rest of its synthesis is computed without the model). Council's are told apart by
 ``prompts.council_prompt_kind``.
 
+Both run at each of the stub's answer lengths (``model_stub.ANSWER_LENGTHS``: short
+answers, and one full sentence per text field), a table for each: a prompt that repeats
+earlier answers grows with them.
+
 Agent Council is not a dependency: it is installed into a virtualenv outside the
 project, and ``COUNCIL_BENCH_AC_PYTHON`` names that Python. Without it the area is
 skipped with a note saying how to install it (docs/performance.md).
@@ -32,7 +36,7 @@ from typing import Any
 from bench.cli import AC_PYTHON_ENV, ENTRY_POINTS, ROUNDS, run_ac, run_cli
 from bench.failure import AreaSkipped
 from bench.figures import Figure, Table
-from bench.model_stub import ModelStub
+from bench.model_stub import ANSWER_LENGTHS, ModelStub
 from bench.prompts import CROSS_EXAM, SYNTHESIS, PromptKind, PromptSizes, sizes_of
 
 AREA = "sidebyside"
@@ -118,19 +122,22 @@ def _ac_python() -> str:
 def measure(latency_ms: int = 500) -> list[Figure | Table]:
     python = _ac_python()
     latency = latency_ms / 1000
-    with ModelStub(latency) as stub:
-        council_timings = run_cli(stub, COUNCIL_ENTRY)
-        council = SideRun(sizes_of(stub.bodies), council_timings, latency)
-        ac_timings = run_ac(stub, python)
-        ac = SideRun(sizes_of(stub.bodies, ac_prompt_kind), ac_timings, latency)
-    for label, run in (("Council", council), ("Agent Council", ac)):
-        if run.rounds != ROUNDS:
-            raise RuntimeError(f"{label} ran {run.rounds} rounds, not {ROUNDS}")
-    detail = (f"5 given personas, {ROUNDS} rounds, OpenAI-compatible stub at {latency_ms} ms; "
-              "tokens: messages and sent schema, cl100k_base; chars: system + user, mean "
-              "per agent")
-    return [
-        Figure(AREA, "prompt tokens per debate, Council / Agent Council",
-               council.sizes.tokens / ac.sizes.tokens, "×", detail=detail),
-        side_by_side_table(ac, council, detail),
-    ]
+    measured: list[Figure | Table] = []
+    for answers in ANSWER_LENGTHS:
+        with ModelStub(latency, answers) as stub:
+            council_timings = run_cli(stub, COUNCIL_ENTRY)
+            council = SideRun(sizes_of(stub.bodies), council_timings, latency)
+            ac_timings = run_ac(stub, python)
+            ac = SideRun(sizes_of(stub.bodies, ac_prompt_kind), ac_timings, latency)
+        for label, run in (("Council", council), ("Agent Council", ac)):
+            if run.rounds != ROUNDS:
+                raise RuntimeError(f"{label} ran {run.rounds} rounds, not {ROUNDS}")
+        detail = (f"{answers} answers; 5 given personas, {ROUNDS} rounds, OpenAI-compatible "
+                  f"stub at {latency_ms} ms; tokens: messages and sent schema, cl100k_base; "
+                  "chars: system + user, mean per agent")
+        measured += [
+            Figure(AREA, f"prompt tokens per debate, Council / Agent Council ({answers} "
+                   "answers)", council.sizes.tokens / ac.sizes.tokens, "×", detail=detail),
+            side_by_side_table(ac, council, detail),
+        ]
+    return measured

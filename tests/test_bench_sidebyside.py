@@ -1,13 +1,15 @@
 """The side-by-side bench's pieces, on recorded request bodies: which of Agent Council's
 requests is a cross-examination of which round and which its synthesis, the counts taken
 from them, the table assembled from two runs, and the skip when Agent Council is not
-installed. No debate runs and nothing is timed."""
+installed; the stub's long answers. No debate runs and nothing is timed."""
 
 from __future__ import annotations
 
+import json
+import random
 from io import StringIO
 
-from bench.model_stub import answer_seed
+from bench.model_stub import answer_seed, varied_instance
 from bench.prompts import CROSS_EXAM, SYNTHESIS, request_tokens, sizes_of
 from bench.run import main as bench_main
 from bench.sidebyside import SideRun, ac_prompt_kind, side_by_side_table
@@ -92,3 +94,25 @@ def test_without_agent_council_the_area_is_skipped_with_how_to_install_it(monkey
     assert bench_main(["--only", "sidebyside"], stdout=out, stderr=StringIO()) == 0
     assert "sidebyside: skipped, Agent Council is not installed" in out.getvalue()
     assert "docs/performance.md" in out.getvalue()
+
+
+POSITION = {"type": "object", "title": "Position", "properties": {
+    "stance": {"type": "string", "maxLength": 150},
+    "verdict": {"enum": ["for", "against", "conditional"], "type": "string"},
+    "reasoning": {"type": "array", "items": {"type": "string", "maxLength": 150}},
+    "confidence": {"type": "number", "minimum": 0.0, "maximum": 1.0},
+    "key_assumptions": {"type": "array", "items": {"type": "string", "maxLength": 150}}}}
+
+
+def test_long_answers_are_one_sentence_a_field_about_720_characters_a_position():
+    seed = answer_seed(ac_cross_exam("Dana Reyes", 0), POSITION)
+    short = varied_instance(POSITION, random.Random(seed), "short")
+    long = varied_instance(POSITION, random.Random(seed), "long")
+    assert len(json.dumps(short)) < 400
+    assert 700 <= len(json.dumps(long)) <= 740
+    texts = [long["stance"], *long["reasoning"], *long["key_assumptions"]]
+    # One sentence each, within the default text bound a local model's schema carries.
+    assert all(text.count(".") == 1 and text.endswith(".") and len(text) <= 150
+               for text in texts)
+    # The same draws start each field: a long answer extends the short one.
+    assert long["stance"].startswith(short["stance"][:-1])
