@@ -80,7 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-examples", type=int, default=14,
                         help="test cases per operation and phase (default: 14)")
     parser.add_argument("--seed", type=int, default=27)
-    parser.add_argument("--workers", default="2")
+    # One worker: with two threads, hypothesis's ast.parse of a strategy's lambdas raced in
+    # CPython 3.11.7 ("AST constructor recursion depth mismatch", python/cpython#106905)
+    # and killed a run once the debate schema grew; one thread costs seconds, not flakes.
+    parser.add_argument("--workers", default="1")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="council-fuzz-") as directory, \
             served_site(Path(directory), setup=SETUP, COUNCIL_MODEL="sim/default") as site:
