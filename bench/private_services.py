@@ -45,12 +45,17 @@ def _version(path: str) -> int:
         return 0
 
 
+def _runuser() -> str | None:
+    """runuser, also where a PATH without the sbin folders (a bare `env -i`) misses it."""
+    return shutil.which("runuser") or shutil.which("runuser", path="/usr/sbin:/sbin")
+
+
 def postgres_problem() -> str | None:
     """Why a private cluster cannot run here, or None."""
     bin_dir = postgres_bin()
     if bin_dir is None or not (bin_dir / "initdb").exists():
         return "initdb/pg_ctl not found (PostgreSQL server binaries: /usr/lib/postgresql/*/bin)"
-    if os.geteuid() == 0 and shutil.which("runuser") is None:
+    if os.geteuid() == 0 and _runuser() is None:
         return "running as root without runuser to start PostgreSQL as the postgres user"
     return None
 
@@ -88,7 +93,7 @@ class PrivatePostgres:
     def _run(self, *argv: str, timeout: float = 120) -> None:
         command = [str(self.bin / argv[0]), *argv[1:]]
         if self._as_postgres:
-            command = ["runuser", "-u", "postgres", "--", *command]
+            command = [str(_runuser()), "-u", "postgres", "--", *command]
         subprocess.run(command, check=True, capture_output=True, timeout=timeout)
 
     def _ctl(self, action: str, *extra: str) -> None:
