@@ -100,12 +100,15 @@ class DebateLoop:
         event_log.ring_from(self.loop)
         self._thread.start()
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, *, patience_s: float) -> None:
         """Stops the loop at once. Debates still in flight are dropped as in a crash:
-        their leases run out and the sweeper hands them on (used by tests)."""
+        their leases run out and the sweeper hands them on (used by tests). Each wait
+        (the loop's thread, each database thread closing its connection) is bounded by
+        ``patience_s``: on a loaded machine a connection close queued behind a step's
+        query can take longer than any fixed few seconds."""
         if self.loop.is_running():
             self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(timeout)
+        self._thread.join(patience_s)
         with self._lock:
             dropped = list(self._in_flight)
         for code in dropped:
@@ -113,7 +116,7 @@ class DebateLoop:
         event_log.ring_from(None)
         for db_thread in self._db_threads:
             try:
-                db_thread.submit(connections.close_all).result(timeout)
+                db_thread.submit(connections.close_all).result(patience_s)
             except RuntimeError:  # stopped before
                 continue
             db_thread.shutdown(wait=False)

@@ -14,7 +14,7 @@ from debates.models import ACTIVE_STATUSES, Debate, DebateStatus, LLMCall, Turn
 from debates.runtime import execution
 from debates.runtime.worker_loop import DebateLoop
 from debates.services import debate_cancel, debate_create
-from tests.waiting import wait_until
+from tests.waiting import PATIENCE_S, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +36,7 @@ def loops():
 
     yield start
     for loop in started:
-        loop.stop()  # closes its database threads' connections too
+        loop.stop(patience_s=PATIENCE_S)  # closes its database threads' connections too
 
 
 @pytest.fixture
@@ -115,7 +115,7 @@ def test_a_loop_that_dies_mid_flight_loses_nothing_the_sweeper_cannot_resume(
         doomed.take(debate.code)
     wait_until(lambda: all_reached(debates, "premortem"),
                what="every debate to reach its premortem")
-    doomed.stop()  # as a SIGKILL would: no lease handed back, calls in flight lost
+    doomed.stop(patience_s=PATIENCE_S)  # as a SIGKILL would: no lease handed back, calls in flight lost
     held = Debate.objects.filter(pk__in=[d.pk for d in debates]).exclude(lease_owner="")
     assert held.count() == 3, "the dead loop's leases should still be held"
     before = {d.pk: Turn.objects.filter(debate=d).count() for d in debates}
