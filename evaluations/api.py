@@ -45,7 +45,8 @@ class EvaluationSummaryOut(Schema):
     done: int
     total: int
     failed_questions: int
-    cost_usd: float
+    cost_usd: float | None = Field(description="So far; null when the model has no price "
+                                   "(unknown, not free).")
     created_at: datetime
     finished_at: datetime | None
 
@@ -92,7 +93,7 @@ def _summary(e: Evaluation) -> dict[str, Any]:
     return {"code": e.code, "status": e.status, "set_kind": e.set_kind, "set": e.set_label,
             "arms": e.arms, "model": e.spec.get("model", ""), "agents": e.spec.get("agents", 0),
             "simulated": e.simulated, "done": e.done, "total": e.total,
-            "failed_questions": e.failed_questions, "cost_usd": e.cost_usd,
+            "failed_questions": e.failed_questions, "cost_usd": e.known_cost_usd,
             "created_at": e.created_at, "finished_at": e.finished_at}
 
 

@@ -26,7 +26,8 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
         "done": evaluation.done,
         "total": evaluation.total,
         "failed_questions": evaluation.failed_questions,
-        "cost_usd": round(evaluation.cost_usd, 6),
+        "cost_usd": (None if evaluation.known_cost_usd is None
+                     else round(evaluation.known_cost_usd, 6)),
         "error": evaluation.error,
         "created_at": evaluation.created_at.isoformat(),
         "finished_at": evaluation.finished_at.isoformat() if evaluation.finished_at else None,

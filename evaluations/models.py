@@ -77,6 +77,12 @@ class Evaluation(models.Model):
         return self.spec.get("sim_accuracy") is not None
 
     @property
+    def known_cost_usd(self) -> float | None:
+        """What it has cost so far; None when its model has no price (the estimate found
+        none): an unpriced model's calls are not free, their cost is unknown."""
+        return None if self.estimated_cost_usd is None else self.cost_usd
+
+    @property
     def arms(self) -> list[str]:
         return list(self.spec.get("arms", []))
 

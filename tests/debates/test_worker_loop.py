@@ -115,7 +115,7 @@ def test_a_loop_that_dies_mid_flight_loses_nothing_the_sweeper_cannot_resume(
         doomed.take(debate.code)
     wait_until(lambda: all_reached(debates, "premortem"),
                what="every debate to reach its premortem")
-    doomed.stop(patience_s=PATIENCE_S)  # as a SIGKILL would: no lease handed back, calls in flight lost
+    doomed.stop(patience_s=PATIENCE_S)  # as a SIGKILL would: no lease handed back
     held = Debate.objects.filter(pk__in=[d.pk for d in debates]).exclude(lease_owner="")
     assert held.count() == 3, "the dead loop's leases should still be held"
     before = {d.pk: Turn.objects.filter(debate=d).count() for d in debates}

@@ -120,3 +120,20 @@ def test_an_uploaded_formula_is_quoted_in_the_csv(viewer_client, team, owner) ->
 def test_other_teams_get_404(outsider_client, team, owner, path) -> None:
     e = finished(team, owner, n=3)
     assert outsider_client.get(f"/evaluations/{e.code}/{path}").status_code == 404
+
+
+def test_a_model_without_a_price_shows_its_cost_as_unknown_not_free(
+        viewer_client, team, owner) -> None:
+    e = finished(team, owner, n=10)
+    # As a run on an unpriced model stores it: no estimate, each arm's cost unknown.
+    for result in e.results.all():
+        for arm in result.outcome["arms"].values():
+            arm["cost_usd"] = None
+        result.save()
+    Evaluation.objects.filter(pk=e.pk).update(estimated_cost_usd=None, report=None)
+    page = viewer_client.get(f"/evaluations/{e.code}/").content.decode()
+    assert "Cost: unknown" in page and "$0.0000" not in page
+    row = page.split('data-arm="council"')[1].split("</tr>")[0]
+    assert row.count(">unknown<") == 2  # the cost and the cost per right answer
+    data = json.loads(viewer_client.get(f"/evaluations/{e.code}/export.json").content)
+    assert data["cost_usd"] is None and data["report"]["arms"]["council"]["cost_known"] is False

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..configure import resolve_config
 from ..hooks import EngineHooks
+from ..llm.capabilities import cost_known
 from ..protocols import get_protocol, run_protocol
 from ..protocols.council.phases import CouncilPhase
 from ..protocols.council.schemas import SynthesisNarrative
@@ -62,15 +63,16 @@ NUMBER_INSTRUCTION = ("Work it out, then end your {what} with the resulting numb
 class Costs:
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0  # None: a call's model has no price (not $0)
     seconds: float = 0.0  # the calls' own time, summed (concurrent calls overlap)
 
 
 def costs_of(records: Sequence[CallRecord]) -> Costs:
+    unpriced = any(r.cost_usd is None and not cost_known(r.model) for r in records)
     return Costs(
         prompt_tokens=sum(r.prompt_tokens for r in records),
         completion_tokens=sum(r.completion_tokens for r in records),
-        cost_usd=sum(r.cost_usd or 0.0 for r in records),
+        cost_usd=None if unpriced else sum(r.cost_usd or 0.0 for r in records),
         seconds=sum(r.latency_ms for r in records) / 1000)
 
 

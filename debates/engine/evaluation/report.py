@@ -1,8 +1,9 @@
 """What ``manage.py evaluate`` prints: one shape, as JSON and as a Markdown table.
 
 JSON: ``arms.<arm>`` holds ``accuracy``, ``ci`` ([low, high]), ``n``, ``prompt_tokens``,
-``completion_tokens``, ``cost_usd`` (and ``right``, ``cost_per_right_usd``, ``seconds``,
-``brier``, ``reliability``, ``finding``, ``caveat``); ``paired.council_vs_vote`` holds
+``completion_tokens``, ``cost_usd`` (null, with ``cost_known`` false, when a call's model
+has no price) (and ``right``, ``cost_per_right_usd``, ``seconds``, ``brier``,
+``reliability``, ``finding``, ``caveat``); ``paired.council_vs_vote`` holds
 the 2×2 ``table``, ``p_value`` and the ``flips``. A figure from fewer than
 ``MIN_QUESTIONS`` questions, or with an interval wider than ``MAX_CI_WIDTH``, is marked
 as not a finding, in words.
@@ -33,7 +34,7 @@ class ArmResult:
     accuracy: Accuracy
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0  # None: a call's model has no price (unknown, not $0)
     seconds: float = 0.0  # wall time of the arm's calls
     brier: float | None = None  # None: the arm states no confidence
     reliability: tuple[ReliabilityBin, ...] = ()
@@ -77,7 +78,8 @@ def _arm_json(arm: ArmResult) -> dict[str, Any]:
         "right": acc.right,
         "prompt_tokens": arm.prompt_tokens,
         "completion_tokens": arm.completion_tokens,
-        "cost_usd": round(arm.cost_usd, 6),
+        "cost_usd": None if arm.cost_usd is None else round(arm.cost_usd, 6),
+        "cost_known": arm.cost_usd is not None,
         "cost_per_right_usd": None if per_right is None else round(per_right, 6),
         "seconds": round(arm.seconds, 3),
         "brier": None if arm.brier is None else round(arm.brier, 4),
@@ -123,7 +125,9 @@ def report_json(report: EvaluationReport) -> dict[str, Any]:
     return out
 
 
-def _money(value: float | None) -> str:
+def _money(value: float | None, *, known: bool = True) -> str:
+    if not known:
+        return "unknown"
     return "–" if value is None else f"${value:.4f}"
 
 
@@ -132,9 +136,11 @@ def _arm_row(name: str, arm: ArmResult) -> str:
     rate = "–" if acc.rate is None else f"{acc.rate:.3f}"
     brier = "–" if arm.brier is None else f"{arm.brier:.3f}"
     note = caveat(acc.n, acc.ci.width) or ""
+    priced = arm.cost_usd is not None
     cells = [name, rate, f"[{acc.ci.low:.3f}, {acc.ci.high:.3f}]", str(acc.n),
-             str(arm.prompt_tokens), str(arm.completion_tokens), _money(arm.cost_usd),
-             _money(cost_per_right_answer(arm.cost_usd, acc.right)), brier, note]
+             str(arm.prompt_tokens), str(arm.completion_tokens),
+             _money(arm.cost_usd, known=priced),
+             _money(cost_per_right_answer(arm.cost_usd, acc.right), known=priced), brier, note]
     return "| " + " | ".join(cells) + " |"
 
 

@@ -25,7 +25,15 @@ from .arms import Read, adversarial_reading, council_reading
 from .population import BeliefUpdate, SimulatedPopulation
 from .report import COUNCIL, VOTE, ArmResult, EvaluationReport, PairedResult
 from .sets import LabelledSet, Question, generate
-from .stats import ConfidentAnswer, accuracy, brier_score, flips, paired_table, reliability_table
+from .stats import (
+    ConfidentAnswer,
+    accuracy,
+    brier_score,
+    flips,
+    paired_table,
+    reliability_table,
+    total_cost,
+)
 
 SINGLE, ADVERSARIAL = "single", "adversarial"
 ARMS = (SINGLE, VOTE, COUNCIL, ADVERSARIAL)
@@ -81,7 +89,7 @@ class ArmAnswer:
     confidence: float | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = 0.0  # None: unknown (a model without a price), not $0
     seconds: float = 0.0
 
 
@@ -171,7 +179,7 @@ def _arm_result(name: str, pairs: Sequence[tuple[Question, QuestionOutcome]]) ->
         accuracy(rights),
         prompt_tokens=sum(a.prompt_tokens for _, a in answers),
         completion_tokens=sum(a.completion_tokens for _, a in answers),
-        cost_usd=sum(a.cost_usd for _, a in answers),
+        cost_usd=total_cost(a.cost_usd for _, a in answers),
         seconds=sum(a.seconds for _, a in answers),
         brier=brier_score(confident),
         reliability=tuple(reliability_table(confident)) if confident else ())

@@ -11,7 +11,7 @@ enough to check by hand (docs/engine.md, "Evaluation harness").
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -197,6 +197,13 @@ def flips(vote: Sequence[str | None], debate: Sequence[str | None],
     )
 
 
-def cost_per_right_answer(cost_usd: float, right: int) -> float | None:
-    """What one right answer cost; None when none was right (no finite price)."""
-    return cost_usd / right if right else None
+def cost_per_right_answer(cost_usd: float | None, right: int) -> float | None:
+    """What one right answer cost; None when none was right (no finite price) or the
+    cost is unknown."""
+    return cost_usd / right if right and cost_usd is not None else None
+
+
+def total_cost(costs: Iterable[float | None]) -> float | None:
+    """The sum, or None (unknown) when any part is unknown: an unpriced call is not $0."""
+    known = list(costs)
+    return None if any(c is None for c in known) else sum(c for c in known if c is not None)

@@ -8,7 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from debates.engine.evaluation.runs import EvaluationSpec, evaluate_question, questions_for
+from debates.engine.evaluation.report import report_json, report_markdown
+from debates.engine.evaluation.runs import (
+    EvaluationSpec,
+    evaluate_question,
+    questions_for,
+    report_from_outcomes,
+)
 from debates.engine.llm.capabilities import configure, parse_model_settings
 from tests.engine.openai_stub import StubServer
 
@@ -38,5 +44,19 @@ def test_a_question_is_debated_over_http_and_every_arm_reads_the_servers_answers
         arm = outcome.arms[name]
         assert arm.answer in ("yes", "no"), (name, outcome.note)
         assert arm.prompt_tokens > 0 and arm.completion_tokens > 0
+        assert arm.cost_usd is None, name  # the stub model has no price: unknown, not $0
     assert outcome.arms["single"].prompt_tokens < outcome.arms["council"].prompt_tokens
     assert outcome.detail["options"] == ["yes", "no"]
+
+
+def test_a_model_without_a_price_reports_its_cost_as_unknown_not_free(stub):
+    spec = EvaluationSpec("compare", n=1, agents=2, model=MODEL, arms=("single", "council"))
+    labelled = questions_for(spec)
+    outcome = asyncio.run(evaluate_question(labelled.questions[0], spec))
+    report = report_from_outcomes(labelled, spec, [outcome])
+    arms = report_json(report)["arms"]
+    assert arms["council"]["cost_known"] is False and arms["council"]["cost_usd"] is None
+    assert arms["council"]["cost_per_right_usd"] is None
+    council_row = next(line for line in report_markdown(report).splitlines()
+                       if line.startswith("| council "))
+    assert "unknown" in council_row and "$0.0000" not in council_row
