@@ -76,6 +76,10 @@ class DebateSources(Protocol):
         """The debate's sources that are read, as the engine takes them."""
         ...
 
+    def chars(self, *, debate: Debate) -> int:
+        """The read sources' length in characters (what an estimate needs of them)."""
+        ...
+
     def readiness(self, *, debate: Debate) -> Readiness:
         ...
 
@@ -101,6 +105,9 @@ class _NoSources:
 
     def documents(self, *, debate: Debate) -> list[SourceDocument]:
         return []
+
+    def chars(self, *, debate: Debate) -> int:
+        return 0
 
     def readiness(self, *, debate: Debate) -> Readiness:
         return Readiness()

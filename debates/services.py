@@ -291,7 +291,7 @@ def more_round_estimate(*, debate: Debate, state: DebateState | None = None) -> 
     personas = [state.personas[i] for i in taking_part]
     return estimate_more_round(state.config, round_number=round_number, personas=personas,
                                text_chars=len(debate.question) + len(debate.context),
-                               source_chars=sum(len(d.text) for d in state.sources))
+                               source_chars=debate_sources().chars(debate=debate))
 
 
 @transaction.atomic

@@ -101,9 +101,13 @@ class LibraryDebateSources:
     def documents(self, *, debate: Debate) -> list[SourceDocument]:
         return selectors.debate_documents(debate=debate)
 
+    def chars(self, *, debate: Debate) -> int:
+        return selectors.debate_source_chars(debate=debate)
+
     def readiness(self, *, debate: Debate) -> Readiness:
         pending, refused = [], []
-        for link in DebateSource.objects.filter(debate=debate).select_related("version"):
+        for link in DebateSource.objects.filter(debate=debate).select_related(
+                "version").defer("version__text"):
             if link.version is None:
                 continue  # deleted after the debate began: it argues without it
             if link.version.status == SourceStatus.REFUSED:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, Sum
+from django.db.models.functions import Length
 
 from accounts.models import Team
 from debates.engine import Passage, SourceDocument, split_passages
@@ -21,8 +22,19 @@ def source_versions(*, source: Source) -> QuerySet[SourceVersion]:
     return source.versions.select_related("uploaded_by").order_by("-number")
 
 
-def debate_links(*, debate: Debate) -> list[DebateSource]:
-    return list(DebateSource.objects.filter(debate=debate).select_related("version__source"))
+def debate_links(*, debate: Debate, texts: bool = False) -> list[DebateSource]:
+    """The debate's sources in order; their texts (up to 8 MiB each) only with ``texts``:
+    a page lists them, only a debate's step reads them."""
+    links = DebateSource.objects.filter(debate=debate).select_related("version__source")
+    return list(links if texts else links.defer("version__text"))
+
+
+def debate_source_chars(*, debate: Debate) -> int:
+    """How long the debate's read sources are, in characters, counted by the database."""
+    found = DebateSource.objects.filter(
+        debate=debate, version__status=SourceStatus.READY).aggregate(
+        chars=Sum(Length("version__text")))
+    return found["chars"] or 0
 
 
 def debate_link(*, debate: Debate, source_id: str) -> DebateSource | None:
@@ -41,7 +53,8 @@ def link_document(link: DebateSource) -> SourceDocument | None:
 
 
 def debate_documents(*, debate: Debate) -> list[SourceDocument]:
-    return [d for d in map(link_document, debate_links(debate=debate)) if d is not None]
+    return [d for d in map(link_document, debate_links(debate=debate, texts=True))
+            if d is not None]
 
 
 def version_passages(version: SourceVersion, source_id: str = "S1") -> list[Passage]:

@@ -54,7 +54,7 @@ from debates.runtime.persistence import PersistingHooks
 from debates.runtime.queue import enqueue_step
 from debates.runtime.reconnect import connection_lost
 from debates.runtime.running_time import EVENT_KINDS, running_seconds
-from debates.runtime.state_rows import load_state
+from debates.runtime.state_rows import load_state_with_sources
 
 log = logging.getLogger(__name__)
 
@@ -235,7 +235,7 @@ def _held_by_sources(debate: Debate, worker: str) -> bool:
 
 def _load(code: uuid.UUID) -> tuple[Debate, DebateState]:
     debate = Debate.objects.get(code=code)
-    return debate, load_state(debate)
+    return debate, load_state_with_sources(debate)
 
 
 def _after_step(debate_id: int, worker: str, keep_lease: bool) -> None:

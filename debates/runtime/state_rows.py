@@ -21,6 +21,7 @@ from debates.models import Agent, Debate
 
 
 def load_state(debate: Debate) -> DebateState:
+    """The debate's state from its rows, without its sources' texts."""
     state = DebateState(
         question=debate.question,
         context=debate.context,
@@ -28,9 +29,6 @@ def load_state(debate: Debate) -> DebateState:
         given_personas=[Persona.model_validate(p) for p in debate.given_personas],
         stop_requested=debate.stop_requested,
         forced_rounds=debate.forced_rounds,
-        # The sources that are read; a debate's first step waits for all of them
-        # (debates.runtime.execution, docs/web.md "Sources").
-        sources=debate_sources().documents(debate=debate) if debate.pk else [],
     )
     for row in debate.turns.all():
         state.add(Turn(phase=Phase(row.phase), round=row.round, agent=row.agent_index,
@@ -40,6 +38,15 @@ def load_state(debate: Debate) -> DebateState:
     # The protocol fills what it derives before its first step (a fixed-role
     # protocol's roles as the panel), so pages and the agent snapshot can name them.
     get_protocol(state.config.protocol).prepare(state)
+    return state
+
+
+def load_state_with_sources(debate: Debate) -> DebateState:
+    """``load_state`` with the texts of the sources that are read, which only a step
+    reads (a page needs none of them, and each may be megabytes). A debate's first step
+    waits for all of them (debates.runtime.execution, docs/web.md "Sources")."""
+    state = load_state(debate)
+    state.sources = debate_sources().documents(debate=debate) if debate.pk else []
     return state
 
 

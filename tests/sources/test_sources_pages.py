@@ -124,3 +124,22 @@ def test_a_debate_source_anchors_passages_and_highlights_citations(owner_client,
     assert 'class="passage cited" id="S1.1"' in page
     assert owner_client.get(reverse("sources:debate_source",
                                     args=[debate.code, "S9"])).status_code == 404
+
+
+def test_the_debate_page_reads_no_source_text(owner_client, team, owner):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from debates.services import DebateSpec, debate_start
+
+    version = ready_source(team, owner, text="A long source. " * 20_000)
+    debate = debate_start(team=team, user=owner, spec=DebateSpec(
+        question="Kafka or SQS?", mode="quick", model="sim/default", sources=[str(version.code)]))
+    with CaptureQueriesContext(connection) as queries:
+        page = owner_client.get(reverse("debates:detail", args=[debate.code]))
+    assert page.status_code == 200 and "S1" in page.content.decode()
+    # Listing the sources reads titles and states; their texts (megabytes each) only
+    # a debate's step reads.
+    reads_text = [q["sql"] for q in queries.captured_queries
+                  if '"sources_sourceversion"."text"' in q["sql"]]
+    assert reads_text == []

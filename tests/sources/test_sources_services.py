@@ -11,7 +11,7 @@ from debates.debate_sources import Upload
 from debates.engine import DebateConfig
 from debates.models import Debate, DebateStatus, LLMCall
 from debates.runtime.execution import run_next_step, run_to_completion
-from debates.runtime.state_rows import load_state
+from debates.runtime.state_rows import load_state, load_state_with_sources
 from debates.services import debate_create, debate_rerun
 from sources.models import DebateSource, Source, SourceStatus, SourceVersion
 from sources.services import SourceError, extract_version, source_delete, sources_upload
@@ -100,17 +100,18 @@ def test_a_debate_waits_for_its_sources_then_argues_from_them(team, owner):
     assert not LLMCall.objects.filter(debate=debate).exists()
     extract_version(str(a.code))
     extract_version(str(b.code))
-    state = load_state(debate)
+    assert load_state(debate).sources == []  # what a page reads: no texts
+    state = load_state_with_sources(debate)  # what a step reads
     assert [(s.id, s.title) for s in state.sources] == [("S1", "costs"), ("S2", "review")]
     assert state.sources[0].text.startswith("Kafka costs")
     run_to_completion(debate.code)
     debate.refresh_from_db()
     assert debate.status == DebateStatus.SUCCEEDED
     rerun = debate_rerun(debate=debate, user=owner)
-    assert [s.id for s in load_state(rerun).sources] == ["S1", "S2"]
+    assert [s.id for s in load_state_with_sources(rerun).sources] == ["S1", "S2"]
     assert [link.version_id for link in rerun.source_links.all()] == [a.pk, b.pk]
     fresh = debate_rerun(debate=debate, user=owner, sources=[str(b.code)])
-    assert [s.title for s in load_state(fresh).sources] == ["review"]
+    assert [s.title for s in load_state_with_sources(fresh).sources] == ["review"]
 
 
 def test_a_refused_source_fails_the_debate_before_any_model_call(team, owner):
