@@ -80,6 +80,12 @@ class DebateSources(Protocol):
         """The read sources' length in characters (what an estimate needs of them)."""
         ...
 
+    def chars_of(self, *, team: Team, codes: Sequence[str]) -> int:
+        """What a debate's estimate counts for these sources, before it has them: a read
+        one's text length, the file's size for one not read yet. ``DebateSourceError``
+        for codes that are unknown or refused."""
+        ...
+
     def readiness(self, *, debate: Debate) -> Readiness:
         ...
 
@@ -107,6 +113,11 @@ class _NoSources:
         return []
 
     def chars(self, *, debate: Debate) -> int:
+        return 0
+
+    def chars_of(self, *, team: Team, codes: Sequence[str]) -> int:
+        if codes:
+            raise DebateSourceError("Sources are not available.")
         return 0
 
     def readiness(self, *, debate: Debate) -> Readiness:

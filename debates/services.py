@@ -178,10 +178,15 @@ def plan_debate(*, team: Team, spec: DebateSpec) -> DebatePlan:
     if len({p.name.casefold() for p in personas}) != len(personas):
         raise InputError("two given personas share a name")
     config = _config(spec, personas)
+    try:
+        source_chars = debate_sources().chars_of(team=team, codes=list(spec.sources))
+    except DebateSourceError as exc:
+        raise InputError(str(exc)) from None
     return DebatePlan(
         question=question, context=context, config=config, personas=personas,
         sources=[None] * len(spec.personas) + [str(c) for c in spec.library_personas],
-        estimate=estimate(config, text_chars=len(question) + len(context), personas=personas),
+        estimate=estimate(config, text_chars=len(question) + len(context), personas=personas,
+                          source_chars=source_chars),
     )
 
 

@@ -39,9 +39,9 @@ def _versions(team: Team, codes: Sequence[str]) -> list[SourceVersion]:
         parsed = _uuid(code)
         version = parsed and (
             SourceVersion.objects.filter(code=parsed, source__team=team)
-            .select_related("source").first()
+            .select_related("source").defer("text").first()
             or SourceVersion.objects.filter(source__code=parsed, source__team=team)
-            .select_related("source").order_by("-number").first())
+            .select_related("source").defer("text").order_by("-number").first())
         if version:
             found.append(version)
         else:
@@ -103,6 +103,9 @@ class LibraryDebateSources:
 
     def chars(self, *, debate: Debate) -> int:
         return selectors.debate_source_chars(debate=debate)
+
+    def chars_of(self, *, team: Team, codes: Sequence[str]) -> int:
+        return selectors.versions_chars([v.pk for v in _versions(team, codes)])
 
     def readiness(self, *, debate: Debate) -> Readiness:
         pending, refused = [], []

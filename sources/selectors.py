@@ -29,6 +29,16 @@ def debate_links(*, debate: Debate, texts: bool = False) -> list[DebateSource]:
     return list(links if texts else links.defer("version__text"))
 
 
+def versions_chars(pks: list[int]) -> int:
+    """The versions' length for an estimate: a read one's text, in characters; one not
+    read yet counts its file's size (a text file's upper bound; a PDF's text is
+    usually shorter than its file)."""
+    found = SourceVersion.objects.filter(pk__in=pks).annotate(chars=Length("text"))
+    by_pk = {v.pk: (v.chars if v.status == SourceStatus.READY else v.size)
+             for v in found.only("pk", "status", "size")}
+    return sum(by_pk.values())  # a version named twice is one text
+
+
 def debate_source_chars(*, debate: Debate) -> int:
     """How long the debate's read sources are, in characters, counted by the database."""
     found = DebateSource.objects.filter(

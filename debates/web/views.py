@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from django.contrib import messages
@@ -25,6 +26,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from pydantic import BaseModel, ValidationError
 
+from accounts.models import Team
 from debates import selectors
 from debates.access import can_write, current_team_access, debate_access
 from debates.debate_sources import (
@@ -80,6 +82,18 @@ def _page_context(debate: Debate, role: str) -> dict[str, object]:
     remember_links(detailed, links)  # the citations' links (debates.debate_sources)
     return {"page": page, "debate": detailed, "source_links": links,
             "sources_waiting": any(link.status in ("pending", "extracting") for link in links)}
+
+
+def _form_source_chars(request: HttpRequest, team: Team) -> int:
+    """What the form's sources add to its estimate: the picked and kept ones (their
+    text, or their file's size until read) and the files chosen for upload (their size,
+    which the page counts: the files themselves are not sent for an estimate)."""
+    codes = [*request.GET.getlist("library_sources"), *request.GET.getlist("keep_sources")]
+    try:
+        picked = debate_sources().chars_of(team=team, codes=codes)
+    except DebateSourceError:
+        picked = 0  # the form says why when it is sent
+    return picked + _int(request.GET.get("upload_bytes"))
 
 
 def _int(value: str | None) -> int:
@@ -139,18 +153,16 @@ def _uploads(request: HttpRequest) -> list[Upload]:
             for f in request.FILES.getlist("source_files")]
 
 
-def _attach_uploads(request: AuthenticatedHttpRequest, debate: Debate,
-                    uploads: list[Upload]) -> None:
-    """The uploaded files stored in the team's library and added to the debate after
-    its chosen sources; called in the debate's transaction, so a refused file (its
-    message raised as ``InputError``) leaves no debate and no file (docs/web.md,
-    "Sources")."""
+def _uploaded_codes(request: AuthenticatedHttpRequest, team: Team) -> list[str]:
+    """The uploaded files stored in the team's library, as source codes the debate
+    lists after its chosen ones (so its estimate and limits count them). Called in the
+    debate's transaction: a refused file (its message raised as ``InputError``) leaves
+    no debate and no file (docs/web.md, "Sources")."""
+    uploads = _uploads(request)
     if not uploads:
-        return
-    port = debate_sources()
+        return []
     try:
-        codes = port.upload(team=debate.team, user=request.user, files=uploads)
-        port.attach(debate=debate, codes=codes)
+        return debate_sources().upload(team=team, user=request.user, files=uploads)
     except DebateSourceError as exc:
         raise InputError(str(exc)) from None
 
@@ -164,8 +176,10 @@ def debate_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             with transaction.atomic():
-                debate = debate_start(team=team, user=request.user, spec=form.spec())
-                _attach_uploads(request, debate, _uploads(request))
+                spec = form.spec()
+                spec = replace(spec, sources=[*spec.sources,
+                                              *_uploaded_codes(request, team)])
+                debate = debate_start(team=team, user=request.user, spec=spec)
         except InputError as exc:  # bad input or a limit: nothing was saved
             form.add_error(None, str(exc))
             try:  # the estimate of what was asked, with its personas, where it can be had
@@ -192,7 +206,8 @@ def debate_estimate(request: HttpRequest) -> HttpResponse:
     return render(request, "debates/_estimate.html", {
         "refuses_unpriced": refuses_unpriced(team),
         "estimate": estimate(config, text_chars=_int(request.GET.get("question_chars"))
-                             + _int(request.GET.get("context_chars"))) if config else None,
+                             + _int(request.GET.get("context_chars")),
+                             source_chars=_form_source_chars(request, team)) if config else None,
         "errors": [f"{form.fields[f].label or f}: {e}" if f != "__all__" else e
                    for f, errs in form.errors.items() for e in errs],
     })
@@ -406,13 +421,16 @@ def debate_rerun_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Htt
     if request.method == "POST" and form.is_valid() and form.config is not None:
         try:
             with transaction.atomic():
+                uploaded = _uploaded_codes(request, debate.team)
+                chosen = form.sources()
+                if uploaded and chosen is None:
+                    chosen = debate_sources().codes(debate=debate)
                 child = debate_rerun(debate=debate, user=request.user,
                                      overrides=form.settings_overrides(),
                                      question=form.cleaned_data["question"],
                                      context=form.cleaned_data["context"],
                                      panel=form.cleaned_data["panel"],
-                                     sources=form.sources())
-                _attach_uploads(request, child, _uploads(request))
+                                     sources=None if chosen is None else [*chosen, *uploaded])
         except (InputError, ValidationError) as exc:
             form.add_error(None, str(exc))
         else:
@@ -422,6 +440,7 @@ def debate_rerun_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Htt
         "form": form, "debate": debate, "refuses_unpriced": refuses_unpriced(debate.team),
         "panel_names": list(debate.agents.order_by("index").values_list("name", flat=True)),
         "estimate": estimate(form.config or DebateConfig.model_validate(debate.settings),
-                             text_chars=len(debate.question) + len(debate.context)),
+                             text_chars=len(debate.question) + len(debate.context),
+                             source_chars=debate_sources().chars(debate=debate)),
     }, status=400 if request.method == "POST" else 200)
 

@@ -72,6 +72,19 @@
     }
   });
 
+  // The debate forms: the estimate counts the files chosen for upload by their size
+  // (the files are sent only with the form). Capturing: the size is set before the
+  // form's own change handler asks for the estimate.
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (!(el && el.name === "source_files" && el.files)) { return; }
+    var counter = document.getElementById("upload-bytes");
+    if (!counter) { return; }
+    var bytes = 0;
+    for (var i = 0; i < el.files.length; i++) { bytes += el.files[i].size; }
+    counter.value = String(bytes);
+  }, true);
+
   // The new-debate form: "Edit these" puts the previewed automatic options into the
   // Options field, where the user changes them before starting.
   document.addEventListener("click", function (event) {

@@ -65,7 +65,12 @@ def test_upload_on_the_form_watch_the_debate_and_follow_a_citation(owner, team, 
                 page.goto(f"{base}/debates/new")
                 page.locator("#id_question").fill("Kafka or SQS for the event bus?")
                 page.check("input[name=mode][value=quick]")
+                estimate = page.locator("#estimate")
+                before = estimate.inner_text()
                 page.set_input_files("#source-files", str(notes))
+                # The estimate counts the chosen file by its size before it is sent.
+                expect(page.locator("#upload-bytes")).to_have_value(str(notes.stat().st_size))
+                expect(estimate).not_to_have_text(before)
                 page.screenshot(path=str(shots / "new-desk.png"), full_page=True)
                 page.click("main form.debate-form button[type=submit]")
                 sources = page.locator("#debate-sources")

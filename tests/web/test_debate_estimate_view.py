@@ -57,3 +57,52 @@ def test_an_unknown_price_says_it_is_refused_under_the_teams_cap_until_allowed(m
     team.allow_unpriced_models = True
     team.save()
     assert "refused" not in fragment()
+
+
+def _tokens(html: str) -> float:
+    shown = html.split("about ")[1].split(" tokens")[0]  # e.g. "31.2k"
+    return float(shown.rstrip("k")) * (1000 if shown.endswith("k") else 1)
+
+
+def test_picked_sources_and_files_chosen_for_upload_raise_the_token_estimate(
+        member_client, team, owner):
+    from debates.debate_sources import Upload
+    from sources.services import extract_version, sources_upload
+
+    [version] = sources_upload(team=team, user=owner,
+                               files=[Upload("costs.md", b"Kafka costs a lot. " * 3_000)])
+    extract_version(str(version.code))
+    base = {"mode": "quick", "model": "sim/default"}
+
+    def tokens(**more: object) -> float:
+        return _tokens(member_client.get("/debates/estimate", {**base, **more}).content.decode())
+
+    bare = tokens()
+    picked = tokens(library_sources=str(version.source.code))
+    assert picked > bare
+    assert tokens(upload_bytes="57000") == picked  # a file of the same size, not read yet
+    # Another team's code, or a made-up one, adds nothing (the form refuses it on send).
+    assert tokens(library_sources="not-a-code") == bare
+
+
+def test_the_start_checks_the_cost_cap_with_the_sources(team, owner):
+    import pytest
+
+    from debates.debate_sources import Upload
+    from debates.services import DebateSpec, InputError, debate_start, plan_debate
+    from sources.services import sources_upload
+
+    [version] = sources_upload(team=team, user=owner,
+                               files=[Upload("notes.md", b"Long notes. " * 20_000)])
+    spec = DebateSpec(question="Kafka or SQS?", mode="quick", model="openai/gpt-4o-mini")
+    bare = plan_debate(team=team, spec=spec).estimate
+    with_source = plan_debate(team=team, spec=DebateSpec(
+        **{**spec.__dict__, "sources": [str(version.code)]})).estimate
+    assert with_source.cost_usd > bare.cost_usd
+    # A cap between the two: the debate without the source starts, with it it is refused.
+    team.debate_cost_cap_usd = (bare.cost_usd + with_source.cost_usd) / 2
+    team.save()
+    with pytest.raises(InputError):
+        debate_start(team=team, user=owner, spec=DebateSpec(
+            **{**spec.__dict__, "sources": [str(version.code)]}))
+    assert debate_start(team=team, user=owner, spec=spec).pk
