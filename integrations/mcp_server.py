@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import time
-import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, cast
 
 from asgiref.sync import sync_to_async
@@ -81,17 +81,28 @@ class Identity:
         return cast(AuthenticatedHttpRequest, request)
 
 
-def _refusal(exc: Exception) -> ToolError:
-    if isinstance(exc, Http404):
-        return ToolError("Not found (or not in any of your teams).")
-    return ToolError(str(exc) or "Not allowed.")
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """What an API route or access helper raises, as the tool error an agent reads: a
+    body the API would answer 422 (each field named), 404 and 403 (another team's
+    code reads as unknown), 429 with its wait."""
+    try:
+        yield
+    except ValidationError as exc:
+        fields = "; ".join(f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
+                           for error in exc.errors())
+        raise ToolError(f"Refused: invalid input ({fields})") from exc
+    except Http404 as exc:
+        raise ToolError("Not found (or not in any of your teams).") from exc
+    except PermissionDenied as exc:
+        raise ToolError(str(exc) or "Not allowed.") from exc
+    except RateLimited as exc:  # the API lets it through to answer 429 with Retry-After
+        raise ToolError(f"Refused: {exc} (retry after {exc.retry_after_s} s)") from exc
 
 
 def _debate(identity: Identity, code: str, *, write: bool = False) -> Debate:
-    try:
+    with _refusals():
         return debate_access(user=identity.token().user, code=code, write=write)[0]
-    except (Http404, PermissionDenied) as exc:
-        raise _refusal(exc) from exc
 
 
 def _status(debate: Debate) -> dict[str, Any]:
@@ -144,21 +155,10 @@ def start(identity: Identity, payload: dict[str, Any], team: str | None) -> dict
     from debates.api import DebateIn, create_debate
 
     request = identity.request(team)
-    try:
+    with _refusals():
         answer = create_debate(request, DebateIn.model_validate(payload))
-    except ValidationError as exc:  # the body's shape, as the API's 422 names it
-        fields = "; ".join(
-            f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
-            for error in exc.errors())
-        raise ToolError(f"Refused: invalid input ({fields})") from exc
-    except (Http404, PermissionDenied) as exc:
-        raise _refusal(exc) from exc
-    except RateLimited as exc:  # the API lets it through to answer 429 with Retry-After
-        raise ToolError(f"Refused: {exc} (retry after {exc.retry_after_s} s)") from exc
     if answer.status_code != 201:
-        refusal = answer.value  # the API's error body: message, errors by field
-        fields = "; ".join(f"{k}: {', '.join(v)}" for k, v in refusal.get("errors", {}).items())
-        raise ToolError(f"Refused: {refusal['message']}" + (f" ({fields})" if fields else ""))
+        raise _refused(answer.value)
     debate = Debate.objects.get(code=answer.value["code"])
     return _status(debate)
 
@@ -168,15 +168,8 @@ def decide(identity: Identity, code: str, payload: dict[str, Any]) -> dict[str, 
     from decisions.api import DecisionIn, DecisionOut, record_decision
 
     request = identity.request()
-    try:
+    with _refusals():
         answer = record_decision(request, parse_code(code), DecisionIn.model_validate(payload))
-    except ValidationError as exc:
-        fields = "; ".join(
-            f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
-            for error in exc.errors())
-        raise ToolError(f"Refused: invalid input ({fields})") from exc
-    except (Http404, PermissionDenied) as exc:
-        raise _refusal(exc) from exc
     if answer.status_code != 200:
         raise ToolError(f"Refused: {answer.value['message']} Nothing was saved.")
     return DecisionOut.model_validate(answer.value).model_dump(mode="json")
@@ -195,13 +188,6 @@ def result(identity: Identity, code: str) -> dict[str, Any]:
     return {**_status(debate), "result": typed.model_dump(mode="json")}
 
 
-def _invalid(exc: ValidationError) -> ToolError:
-    """A body the API would answer 422, naming each field."""
-    fields = "; ".join(f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
-                       for error in exc.errors())
-    return ToolError(f"Refused: invalid input ({fields})")
-
-
 def _refused(refusal: dict[str, Any]) -> ToolError:
     """The API's error body (message, errors by field) as a tool error."""
     fields = "; ".join(f"{k}: {', '.join(v)}" for k, v in refusal.get("errors", {}).items())
@@ -212,17 +198,9 @@ def outcome(identity: Identity, code: str, payload: dict[str, Any]) -> dict[str,
     """``record_outcome``: the JSON API's route itself, so the checks are the same."""
     from decisions.api_calibration import OutcomeIn, OutcomeOut, record_outcome
 
-    try:
-        debate_code = uuid.UUID(code)
-    except ValueError as exc:  # not a code at all: as unknown as a code of another team
-        raise _refusal(Http404()) from exc
     request = identity.request()
-    try:
-        answer = record_outcome(request, debate_code, OutcomeIn.model_validate(payload))
-    except ValidationError as exc:
-        raise _invalid(exc) from exc
-    except (Http404, PermissionDenied) as exc:
-        raise _refusal(exc) from exc
+    with _refusals():
+        answer = record_outcome(request, parse_code(code), OutcomeIn.model_validate(payload))
     if answer.status_code != 201:
         raise _refused(answer.value)
     return OutcomeOut.model_validate(answer.value).model_dump(mode="json")
@@ -393,11 +371,9 @@ def sources_list(identity: Identity, team: str | None) -> list[dict[str, Any]]:
     request.method = "GET"
     if current_team(request) is None:
         raise ToolError("No such team among yours (see list_teams).")
-    try:
+    with _refusals():
         return [SourceOut.model_validate(s).model_dump(mode="json")
                 for s in list_sources(request)]
-    except (Http404, PermissionDenied) as exc:
-        raise _refusal(exc) from exc
 
 
 def source_get(identity: Identity, code: str) -> dict[str, Any]:
@@ -405,10 +381,8 @@ def source_get(identity: Identity, code: str) -> dict[str, Any]:
 
     request = identity.request()
     request.method = "GET"
-    try:
+    with _refusals():
         source, _ = source_access(request, code)
-    except (Http404, PermissionDenied) as exc:
-        raise _refusal(exc) from exc
     return SourceDetailOut.model_validate(source_detail_out(source)).model_dump(mode="json")
 
 
@@ -419,12 +393,8 @@ def source_upload(identity: Identity, payload: dict[str, Any],
     request = identity.request(team)
     if current_team(request) is None:
         raise ToolError("No such team among yours (see list_teams).")
-    try:
+    with _refusals():
         answer = upload_source(request, SourceUploadIn.model_validate(payload))
-    except ValidationError as exc:
-        raise _invalid(exc) from exc
-    except (Http404, PermissionDenied) as exc:
-        raise _refusal(exc) from exc
     if answer.status_code != 201:
         raise _refused(answer.value)
     return SourceOut.model_validate(answer.value).model_dump(mode="json")
