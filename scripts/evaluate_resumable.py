@@ -3,6 +3,8 @@
 the moment it is known, a second run skips the questions OUT already holds, and the
 report covers what is stored. `manage.py evaluate` runs the same questions in one go;
 this is for a model that takes minutes a question, where a stop must not lose the hour.
+A second run with REVERSE=1 on the same OUT (another server) takes the questions from the
+end: the two share the work.
 
     EVAL_MODEL=openai/smollm2-135m-instruct COUNCIL_MODELS='{...api_base...}' \\
         .venv/bin/python scripts/evaluate_resumable.py compare 50 out.jsonl
@@ -36,26 +38,33 @@ from debates.engine import (  # noqa: E402
 )
 
 
-def main(set_name: str, n: int, out: Path) -> None:
-    spec = EvaluationSpec(set_name, n=n, seed=7, agents=3, model=os.environ["EVAL_MODEL"])
-    labelled = questions_for(spec)
+def stored_outcomes(out: Path) -> dict[str, QuestionOutcome]:
+    """The outcomes OUT holds, by question (a question answered twice: the last)."""
     stored = {}
     if out.exists():
         for line in out.read_text().splitlines():
             outcome = QuestionOutcome.from_json(json.loads(line))
             stored[outcome.question_id] = outcome
-    for question in labelled.questions:
-        if question.id in stored:
+    return stored
+
+
+def main(set_name: str, n: int, out: Path) -> None:
+    spec = EvaluationSpec(set_name, n=n, seed=7, agents=3, model=os.environ["EVAL_MODEL"])
+    labelled = questions_for(spec)
+    order = labelled.questions[::-1] if os.environ.get("REVERSE") else labelled.questions
+    for question in order:
+        # Read again before each question: a second run on the same file (REVERSE=1,
+        # on a second server) stores answers too, and the two meet in the middle.
+        if question.id in stored_outcomes(out):
             continue
         started = time.monotonic()
         outcome = asyncio.run(evaluate_question(question, spec))
         with out.open("a") as file:
             file.write(json.dumps(outcome.to_json()) + "\n")
-        stored[question.id] = outcome
         answers = {arm: answer.answer for arm, answer in outcome.arms.items()}
         print(question.id, answers, "right:", question.answer,
               f"{time.monotonic() - started:.0f} s", outcome.note[:120], flush=True)
-    report = report_from_outcomes(labelled, spec, list(stored.values()))
+    report = report_from_outcomes(labelled, spec, list(stored_outcomes(out).values()))
     print(report_markdown(report))
     Path(f"{out}.report.json").write_text(json.dumps(report_json(report), indent=1))
 
