@@ -46,7 +46,15 @@ from .evaluation.sets import GENERATORS as GENERATED_SETS  # noqa: E402
 from .evaluation.sets import LabelledSet, Question  # noqa: E402
 from .evaluation.uploads import UploadError, parse_upload  # noqa: E402
 from .hooks import EngineEvent, EngineHooks  # noqa: E402
-from .i18n import Catalogue, Translator, option_label, step_words, translator  # noqa: E402
+from .i18n import (  # noqa: E402
+    Catalogue,
+    Translator,
+    citer_words,
+    option_label,
+    step_words,
+    translator,
+    where_words,
+)
 from .i18n.catalogues import COMPILE_HINT, ENGLISH, CatalogueNotCompiled  # noqa: E402
 from .i18n.catalogues import read_messages as read_catalogue_messages  # noqa: E402
 from .inputs import InputError, check_model, clean_question  # noqa: E402
@@ -194,7 +202,8 @@ __all__ = [
     "UnverifiedClaim", "SeverityCounts", "status_line_in",
     # wording and text
     "Translator", "translator", "Catalogue", "CatalogueNotCompiled", "COMPILE_HINT",
-    "ENGLISH", "read_catalogue_messages", "step_words", "option_label", "inline",
+    "ENGLISH", "read_catalogue_messages", "step_words", "citer_words", "where_words",
+    "option_label", "inline",
     "similarity", "tokens",
     "NEAR_DUPLICATE_THRESHOLD",
     # models

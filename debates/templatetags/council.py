@@ -15,6 +15,7 @@ from debates.engine import (
     Diagnostic,
     SeverityCounts,
     VerdictSplit,
+    citer_words,
     describe_change,
     diagnostic_meaning,
     get_protocol,
@@ -22,6 +23,7 @@ from debates.engine import (
     option_label,
     status_line_in,
     step_words,
+    where_words,
 )
 from debates.engine import describe_split as describe
 from debates.page_words import PageWords
@@ -282,6 +284,19 @@ def tr_meaning(context: template.Context, diagnostic: Diagnostic) -> str:
 def tr_step(context: template.Context, label: str) -> str:
     """A step label ("round 2", "premortem") in the page's language."""
     return step_words(PageWords(page_language(context)), label)
+
+
+@register.simple_tag(takes_context=True)
+def tr_where(context: template.Context, where: str) -> str:
+    """Where a citation stands ("round 2 · Alice") in the page's language."""
+    return where_words(PageWords(page_language(context)), where)
+
+
+@register.simple_tag(takes_context=True)
+def tr_cited_by(context: template.Context, names: list[str]) -> str:
+    """"cited by …" with the panel-wide synthesis named in the page's language."""
+    t = PageWords(page_language(context))
+    return t("evidence.cited_by", names=", ".join(citer_words(t, n) for n in names))
 
 
 @register.simple_tag(takes_context=True)

@@ -7,7 +7,7 @@ import re
 from debates.engine import run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
-from debates.engine.i18n import step_words, translator
+from debates.engine.i18n import step_words, translator, where_words
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols.council.report import render_markdown
 from debates.engine.protocols.council.synthesis import build_result
@@ -82,3 +82,26 @@ async def test_a_german_report_has_english_headings():
         "Sollten wir unseren Abrechnungsdienst nächstes Jahr migrieren?")
     assert result.language == "de"
     assert report.startswith(f"# {engine_wording('en')['title']}\n")
+
+
+def test_where_a_citation_stands_and_who_cited_it_read_in_the_reports_language():
+    from debates.engine.protocols.report_parts import evidence_section
+    from debates.engine.schemas import CheckedCitation, EvidenceReport, EvidenceUse
+
+    fr = translator("fr")
+    assert where_words(fr, "round 2 · Alice") == "tour 2 · Alice"
+    assert where_words(fr, "synthesis · synthesis") == "synthèse · synthèse"
+    assert where_words(translator("en"), "premortem · Bob") == "premortem · Bob"
+
+    class Result:  # what evidence_section reads of a protocol's result
+        language = "fr"
+        evidence = EvidenceReport(
+            sources=["S1: notes"], passages=3,
+            citations=[CheckedCitation(passage="S1.9", quote="absent", where="round 1 · Alice",
+                                       agent=0, known=False, found=False, offered=False)],
+            used=[EvidenceUse(passage="S1.2", source="notes", quotes=["SQS"],
+                              cited_by=["Alice", "synthesis"])])
+
+    text = "\n".join(evidence_section(Result()))  # type: ignore[arg-type]
+    assert "tour 1 · Alice" in text and "round 1" not in text
+    assert "Alice, synthèse" in text and "synthesis" not in text

@@ -55,6 +55,23 @@ def step_words(t: Translator, label: str) -> str:
     return t(f"step.{label}") if f"step.{label}" in english else label
 
 
+# Who cited a passage when no agent did (a panel-wide call), as the evidence stores it.
+PANEL_CITER = "synthesis"
+
+
+def citer_words(t: Translator, name: str) -> str:
+    """Who cited a passage (``EvidenceUse.cited_by``): an agent's name as it is, the
+    panel-wide synthesis in the translator's language."""
+    return step_words(t, name) if name == PANEL_CITER else name
+
+
+def where_words(t: Translator, where: str) -> str:
+    """Where a citation stands (``CheckedCitation.where``: "round 2 · Alice", stored in
+    English as step labels are) in the translator's language."""
+    step, sep, who = where.partition(" · ")
+    return step_words(t, step) + (sep + citer_words(t, who) if sep else "")
+
+
 def option_label(option: str, t: Callable[..., str]) -> str:
     """An option in the debate's language: the fixed ones (for, against, conditional:
     those with a ``verdict.`` entry in the table) translated, named ones as the

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from ..i18n import PANEL_CITER
 from ..quality.turns import leaves
 from ..schemas import (
     CheckedCitation,
@@ -40,7 +41,7 @@ class EvidenceRules:
     side: Callable[[int], str | None] = lambda agent: None
     disputed: frozenset[str] = frozenset()
     claims: list[str] = field(default_factory=list)
-    panel_name: str = "synthesis"
+    panel_name: str = PANEL_CITER
 
 
 _UNSOURCED = (Phase.VERIFY, Phase.JUDGE)

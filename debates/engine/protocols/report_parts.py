@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..i18n import translator
+from ..i18n import citer_words, translator, where_words
 from ..markdown import inline
 from ..schemas import EvidenceUse, ProtocolResult, Quality, UnverifiedClaim
 
@@ -78,11 +78,14 @@ def evidence_section(result: ProtocolResult) -> list[str]:
                      offered=evidence.offered_pairs, share=f"{share:.0%}"))
     out.append("")
 
+    def cited_by(use: EvidenceUse) -> str:
+        return t("evidence.cited_by",
+                 names=", ".join(inline(citer_words(t, n)) for n in use.cited_by))
+
     def uses(title: str, items: list[EvidenceUse]) -> list[str]:
         lines = [f"### {t(title)}", ""]
         lines += [f"- **[{inline(u.passage)}]** ({inline(u.source)}) "
-                  + " · ".join(f"\"{inline(q)}\"" for q in u.quotes)
-                  + f" — {t('evidence.cited_by', names=', '.join(map(inline, u.cited_by)))}"
+                  + " · ".join(f"\"{inline(q)}\"" for q in u.quotes) + f" — {cited_by(u)}"
                   for u in items] or [f"- {t('evidence.none')}"]
         return [*lines, ""]
 
@@ -94,7 +97,8 @@ def evidence_section(result: ProtocolResult) -> list[str]:
     out.append("")
     if evidence.not_found:
         out += [f"### {t('evidence.not_found')}", ""]
-        out += [f"- [{inline(c.passage)}] \"{inline(c.quote)}\" ({inline(c.where)}: "
+        out += [f"- [{inline(c.passage)}] \"{inline(c.quote)}\" "
+                f"({inline(where_words(t, c.where))}: "
                 f"{t('evidence.wrong_quote' if c.known else 'evidence.unknown')})"
                 for c in evidence.not_found]
         out.append("")
