@@ -21,7 +21,7 @@ from debates.engine.evaluation.runs import (
     report_from_outcomes,
 )
 from debates.engine.evaluation.sets import Question
-from debates.engine.evaluation.simulated import simulated_report
+from tests.engine.evaluation.direct_report import simulated_report
 
 
 def _outcomes(spec: EvaluationSpec, questions: Sequence[Question]) -> list[QuestionOutcome]:

@@ -12,7 +12,7 @@ from debates.engine.evaluation.population import (
 )
 from debates.engine.evaluation.report import report_json
 from debates.engine.evaluation.sets import generate
-from debates.engine.evaluation.simulated import simulated_report
+from tests.engine.evaluation.direct_report import simulated_report
 
 YES_NO = generate("compare", 2000, seed=21)
 

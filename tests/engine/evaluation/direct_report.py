@@ -1,5 +1,7 @@
-"""The arms run on a simulated population, end to end: what ``--sim-accuracy P`` will
-print, and the check that the whole harness lands on the exact values.
+"""The oracle of the evaluation tests: the arms computed straight from a simulated
+population's answers, without the engine. ``manage.py evaluate --sim-accuracy P`` runs
+the population through real debates (debates/engine/evaluation/arms.py); its report
+must equal this one, and this one must land on the exact values.
 
 ``single`` is the first agent's first answer (one agent, one call), ``vote`` the
 plurality of the first answers, ``council`` the plurality after cross-examination.
@@ -10,10 +12,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .population import SimulatedPopulation, plurality
-from .report import COUNCIL, VOTE, ArmResult, EvaluationReport, PairedResult
-from .sets import LabelledSet, Question
-from .stats import accuracy, flips, paired_table
+from debates.engine.evaluation.population import SimulatedPopulation, plurality
+from debates.engine.evaluation.report import (
+    COUNCIL,
+    VOTE,
+    ArmResult,
+    EvaluationReport,
+    PairedResult,
+)
+from debates.engine.evaluation.sets import LabelledSet, Question
+from debates.engine.evaluation.stats import accuracy, flips, paired_table
 
 SINGLE = "single"
 
