@@ -123,6 +123,10 @@ class Turn(models.Model):
     model = models.CharField(max_length=200, blank=True)
     # How far the prompt was shortened to fit the model's context (0 = not at all).
     compaction = models.PositiveSmallIntegerField(default=0)
+    # The source passages the call was shown (their ids, "S2.14"): what makes a
+    # citation "offered". Empty for a turn stored before the column (the evidence
+    # rebuilds its request then: debates/engine/protocols/evidence.py).
+    offered = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

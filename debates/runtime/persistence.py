@@ -75,7 +75,7 @@ class PersistingHooks(EngineHooks):
                         debate=self.debate, phase=turn.phase.value, round=turn.round,
                         agent_index=turn.agent, status=turn.status.value,
                         payload=turn.payload, error=turn.error or "", model=turn.model or "",
-                        compaction=turn.compaction,
+                        compaction=turn.compaction, offered=list(turn.offered),
                     )
                 superseded = False
             except IntegrityError:

@@ -107,6 +107,13 @@ def test_a_debate_waits_for_its_sources_then_argues_from_them(team, owner):
     run_to_completion(debate.code)
     debate.refresh_from_db()
     assert debate.status == DebateStatus.SUCCEEDED
+    # Each turn keeps the passages it was shown, so the evidence need not rebuild them.
+    shown = {(t.phase, t.round, t.agent_index): t.offered for t in debate.turns.all()}
+    assert shown[("premortem", 0, 0)] and all(
+        p.split(".")[0] in ("S1", "S2") for p in shown[("premortem", 0, 0)])
+    loaded = load_state(debate)
+    assert {(t.phase.value, t.round, t.agent): t.offered
+            for t in loaded.turns.values()} == shown
     rerun = debate_rerun(debate=debate, user=owner)
     assert [s.id for s in load_state_with_sources(rerun).sources] == ["S1", "S2"]
     assert [link.version_id for link in rerun.source_links.all()] == [a.pk, b.pk]
