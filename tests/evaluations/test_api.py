@@ -11,7 +11,7 @@ from accounts.services import api_token_create
 from evaluations import runner
 from evaluations.models import Evaluation
 
-BODY = {"set": "compare", "n": 40, "seed": 3, "agents": 5, "sim_accuracy": 0.6}
+BODY = {"set": "compare", "n": 12, "seed": 3, "agents": 3, "sim_accuracy": 0.6}
 
 
 def post(client: Client, path: str, body: dict | None = None):  # noqa: ANN201
@@ -42,7 +42,7 @@ def test_create_run_read_and_export(member) -> None:
     assert client.get(f"/api/evaluations/{code}/export.json").json()["report"] == got["report"]
     csv_rows = client.get(f"/api/evaluations/{code}/export.csv", {"rows": "questions"})
     assert csv_rows["Content-Type"].startswith("text/csv")
-    assert len(csv_rows.content.decode().strip().splitlines()) == 41
+    assert len(csv_rows.content.decode().strip().splitlines()) == 1 + 12
 
 
 def test_a_refused_upload_lists_its_problems_and_saves_nothing(member) -> None:

@@ -18,7 +18,7 @@ FORM = {"set_name": "compare", "n": "40", "seed": "3", "arms": ["single", "vote"
 
 
 def finished(team, owner, **given) -> Evaluation:  # noqa: ANN001, ANN003
-    request = EvaluationRequest(**{"set_name": "compare", "n": 40, "seed": 3, "agents": 5,
+    request = EvaluationRequest(**{"set_name": "compare", "n": 12, "seed": 3, "agents": 3,
                                    "sim_accuracy": 0.6, **given})
     evaluation = evaluation_start(team=team, user=owner, request=request)
     while runner.run(evaluation.code):
@@ -65,10 +65,10 @@ def test_too_few_decisions_are_said_on_the_form(member_client) -> None:
 def test_the_detail_page_polls_while_running_and_shows_the_results_when_done(
         viewer_client, team, owner) -> None:
     queued = evaluation_start(team=team, user=owner, request=EvaluationRequest(
-        set_name="compare", n=40, sim_accuracy=0.6))
+        set_name="compare", n=12, agents=3, sim_accuracy=0.6))
     page = viewer_client.get(f"/evaluations/{queued.code}/").content.decode()
     assert f'hx-get="/evaluations/{queued.code}/progress"' in page
-    assert "0 of 40 questions" in page and "Simulated:" in page
+    assert "0 of 12 questions" in page and "Simulated:" in page
     while runner.run(queued.code):
         pass
     live = viewer_client.get(f"/evaluations/{queued.code}/progress").content.decode()
@@ -98,14 +98,14 @@ def test_an_editor_cancels_a_running_one(member_client, team, owner) -> None:
 def test_exports(viewer_client, team, owner) -> None:
     e = finished(team, owner)
     data = json.loads(viewer_client.get(f"/evaluations/{e.code}/export.json").content)
-    assert data["report"]["arms"]["vote"]["n"] == 40 and data["simulated"] is True
+    assert data["report"]["arms"]["vote"]["n"] == 12 and data["simulated"] is True
     arms = list(csv.DictReader(io.StringIO(
         viewer_client.get(f"/evaluations/{e.code}/arms.csv").content.decode())))
     assert [r["arm"] for r in arms] == ["single", "vote", "council", "synthesis"]
     assert float(arms[1]["accuracy"]) == data["report"]["arms"]["vote"]["accuracy"]
     questions = list(csv.DictReader(io.StringIO(
         viewer_client.get(f"/evaluations/{e.code}/questions.csv").content.decode())))
-    assert len(questions) == 40 and questions[0]["answer"] in ("yes", "no")
+    assert len(questions) == 12 and questions[0]["answer"] in ("yes", "no")
     assert {"single_answer", "vote_right", "council_right"} <= set(questions[0])
 
 

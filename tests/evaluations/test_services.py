@@ -26,7 +26,10 @@ class WorkerDied(BaseException):
     """The process dies mid-question: nothing of the run's own code catches it."""
 
 
-SIM = {"set_name": "compare", "n": 40, "seed": 3, "agents": 5, "sim_accuracy": 0.6}
+# Small: these tests check the run (queue, resume, batches, limits), not the figures,
+# which tests/engine/evaluation checks on thousands of simulated questions.
+N = 20
+SIM = {"set_name": "compare", "n": N, "seed": 3, "agents": 3, "sim_accuracy": 0.6}
 
 
 def start(team: Any, user: Any, **given: Any) -> Evaluation:
@@ -95,10 +98,10 @@ def test_a_start_queues_one_task_and_the_run_stores_the_report(team, owner,
     assert OrmQ.objects.count() == 1
     done = run_all(evaluation)
     assert done.status == EvaluationStatus.DONE
-    assert (done.done, done.total, done.failed_questions) == (40, 40, 0)
+    assert (done.done, done.total, done.failed_questions) == (N, N, 0)
     report = done.report
     assert set(report["arms"]) == {"single", "vote", "council", "synthesis"}
-    assert report["arms"]["single"]["n"] == 40
+    assert report["arms"]["single"]["n"] == N
     assert "council_vs_vote" in report["paired"]
     assert done.lease_owner == "" and done.finished_at is not None
 
@@ -126,7 +129,7 @@ def test_resume_skips_stored_questions_and_gives_the_same_report(team, owner,
     assert runner.resume_stalled() == 1
     asked.clear()
     resumed = run_all(interrupted)
-    assert len(asked) == 40 - 14
+    assert len(asked) == N - 14
     assert not set(asked) & set(QuestionResult.objects.filter(
         evaluation=resumed, position__lt=14).values_list("question_id", flat=True))
     assert resumed.status == EvaluationStatus.DONE
@@ -149,7 +152,7 @@ def test_a_failing_question_does_not_kill_the_run(team, owner, monkeypatch) -> N
     assert "NotImplementedError: only the simulated" in failed.error
     outcome = QuestionOutcome.from_json(failed.outcome)
     assert all(arm.answer is None for arm in outcome.arms.values())
-    assert done.report["arms"]["vote"]["n"] == 40  # counted, as a miss
+    assert done.report["arms"]["vote"]["n"] == N  # counted, as a miss
 
 
 def test_a_real_model_question_that_the_engine_cannot_answer_is_a_failed_question(
@@ -171,7 +174,7 @@ def test_batches_hand_on_and_a_redelivered_task_stores_nothing_twice(
     assert evaluation.done == 1 and evaluation.lease_owner == ""
     assert OrmQ.objects.count() == 1
     done = run_all(evaluation)
-    assert QuestionResult.objects.filter(evaluation=done).count() == 40
+    assert QuestionResult.objects.filter(evaluation=done).count() == N
     assert runner.run(done.code) is False  # a finished run is claimed by nobody
 
 
@@ -196,9 +199,9 @@ def test_limits_count_an_evaluation_as_its_questions_debates(team, owner, monkey
     from evaluations import services
 
     monkeypatch.setattr(services, "per_question_estimate", lambda spec: (0.5, ()))
-    team.monthly_budget_usd = 10.0
+    team.monthly_budget_usd = N * 0.5 - 1  # one question short
     team.save()
-    with pytest.raises(LimitExceeded, match="Monthly budget: 40 questions"):
+    with pytest.raises(LimitExceeded, match=f"Monthly budget: {N} questions"):
         start(team, owner, sim_accuracy=None)
     team.monthly_budget_usd, team.debate_cost_cap_usd = None, 0.25
     team.save()
