@@ -41,7 +41,6 @@ class EvidenceRules:
     side: Callable[[int], str | None] = lambda agent: None
     disputed: frozenset[str] = frozenset()
     claims: list[str] = field(default_factory=list)
-    panel_name: str = PANEL_CITER
 
 
 _UNSOURCED = (Phase.VERIFY, Phase.JUDGE)
@@ -68,8 +67,8 @@ def fill_offered(state: DebateState) -> None:
             turn.offered = offered_ids(request.hints)
 
 
-def _who(state: DebateState, agent: int, rules: EvidenceRules) -> str:
-    return state.personas[agent].name if 0 <= agent < len(state.personas) else rules.panel_name
+def _who(state: DebateState, agent: int) -> str:
+    return state.personas[agent].name if 0 <= agent < len(state.personas) else PANEL_CITER
 
 
 def check_citations(state: DebateState, rules: EvidenceRules
@@ -92,7 +91,7 @@ def check_citations(state: DebateState, rules: EvidenceRules
         seen.update(turn.offered)
         where = rules.step_label(Step(turn.phase, turn.round))
         if turn.agent >= 0:
-            where += f" · {_who(state, turn.agent, rules)}"
+            where += f" · {_who(state, turn.agent)}"
         if turn.offered:
             offers.append(PassageOffer(where=where, agent=turn.agent,
                                        passages=list(turn.offered)))
@@ -109,8 +108,7 @@ def check_citations(state: DebateState, rules: EvidenceRules
     return checked, disputed, offers
 
 
-def _uses(state: DebateState, citations: Iterable[CheckedCitation], rules: EvidenceRules
-          ) -> dict[str, EvidenceUse]:
+def _uses(state: DebateState, citations: Iterable[CheckedCitation]) -> dict[str, EvidenceUse]:
     names = {d.id: d.title for d in state.sources}
     uses: dict[str, EvidenceUse] = {}
     for c in citations:
@@ -120,7 +118,7 @@ def _uses(state: DebateState, citations: Iterable[CheckedCitation], rules: Evide
             passage=c.passage, source=names.get(c.passage.split(".")[0], "")))
         if c.quote not in use.quotes:
             use.quotes.append(c.quote)
-        who = _who(state, c.agent, rules)
+        who = _who(state, c.agent)
         if who not in use.cited_by:
             use.cited_by.append(who)
     return uses
@@ -131,7 +129,7 @@ def evidence_report(state: DebateState, rules: EvidenceRules) -> EvidenceReport 
     if not state.sources:
         return None
     citations, disputed, offers = check_citations(state, rules)
-    uses = _uses(state, citations, rules)
+    uses = _uses(state, citations)
     sides: dict[str, set[str]] = {}
     for c in citations:
         side = rules.side(c.agent)
