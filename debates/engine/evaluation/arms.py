@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..configure import resolve_config
 from ..hooks import EngineHooks
-from ..llm.capabilities import cost_known
+from ..llm.usage import usage_from_calls
 from ..protocols import get_protocol, run_protocol
 from ..protocols.council.phases import CouncilPhase
 from ..protocols.council.schemas import SynthesisNarrative
@@ -68,11 +68,11 @@ class Costs:
 
 
 def costs_of(records: Sequence[CallRecord]) -> Costs:
-    unpriced = any(r.cost_usd is None and not cost_known(r.model) for r in records)
+    usage = usage_from_calls(list(records))  # a debate's own rule for an unknown price
     return Costs(
-        prompt_tokens=sum(r.prompt_tokens for r in records),
-        completion_tokens=sum(r.completion_tokens for r in records),
-        cost_usd=None if unpriced else sum(r.cost_usd or 0.0 for r in records),
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        cost_usd=usage.cost_usd if usage.cost_known else None,
         seconds=sum(r.latency_ms for r in records) / 1000)
 
 
