@@ -77,7 +77,7 @@ class DebateSources(Protocol):
         ...
 
     def chars(self, *, debate: Debate) -> int:
-        """The read sources' length in characters (what an estimate needs of them)."""
+        """The debate's sources' length in characters, as ``chars_of`` counts them."""
         ...
 
     def chars_of(self, *, team: Team, codes: Sequence[str]) -> int:

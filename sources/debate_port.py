@@ -102,7 +102,8 @@ class LibraryDebateSources:
         return selectors.debate_documents(debate=debate)
 
     def chars(self, *, debate: Debate) -> int:
-        return selectors.debate_source_chars(debate=debate)
+        return selectors.versions_chars(list(DebateSource.objects.filter(
+            debate=debate, version__isnull=False).values_list("version_id", flat=True)))
 
     def chars_of(self, *, team: Team, codes: Sequence[str]) -> int:
         return selectors.versions_chars([v.pk for v in _versions(team, codes)])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch, QuerySet, Sum
+from django.db.models import Prefetch, QuerySet
 from django.db.models.functions import Length
 
 from accounts.models import Team
@@ -30,21 +30,19 @@ def debate_links(*, debate: Debate, texts: bool = False) -> list[DebateSource]:
 
 
 def versions_chars(pks: list[int]) -> int:
-    """The versions' length for an estimate: a read one's text, in characters; one not
-    read yet counts its file's size (a text file's upper bound; a PDF's text is
-    usually shorter than its file)."""
+    """The versions' length for an estimate, measured by the database (no text is
+    loaded): a read one's text, in characters; one not read yet counts its file's size
+    (a text file's upper bound; a PDF's text is usually shorter than its file); a
+    refused one nothing."""
     found = SourceVersion.objects.filter(pk__in=pks).annotate(chars=Length("text"))
-    by_pk = {v.pk: (v.chars if v.status == SourceStatus.READY else v.size)
-             for v in found.only("pk", "status", "size")}
-    return sum(by_pk.values())  # a version named twice is one text
 
+    def length(version: SourceVersion) -> int:
+        if version.status == SourceStatus.READY:
+            return version.chars  # type: ignore[attr-defined]
+        return 0 if version.status == SourceStatus.REFUSED else version.size
 
-def debate_source_chars(*, debate: Debate) -> int:
-    """How long the debate's read sources are, in characters, counted by the database."""
-    found = DebateSource.objects.filter(
-        debate=debate, version__status=SourceStatus.READY).aggregate(
-        chars=Sum(Length("version__text")))
-    return found["chars"] or 0
+    # A version named twice is one text.
+    return sum(length(v) for v in found.only("pk", "status", "size"))
 
 
 def debate_link(*, debate: Debate, source_id: str) -> DebateSource | None:
