@@ -81,6 +81,8 @@ from .protocols import (  # noqa: E402
     DebateForecasts,
     DebateProtocol,
     Participant,
+    PlannedCall,
+    ResultPart,
     UnknownProtocol,
     choices,
     get_protocol,
@@ -191,7 +193,8 @@ __all__ = [
     "EngineEventKind", "EngineHooks", "Cancelled", "run_protocol", "ConsoleProgress",
     "usage_from_calls", "Usage",
     # protocols
-    "DebateProtocol", "Participant", "UnknownProtocol", "choices", "get_protocol",
+    "DebateProtocol", "Participant", "PlannedCall", "ResultPart", "UnknownProtocol", "choices",
+    "get_protocol",
     "known_protocols", "result_models", "AgentForecast", "DebateForecasts",
     # results
     "DebateResult", "ResultSummary", "Quality", "QualityReason", "RoundMetrics",

@@ -15,7 +15,9 @@ from .base import (
     Fact,
     PageStep,
     Participant,
+    PlannedCall,
     Request,
+    ResultPart,
     run_protocol,
 )
 from .registry import (
@@ -30,7 +32,7 @@ from .registry import (
 
 __all__ = [
     "PANEL", "AgentForecast", "Ask", "DebateForecasts", "DebateProtocol", "Fact", "PageStep",
-    "Participant", "Request",
+    "Participant", "PlannedCall", "Request", "ResultPart",
     "UnknownProtocol", "check_protocol",
     "choices", "get_protocol", "known_protocols", "register", "result_models", "run_protocol",
 ]

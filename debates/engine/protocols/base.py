@@ -25,6 +25,7 @@ from ..i18n import Catalogue, catalogue, translator
 from ..llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
 from ..schemas import (
     CallTag,
+    DebateConfig,
     EngineEventKind,
     Persona,
     Phase,
@@ -127,6 +128,30 @@ class DebateForecasts:
     initial_majority: str | None = None
     final_majority: str | None = None
     agents: list[AgentForecast] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    """One model call a debate may make, planned before it starts: what the estimate
+    prices (debates/estimates.py; docs/teams.md, "Cost"). Token counts are rough
+    averages before the question and sources are added; ``agent`` is PANEL for a call
+    made for the whole debate."""
+
+    phase: Phase
+    prompt_tokens: int
+    completion_tokens: int
+    agent: int = PANEL
+
+
+@dataclass(frozen=True)
+class ResultPart:
+    """One part of a protocol's result that a comment or an action can point at (a
+    risk, an issue, a claim, a recommendation ...), the same for every protocol
+    (docs/teams.md, "Comments")."""
+
+    kind: str  # what the part is: "risk", "concern", "claim", "issue", "recommendation" ...
+    ref: str  # stable within the result: "R2", "V1", "0", "primary"
+    text: str  # the part's text as the result holds it (untrusted)
 
 
 # Page partials every protocol has; a protocol's own ``partials`` override them. "chart"
@@ -349,6 +374,25 @@ class DebateProtocol:
         assert isinstance(result, ProtocolResult)
         s = result.summary
         return s.stop_reason, s.stop_explanation, s.degraded
+
+    def planned_calls(self, config: DebateConfig, *, agents_given: int,
+                      question_tokens: int) -> list[PlannedCall]:
+        """The worst case before the debate starts: every call a debate with ``config``
+        makes when every round runs (retries and repairs aside). ``agents_given`` is
+        how many personas the team gave (a protocol that composes the rest plans that
+        call too); ``question_tokens`` the question's and background's length."""
+        raise NotImplementedError(f"the {self.name} protocol plans no calls")
+
+    def more_round_calls(self, config: DebateConfig, *, rounds_run: int,
+                         question_tokens: int) -> list[PlannedCall]:
+        """What "one more round" after ``rounds_run`` rounds adds; none for a
+        protocol that does not offer one (``more_rounds``)."""
+        return []
+
+    def result_parts(self, result: BaseModel) -> list[ResultPart]:
+        """The parts of a result (``parse_result``'s) that comments and actions can
+        point at, in the order the result page shows them."""
+        return []
 
     def forecasts(self, result: BaseModel) -> DebateForecasts:
         """Which option each agent forecast, how confidently, in a result of this
