@@ -31,9 +31,7 @@ from ..configure import resolve_config
 from ..hooks import EngineHooks
 from ..llm.usage import usage_from_calls
 from ..protocols import get_protocol, run_protocol
-from ..protocols.council.phases import CouncilPhase
-from ..protocols.council.schemas import SynthesisNarrative
-from ..protocols.council.state import council
+from ..protocols.reading import AgentAnswer, PanelReading
 from ..schemas import (
     MAX_ROUNDS,
     MIN_ROUNDS,
@@ -41,11 +39,9 @@ from ..schemas import (
     DebateConfig,
     Mode,
     Persona,
-    Phase,
     SimulatorOptions,
-    StopReason,
 )
-from ..state import DebateState, Step
+from ..state import DebateState
 from .population import SimulatedDebate, plurality
 from .sets import Question, canonical_number, last_number
 
@@ -53,7 +49,6 @@ if TYPE_CHECKING:
     from .runs import EvaluationSpec
 
 SIM_MODEL = "sim/default"
-ROUND_ZERO = frozenset({CouncilPhase.PREMORTEM.value, CouncilPhase.POSITION.value})
 # What a free-number question adds: the answer is read as the text's last number.
 NUMBER_INSTRUCTION = ("Work it out, then end your {what} with the resulting number "
                       "(the last number you write is read as the answer).")
@@ -221,76 +216,61 @@ def _nothing(note: str) -> CouncilReading:
                           [note])
 
 
-def _answers(question: Question, state: DebateState, round_number: int) -> list[str | None]:
-    view = council(state)
-    positioned = set(view.ok_agents(Step(CouncilPhase.POSITION)))
-    answers: list[str | None] = []
-    for i in range(len(view.personas)):
-        if i not in positioned:
-            answers.append(None)
-        elif question.options:
-            answers.append(read_reply(question, view.verdict(i, round_number)))
-        else:
-            answers.append(read_reply(question, view.stance(i, round_number)))
-    return answers
+def _answers(question: Question, answers: Sequence[AgentAnswer | None]) -> list[str | None]:
+    """Each agent's answer in the question's spelling: its verdict for a question with
+    options, the number its stance ends with otherwise."""
+    return [None if a is None else read_reply(question, a.verdict if question.options
+                                              else a.stance) for a in answers]
 
 
-def _backing(state: DebateState, answers: Sequence[str | None], answer: str | None,
-             round_number: int) -> float | None:
+def _backing(given: Sequence[AgentAnswer | None], answers: Sequence[str | None],
+             answer: str | None) -> float | None:
     """The mean confidence of the agents holding ``answer``."""
     if answer is None:
         return None
-    view = council(state)
-    return _mean([_clamped(view.confidence(i, round_number))
-                  for i, given in enumerate(answers) if given == answer])
+    return _mean([_clamped(g.confidence) for g, a in zip(given, answers, strict=True)
+                  if a == answer and g is not None])
 
 
 def _read_council(question: Question, state: DebateState, calls: list[CallRecord],
                   failure: str) -> CouncilReading:
     notes = [failure] if failure else []
-    view = council(state)
-    first = _answers(question, state, 0)
-    last = view.completed_rounds
-    round_zero = [c for c in calls if c.phase in ROUND_ZERO]
+    panel = get_protocol(state.config.protocol).panel_reading(state)
+    first = _answers(question, panel.first)
+    round_zero = [c for c in calls if c.phase in panel.independent_phases]
     single = Read(first[0] if first else None,
-                  _clamped(view.confidence(0, 0)) if first and first[0] else None,
+                  _clamped(panel.first[0].confidence)
+                  if first and first[0] and panel.first[0] else None,
                   costs_of([c for c in round_zero if c.agent == 0]))
     if single.answer is None:
         single.note = "agent 0 gave no readable first answer"
     vote_answer = plurality(first)
-    vote = Read(vote_answer, _backing(state, first, vote_answer, 0), costs_of(round_zero),
+    vote = Read(vote_answer, _backing(panel.first, first, vote_answer), costs_of(round_zero),
                 "" if vote_answer else "no agent gave a readable first answer")
     everything = costs_of(calls)
     final: list[str | None] = []
-    if last >= 1:
-        final = _answers(question, state, last)
+    if panel.rounds >= 1:
+        final = _answers(question, panel.final)
         council_answer = plurality(final)
-        verdict = Read(council_answer, _backing(state, final, council_answer, last), everything,
+        verdict = Read(council_answer, _backing(panel.final, final, council_answer),
+                       everything,
                        "" if council_answer else "no agent gave a readable final answer")
     else:
         verdict = Read(None, None, everything, "no cross-examination round was completed")
-    answer, note = _recommendation(question, state)
-    synthesis = Read(answer, None, everything, note)
-    stop = view.stop() if last >= 1 else None
-    detail = {"first": first, "final": final, "rounds": last,
-              "stop_reason": stop[0].value if stop else None,
-              "options": list(state.options)}
+    synthesis = Read(*_recommendation(question, panel, everything))
+    detail = {"first": first, "final": final, "rounds": panel.rounds,
+              "stop_reason": panel.stop_reason, "options": list(state.options)}
     return CouncilReading({"single": single, "vote": vote, "council": verdict,
                            "synthesis": synthesis}, notes, detail)
 
 
-def _recommendation(question: Question, state: DebateState) -> tuple[str | None, str]:
+def _recommendation(question: Question, panel: PanelReading, costs: Costs
+                    ) -> tuple[str | None, None, Costs, str]:
     """The answer the synthesis recommends, and why there is none when there is none."""
-    payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
-    if payload is None:
-        return None, "no synthesis"
-    stop = council(state).stop()
-    if stop is not None and stop[0] is StopReason.GENUINE_DISAGREEMENT:
-        # The result withholds a recommendation on genuine disagreement (synthesis.py).
-        return None, "the synthesis reported a divergence, no recommendation"
-    path = SynthesisNarrative.model_validate(payload).recommended_path
-    answer = read_recommendation(question, path.recommendation if path else None)
-    return answer, "" if answer else "the recommendation names no single answer"
+    if panel.recommendation is None:
+        return None, None, costs, panel.recommendation_note
+    answer = read_recommendation(question, panel.recommendation)
+    return answer, None, costs, "" if answer else "the recommendation names no single answer"
 
 
 async def adversarial_reading(question: Question, spec: EvaluationSpec) -> Read:
@@ -302,8 +282,7 @@ async def adversarial_reading(question: Question, spec: EvaluationSpec) -> Read:
         return Read(None, None, Costs(), f"the debate could not be configured: {exc}")
     state = DebateState(question=debate_question(question, "final solution"), config=config)
     calls, failure = await _run(state)
-    payload = state.ok_payload(Phase.SYNTHESIS, 0, -1)
-    solution = str(payload.get("final_solution") or "") if payload else ""
+    solution = get_protocol(state.config.protocol).panel_reading(state).solution or ""
     answer = read_reply(question, solution) if solution else None
     note = failure or ("" if answer else "the final solution states no number")
     return Read(answer, None, costs_of(calls), note)

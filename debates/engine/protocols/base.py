@@ -35,6 +35,7 @@ from ..schemas import (
     Usage,
 )
 from ..state import DebateState, StateView, Step
+from .reading import PanelReading
 from .registry import get_protocol
 from .sourced import offered_ids
 
@@ -388,6 +389,11 @@ class DebateProtocol:
         """What "one more round" after ``rounds_run`` rounds adds; none for a
         protocol that does not offer one (``more_rounds``)."""
         return []
+
+    def panel_reading(self, state: DebateState) -> PanelReading:
+        """What the panel of a finished (or failed) debate answered, first and last
+        (the evaluation harness's arms read it); may raise on a state it cannot read."""
+        raise NotImplementedError(f"the {self.name} protocol has no panel reading")
 
     def result_parts(self, result: BaseModel) -> list[ResultPart]:
         """The parts of a result (``parse_result``'s) that comments and actions can

@@ -41,6 +41,7 @@ from ..base import (
 )
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
+from ..reading import PanelReading
 from ..sourced import sourced_messages
 from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
@@ -452,6 +453,12 @@ class AdversarialProtocol(DebateProtocol):
             assert proposal is not None and critique is not None
             pairs.append((tally, proposal, critique))
         return adversarial_rounds(labels(state.language), pairs)
+
+    def panel_reading(self, state: DebateState) -> PanelReading:
+        """The proposer's final solution is the answer; there is no panel to poll."""
+        payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
+        solution = str(payload.get("final_solution") or "") if payload else ""
+        return PanelReading(solution=solution or None)
 
 
 def _feedback(critique: Critique, tally: RoundTally) -> str:

@@ -22,7 +22,8 @@ from ..base import (
     Request,
 )
 from ..judge import judge_ask, judge_request, judge_step
-from . import report, steps, synthesis, transcript
+from ..reading import PanelReading
+from . import reading, report, steps, synthesis, transcript
 from .convergence import diagnostic_meaning
 from .phases import CouncilPhase
 from .schemas import DebateResult, Diagnostic, RoundMetrics, SynthesisNarrative
@@ -225,3 +226,6 @@ class CouncilProtocol(DebateProtocol):
 
     def render_transcript(self, state: DebateState) -> str:
         return transcript.render_transcript(state)
+
+    def panel_reading(self, state: DebateState) -> PanelReading:
+        return reading.panel_reading(state)
