@@ -18,7 +18,13 @@ from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
+from debates.engine import preload  # noqa: E402
 from site_edge.dispatch import SyncViewsOnThreads  # noqa: E402
+
+# A web process imports the model stack (litellm, its tokenizer) from the start, on a
+# background thread, so the first request that names a real model does not pay for it
+# (20-30 s under load, measured in issue 39; docs/performance.md).
+preload()
 
 try:
     from debates.live.routing import websocket_urlpatterns

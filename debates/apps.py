@@ -24,11 +24,12 @@ class DebatesConfig(AppConfig):
     def ready(self) -> None:
         post_migrate.connect(_schedule_sweeper, sender=self)
         if sys.argv[1:2] == ["qcluster"]:
-            # Workers fork from this process: importing litellm (about 5 s) once here
-            # saves every worker process from paying for it on its first step.
-            from debates.engine import litellm_module
+            # Workers fork from this process: importing litellm and its tokenizer
+            # (about 5 s) once here, before any work is taken, saves every worker from
+            # paying for them mid-debate.
+            from debates.engine import warm_model_stack
 
-            litellm_module()
+            warm_model_stack()
         elif sys.argv[1:2] == ["debate"]:
             # The CLI calls a model within a second: import litellm meanwhile, while
             # Django finishes setting up and the debate is built (see llm/loader.py).

@@ -63,6 +63,7 @@ from .llm.capabilities import ModelSettings, is_simulated, load_model_settings  
 from .llm.capabilities import configure as configure_models  # noqa: E402
 from .llm.gateway import Cancelled  # noqa: E402
 from .llm.loader import imported_litellm, litellm_module, preload  # noqa: E402
+from .llm.loader import warm as warm_model_stack  # noqa: E402
 from .llm.usage import usage_from_calls  # noqa: E402
 from .markdown import inline  # noqa: E402
 from .novelty import DEFAULT_THRESHOLD as NEAR_DUPLICATE_THRESHOLD  # noqa: E402
@@ -211,5 +212,5 @@ __all__ = [
     "NEAR_DUPLICATE_THRESHOLD",
     # models
     "is_simulated", "load_model_settings", "configure_models", "ModelSettings",
-    "litellm_module", "imported_litellm", "preload",
+    "litellm_module", "imported_litellm", "preload", "warm_model_stack",
 ]

@@ -39,3 +39,27 @@ def test_a_prompt_near_the_window_is_still_counted_exactly_and_refused() -> None
     with pytest.raises(ContextTooLong):
         gateway.check_context([{"role": "user", "content": "word " * 3000}], "sim/default",
                               Position)
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600, check=True).stdout.strip()
+
+
+def test_a_web_process_imports_the_model_stack_from_its_start_in_the_background() -> None:
+    # The ASGI application is what daphne loads; loading it returns at once and the
+    # import runs meanwhile (a request naming a real model then finds litellm ready).
+    code = ("import os, sys; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
+            "'council_site.settings'); import council_site.asgi; "
+            "from debates.engine.llm import loader; "
+            "started = loader._preloading is not None; loader._preloading.join(); "
+            "print(started, 'litellm' in sys.modules, "
+            "'litellm.litellm_core_utils.default_encoding' in sys.modules)")
+    assert _run(code) == "True True True"
+
+
+def test_a_worker_loads_litellm_and_its_tokenizer_before_taking_work() -> None:
+    code = ("import sys; from debates.engine import warm_model_stack; warm_model_stack(); "
+            "print('litellm' in sys.modules, "
+            "'litellm.litellm_core_utils.default_encoding' in sys.modules)")
+    assert _run(code) == "True True"

@@ -62,17 +62,29 @@ def _install_providers(litellm: Any) -> None:
     litellm.custom_provider_map = entries
 
 
+def _load_tokenizer() -> None:
+    """The default tokenizer (tiktoken's file, parsed): the other one-off cost, paid by
+    the first prompt that needs an exact count (before a synthesis, mid-debate)."""
+    try:
+        from litellm.litellm_core_utils.default_encoding import encoding  # noqa: F401
+    except Exception:  # noqa: BLE001 - only a head start; counting loads it again
+        pass
+
+
 def _import_in_background() -> None:
     try:
         imported_litellm()
     except Exception:  # noqa: BLE001 - the main thread imports again and raises it
         return
-    try:
-        # The default tokenizer (tiktoken's file, parsed) is the first call's other
-        # one-off cost when a prompt needs an exact count.
-        from litellm.litellm_core_utils.default_encoding import encoding  # noqa: F401
-    except Exception:  # noqa: BLE001 - only a head start; counting loads it again
-        pass
+    _load_tokenizer()
+
+
+def warm() -> ModuleType:
+    """litellm and its tokenizer, loaded now in this thread: a worker process calls it
+    before it takes work, so no debate step pays for either (docs/performance.md)."""
+    litellm = litellm_module()
+    _load_tokenizer()
+    return litellm
 
 
 def preload() -> None:
