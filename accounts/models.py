@@ -214,3 +214,30 @@ class ApiToken(models.Model):
         if self.revoked_at is not None:
             return "revoked"
         return "expired" if self.is_expired else "active"
+
+
+class IdempotentRequest(models.Model):
+    """A POST to the API made with an ``Idempotency-Key``, and the answer it got: a
+    retry with the same key and body is given that answer instead of doing the work
+    twice (site_edge.idempotency; docs/api.md, "Retrying safely"). Kept 24 hours.
+
+    ``caller`` is who sent it: the digest of the API token (the same digest
+    ``ApiToken`` keeps, never the secret) or the signed-in user, so two callers' keys
+    never meet. ``status`` is None while the first request is still being answered."""
+
+    caller = models.CharField(max_length=80)
+    key = models.CharField(max_length=255)
+    # SHA-256 of the method, path and body: the same key with another request is refused.
+    fingerprint = models.CharField(max_length=64)
+    status = models.PositiveSmallIntegerField(null=True, blank=True)
+    content_type = models.CharField(max_length=200, blank=True)
+    location = models.CharField(max_length=2000, blank=True)
+    body = models.BinaryField(blank=True, default=b"")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["caller", "key"],
+                                               name="one_answer_per_idempotency_key")]
+
+    def __str__(self) -> str:
+        return f"{self.key} of {self.caller[:20]}… ({self.status or 'in flight'})"

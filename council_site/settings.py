@@ -101,6 +101,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "site_edge.api_middleware.ApiErrorBodyMiddleware",
+    # After authentication (it keys answers by caller), inside the error body's shape.
+    "site_edge.idempotency.IdempotencyMiddleware",
     # Last, as django-axes requires: it turns a refused login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
