@@ -62,10 +62,12 @@ def test_pages_carry_count_and_links_to_follow(member_client, debates):
     first = member_client.get("/api/debates/", {"page_size": 3, "sort": "oldest"}).json()
     assert first["count"] == 4 and first["pages"] == 2 and first["page"] == 1
     assert first["previous"] is None and len(first["items"]) == 3
-    assert "sort=oldest" in first["next"] and "page=2" in first["next"]
+    assert "sort=oldest" in first["next"] and "cursor=" in first["next"]
     second = member_client.get(first["next"]).json()
+    assert second["page"] == 2
     assert _codes(first["items"] + second["items"]) == [str(d.code) for d in debates]
-    assert second["next"] is None and "page=1" in second["previous"]
+    assert second["next"] is None and "cursor=" in second["previous"]
+    assert member_client.get(second["previous"]).json()["items"] == first["items"]
     beyond = member_client.get("/api/debates/", {"page": 9}).json()
     assert beyond["items"] == [] and beyond["count"] == 4 and beyond["next"] is None
 
@@ -89,3 +91,24 @@ def test_a_bad_filter_is_a_422_naming_it(member_client, debates, query, field):
 def test_the_list_is_the_current_teams_only(outsider_client, debates):
     data = outsider_client.get("/api/debates/").json()
     assert data["items"] == [] and data["count"] == 0
+
+
+def test_a_list_followed_by_its_links_shows_each_row_once_while_rows_are_added(
+        member_client, debates, team, member):
+    seen: list[str] = []
+    page = member_client.get("/api/debates/", {"page_size": 1}).json()
+    while True:
+        seen += _codes(page["items"])
+        make_debate(team, member)  # a new debate lands at the top of the newest-first list
+        if page["next"] is None:
+            break
+        page = member_client.get(page["next"]).json()
+    assert sorted(seen) == sorted(str(d.code) for d in debates)  # each once, none new
+    assert member_client.get("/api/debates/").json()["count"] == len(debates) * 2
+
+
+@pytest.mark.parametrize("cursor", ["nonsense", "e30", "eyJvIjotMSwicyI6MX0"])
+def test_a_cursor_the_api_did_not_give_is_refused_naming_it(member_client, cursor):
+    response = member_client.get("/api/debates/", {"cursor": cursor})
+    assert response.status_code == 422, response.content
+    assert "cursor" in response.json()["errors"]
