@@ -1,5 +1,7 @@
-"""JSON API for teams and their members (read only), mounted at /api/teams. The same
-access helper as the team page (``team_access``): members read, outsiders get 404."""
+"""JSON API for teams and their members, mounted at /api/teams. The same access helper
+as the team page (``team_access``): members read, outsiders get 404. ``POST`` makes a
+team with the caller as its owner, as the team page's form does, so a new user's
+token can start on its own."""
 
 from __future__ import annotations
 
@@ -7,14 +9,16 @@ import uuid
 from datetime import datetime
 from typing import Any
 
-from django.http import HttpRequest
-from ninja import Router, Schema
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from ninja import Router, Schema, Status
 from pydantic import Field
 
-from accounts import selectors
+from accounts import selectors, services
 from accounts.access import team_access
 from accounts.api_auth import api_auth
 from accounts.models import Membership, Team
+from api_kit.errors import errors, refuse
 
 router = Router(tags=["teams"], auth=api_auth)
 
@@ -59,6 +63,22 @@ def list_teams(request: HttpRequest) -> list[dict[str, Any]]:
     current = selectors.current_team(request)
     return [_team_out(m.team, m.role, current)
             for m in selectors.memberships_of_user(user=request.user)]
+
+
+class TeamIn(Schema):
+    name: str = Field(min_length=1, max_length=200, description="The team's name.")
+
+
+@router.post("/", response={201: TeamOut, **errors(400)}, url_name="teams_create")
+def create_team(request: HttpRequest, payload: TeamIn, response: HttpResponse) -> Status[Any]:
+    """A new team with you as its owner (what a new user's token needs first: every other
+    route works in a team)."""
+    name = " ".join(payload.name.split())
+    if not name:
+        return refuse(400, "A team needs a name.", {"name": ["A team needs a name."]})
+    team = services.team_create(name=name, owner=request.user)  # type: ignore[arg-type]
+    response["Location"] = reverse("api:teams_team", kwargs={"code": team.code})
+    return Status(201, _team_out(team, Membership.Role.OWNER, selectors.current_team(request)))
 
 
 @router.get("/{uuid:code}", response=TeamDetailOut, url_name="teams_team")

@@ -29,12 +29,20 @@ class ApiError(Schema):
     errors: dict[str, list[str]] = Field(
         description="Problems by field (dotted path in the body or query); may be empty.")
     detail: str = Field(description="Repeats message (for clients older than this shape).")
+    retry_after: int | None = Field(
+        None, description="Seconds to wait before the same request may succeed (429, and a "
+                          "409 while a request with the same Idempotency-Key is answered); "
+                          "the Retry-After header says the same. Absent otherwise.")
 
 
 def error_body(status: int, message: str, errors: dict[str, list[str]] | None = None,
-               code: str | None = None) -> dict[str, Any]:
+               code: str | None = None, retry_after: int | None = None) -> dict[str, Any]:
     code = code or ERROR_CODES.get(status, "client_error" if status < 500 else "server_error")
-    return {"code": code, "message": message, "errors": errors or {}, "detail": message}
+    body: dict[str, Any] = {"code": code, "message": message, "errors": errors or {},
+                            "detail": message}
+    if retry_after is not None:
+        body["retry_after"] = retry_after
+    return body
 
 
 def refuse(status: int, message: str, errors: dict[str, list[str]] | None = None,

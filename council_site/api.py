@@ -255,13 +255,16 @@ def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         message, code = "The request body is not valid JSON.", "invalid_json"
     if isinstance(exc, AuthenticationError) and message == "Unauthorized":
         message = NO_CREDENTIALS
-    response = api.create_response(request, error_body(exc.status_code, message, code=code),
-                                   status=exc.status_code)
+    wait = getattr(exc, "wait", None)
+    response = api.create_response(
+        request, error_body(exc.status_code, message, code=code,
+                            retry_after=int(wait) if wait else None),
+        status=exc.status_code)
     if exc.status_code == 401:
         # RFC 6750: say which scheme to use, and that a token sent was refused.
         response["WWW-Authenticate"] = (
             'Bearer error="invalid_token"' if message == INVALID_TOKEN else "Bearer")
-    if wait := getattr(exc, "wait", None):
+    if wait:
         response["Retry-After"] = str(int(wait))
     return response
 
@@ -290,7 +293,8 @@ def too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
 def rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
     """The team's rate limit (debates.limits): routes that spend let it through to here,
     so every one answers it alike, with when to try again."""
-    response = api.create_response(request, error_body(429, str(exc)), status=429)
+    response = api.create_response(
+        request, error_body(429, str(exc), retry_after=exc.retry_after_s), status=429)
     response["Retry-After"] = str(exc.retry_after_s)
     return response
 

@@ -57,9 +57,7 @@ def _fingerprint(request: HttpRequest) -> str:
 
 
 def _refusal(status: int, message: str, retry_after: int | None = None) -> JsonResponse:
-    body = error_body(status, message, {HEADER: [message]})
-    if retry_after is not None:
-        body["retry_after"] = retry_after
+    body = error_body(status, message, {HEADER: [message]}, retry_after=retry_after)
     response = JsonResponse(body, status=status)
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)

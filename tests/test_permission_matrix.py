@@ -576,6 +576,7 @@ ROWS: list[R] = [
     R("api/decisions/", "GET", CURRENT_READ, data=lambda w, r: {
         "q": "billing", "state": "decided", "sort": "review", "page_size": 5}),
     R("api/teams/", "GET", PERSONAL),
+    R("api/teams/", "POST", PERSONAL, data=lambda w, r: {"name": f"{r}'s new team"}),
     R("api/teams/<uuidstr:code>", "GET", READ, kw=team_),
     R("api/teams/<uuidstr:code>/members", "GET", READ, kw=team_),
     R("api/debates/", "POST", CURRENT_WRITE,

@@ -34,3 +34,36 @@ def test_another_team_is_404(member_client, other_team):
     for url in (f"/api/teams/{other_team.code}", f"/api/teams/{other_team.code}/members"):
         response = member_client.get(url)
         assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_a_new_users_token_makes_its_first_team_and_works_in_it(db):
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from accounts.models import Membership
+    from accounts.services import api_token_create
+
+    newcomer = User.objects.create_user("newcomer", password="pw-long-enough-1")
+    _, secret = api_token_create(user=newcomer, name="agent")
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    assert client.get("/api/debates/").status_code == 403  # no team yet
+    made = client.post("/api/teams/", {"name": "  Agents   team "},
+                       content_type="application/json")
+    assert made.status_code == 201, made.content
+    body = made.json()
+    assert body["name"] == "Agents team" and body["role"] == "owner"
+    assert made["Location"] == f"/api/teams/{body['code']}"
+    assert client.get(made["Location"]).json()["member_count"] == 1
+    assert Membership.objects.get(user=newcomer).role == "owner"
+    assert client.get("/api/debates/").status_code == 200
+
+
+def test_a_team_needs_a_name(owner):
+    from django.test import Client
+
+    from accounts.services import api_token_create
+
+    _, secret = api_token_create(user=owner, name="wide")
+    wide = Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    blank = wide.post("/api/teams/", {"name": "   "}, content_type="application/json")
+    assert blank.status_code == 400 and "name" in blank.json()["errors"]
