@@ -55,9 +55,9 @@ def poll_seconds() -> float:
     return float(getattr(settings, "COUNCIL_EVENTS_POLL_SECONDS", 0.5))
 
 
-# One server-sent event as a client's parser gives it. OpenAPI 3.2 describes a stream
-# by ``itemSchema`` (each event) and ``schema`` (the whole stream: a list of them); the
-# document said "a string", which no parsed stream or event is.
+# One server-sent event as a client's parser gives it: ``schema`` describes the whole
+# stream (a list of them) and ``x-itemSchema`` each event, OpenAPI 3.2's ``itemSchema``
+# as an extension, since the document is OpenAPI 3.1 and must validate as one.
 SSE_EVENT_SCHEMA = {
     "type": "object", "required": ["event", "data"],
     "properties": {
@@ -219,7 +219,7 @@ class HeldStream:
                                "the debate's status.",
                 "content": {"text/event-stream": {
                     "schema": {"type": "array", "items": SSE_EVENT_SCHEMA},
-                    "itemSchema": SSE_EVENT_SCHEMA}}}}})
+                    "x-itemSchema": SSE_EVENT_SCHEMA}}}}})
 async def stream_events(request: HttpRequest, code: uuid.UUID,
                         query: Query[StreamQuery]) -> StreamingHttpResponse:
     """Server-sent events of the log after ``after`` (or the ``Last-Event-ID`` header),

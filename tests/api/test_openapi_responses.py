@@ -132,4 +132,4 @@ def test_every_event_of_the_stream_matches_its_declared_schema(owner, team):
     assert len(events) == 4
     jsonschema.validate(events, content["schema"])
     for event in events:
-        jsonschema.validate(event, content["itemSchema"])
+        jsonschema.validate(event, content["x-itemSchema"])
