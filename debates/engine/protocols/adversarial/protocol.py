@@ -21,6 +21,7 @@ from ... import prompts
 from ...i18n import translator
 from ...llm.capabilities import uses_simulator
 from ...schemas import (
+    DebateConfig,
     Phase,
     StopReason,
     TurnStatus,
@@ -35,6 +36,7 @@ from ..base import (
     Fact,
     PageStep,
     Participant,
+    PlannedCall,
     Request,
     ask_model,
     role_persona,
@@ -42,6 +44,7 @@ from ..base import (
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..sourced import sourced_messages
+from . import estimate
 from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
@@ -452,6 +455,13 @@ class AdversarialProtocol(DebateProtocol):
             assert proposal is not None and critique is not None
             pairs.append((tally, proposal, critique))
         return adversarial_rounds(labels(state.language), pairs)
+
+    # ------------------------------------------------------------------ estimate
+
+    def planned_calls(self, config: DebateConfig, *, agents_given: int,
+                      question_tokens: int) -> list[PlannedCall]:
+        return estimate.planned_calls(config, agents_given=agents_given,
+                                      question_tokens=question_tokens)
 
 
 def _feedback(critique: Critique, tally: RoundTally) -> str:
