@@ -19,6 +19,7 @@ from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 from site_edge.dispatch import SyncViewsOnThreads  # noqa: E402
+from site_edge.http_limits import RequestLimits  # noqa: E402
 
 try:
     from debates.live.routing import websocket_urlpatterns
@@ -37,11 +38,12 @@ http_app = SyncViewsOnThreads(
     wsgi=StaticFilesHandler(django_wsgi_app) if settings.COUNCIL_SERVE_STATIC else django_wsgi_app,
 )
 
-application = ProtocolTypeRouter(
+# A URL or headers over 16 KiB are answered (414, 431) before anything else reads them.
+application = RequestLimits(ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
-)
+))
