@@ -132,3 +132,31 @@ def test_the_form_and_the_reservation_price_an_adversarial_debate_alike(member_c
     plan = plan_debate(team=team, spec=spec)
     assert plan.estimate == estimate(plan.config, text_chars=len(QUESTION))
     assert plan.estimate.calls == 12 and plan.estimate.cost_usd
+
+
+def test_the_estimate_names_no_protocol():
+    """debates/estimates.py prices whatever the protocol plans: it imports no protocol's
+    own name (issue 38: the site is protocol-blind)."""
+    import ast
+    from pathlib import Path
+
+    import debates.estimates
+
+    tree = ast.parse(Path(debates.estimates.__file__).read_text())
+    names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+             for alias in node.names}
+    own = {n for n in names for p in PROTOCOLS if p in n.lower()}
+    assert own == set()
+
+
+def test_a_protocol_that_plans_no_calls_has_an_unknown_price(monkeypatch):
+    from debates.engine import DebateProtocol
+
+    class Unplanned(DebateProtocol):
+        name = "unplanned"
+
+    monkeypatch.setattr("debates.estimates.get_protocol", lambda name: Unplanned())
+    simulated = estimate(resolve_config(model="sim/default"))
+    paid = estimate(resolve_config(model="openai/gpt-4o-mini"))
+    assert (simulated.price, simulated.cost_usd) == ("simulated", 0.0)
+    assert (paid.price, paid.cost_usd, paid.cost_label) == ("unknown", None, "unknown price")
