@@ -20,6 +20,7 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 from debates.engine import preload  # noqa: E402
 from site_edge.dispatch import SyncViewsOnThreads  # noqa: E402
+from site_edge.http_limits import RequestLimits  # noqa: E402
 
 # A web process imports the model stack (litellm, its tokenizer) from the start, on a
 # background thread, so the first request that names a real model does not pay for it
@@ -43,11 +44,12 @@ http_app = SyncViewsOnThreads(
     wsgi=StaticFilesHandler(django_wsgi_app) if settings.COUNCIL_SERVE_STATIC else django_wsgi_app,
 )
 
-application = ProtocolTypeRouter(
+# A URL or headers over 16 KiB are answered (414, 431) before anything else reads them.
+application = RequestLimits(ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),
     }
-)
+))

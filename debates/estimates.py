@@ -1,20 +1,21 @@
 """What a debate will cost, worst case, before it starts (``estimate``), and what
 "one more round" on a finished one will add (``estimate_more_round``).
 
-Pure: settings in, numbers out. The call count is exact for the worst case (every
-round runs): compose 1 (unless every persona is given) + premortem N + position N
-+ N x max_rounds + synthesis 1 + verifier 1 (+ judge 1 when a judge model is set); one
-more round is N cross-examinations + synthesis 1 + verifier 1 (+ judge 1) again.
-Retries and repairs are not counted; they only happen on failures.
+Pure: settings in, numbers out, and blind to protocols. The debate's protocol plans its
+calls (``DebateProtocol.planned_calls``: every call its worst case makes, every round
+run; ``more_round_calls`` for one more round); this module adds what the calls are
+shown of the sources and prices them. Retries and repairs are not counted; they only
+happen on failures. A protocol that plans no calls cannot be estimated: its price is
+unknown, as an unpriced model's is.
 
 Every model the debate may call counts (``debate_models``): the unpriced-model rule
 asks about each, and a call that may fall back is priced at the dearer of its model and
 the fallback, so a cheap or simulated model with a paid fallback is no way around the
 team's cost cap or budget (docs/teams.md).
 
-Token counts per call are rough averages of real runs, scaled by the question's
-length and the panel size (a cross-examination prompt carries every peer's
-position). They are there to tell a dollar from a hundred dollars, no finer.
+Token counts per call are the protocols' rough averages of real runs, scaled by the
+question's length and the panel size. They are there to tell a dollar from a hundred
+dollars, no finer.
 
 Every prompt opens with the same prefix (the preamble, the sources shown whole or the
 question's passages, the question and background; docs/engine.md, "Sources"). Once a
@@ -33,25 +34,14 @@ from typing import Literal
 from debates.engine import (
     SOURCE_BUDGET_TOKENS,
     SOURCE_FOCUS_SHARE,
-    CouncilPhase,
     DebateConfig,
     Persona,
     Phase,
+    PlannedCall,
+    get_protocol,
     is_simulated,
 )
 
-# Approximate tokens per call (prompt, completion), before the question is added.
-COMPOSE = (600, 200)  # completion per persona
-PREMORTEM = (500, 300)
-POSITION = (650, 300)
-CROSS_EXAM = (800, 350)
-CROSS_EXAM_PER_PEER = 250
-CROSS_EXAM_OWN_PREVIOUS = 200
-SYNTHESIS = (1200, 1200)
-SYNTHESIS_PER_AGENT_ROUND = 100
-VERIFY = (400, 200)
-# The optional judge reads the synthesis it grades (docs/engine.md, "Content checks").
-JUDGE = (400 + SYNTHESIS[1], 200)
 CHARS_PER_TOKEN = 4
 # The preamble and the citation rule that open the shared prefix (prompts v3).
 PREFIX = 110
@@ -89,14 +79,14 @@ class Estimate:
 
 @dataclass(frozen=True)
 class _Call:
-    phase: Phase
+    """A planned call with what it is shown of the sources added to its prompt."""
+
+    planned: PlannedCall
     prompt: int
-    completion: int
-    agent: int = -1  # -1: a panel-wide call (compose, synthesis, verifier)
     shared: int = 0  # of ``prompt``, the tokens of the prefix every sourced call shares
 
 
-def _with_sources(calls: Sequence[_Call], *, question_tokens: int,
+def _with_sources(calls: Sequence[PlannedCall], *, question_tokens: int,
                   source_tokens: int) -> list[_Call]:
     """The calls with their shared prefix counted, and the sources they are shown added:
     sources that fit the budget whole go in the prefix; otherwise three quarters of the
@@ -112,41 +102,11 @@ def _with_sources(calls: Sequence[_Call], *, question_tokens: int,
     out = []
     for call in calls:
         if call.phase in UNSOURCED:
-            out.append(call)
+            out.append(_Call(call, call.prompt_tokens))
             continue
-        out.append(_Call(call.phase, call.prompt + shown + focused, call.completion, call.agent,
+        out.append(_Call(call, call.prompt_tokens + shown + focused,
                          shared=PREFIX + question_tokens + shown))
     return out
-
-
-def _cross_exam_round(*, agents: int, round_number: int, question_tokens: int
-                      ) -> list[_Call]:
-    prompt = (CROSS_EXAM[0] + question_tokens + CROSS_EXAM_PER_PEER * (agents - 1)
-              + (CROSS_EXAM_OWN_PREVIOUS if round_number > 1 else 0))
-    return [_Call(CouncilPhase.CROSS_EXAM, prompt, CROSS_EXAM[1], a) for a in range(agents)]
-
-
-def _synthesis(*, agents: int, rounds: int, question_tokens: int) -> list[_Call]:
-    return [
-        _Call(Phase.SYNTHESIS,
-              SYNTHESIS[0] + question_tokens + SYNTHESIS_PER_AGENT_ROUND * agents * (rounds + 2),
-              SYNTHESIS[1]),
-        _Call(Phase.VERIFY, VERIFY[0] + SYNTHESIS[1], VERIFY[1]),
-    ]
-
-
-def _calls(*, agents: int, max_rounds: int, question_tokens: int, compose: bool) -> list[_Call]:
-    q = question_tokens
-    calls: list[_Call] = []
-    if compose:
-        calls.append(_Call(CouncilPhase.COMPOSE, COMPOSE[0] + q, COMPOSE[1] * agents))
-    calls += [
-        _Call(CouncilPhase.PREMORTEM, PREMORTEM[0] + q, PREMORTEM[1], a) for a in range(agents)
-    ]
-    calls += [_Call(CouncilPhase.POSITION, POSITION[0] + q, POSITION[1], a) for a in range(agents)]
-    for r in range(1, max_rounds + 1):
-        calls += _cross_exam_round(agents=agents, round_number=r, question_tokens=q)
-    return calls + _synthesis(agents=agents, rounds=max_rounds, question_tokens=q)
 
 
 def debate_models(config: DebateConfig, personas: Sequence[Persona] = ()) -> tuple[str, ...]:
@@ -206,46 +166,46 @@ def estimate(config: DebateConfig, *, text_chars: int = 0, given_personas: int =
     it). ``given_personas`` counts given personas when only their number is known.
     ``source_chars``: the length of the sources' text, what the calls are shown of it
     counted (``_with_sources``)."""
-    given_personas = max(given_personas, len(personas))
-    agents = max(config.n_agents, given_personas)
     q = max(text_chars, 0) // CHARS_PER_TOKEN
-    calls = _calls(
-        agents=agents,
-        max_rounds=config.round_cap,
-        question_tokens=q,
-        compose=given_personas < agents,
-    )
-    calls = _with_sources(calls, question_tokens=q,
-                          source_tokens=max(source_chars, 0) // CHARS_PER_TOKEN)
-    return _priced(calls, config, personas)
+    try:
+        calls = get_protocol(config.protocol).planned_calls(
+            config, agents_given=max(given_personas, len(personas)), question_tokens=q)
+    except NotImplementedError:
+        return _unplanned(config, personas)
+    return _priced(_with_sources(calls, question_tokens=q,
+                                 source_tokens=max(source_chars, 0) // CHARS_PER_TOKEN),
+                   config, personas)
 
 
 def estimate_more_round(config: DebateConfig, *, round_number: int,
                         personas: Sequence[Persona], text_chars: int = 0,
                         source_chars: int = 0) -> Estimate:
-    """What "one more round" adds to a finished debate: round ``round_number`` of
-    cross-examination by ``personas`` (the agents still taking part, each priced at
-    its own model where it names one), then a new synthesis and verifier."""
+    """What "one more round" adds to a finished debate: round ``round_number`` by
+    ``personas`` (the agents still taking part, each priced at its own model where it
+    names one) and what follows it, as the protocol plans them (``more_round_calls``:
+    none for a protocol that offers no more rounds)."""
     q = max(text_chars, 0) // CHARS_PER_TOKEN
-    agents = len(personas)
-    calls = (_cross_exam_round(agents=agents, round_number=round_number, question_tokens=q)
-             + _synthesis(agents=agents, rounds=round_number, question_tokens=q))
-    calls = _with_sources(calls, question_tokens=q,
-                          source_tokens=max(source_chars, 0) // CHARS_PER_TOKEN)
-    return _priced(calls, config, personas)
+    # The protocol plans the round for the panel its config names: here, those still in it.
+    taking_part = config.model_copy(update={"agents": len(personas)})
+    calls = get_protocol(config.protocol).more_round_calls(
+        taking_part, rounds_run=round_number - 1, question_tokens=q)
+    return _priced(_with_sources(calls, question_tokens=q,
+                                 source_tokens=max(source_chars, 0) // CHARS_PER_TOKEN),
+                   config, personas)
 
 
 def _call_cost(call: _Call, config: DebateConfig, personas: Sequence[Persona],
                warm: set[str]) -> float:
-    """The worst case of one call: its own model, or a fallback where it may fall back
-    (every call but compose). Only asked once every model has a price. ``warm``: the
-    models already sent the shared prefix, whose cache serves it to this call."""
-    persona = personas[call.agent] if 0 <= call.agent < len(personas) else None
-    models = [config.model_for(call.phase.value, persona)]
-    if call.phase is not CouncilPhase.COMPOSE:
+    """The worst case of one call: its own model, or a fallback where it may fall back.
+    Only asked once every model has a price. ``warm``: the models already sent the
+    shared prefix, whose cache serves it to this call."""
+    planned = call.planned
+    persona = personas[planned.agent] if 0 <= planned.agent < len(personas) else None
+    models = [config.model_for(planned.phase.value, persona)]
+    if planned.may_fall_back:
         models += _fallbacks(config)
     cacheable = call.shared >= CACHE_MIN_TOKENS
-    costs = (_cost(model, call.prompt, call.completion,
+    costs = (_cost(model, call.prompt, planned.completion_tokens,
                    cached=call.shared if cacheable and model in warm else 0)
              for model in models if not is_simulated(model))
     cost = max((c for c in costs if c is not None), default=0.0)
@@ -254,13 +214,17 @@ def _call_cost(call: _Call, config: DebateConfig, personas: Sequence[Persona],
     return cost
 
 
+def _paid_models(config: DebateConfig, personas: Sequence[Persona]
+                 ) -> tuple[list[str], tuple[str, ...]]:
+    """The models a debate may call that are not simulated, and those of them litellm
+    has no price for at all."""
+    paid = [m for m in debate_models(config, personas) if not is_simulated(m)]
+    return paid, tuple(m for m in paid if _cost(m, 1, 1) is None)
+
+
 def _priced(calls: Sequence[_Call], config: DebateConfig,
             personas: Sequence[Persona]) -> Estimate:
-    if config.judge_model:  # one grade of each synthesis, after the verifier
-        calls = [*calls, _Call(Phase.JUDGE, *JUDGE)]
-    paid = [m for m in debate_models(config, personas) if not is_simulated(m)]
-    # A model is unpriced when litellm has no price for it at all.
-    unpriced = tuple(m for m in paid if _cost(m, 1, 1) is None)
+    paid, unpriced = _paid_models(config, personas)
     simulated = not paid
     total: float | None = None
     if not unpriced:
@@ -270,8 +234,17 @@ def _priced(calls: Sequence[_Call], config: DebateConfig,
     return Estimate(
         calls=len(calls),
         prompt_tokens=sum(c.prompt for c in calls),
-        completion_tokens=sum(c.completion for c in calls),
+        completion_tokens=sum(c.planned.completion_tokens for c in calls),
         cost_usd=0.0 if simulated else total,
         price=price,
         unpriced_models=unpriced,
     )
+
+
+def _unplanned(config: DebateConfig, personas: Sequence[Persona]) -> Estimate:
+    """A protocol that plans no calls: free on simulated models, else of unknown price
+    (refused under a cap or budget, as an unpriced model is; docs/teams.md)."""
+    paid, unpriced = _paid_models(config, personas)
+    return Estimate(calls=0, prompt_tokens=0, completion_tokens=0,
+                    cost_usd=None if paid else 0.0,
+                    price="unknown" if paid else "simulated", unpriced_models=unpriced)

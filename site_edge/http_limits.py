@@ -1,85 +1,96 @@
-"""An HTTP answer for requests too large to read, where Twisted (daphne's HTTP server)
-only closed the connection.
+"""An HTTP answer for a request larger than this site reads (docs/web.md, "API
+errors"), in the API's error shape under /api/ and in plain text elsewhere:
 
-Twisted reads the request line and each header as a line of at most 16 KiB
-(``HTTPChannel.MAX_LENGTH``), and all of them together up to 16 KiB
-(``totalHeadersSize``). A longer line used to close the connection without a word; a
-larger total, or a malformed line, got a bare ``400`` with no body. Here the client is
-told which limit it met, in the API's error shape under /api/ and in plain text
-elsewhere:
+* **414** ``uri_too_long``: the URL (path and query) is over 16 KiB;
+* **431** ``headers_too_large``: one header, or all of them together, are over 16 KiB.
 
-* **414** ``uri_too_long``: the request line (method, path and query) is over 16 KiB;
-* **431** ``headers_too_large``: one header, or all of them, are over 16 KiB;
-* **400** ``bad_request``: a line that is not HTTP, or more than 500 headers.
+Through public interfaces only, in two parts:
 
-The connection is closed after the answer: the rest of such a request is not read.
-``manage.py serve`` starts daphne through ``site_edge.serve_http`` to use this channel
-(docs/web.md, "At the edge").
+* ``RequestLimits``, ASGI middleware around the whole application
+  (council_site/asgi.py), measures the request as the server hands it over and
+  answers before Django sees it; a websocket handshake that large is refused (the
+  server answers 403). Any ASGI server gets the same answers.
+* The server must hand such a request over rather than refuse it first. Twisted
+  (daphne's HTTP server) reads at most ``HTTPChannel.MAX_LENGTH`` bytes a line and
+  ``HTTPChannel.totalHeadersSize`` bytes of request line and headers together, both
+  16 KiB by default and both documented attributes of Twisted's channel, which daphne
+  has no option for. ``site_edge.serve_http`` (how ``manage.py serve`` starts daphne)
+  sets both to ``SERVER_READS``, 64 KiB, before daphne starts. Past that Twisted
+  answers itself, before any hook of ours can: a longer line closes the connection
+  without an answer, a larger total is a bare ``400 Bad Request``, as is a line that
+  is not HTTP or more than ``HTTPChannel.maxHeaders`` (500) headers.
+
+The request has been read whole by then, so the connection stays open for the next one.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-
-from daphne.http_protocol import HTTPFactory
-from twisted.web.http import HTTPChannel, _GenericHTTPChannelProtocol
 
 from api_kit.errors import error_body
 from site_edge.api_middleware import API_PREFIX
 
-LIMIT_KIB = HTTPChannel.totalHeadersSize // 1024
-REASONS = {400: b"Bad Request", 414: b"URI Too Long", 431: b"Request Header Fields Too Large"}
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+LIMIT = 16 * 1024  # the most this site reads of a URL, and of the headers
+# What the HTTP server itself reads (site_edge.serve_http): more than LIMIT, so that
+# a request between the two reaches RequestLimits and gets its answer.
+SERVER_READS = 64 * 1024
 MESSAGES = {
-    400: "The request is not valid HTTP (a malformed line, or more than "
-         f"{HTTPChannel.maxHeaders} headers).",
-    414: f"The URL is longer than {LIMIT_KIB} KiB, the most this site reads.",
-    431: f"The request headers are larger than {LIMIT_KIB} KiB, the most this site reads.",
+    414: f"The URL is longer than {LIMIT // 1024} KiB, the most this site reads.",
+    431: f"The request headers are larger than {LIMIT // 1024} KiB, the most this site "
+         "reads.",
 }
 
 
-def _path_of(request_line: bytes) -> bytes:
-    parts = request_line.split(b" ", 2)
-    return parts[1] if len(parts) > 1 else b""
+def _target_length(scope: Scope) -> int:
+    """The bytes of the request's target: its path and query as the client sent them."""
+    path: bytes = scope.get("raw_path") or scope.get("path", "").encode()
+    query: bytes = scope.get("query_string", b"")
+    return len(path) + (1 + len(query) if query else 0)
 
 
-def refusal(status: int, path: bytes) -> bytes:
-    """The whole HTTP/1.1 response for ``status``, its body chosen by ``path``."""
+def oversized(scope: Scope) -> int | None:
+    """414 or 431 for a request over the limits, else None. A header line counts as
+    sent: its name, ": " and its value."""
+    if _target_length(scope) > LIMIT:
+        return 414
+    lines = [len(name) + 2 + len(value) for name, value in scope.get("headers", ())]
+    if lines and (max(lines) > LIMIT or sum(lines) > LIMIT):
+        return 431
+    return None
+
+
+def refusal(status: int, path: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of the answer for ``status``, chosen by ``path``."""
     message = MESSAGES[status]
-    if path.startswith(API_PREFIX.encode()):
+    if path.startswith(API_PREFIX):
         body, kind = json.dumps(error_body(status, message)).encode(), b"application/json"
     else:
         body, kind = message.encode() + b"\n", b"text/plain; charset=utf-8"
-    head = [b"HTTP/1.1 %d %s" % (status, REASONS[status]), b"Content-Type: " + kind,
-            b"Content-Length: %d" % len(body), b"Connection: close"]
-    return b"\r\n".join(head) + b"\r\n\r\n" + body
+    return [(b"content-type", kind), (b"content-length", b"%d" % len(body))], body
 
 
-class LimitedHTTPChannel(HTTPChannel):
-    def _awaiting_request_line(self) -> bool:
-        return bool(getattr(self, "_HTTPChannel__first_line", 1))
+class RequestLimits:
+    """ASGI middleware: a request over the limits gets its answer here; every other
+    request (and every other kind of scope) goes on to ``app``."""
 
-    def _refuse(self, status: int, path: bytes) -> None:
-        transport: Any = self.transport  # Twisted's interface types mislead mypy here
-        transport.write(refusal(status, path))
-        self.loseConnection()
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
 
-    def lineLengthExceeded(self, line: bytes) -> None:
-        if self._awaiting_request_line():
-            self._refuse(414, _path_of(line))
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        status = oversized(scope) if scope["type"] in ("http", "websocket") else None
+        if status is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await send({"type": "websocket.close"})  # before accepting: the server's 403
         else:
-            self._refuse(431, getattr(self, "_path", b""))
-
-    def _respondToBadRequestAndDisconnect(self) -> None:
-        path = getattr(self, "_path", b"")
-        if self._receivedHeaderSize > self.totalHeadersSize:
-            self._refuse(414 if not path else 431, path)
-        else:
-            self._refuse(400, path)
-
-
-class LimitedHTTPFactory(HTTPFactory):
-    """daphne's factory, building ``LimitedHTTPChannel`` instead of Twisted's own."""
-
-    def protocol(self) -> Any:  # the factory calls it like a class: one per connection
-        return _GenericHTTPChannelProtocol(LimitedHTTPChannel())
+            headers, body = refusal(status, scope.get("path", ""))
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": body})

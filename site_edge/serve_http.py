@@ -1,23 +1,32 @@
-"""``python -m site_edge.serve_http <daphne arguments>``: daphne, with the HTTP channel
-of ``site_edge.http_limits`` (an answer for a URL or headers over 16 KiB, where Twisted
-closed the connection). ``manage.py serve`` starts its web processes with it.
+"""``python -m site_edge.serve_http <daphne arguments>``: daphne, with Twisted reading
+requests up to ``site_edge.http_limits.SERVER_READS``, so that a URL or headers over
+the site's 16 KiB reach ``RequestLimits`` and get its 414 or 431 (docs/web.md, "API
+errors"). ``manage.py serve`` starts its web processes with it.
 
-daphne builds its HTTP factory inside ``Server.run`` from its module's name
-``HTTPFactory``, with no option to pass another; so that name is replaced before the
-command line runs. ``daphne.server`` is imported first: it installs the asyncio reactor,
-which must happen before anything else imports Twisted's default one.
+Twisted's channel takes its limits from two documented attributes, ``MAX_LENGTH`` (a
+line) and ``totalHeadersSize`` (request line and headers); daphne builds the channel
+itself and has no option for them, so they are set on the class before daphne starts.
+``daphne.server`` is imported first: it installs the asyncio reactor, which must happen
+before anything else imports Twisted's default one.
 """
 
 from __future__ import annotations
 
-import daphne.server  # isort: skip
+import daphne.server  # noqa: F401  # isort: skip
 from daphne.cli import CommandLineInterface
+from twisted.web.http import HTTPChannel
 
-from site_edge.http_limits import LimitedHTTPFactory
+from site_edge.http_limits import SERVER_READS
+
+
+def read_limits() -> None:
+    """What Twisted reads of a request: ``SERVER_READS`` a line and in all."""
+    HTTPChannel.MAX_LENGTH = SERVER_READS
+    HTTPChannel.totalHeadersSize = SERVER_READS
 
 
 def main() -> None:
-    daphne.server.HTTPFactory = LimitedHTTPFactory
+    read_limits()
     CommandLineInterface.entrypoint()
 
 

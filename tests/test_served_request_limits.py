@@ -1,6 +1,8 @@
 """A URL or headers over 16 KiB get an HTTP answer from the served site: 414 or 431 in
 the API's error shape under /api/, text elsewhere. Twisted (daphne's HTTP server) used
-to close the connection without one (issue 27). Against ``manage.py serve`` itself."""
+to close the connection without one (issue 27); it now reads such a request whole (its
+limits raised through its public attributes) and ``site_edge.http_limits.RequestLimits``
+answers it (issue 38). Against ``manage.py serve`` itself."""
 
 from __future__ import annotations
 
@@ -20,19 +22,30 @@ def site(tmp_path_factory):
         yield served
 
 
-def _exchange(site, request: bytes) -> tuple[int, dict[str, str], bytes]:
-    """Sends ``request`` raw and reads the answer to the end (the server closes)."""
-    with socket.create_connection(("127.0.0.1", site.port), timeout=60) as conn:
-        conn.sendall(request)
-        chunks = []
-        while chunk := conn.recv(65536):
-            chunks.append(chunk)
-    raw = b"".join(chunks)
-    assert raw, "the connection closed without an answer"
+def _answer(conn: socket.socket) -> tuple[int, dict[str, str], bytes]:
+    """Reads one answer: its head, then as many bytes of body as it says (the request
+    was read whole, so the connection may stay open)."""
+    raw = b""
+    while b"\r\n\r\n" not in raw:
+        chunk = conn.recv(65536)
+        assert chunk, "the connection closed without an answer"
+        raw += chunk
     head, _, body = raw.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
-    headers = dict(line.split(": ", 1) for line in lines[1:])
+    headers = {name.title(): value for name, value in
+               (line.split(": ", 1) for line in lines[1:])}
+    while len(body) < int(headers["Content-Length"]):
+        chunk = conn.recv(65536)
+        assert chunk, "the connection closed before the end of the answer"
+        body += chunk
     return int(lines[0].split()[1]), headers, body
+
+
+def _exchange(site, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Sends ``request`` raw on a connection of its own and reads the answer."""
+    with socket.create_connection(("127.0.0.1", site.port), timeout=60) as conn:
+        conn.sendall(request)
+        return _answer(conn)
 
 
 def _get(path: str, *headers: str) -> bytes:
@@ -68,3 +81,12 @@ def test_a_request_within_the_limits_is_served(site):
                                            "X-Fine: " + "d" * 4000, "Connection: close"))
     assert status == 200, body
     assert json.loads(body)["status"] == "ok"
+
+
+def test_the_connection_serves_the_next_request_after_a_refusal(site):
+    with socket.create_connection(("127.0.0.1", site.port), timeout=60) as conn:
+        conn.sendall(_get("/api/health", "X-Big: " + "b" * BIG))
+        assert _answer(conn)[0] == 431
+        conn.sendall(_get("/api/health", "Connection: close"))
+        status, _, body = _answer(conn)
+    assert status == 200 and json.loads(body)["status"] == "ok"

@@ -202,7 +202,9 @@ def debate_estimate(request: HttpRequest) -> HttpResponse:
     """The estimate fragment the form fetches (hx-get) whenever a setting changes."""
     team, _ = current_team_access(request)
     form = SettingsForm(request.GET)
-    config = form.build_config({}) if form.is_valid() else None
+    # The chosen protocol plans the calls (the new-debate radios; a re-run's hidden field).
+    protocol = {"protocol": request.GET["protocol"]} if request.GET.get("protocol") else {}
+    config = form.build_config(protocol) if form.is_valid() else None
     return render(request, "debates/_estimate.html", {
         "refuses_unpriced": refuses_unpriced(team),
         "estimate": estimate(config, text_chars=_int(request.GET.get("question_chars"))

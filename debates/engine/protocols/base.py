@@ -135,13 +135,15 @@ class DebateForecasts:
 class PlannedCall:
     """One model call a debate may make, planned before it starts: what the estimate
     prices (debates/estimates.py; docs/teams.md, "Cost"). Token counts are rough
-    averages before the question and sources are added; ``agent`` is PANEL for a call
-    made for the whole debate."""
+    averages before the sources are added; ``agent`` is PANEL for a call made for the
+    whole debate. ``may_fall_back``: whether the call may go to the configured fallback
+    model, so that the estimate prices it at the dearer of the two."""
 
     phase: Phase
     prompt_tokens: int
     completion_tokens: int
     agent: int = PANEL
+    may_fall_back: bool = True
 
 
 @dataclass(frozen=True)

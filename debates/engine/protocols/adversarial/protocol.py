@@ -21,6 +21,7 @@ from ... import prompts
 from ...i18n import translator
 from ...llm.capabilities import uses_simulator
 from ...schemas import (
+    DebateConfig,
     Phase,
     StopReason,
     TurnStatus,
@@ -35,6 +36,7 @@ from ..base import (
     Fact,
     PageStep,
     Participant,
+    PlannedCall,
     Request,
     ask_model,
     role_persona,
@@ -43,6 +45,7 @@ from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..reading import PanelReading
 from ..sourced import sourced_messages
+from . import estimate
 from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
@@ -459,6 +462,13 @@ class AdversarialProtocol(DebateProtocol):
         payload = state.ok_payload(Phase.SYNTHESIS, 0, PANEL)
         solution = str(payload.get("final_solution") or "") if payload else ""
         return PanelReading(solution=solution or None)
+
+    # ------------------------------------------------------------------ estimate
+
+    def planned_calls(self, config: DebateConfig, *, agents_given: int,
+                      question_tokens: int) -> list[PlannedCall]:
+        return estimate.planned_calls(config, agents_given=agents_given,
+                                      question_tokens=question_tokens)
 
 
 def _feedback(critique: Critique, tally: RoundTally) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...llm.gateway import CallFailed
-from ...schemas import Phase, TurnStatus, Usage
+from ...schemas import DebateConfig, Phase, TurnStatus, Usage
 from ...state import DebateState, Step
 from ..base import (
     PANEL,
@@ -19,11 +19,12 @@ from ..base import (
     DebateProtocol,
     PageStep,
     Participant,
+    PlannedCall,
     Request,
 )
 from ..judge import judge_ask, judge_request, judge_step
 from ..reading import PanelReading
-from . import reading, report, steps, synthesis, transcript
+from . import estimate, reading, report, steps, synthesis, transcript
 from .convergence import diagnostic_meaning
 from .phases import CouncilPhase
 from .schemas import DebateResult, Diagnostic, RoundMetrics, SynthesisNarrative
@@ -229,3 +230,15 @@ class CouncilProtocol(DebateProtocol):
 
     def panel_reading(self, state: DebateState) -> PanelReading:
         return reading.panel_reading(state)
+
+    # ------------------------------------------------------------------ estimate
+
+    def planned_calls(self, config: DebateConfig, *, agents_given: int,
+                      question_tokens: int) -> list[PlannedCall]:
+        return estimate.planned_calls(config, agents_given=agents_given,
+                                      question_tokens=question_tokens)
+
+    def more_round_calls(self, config: DebateConfig, *, rounds_run: int,
+                         question_tokens: int) -> list[PlannedCall]:
+        return estimate.more_round_calls(config, rounds_run=rounds_run,
+                                         question_tokens=question_tokens)

@@ -23,6 +23,7 @@ from ... import prompts
 from ...i18n import translator
 from ...llm.capabilities import uses_simulator
 from ...schemas import (
+    DebateConfig,
     Mode,
     Phase,
     TurnStatus,
@@ -37,6 +38,7 @@ from ..base import (
     Fact,
     PageStep,
     Participant,
+    PlannedCall,
     Request,
     ask_model,
     role_persona,
@@ -44,6 +46,7 @@ from ..base import (
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..sourced import sourced_messages
+from . import estimate
 from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
 from .labels import labels
@@ -510,6 +513,13 @@ class WorkflowProtocol(DebateProtocol):
                         else f"*failed: {turn.error}*")
                 out += [f"## {self.step_label(step)} · {role.label}", "", body, ""]
         return "\n".join(out) + "\n"
+
+    # ------------------------------------------------------------------ estimate
+
+    def planned_calls(self, config: DebateConfig, *, agents_given: int,
+                      question_tokens: int) -> list[PlannedCall]:
+        return estimate.planned_calls(config, agents_given=agents_given,
+                                      question_tokens=question_tokens)
 
 
 _STEP_ORDER = {WorkflowPhase.ANALYSIS: 0, WorkflowPhase.DISCUSSION: 1, WorkflowPhase.CONVERGENCE: 1,
