@@ -4,6 +4,7 @@ comment threads when the export asks for them."""
 
 from __future__ import annotations
 
+from api_kit.timestamps import rfc3339
 from collab.models import Comment
 from collab.selectors import Thread, debate_threads, synthesis_follow_up, synthesis_result
 from debates.engine import inline
@@ -83,4 +84,4 @@ def actions_json(debate: Debate) -> list[dict[str, object]] | None:
              "target_ref": a.target_ref, "status": a.status,
              "owner": a.owner.get_username() if a.owner else None,
              "due_date": a.due_date.isoformat(),
-             "done_at": a.done_at.isoformat() if a.done_at else None} for a in actions]
+             "done_at": rfc3339(a.done_at) if a.done_at else None} for a in actions]

@@ -33,6 +33,7 @@ from ninja.parser import Parser
 from accounts.api import router as teams_router
 from accounts.api_auth import INVALID_TOKEN, NO_CREDENTIALS
 from api_kit.errors import ApiError, error_body
+from api_kit.timestamps import TimestampRenderer
 from collab.api import router as collab_router
 from debates.api import router as debates_router
 from debates.engine import InputError
@@ -186,6 +187,7 @@ def _with_common_errors(path: str, operation: dict[str, Any]) -> dict[str, Any]:
 
 api = CouncilAPI(
     title="Council API", version="1", urls_namespace="api", parser=CouncilParser(),
+    renderer=TimestampRenderer(),
     # Swagger UI from the static files ninja ships ("ninja" is in INSTALLED_APPS), not
     # from a CDN: the docs work offline and no third-party script runs on our origin.
     docs=Swagger(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api_kit.timestamps import rfc3339
 from debates.engine import inline
 from debates.models import Debate
 from debates.page_words import PageWords
@@ -75,7 +76,7 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
         "review_again_on": (outcome.review_again_on.isoformat()
                             if outcome.review_again_on else None),
         "recorded_by": outcome.recorded_by.get_username() if outcome.recorded_by else None,
-        "recorded_at": outcome.recorded_at.isoformat(),
+        "recorded_at": rfc3339(outcome.recorded_at),
     }
 
 
@@ -87,7 +88,7 @@ def decision_json(debate: Debate) -> dict[str, Any] | None:
         "code": str(decision.code), "option": decision.option or None,
         "choice": decision.choice or None, "rationale": decision.rationale,
         "decided_by": decision.decided_by.get_username() if decision.decided_by else None,
-        "decided_at": decision.decided_at.isoformat(),
+        "decided_at": rfc3339(decision.decided_at),
         "review_on": decision.review_on.isoformat() if decision.review_on else None,
         "state": decision_state(decision), "version": decision.version,
         "result_quality": decision.result_quality,
@@ -95,7 +96,7 @@ def decision_json(debate: Debate) -> dict[str, Any] | None:
         "outcome": outcome_json(latest_outcome(decision=decision)),
         "earlier_versions": [
             {"version": v.version, "option": v.option or None, "choice": v.choice or None,
-             "rationale": v.rationale, "decided_at": v.decided_at.isoformat(),
+             "rationale": v.rationale, "decided_at": rfc3339(v.decided_at),
              "decided_by": v.decided_by.get_username() if v.decided_by else None,
              "review_on": v.review_on.isoformat() if v.review_on else None}
             for v in decision_versions(decision=decision)[1:]],

@@ -7,6 +7,7 @@ import csv
 import io
 from typing import Any
 
+from api_kit.timestamps import rfc3339
 from evaluations.models import Evaluation
 from evaluations.selectors import evaluation_report, question_rows
 
@@ -29,8 +30,8 @@ def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
         "cost_usd": (None if evaluation.known_cost_usd is None
                      else round(evaluation.known_cost_usd, 6)),
         "error": evaluation.error,
-        "created_at": evaluation.created_at.isoformat(),
-        "finished_at": evaluation.finished_at.isoformat() if evaluation.finished_at else None,
+        "created_at": rfc3339(evaluation.created_at),
+        "finished_at": rfc3339(evaluation.finished_at) if evaluation.finished_at else None,
         "report": evaluation_report(evaluation),
     }
 

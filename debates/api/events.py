@@ -36,6 +36,7 @@ from pydantic import Field
 
 from accounts.api_auth import api_auth
 from api_kit.errors import errors
+from api_kit.timestamps import rfc3339
 from api_kit.waits import Watch, watch_open
 from debates.access import debate_access
 from debates.event_log import events_after
@@ -157,7 +158,7 @@ async def wait_events(request: HttpRequest, code: uuid.UUID,
 
 
 def _sse(event: DebateEvent) -> str:
-    data = json.dumps({**_event_dict(event), "created_at": event.created_at.isoformat()})
+    data = json.dumps({**_event_dict(event), "created_at": rfc3339(event.created_at)})
     return f"id: {event.seq}\nevent: {event.kind}\ndata: {data}\n\n"
 
 
