@@ -187,7 +187,7 @@ def debate_options(debate: Debate) -> list[str]:
 
 
 def debate_detail(*, team: Team, code: uuid.UUID | str) -> Debate:
-    """One debate with its agents, turns, metrics, events, synthesis and lineage
+    """One debate with its agents, turns, events, synthesis and lineage
     loaded up front (a bounded number of queries).
 
     The event sequence is read first, and only events up to it are loaded: every
@@ -203,7 +203,6 @@ def debate_detail(*, team: Team, code: uuid.UUID | str) -> Debate:
         .select_related("team", "created_by", "parent", "synthesis")
         .prefetch_related(
             "agents",
-            "round_metrics",
             "turns",
             Prefetch("events", queryset=DebateEvent.objects.filter(seq__lte=seq)
                      .order_by("seq")),
@@ -218,8 +217,8 @@ def debate_detail(*, team: Team, code: uuid.UUID | str) -> Debate:
 
 
 def debate_result(*, debate: Debate) -> BaseModel | None:
-    """The typed result of the debate's protocol (a ``DebateResult`` for the council),
-    or None while the debate has none."""
+    """The typed result of the debate's protocol (its ``result_model``), or None while
+    the debate has none."""
     try:
         synthesis = debate.synthesis
     except Synthesis.DoesNotExist:
@@ -239,6 +238,13 @@ def debate_quality(*, debate: Debate) -> tuple[Quality, list[str]] | None:
     rules = [str(r.get("rule", "")) for r in stored.get("quality_reasons") or []
              if isinstance(r, dict)]
     return Quality(stored.get("quality") or Quality.SOUND), rules
+
+
+def round_measures(*, debate: Debate) -> list[dict[str, Any]]:
+    """The measures of each finished round, derived from the stored turns by the
+    debate's protocol (docs/api.md); none for a protocol that measures no rounds.
+    No query of its own on a debate from ``debate_detail``."""
+    return get_protocol(debate.protocol).round_measures(load_state(debate))
 
 
 def earlier_syntheses(*, debate: Debate) -> list[EarlierSynthesis]:
