@@ -121,8 +121,8 @@ class Turn(models.Model):
     # How far the prompt was shortened to fit the model's context (0 = not at all).
     compaction = models.PositiveSmallIntegerField(default=0)
     # The source passages the call was shown (their ids, "S2.14"): what makes a
-    # citation "offered". Empty for a turn stored before the column (the evidence
-    # rebuilds its request then: debates/engine/protocols/evidence.py).
+    # citation "offered" (turns stored before the column were given theirs by
+    # migration 0014).
     offered = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

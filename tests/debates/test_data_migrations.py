@@ -51,3 +51,54 @@ def test_0013_gives_results_stored_before_the_checks_their_quality(team):
     assert selectors.with_quality(Debate.objects.filter(pk=debate.pk)).get().quality == "sound"
     # A result that has its quality keeps it.
     assert Synthesis.objects.get(debate=checked).result == doubtful
+
+
+def test_0014_gives_turns_stored_before_the_column_the_passages_they_were_shown():
+    """What the engine showed each turn, rebuilt from its request as the step runner
+    built it: the same passages a turn records today, so the evidence is unchanged."""
+    from debates.engine import get_protocol
+    from tests.engine.sources.helpers import run, sources
+
+    offered_again = migration("0014_turns_say_what_they_were_shown").offered_again
+    for protocol in ("council", "adversarial", "workflow"):
+        state, result = run(protocol, sources(), mode="quick")
+        recorded = {k: list(t.offered) for k, t in state.turns.items() if t.offered}
+        assert recorded, protocol
+        for turn in state.turns.values():
+            turn.offered = []
+        assert offered_again(state) == recorded, protocol
+        again = get_protocol(protocol).build_result(state, result.usage)
+        assert again.evidence == result.evidence, protocol
+
+
+def test_0014_writes_them_into_the_rows_of_a_debate_with_sources(team, monkeypatch):
+    from debates.engine import DebateState
+    from debates.models import Turn
+    from debates.runtime import state_rows
+    from tests.engine.sources.helpers import run, sources
+
+    state, _ = run("council", sources(), mode="quick")
+    debate = Debate.objects.create(team=team, question=state.question,
+                                   settings=state.config.model_dump(mode="json"))
+    for turn in state.turns.values():
+        Turn.objects.create(debate=debate, phase=turn.phase.value, round=turn.round,
+                            agent_index=turn.agent, status=turn.status.value,
+                            payload=turn.payload, compaction=turn.compaction, offered=[])
+    recorded = {(t.phase.value, t.round, t.agent): list(t.offered)
+                for t in state.turns.values()}
+    unsourced = Debate.objects.create(team=team, question="No sources?", settings={})
+    Turn.objects.create(debate=unsourced, phase="position", agent_index=0, status="ok",
+                        payload={}, offered=[])
+
+    def with_its_sources(row: Debate) -> DebateState:
+        # The sources' hook, as the sources app answers for this debate's documents.
+        loaded = state_rows.load_state(row)
+        loaded.sources = list(state.sources) if row.pk == debate.pk else []
+        return loaded
+
+    monkeypatch.setattr(state_rows, "load_state_with_sources", with_its_sources)
+    migration("0014_turns_say_what_they_were_shown").turns_say_what_they_were_shown(apps, None)
+
+    stored = {(t.phase, t.round, t.agent_index): t.offered for t in debate.turns.all()}
+    assert stored == recorded
+    assert Turn.objects.get(debate=unsourced).offered == []
