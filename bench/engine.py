@@ -22,7 +22,7 @@ from debates.engine import (
     EngineHooks,
     Mode,
     SimulatorOptions,
-    council_state,
+    get_protocol,
     resolve_config,
     run_protocol,
 )
@@ -75,7 +75,7 @@ def run_one(mode: Mode, latency_ms: int, seed: int = 7, *, trace_heap: bool = Fa
     if trace_heap:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-    rounds = council_state(state).completed_rounds
+    rounds = get_protocol(config.protocol).rounds_run(state)
     steps = 5 + rounds  # compose, premortem, position, rounds, synthesis, verify
     return Run(mode=mode.value, agents=len(state.personas), rounds=rounds,
                calls=len(hooks.calls), wall_s=wall, critical_path_s=steps * latency_ms / 1000,

@@ -2,7 +2,8 @@
 
 Agents are snapshots: a persona is copied in, so later library edits never
 rewrite history. Turns hold validated payloads exactly as the engine produced
-them; metrics, synthesis and totals are what the engine computed from those.
+them; the synthesis and totals are what the engine computed from those (a round's
+metrics are derived from the turns again when read).
 """
 
 from __future__ import annotations
@@ -14,12 +15,6 @@ from django.conf import settings
 from django.db import models
 
 from accounts.models import Team
-from debates.engine import RoundDecision, StopReason
-
-# The engine's vocabularies, offered to forms and the admin; the columns stay plain text.
-# A phase has no fixed list (each protocol registers its own, plugins too), so its
-# columns take any registered name: the engine refuses an unknown one when it reads.
-DECISION_CHOICES = [(d.value, d.value.replace("_", " ")) for d in (*RoundDecision, *StopReason)]
 
 
 class DebateStatus(models.TextChoices):
@@ -114,6 +109,8 @@ class Agent(models.Model):
 
 class Turn(models.Model):
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="turns")
+    # Any registered phase (each protocol registers its own, plugins too), no fixed
+    # choices: the engine refuses an unknown one when it reads.
     phase = models.CharField(max_length=20)
     round = models.PositiveSmallIntegerField(default=0)
     agent_index = models.SmallIntegerField(default=-1, help_text="-1 for panel-wide calls")
@@ -124,8 +121,8 @@ class Turn(models.Model):
     # How far the prompt was shortened to fit the model's context (0 = not at all).
     compaction = models.PositiveSmallIntegerField(default=0)
     # The source passages the call was shown (their ids, "S2.14"): what makes a
-    # citation "offered". Empty for a turn stored before the column (the evidence
-    # rebuilds its request then: debates/engine/protocols/evidence.py).
+    # citation "offered" (turns stored before the column were given theirs by
+    # migration 0014).
     offered = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -169,33 +166,6 @@ class LLMCall(models.Model):
         return f"{self.model} #{self.attempt} ({'ok' if self.ok else self.error_class})"
 
 
-class RoundMetric(models.Model):
-    debate = models.ForeignKey(Debate, on_delete=models.CASCADE, related_name="round_metrics")
-    round = models.PositiveSmallIntegerField()
-    active_agents = models.PositiveSmallIntegerField()
-    mean_confidence = models.FloatField()
-    dispersion = models.FloatField()
-    confidence_delta = models.FloatField(null=True, blank=True)
-    concessions = models.PositiveIntegerField(null=True, blank=True)
-    new_arguments = models.PositiveIntegerField(null=True, blank=True)
-    # The verdict split (docs/protocols.md 1.6): share on the leading verdict, which option
-    # that is (blank on a tie) and every option's count; null before verdicts existed.
-    agreement = models.FloatField(null=True, blank=True)
-    leading_verdict = models.CharField(max_length=80, blank=True, default="")
-    verdict_counts = models.JSONField(null=True, blank=True)
-    decision = models.CharField(max_length=40, choices=DECISION_CHOICES)
-    explanation = models.TextField(blank=True)
-
-    class Meta:
-        ordering = ["round"]
-        constraints = [
-            models.UniqueConstraint(fields=["debate", "round"], name="metric_unique_round")
-        ]
-
-    def __str__(self) -> str:
-        return f"round {self.round}: {self.decision}"
-
-
 def result_text(value: object) -> str:
     """Every string value of a stored result, one per line: what the debate list
     searches. Keys and numbers are left out, so "risks" or "0.6" find nothing."""
@@ -210,7 +180,7 @@ def result_text(value: object) -> str:
 
 class Synthesis(models.Model):
     debate = models.OneToOneField(Debate, on_delete=models.CASCADE, related_name="synthesis")
-    result = models.JSONField(help_text="The engine's DebateResult.")
+    result = models.JSONField(help_text="The result of the debate's protocol.")
     # Derived from ``result`` on every save (plain text, so SQLite's LIKE and
     # PostgreSQL's to_tsvector read the words, not JSON escapes).
     search_text = models.TextField(blank=True, default="", editable=False)
@@ -235,7 +205,7 @@ class EarlierSynthesis(models.Model):
     debate = models.ForeignKey(Debate, on_delete=models.CASCADE,
                                related_name="earlier_syntheses")
     rounds_completed = models.PositiveSmallIntegerField()
-    result = models.JSONField(help_text="The engine's DebateResult, as it was.")
+    result = models.JSONField(help_text="The result of the debate's protocol, as it was.")
     created_at = models.DateTimeField(help_text="When this synthesis was written.")
     replaced_at = models.DateTimeField(auto_now_add=True)
 

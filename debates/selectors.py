@@ -14,9 +14,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Case, Prefetch, Q, QuerySet, TextField, Value, When
+from django.db.models import Prefetch, Q, QuerySet
 from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Coalesce
 from django.http import Http404
 from pydantic import BaseModel
 
@@ -76,11 +75,8 @@ def _text_search(qs: QuerySet[Debate], q: str, *, rank: bool) -> QuerySet[Debate
 
 def with_quality(qs: QuerySet[Debate]) -> QuerySet[Debate]:
     """``qs`` with each debate's ``quality`` (docs/web.md, "Quality"), read from its
-    stored result: null without one, "sound" for a result stored before the checks."""
-    return qs.annotate(quality=Coalesce(
-        KeyTextTransform("quality", "synthesis__result"),
-        Case(When(synthesis__isnull=False, then=Value("sound")), default=None),
-        output_field=TextField()))
+    stored result (every one says it: migration 0013); null without one."""
+    return qs.annotate(quality=KeyTextTransform("quality", "synthesis__result"))
 
 
 def debate_search(*, team: Team, filters: DebateFilters) -> QuerySet[Debate]:
@@ -187,7 +183,7 @@ def debate_options(debate: Debate) -> list[str]:
 
 
 def debate_detail(*, team: Team, code: uuid.UUID | str) -> Debate:
-    """One debate with its agents, turns, metrics, events, synthesis and lineage
+    """One debate with its agents, turns, events, synthesis and lineage
     loaded up front (a bounded number of queries).
 
     The event sequence is read first, and only events up to it are loaded: every
@@ -203,7 +199,6 @@ def debate_detail(*, team: Team, code: uuid.UUID | str) -> Debate:
         .select_related("team", "created_by", "parent", "synthesis")
         .prefetch_related(
             "agents",
-            "round_metrics",
             "turns",
             Prefetch("events", queryset=DebateEvent.objects.filter(seq__lte=seq)
                      .order_by("seq")),
@@ -218,8 +213,8 @@ def debate_detail(*, team: Team, code: uuid.UUID | str) -> Debate:
 
 
 def debate_result(*, debate: Debate) -> BaseModel | None:
-    """The typed result of the debate's protocol (a ``DebateResult`` for the council),
-    or None while the debate has none."""
+    """The typed result of the debate's protocol (its ``result_model``), or None while
+    the debate has none."""
     try:
         synthesis = debate.synthesis
     except Synthesis.DoesNotExist:
@@ -230,15 +225,19 @@ def debate_result(*, debate: Debate) -> BaseModel | None:
 def debate_quality(*, debate: Debate) -> tuple[Quality, list[str]] | None:
     """The result's ``quality`` and the rules that fired, read from the stored JSON
     without parsing the whole result (a status poll asks for it); None without a
-    result. A result stored before the content checks is sound."""
+    result."""
     try:
         stored = debate.synthesis.result
     except Synthesis.DoesNotExist:
         return None
-    stored = stored if isinstance(stored, dict) else {}
-    rules = [str(r.get("rule", "")) for r in stored.get("quality_reasons") or []
-             if isinstance(r, dict)]
-    return Quality(stored.get("quality") or Quality.SOUND), rules
+    return Quality(stored["quality"]), [str(r["rule"]) for r in stored["quality_reasons"]]
+
+
+def round_measures(*, debate: Debate) -> list[dict[str, Any]]:
+    """The measures of each finished round, derived from the stored turns by the
+    debate's protocol (docs/api.md); none for a protocol that measures no rounds.
+    No query of its own on a debate from ``debate_detail``."""
+    return get_protocol(debate.protocol).round_measures(load_state(debate))
 
 
 def earlier_syntheses(*, debate: Debate) -> list[EarlierSynthesis]:

@@ -17,17 +17,14 @@ from debates import event_log
 from debates.debate_sources import DebateSourceError, debate_sources
 from debates.engine import (
     PROMPT_VERSION,
-    CouncilPhase,
     DebateConfig,
     DebateState,
     InputError,
     Persona,
     Phase,
     SimulatorOptions,
-    Step,
     check_model,
     clean_question,
-    council_state,
     get_protocol,
     is_simulated,
     resolve_config,
@@ -46,7 +43,6 @@ from debates.models import (
 from debates.models import Turn as TurnRow
 from debates.persona_sources import PersonaSourceError, persona_source
 from debates.runtime.execution import store_usage
-from debates.runtime.persistence import store_round_metrics
 from debates.runtime.queue import enqueue_step
 from debates.runtime.state_rows import load_state, snapshot_agents
 
@@ -290,11 +286,10 @@ def more_round_estimate(*, debate: Debate, state: DebateState | None = None) -> 
     """What one more round on the finished ``debate`` would add: a round by the agents
     still taking part, each at its own model, then a new synthesis and verifier."""
     state = state or load_state(debate)
-    council = council_state(state)  # only the council has one more round
-    round_number = council.completed_rounds + 1
-    taking_part = council.active_agents(Step(CouncilPhase.CROSS_EXAM, round_number))
-    personas = [state.personas[i] for i in taking_part]
-    return estimate_more_round(state.config, round_number=round_number, personas=personas,
+    protocol = get_protocol(state.config.protocol)
+    personas = [state.personas[i] for i in protocol.more_round_agents(state)]
+    return estimate_more_round(state.config, round_number=protocol.rounds_run(state) + 1,
+                               personas=personas,
                                text_chars=len(debate.question) + len(debate.context),
                                source_chars=debate_sources().chars(debate=debate))
 
@@ -310,27 +305,24 @@ def debate_more_round(*, debate: Debate, user: User | None = None) -> Debate:
     if debate.status != DebateStatus.SUCCEEDED:
         raise IllegalTransition("only a finished debate can have one more round")
     state = load_state(debate)
-    if not get_protocol(state.config.protocol).more_rounds:
+    protocol = get_protocol(state.config.protocol)
+    if not protocol.more_rounds:
         raise IllegalTransition(
-            f"one more round applies to council debates, not {state.config.protocol}")
+            f"the {state.config.protocol} protocol offers no more round")
     extra = more_round_estimate(debate=debate, state=state)
     check_can_spend(team=debate.team, user=user, estimated_cost_usd=extra.cost_usd,
                     debate_cost_usd=debate.cost_usd, what="one more round",
                     unpriced_models=extra.unpriced_models)
-    council = council_state(state)
-    council.request_more_round()
-    # The round that stopped the debate now reads "continue", with the rule's verdict
-    # kept in its explanation: the cached rows follow the state.
-    store_round_metrics(debate, council_state(state).all_metrics())
+    rounds_run = protocol.rounds_run(state)
+    protocol.request_more_round(state)
     TurnRow.objects.filter(
         debate=debate, phase__in=[Phase.SYNTHESIS.value, Phase.VERIFY.value, Phase.JUDGE.value]
     ).delete()
     # The synthesis no longer describes the debate, but it is what the team read (and
     # commented on): it stays as an earlier version.
     for old in Synthesis.objects.filter(debate=debate):
-        EarlierSynthesis.objects.create(
-            debate=debate, result=old.result, created_at=old.created_at,
-            rounds_completed=int(old.result.get("rounds_completed") or 0))
+        EarlierSynthesis.objects.create(debate=debate, result=old.result,
+                                        created_at=old.created_at, rounds_completed=rounds_run)
         old.delete()
     debate.forced_rounds = state.forced_rounds
     debate.stop_requested = False

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from accounts.models import Team
-from debates.engine import DebateChange, DebateForecasts, Quality, get_protocol
+from debates.engine import DebateForecasts, Quality, get_protocol
 from debates.models import Agent, Debate, Synthesis
 from decisions.models import Outcome
 from decisions.scoring import Calibration, Forecast, PersonaRecord, ReviewedDebate, calibrate
@@ -30,18 +30,15 @@ class UnreadableResult(ValueError):
     it as nothing, so it stops and says which debate instead."""
 
 
-def _forecasts(debate: Debate, result: Any) -> tuple[DebateForecasts, DebateChange | None]:
+def _forecasts(debate: Debate, result: Any) -> DebateForecasts:
     """The forecasts the debate's protocol reads in its stored result (none without
-    a result), and what its debate changed when the protocol says (the council's
-    ``debate_change``); a result its model refuses is an error, logged and raised."""
+    a result), with what its debate changed when the protocol says; a result its
+    model refuses is an error, logged and raised."""
     if result is None:
-        return DebateForecasts(), None
+        return DebateForecasts()
     protocol = get_protocol(debate.protocol)
     try:
-        parsed = protocol.parse_result(result)
-        change = getattr(parsed, "debate_change", None)
-        return (protocol.forecasts(parsed),
-                change if isinstance(change, DebateChange) else None)
+        return protocol.forecasts(protocol.parse_result(result))
     except ValidationError as exc:
         logger.error("calibration cannot read the %s result of debate %s: %s",
                      debate.protocol, debate.code, exc)
@@ -91,7 +88,7 @@ def reviewed_debates(*, team: Team) -> list[ReviewedDebate]:
     reviewed = []
     for outcome in outcomes:
         debate = outcome.decision.debate
-        result, change = _forecasts(debate, results.get(debate.pk))
+        result = _forecasts(debate, results.get(debate.pk))
         forecasts = []
         for agent in result.agents:
             code = sources.get((debate.pk, agent.agent))
@@ -108,7 +105,7 @@ def reviewed_debates(*, team: Team) -> list[ReviewedDebate]:
             options=result.options, right_option=outcome.right_option,
             initial_majority=result.initial_majority, final_majority=result.final_majority,
             forecasts=forecasts, debate=str(debate.code), question=debate.question,
-            change=change))
+            change=result.change))
     return reviewed
 
 

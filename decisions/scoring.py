@@ -21,10 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from debates.engine import DebateChange
+from typing import Any
 
 # Below this many scored decisions a persona's Brier score is mostly luck.
 TOO_FEW = 5
@@ -56,10 +53,11 @@ class ReviewedDebate:
     final_majority: str | None  # the leading verdict at the end; None on a tie
     forecasts: Sequence[Forecast]
     # For the page's list of reviewed decisions, not scored: which debate, its question,
-    # and what its debate changed (None for a protocol without a first vote).
+    # and what its debate changed as its protocol's result holds it (plain JSON, which
+    # the page words; None for a protocol without a first vote).
     debate: str | None = None
     question: str = ""
-    change: DebateChange | None = None
+    change: dict[str, Any] | None = None
 
     @property
     def initial_right(self) -> bool:

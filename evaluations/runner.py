@@ -12,7 +12,6 @@ a failed question (stored with its message, every arm unanswered), not a dead ru
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 import uuid
@@ -22,13 +21,20 @@ from typing import Any
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from debates.engine import ArmAnswer, EvaluationSpec, Question, QuestionOutcome, evaluate_question
-from debates.runtime import shutdown
-from debates.runtime.lease import heartbeat_seconds, lease_seconds, worker_id
+from debates.engine import (
+    ArmAnswer,
+    Cancelled,
+    EvaluationSpec,
+    Question,
+    QuestionOutcome,
+    evaluate_question,
+)
+from debates.runtime import lease, shutdown
+from debates.runtime.lease import lease_seconds, worker_id
 from debates.runtime.reconnect import connection_lost
 from evaluations.models import ACTIVE_STATUSES, Evaluation, EvaluationStatus, QuestionResult
 from evaluations.queue import enqueue_run
@@ -43,26 +49,23 @@ def batch_seconds() -> float:
 
 
 # ----------------------------------------------------------------------------- the lease
+# The debates' lease (debates.runtime.lease) on an evaluation's row.
 
 
 def claim(code: uuid.UUID, worker: str) -> bool:
-    now = timezone.now()
-    free = Q(lease_owner="") | Q(lease_expires_at__isnull=True) | Q(lease_expires_at__lt=now)
-    return bool(Evaluation.objects.filter(
-        free, code=code, status__in=ACTIVE_STATUSES, cancel_requested=False,
-    ).update(lease_owner=worker, lease_expires_at=now + timedelta(seconds=lease_seconds()),
-             status=EvaluationStatus.RUNNING, started_at=Coalesce(F("started_at"), now)))
+    return lease.take(
+        Evaluation.objects.filter(code=code, status__in=ACTIVE_STATUSES, cancel_requested=False),
+        worker, status=EvaluationStatus.RUNNING,
+        started_at=Coalesce(F("started_at"), timezone.now()))
 
 
 def renew(pk: int, worker: str) -> bool:
-    return bool(Evaluation.objects.filter(
-        pk=pk, lease_owner=worker, status=EvaluationStatus.RUNNING,
-    ).update(lease_expires_at=timezone.now() + timedelta(seconds=lease_seconds())))
+    return lease.extend(Evaluation.objects.filter(pk=pk, status=EvaluationStatus.RUNNING),
+                        worker)
 
 
 def release(pk: int, worker: str) -> None:
-    Evaluation.objects.filter(pk=pk, lease_owner=worker).update(
-        lease_owner="", lease_expires_at=timezone.now())
+    lease.hand_on(Evaluation.objects.filter(pk=pk), worker)
 
 
 # ------------------------------------------------------------------------------ storing
@@ -138,15 +141,10 @@ async def _ask(question: Question, spec: EvaluationSpec, pk: int, worker: str
                ) -> QuestionOutcome | None:
     """One question under the heartbeat; None when the run was cancelled meanwhile
     (the question's calls are cancelled too)."""
-    task = asyncio.ensure_future(evaluate_question(question, spec))
-    interval = heartbeat_seconds()
-    while True:
-        done, _ = await asyncio.wait({task}, timeout=interval)
-        if done:
-            return task.result()
-        if not await sync_to_async(renew)(pk, worker):
-            task.cancel()
-            return None
+    try:
+        return await lease.hold(evaluate_question(question, spec), lambda: renew(pk, worker))
+    except Cancelled:
+        return None
 
 
 def _stored_ids(pk: int) -> set[str]:
@@ -212,20 +210,13 @@ def run(code: uuid.UUID | str, *, budget_s: float | None = None) -> bool:
 def resume_stalled(*, queued_grace_s: int = 60) -> int:
     """Re-queues runs whose worker died (lease expired) or whose queued task was lost;
     each by one sweeper only (a conditional UPDATE), as for debates."""
-    now = timezone.now()
-    lost_since = now - timedelta(seconds=queued_grace_s)
-    stalled = Evaluation.objects.filter(status__in=ACTIVE_STATUSES, cancel_requested=False).filter(
-        Q(lease_expires_at__lt=now) & ~Q(lease_owner="")
-        | Q(lease_owner="", lease_expires_at__lt=lost_since)
-        | Q(lease_expires_at__isnull=True, created_at__lt=lost_since))
     count = 0
-    for row in stalled:
+    for row in lease.stalled(
+            Evaluation.objects.filter(status__in=ACTIVE_STATUSES, cancel_requested=False),
+            queued_grace_s=queued_grace_s):
         with transaction.atomic():
-            taken = Evaluation.objects.filter(
-                pk=row.pk, status__in=ACTIVE_STATUSES, lease_owner=row.lease_owner,
-                lease_expires_at=row.lease_expires_at,
-            ).update(lease_owner="", lease_expires_at=now)
-            if not taken:
+            if not lease.take_stalled_row(Evaluation.objects.filter(status__in=ACTIVE_STATUSES),
+                                          row):
                 continue
             enqueue_run(row)
         count += 1

@@ -81,6 +81,9 @@ class AgentOut(Schema):
 
 
 class RoundMetricOut(Schema):
+    """A finished round's measures, as the debate's protocol derives them from the
+    stored turns (the council's convergence measures; none for the other protocols)."""
+
     round: int
     active_agents: int
     mean_confidence: float
@@ -287,6 +290,11 @@ def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Statu
     return Status(201, {"code": debate.code, "status": debate.status})
 
 
+def _metric_row(measures: dict[str, Any]) -> dict[str, Any]:
+    # The leading verdict is "" on a tie, as the field has always answered.
+    return {**measures, "leading_verdict": measures.get("leading_verdict") or ""}
+
+
 @routes.get("/{uuid:code}", response=DebateOut, url_name="debate_detail")
 def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
     """Status, metrics and panel of one debate."""
@@ -304,7 +312,7 @@ def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
         "completion_tokens": d.completion_tokens, "started_at": d.started_at,
         "finished_at": d.finished_at,
         "agents": [{"index": a.index, "name": a.name, "model": a.model} for a in d.agents.all()],
-        "metrics": list(d.round_metrics.all()),
+        "metrics": [_metric_row(m) for m in selectors.round_measures(debate=d)],
         "reruns": [r.code for r in d.reruns.all()],
     }
 
@@ -312,8 +320,8 @@ def get_debate(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
 @routes.get("/{uuid:code}/synthesis", response={200: ResultOut, **errors(404)},
             url_name="debate_synthesis")
 def get_synthesis(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
-    """The typed result of the debate's protocol (``DebateResult`` for the council),
-    once the debate has finished."""
+    """The typed result of the debate's protocol (its result model, named by
+    ``protocol``), once the debate has finished."""
     debate, _ = debate_access(user=request.user, code=code)
     result = selectors.debate_result(debate=debate)
     if result is None:

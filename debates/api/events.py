@@ -83,8 +83,6 @@ class EventBatchOut(Schema):
     last_event_seq: int = Field(description="The debate's last event so far: pass as "
                                 "`after` next time (the name GET /api/debates/{code} and "
                                 "MCP use).")
-    last_seq: int = Field(description="Deprecated: the same as last_event_seq.",
-                          json_schema_extra={"deprecated": True})
     status: str
     active: bool = Field(description="False once the debate has ended: no event will follow.")
 
@@ -153,7 +151,7 @@ async def wait_events(request: HttpRequest, code: uuid.UUID,
     finally:
         await _release(watch)
     return {"events": [_event_dict(e) for e in batch],
-            "last_event_seq": last, "last_seq": last,
+            "last_event_seq": last,
             "status": status, "active": active}
 
 
@@ -178,13 +176,12 @@ async def stream(debate_id: int, after: int, *, lifetime: float = STREAM_SECONDS
             yield _sse(event)
             after = event.seq
         if status not in ACTIVE_STATUSES and not batch:
-            data = json.dumps({"status": status, "last_event_seq": after, "last_seq": after})
+            data = json.dumps({"status": status, "last_event_seq": after})
             yield f"event: end\ndata: {data}\n\n"
             return
         now = time.monotonic()
         if now - started >= lifetime:
-            data = json.dumps({"status": status, "last_event_seq": after, "last_seq": after,
-                               "reconnect": True})
+            data = json.dumps({"status": status, "last_event_seq": after, "reconnect": True})
             yield f"event: end\ndata: {data}\n\n"
             return
         if batch:

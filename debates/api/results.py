@@ -1,5 +1,5 @@
-"""The API's result type: the result model of any registered protocol (the council's
-``DebateResult``, ...), for the routes that answer with a debate's result."""
+"""The API's result type: the result model of any registered protocol (each
+protocol's ``result_model``), for the routes that answer with a debate's result."""
 
 from typing import Union
 

@@ -18,12 +18,10 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from datetime import timedelta
 from typing import Any
 
 from asgiref.sync import async_to_sync, sync_to_async
 from django.db import DatabaseError, transaction
-from django.db.models import Q
 from django.utils import timezone
 
 from debates import event_log, signals
@@ -47,6 +45,7 @@ from debates.runtime.lease import (  # noqa: F401 - claim/release/lease_seconds 
     release,
     renew,
     run_holding,
+    stalled,
     take_stalled,
     worker_id,
 )
@@ -271,15 +270,9 @@ def resume_stalled(*, queued_grace_s: int = 60) -> int:
     lost (handed on, or never claimed, longer than the grace ago). Safe to run any
     time, from any number of sweepers: a live lease is skipped, and each stalled
     debate is taken by one sweeper only (``take_stalled``)."""
-    now = timezone.now()
-    lost_since = now - timedelta(seconds=queued_grace_s)
-    stalled = Debate.objects.filter(status__in=ACTIVE_STATUSES).filter(
-        Q(lease_expires_at__lt=now) & ~Q(lease_owner="")
-        | Q(lease_owner="", lease_expires_at__lt=lost_since)
-        | Q(lease_expires_at__isnull=True, created_at__lt=lost_since)
-    )
     count = 0
-    for debate in stalled:
+    for debate in stalled(Debate.objects.filter(status__in=ACTIVE_STATUSES),
+                          queued_grace_s=queued_grace_s):
         with transaction.atomic():
             if not take_stalled(debate):
                 continue  # claimed meanwhile, or another sweeper took it

@@ -1,13 +1,10 @@
 """Stores what the engine produces, the moment it produces it: turns, the call
-ledger, round metrics and the event log (``PersistingHooks``).
-
-``RoundMetric`` rows are a cache of what ``DebateState`` derives, for the API and
-admin; ``store_round_metrics`` here is their only writer."""
+ledger and the event log (``PersistingHooks``). What the engine derives from the turns
+(a round's metrics, say) is derived again when read, never stored twice."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
 
 from asgiref.sync import sync_to_async
 from django.db import IntegrityError, transaction
@@ -15,33 +12,19 @@ from django.db import IntegrityError, transaction
 from debates import event_log
 from debates.engine import (
     CallRecord,
-    CouncilPhase,
     DebateState,
     EngineEvent,
     EngineEventKind,
     EngineHooks,
-    RoundMetrics,
     Turn,
-    TurnStatus,
+    get_protocol,
 )
-from debates.models import Debate, LLMCall, RoundMetric
+from debates.models import Debate, LLMCall
 from debates.models import Turn as TurnRow
 from debates.runtime.lease import renew
 from debates.runtime.state_rows import snapshot_agents
 
 log = logging.getLogger(__name__)
-
-
-def store_round_metrics(debate: Debate, metrics: Iterable[RoundMetrics]) -> None:
-    """Writes (or rewrites) the cached rows of these rounds, every column copied from
-    the engine's ``RoundMetrics`` of the same name."""
-    fields = [f for f in RoundMetric._meta.concrete_fields
-              if f.name not in ("id", "debate", "round")]
-    for m in metrics:
-        RoundMetric.objects.update_or_create(debate=debate, round=m.round, defaults={
-            # A text column stores "nothing" as "" (e.g. no leading verdict on a tie).
-            f.name: "" if getattr(m, f.name) is None and not f.null else getattr(m, f.name)
-            for f in fields})
 
 
 class PersistingHooks(EngineHooks):
@@ -88,7 +71,7 @@ class PersistingHooks(EngineHooks):
             LLMCall.objects.bulk_create([self._call_row(r) for r in pending])
             if superseded:
                 return
-            if turn.phase is CouncilPhase.COMPOSE and turn.status is TurnStatus.OK:
+            if get_protocol(self.state.config.protocol).sets_panel(turn):
                 snapshot_agents(self.debate, self.state)
             event_log.append(self.debate, "turn", {
                 "phase": turn.phase.value, "round": turn.round, "agent": turn.agent,
@@ -124,9 +107,6 @@ class PersistingHooks(EngineHooks):
             if not renew(self.debate.pk, self.worker):
                 self._cancelled = True
                 return
-            metrics = event.data.get("metrics")
-            if event.kind is EngineEventKind.STEP_COMPLETED and metrics:
-                store_round_metrics(self.debate, [RoundMetrics.model_validate(metrics)])
             if event.kind is EngineEventKind.STEP_STARTED:
                 Debate.objects.filter(pk=self.debate.pk).update(current_step=event.step)
             if event.kind in (EngineEventKind.STEP_STARTED, EngineEventKind.STEP_COMPLETED):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from debates.debate_sources import debate_sources
 from debates.engine import (
-    CouncilPhase,
     DebateConfig,
     DebateState,
     Persona,
@@ -34,7 +33,7 @@ def load_state(debate: Debate) -> DebateState:
         state.add(Turn(phase=Phase(row.phase), round=row.round, agent=row.agent_index,
                        status=TurnStatus(row.status), payload=row.payload,
                        error=row.error or None, model=row.model or None,
-                       compaction=row.compaction, offered=list(row.offered or [])))
+                       compaction=row.compaction, offered=list(row.offered)))
     # The protocol fills what it derives before its first step (a fixed-role
     # protocol's roles as the panel), so pages and the agent snapshot can name them.
     get_protocol(state.config.protocol).prepare(state)
@@ -53,8 +52,9 @@ def load_state_with_sources(debate: Debate) -> DebateState:
 def snapshot_agents(debate: Debate, state: DebateState) -> None:
     """Copies the panel into the debate (idempotent)."""
     existing = set(debate.agents.values_list("index", flat=True))
+    protocol = get_protocol(state.config.protocol)
     Agent.objects.bulk_create([
         Agent(debate=debate, index=i, name=p.name, persona=p.model_dump(mode="json"),
-              model=state.config.model_for(CouncilPhase.CROSS_EXAM.value, p))
+              model=protocol.agent_model(state.config, i, p))
         for i, p in enumerate(state.personas) if i not in existing
     ])

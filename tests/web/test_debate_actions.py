@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from debates.models import Debate, DebateStatus
 from debates.runtime.execution import run_next_step, run_to_completion
+from debates.selectors import round_measures
 
 
 def _messages(response) -> list[str]:
@@ -41,14 +42,14 @@ def test_stop_now_ends_with_stopped_by_user(member_client, make_debate):
 
 
 def test_one_more_round_reopens_a_finished_debate(member_client, finished):
-    rounds = finished.round_metrics.count()
+    rounds = len(round_measures(debate=finished))
     member_client.post(f"/debates/{finished.code}/more-round", {"confirm": "yes"})
     finished.refresh_from_db()
     assert finished.status == DebateStatus.QUEUED
     run_to_completion(finished.code)
     finished.refresh_from_db()
     assert finished.status == DebateStatus.SUCCEEDED
-    assert finished.round_metrics.count() == rounds + 1
+    assert len(round_measures(debate=finished)) == rounds + 1
 
 
 def test_rerun_form_is_prefilled_from_the_debate(member_client, make_debate):

@@ -7,7 +7,8 @@ import json
 import re
 
 from debates.engine.protocols.council.schemas import DebateResult
-from debates.models import Debate, RoundMetric
+from debates.models import Debate
+from debates.selectors import round_measures
 from debates.web.charts import convergence_chart
 from tests.web.test_debate_new_view import GOOD
 
@@ -81,12 +82,12 @@ def test_the_api_takes_options_and_returns_agreement_per_round(member_client, ma
     assert synthesis["options"] == ["for", "against", "conditional"]
 
 
-def test_agreement_is_stored_with_the_other_round_metrics(make_debate):
+def test_agreement_is_measured_with_the_other_round_metrics(make_debate):
     debate = make_debate(script=SPLIT, max_rounds=1)
-    rows = list(RoundMetric.objects.filter(debate=debate).order_by("round"))
-    assert [round(r.agreement, 2) for r in rows] == [0.67, 1.0]
-    assert [r.leading_verdict for r in rows] == ["for", "for"]
-    assert rows[1].verdict_counts == {"for": 3}
+    rows = round_measures(debate=debate)
+    assert [round(r["agreement"], 2) for r in rows] == [0.67, 1.0]
+    assert [r["leading_verdict"] for r in rows] == ["for", "for"]
+    assert rows[1]["verdict_counts"] == {"for": 3}
 
 
 def test_agent_cards_carry_each_verdict_and_the_chart_draws_agreement(member_client,

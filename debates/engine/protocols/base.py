@@ -129,6 +129,9 @@ class DebateForecasts:
     initial_majority: str | None = None
     final_majority: str | None = None
     agents: list[AgentForecast] = field(default_factory=list)
+    # What the debate changed from the first vote to the last, as the result holds it
+    # (plain JSON, which the calibration page words); None when the protocol says nothing.
+    change: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -413,6 +416,41 @@ class DebateProtocol:
 
     def render_transcript(self, state: DebateState) -> str:
         raise NotImplementedError
+
+    # ------------------------------------------------------------------ the stored debate
+    # What the site asks of a debate of any protocol, so that it never names one
+    # (docs/engine.md, "Protocols"): the panel it stores, the rounds it lists, one more
+    # round. Plain values in and out.
+
+    def sets_panel(self, turn: Turn) -> bool:
+        """Whether storing ``turn`` adds members to the panel (a protocol that composes
+        its panel: ``composes_panel``), so the site copies the panel in again."""
+        return False
+
+    def agent_model(self, config: DebateConfig, agent: int, persona: Persona) -> str:
+        """The model the stored panel names for agent ``agent`` (the model its calls
+        go to): its persona's own, else the debate's."""
+        return persona.model or config.model
+
+    def rounds_run(self, state: DebateState) -> int:
+        """How many rounds the debate has finished: the highest round of a stored turn
+        unless the protocol counts them itself."""
+        return max((turn.round for turn in state.turns.values()), default=0)
+
+    def round_measures(self, state: DebateState) -> list[dict[str, Any]]:
+        """The measures of each finished round as plain JSON, oldest first (the API's
+        debate detail lists them, docs/api.md); none for a protocol that measures no
+        rounds."""
+        return []
+
+    def more_round_agents(self, state: DebateState) -> list[int]:
+        """The agents that would take part in one more round (``more_rounds``)."""
+        return []
+
+    def request_more_round(self, state: DebateState) -> None:
+        """Sets ``state`` up for exactly one more round after it finished, its old
+        synthesis dropped (``more_rounds``)."""
+        raise NotImplementedError(f"the {self.name} protocol offers no more round")
 
 
 def role_persona(name: str, role: str, focus: str, must_not: str = "") -> Persona:

@@ -27,8 +27,6 @@ from ..schemas import (
 from ..sources.citations import citations_in, quote_found, without_citations
 from ..sources.retrieval import library
 from ..state import DebateState, Step
-from .registry import get_protocol
-from .sourced import offered_ids
 
 
 @dataclass
@@ -46,27 +44,6 @@ class EvidenceRules:
 _UNSOURCED = (Phase.VERIFY, Phase.JUDGE)
 
 
-def fill_offered(state: DebateState) -> None:
-    """Gives a turn stored without the passages it was shown (a store that keeps no
-    ``Turn.offered``) the ones its request shows: the request is rebuilt from the turns
-    before it, at the turn's level of shortening, as the step runner built it."""
-    protocol = get_protocol(state.config.protocol)
-    for turn in list(state.turns.values()):
-        if turn.offered or turn.status is not TurnStatus.OK or turn.phase in _UNSOURCED:
-            continue
-        step = Step(turn.phase, turn.round)
-        try:
-            ask = next((a for a in protocol.asks(state, step) if a.agent == turn.agent), None)
-            if ask is None:
-                continue
-            request = (protocol.shorter_request(state, step, ask, turn.compaction)
-                       if turn.compaction else protocol.request(state, step, ask))
-        except (AssertionError, LookupError, ValueError):
-            continue  # a step the stored turns no longer describe: nothing to rebuild
-        if request is not None:
-            turn.offered = offered_ids(request.hints)
-
-
 def _who(state: DebateState, agent: int) -> str:
     return state.personas[agent].name if 0 <= agent < len(state.personas) else PANEL_CITER
 
@@ -77,7 +54,6 @@ def check_citations(state: DebateState, rules: EvidenceRules
     order the debate ran; the passage ids cited inside disputed fields; what each of
     those turns was shown."""
     books = library(state.sources).by_id
-    fill_offered(state)
     turns = sorted((t for t in state.turns.values()
                     if t.status is TurnStatus.OK and t.payload
                     and t.phase not in _UNSOURCED),

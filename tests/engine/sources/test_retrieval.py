@@ -85,21 +85,6 @@ def test_a_debate_without_sources_offers_nothing_and_its_result_has_no_evidence(
     assert "evidence" not in result.model_dump(mode="json")
 
 
-def test_turns_stored_without_their_offers_get_the_same_ones_back():
-    """A store that keeps no ``Turn.offered`` (an older database) loses nothing of the
-    measure: the result rebuilds each turn's request and reads its passages."""
-    from debates.engine.protocols import get_protocol
-
-    for protocol in ("council", "adversarial", "workflow"):
-        state, result = run(protocol, sources(), mode="quick")
-        recorded = {k: list(t.offered) for k, t in state.turns.items()}
-        for turn in state.turns.values():
-            turn.offered = []
-        again = get_protocol(protocol).build_result(state, result.usage)
-        assert {k: t.offered for k, t in state.turns.items()} == recorded, protocol
-        assert again.evidence == result.evidence, protocol
-
-
 def test_a_prompt_shortened_to_fit_shows_fewer_passages():
     from debates.engine.protocols import get_protocol
     from debates.engine.protocols.sourced import offered_ids

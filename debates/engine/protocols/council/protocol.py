@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ...llm.gateway import CallFailed
-from ...schemas import DebateConfig, Phase, TurnStatus, Usage
+from ...schemas import DebateConfig, Persona, Phase, Turn, TurnStatus, Usage
 from ...state import DebateState, Step
 from ..base import (
     PANEL,
@@ -24,7 +24,7 @@ from ..base import (
 )
 from ..judge import judge_ask, judge_request, judge_step
 from ..reading import PanelReading
-from . import estimate, reading, report, steps, synthesis, transcript
+from . import estimate, reading, report, steps, stored, synthesis, transcript
 from .convergence import diagnostic_meaning
 from .phases import CouncilPhase
 from .schemas import DebateResult, Diagnostic, RoundMetrics, SynthesisNarrative
@@ -219,7 +219,8 @@ class CouncilProtocol(DebateProtocol):
                                   final_confidence=a.final_confidence,
                                   initial_verdict=a.initial_verdict,
                                   initial_confidence=a.initial_confidence)
-                    for a in result.agents])
+                    for a in result.agents],
+            change=stored.change(result))
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, DebateResult)
@@ -242,3 +243,23 @@ class CouncilProtocol(DebateProtocol):
                          question_tokens: int) -> list[PlannedCall]:
         return estimate.more_round_calls(config, rounds_run=rounds_run,
                                          question_tokens=question_tokens)
+
+    # ------------------------------------------------------------------ the stored debate
+
+    def sets_panel(self, turn: Turn) -> bool:
+        return stored.sets_panel(turn)
+
+    def agent_model(self, config: DebateConfig, agent: int, persona: Persona) -> str:
+        return stored.agent_model(config, persona)
+
+    def rounds_run(self, state: DebateState) -> int:
+        return stored.rounds_run(state)
+
+    def round_measures(self, state: DebateState) -> list[dict[str, Any]]:
+        return stored.round_measures(state)
+
+    def more_round_agents(self, state: DebateState) -> list[int]:
+        return stored.more_round_agents(state)
+
+    def request_more_round(self, state: DebateState) -> None:
+        stored.request_more_round(state)
