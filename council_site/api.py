@@ -35,6 +35,7 @@ from accounts.api_auth import INVALID_TOKEN, NO_CREDENTIALS
 from api_kit.errors import ApiError, error_body
 from api_kit.timestamps import TimestampRenderer
 from collab.api import router as collab_router
+from council_site.locations import location_of
 from debates.api import router as debates_router
 from debates.engine import InputError
 from debates.limits import RateLimited
@@ -125,8 +126,12 @@ class CouncilAPI(NinjaAPI):
         if (code is not None and code >= 400 and isinstance(data, dict)
                 and "detail" in data and "message" not in data):
             data = error_body(code, str(data["detail"]), data.get("errors"))
-        return super().create_response(request, data, status=status,
-                                       temporal_response=temporal_response)
+        response = super().create_response(request, data, status=status,
+                                           temporal_response=temporal_response)
+        if response.status_code == 201 and "Location" not in response:
+            if location := location_of(request, data):
+                response["Location"] = location
+        return response
 
     def get_openapi_schema(self, *, path_prefix: str | None = None,
                            path_params: dict[str, Any] | None = None) -> Any:
