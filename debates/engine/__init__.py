@@ -5,16 +5,16 @@ from here and nowhere deeper (an import contract in pyproject.toml checks it), s
 engine's own layout can change without touching its callers; ``manage.py debate``
 wraps the command line through the names under "the command line" below.
 
-Importing any part of the engine loads its plugins first (``plugins``): the built-in
-protocols, their simulated answers and the ``sim/`` provider, then third-party ones,
-the way ``llm`` loads its plugins when it is imported.
+Importing the engine loads no plugin: the registries load them all (``plugins``: the
+built-in protocols, their simulated answers, the ``sim/`` provider and the content
+rules, then third-party ones) the first time they are asked, once per process. A
+plugin, loaded then, imports only this face (docs/engine.md, "Plugins").
 """
 
-from .plugins import load_plugins
+from . import loading, plugins
 
-load_plugins()
+loading.load_with(plugins.load_plugins)
 
-# The face, below the plugins: importing it must find every protocol registered.
 from .cli import DESCRIPTION as CLI_DESCRIPTION  # noqa: E402
 from .cli import EPILOG as CLI_EPILOG  # noqa: E402
 from .cli import (  # noqa: E402

@@ -11,9 +11,10 @@ from pydantic import BaseModel
 
 from .. import prompts
 from ..quality import TextPolicy, TurnText
-from ..quality.assess import assess, schema_words
+from ..quality.assess import assess, registered_reasons, schema_words
 from ..quality.text import EchoVocabulary
 from ..quality.turns import leaves
+from ..quality.verdict import verdict
 from ..schemas import Phase, ProtocolResult, QualityReason, TurnStatus, UnverifiedClaim
 from ..state import DebateState, Step
 
@@ -70,9 +71,21 @@ def claim_quotes(claims: list[UnverifiedClaim]
             for n, c in enumerate(claims, 1)]
 
 
-def judged(result: R, turns: list[TurnText], text_policy: TextPolicy,
+def judged(state: DebateState, result: R, turns: list[TurnText], text_policy: TextPolicy,
            more: Iterable[QualityReason]) -> R:
-    """``result`` with its quality and reasons filled in."""
-    quality, reasons = assess(turns, text_policy, more)
+    """``result`` with its quality and reasons filled in: the text rules over ``turns``,
+    the protocol's own reasons (``more``) and the registered rules' checks."""
+    quality, reasons = assess(turns, text_policy,
+                              [*more, *registered_reasons(state, result)])
     result.quality, result.quality_reasons = quality, reasons
+    return result
+
+
+def checked(state: DebateState, result: R, more: Iterable[QualityReason] = ()) -> R:
+    """``result`` with its quality filled in from the registered rules' checks and
+    ``more`` alone: how a protocol without text policies of its own (a plugin's) has
+    its result judged (docs/engine.md, "Plugins")."""
+    reasons = [*more, *registered_reasons(state, result)]
+    read = sum(1 for t in state.turns.values() if t.status is TurnStatus.OK)
+    result.quality, result.quality_reasons = verdict(reasons, read, 0), reasons
     return result

@@ -68,4 +68,4 @@ def with_quality(state: DebateState, result: AdversarialResult,
     more = [*_counts(result),
             *panel.quotes(claim_quotes(result.unverified_claims), corpus(state)),
             *judge_reasons(state)]
-    return judged(result, read_turns(state, label), text_policy(state), more)
+    return judged(state, result, read_turns(state, label), text_policy(state), more)

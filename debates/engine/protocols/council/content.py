@@ -48,5 +48,5 @@ def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
                               CouncilPhase.CROSS_EXAM.value, result.rounds_completed)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
     more += judge_reasons(state)
-    return judged(result, read_turns(state, step_label), text_policy(state),
+    return judged(state, result, read_turns(state, step_label), text_policy(state),
                   more)
