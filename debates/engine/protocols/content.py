@@ -9,7 +9,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from .. import prompts
+from ..prompts import PromptFolder
 from ..quality import TextPolicy, TurnText
 from ..quality.assess import assess, registered_reasons, schema_words
 from ..quality.text import EchoVocabulary
@@ -42,11 +42,13 @@ def read_turns(state: DebateState, label: Callable[[Step], str]) -> list[TurnTex
     return texts
 
 
-def policy(state: DebateState, schemas: tuple[type[BaseModel], ...], templates: Iterable[str],
-           prose: Iterable[str], decision: Iterable[tuple[str, str]],
-           constrained: Iterable[str] = ()) -> TextPolicy:
+def policy(state: DebateState, schemas: tuple[type[BaseModel], ...],
+           templates: tuple[PromptFolder, Iterable[str]], prose: Iterable[str],
+           decision: Iterable[tuple[str, str]], constrained: Iterable[str] = ()) -> TextPolicy:
+    """``templates``: the protocol's prompts and the names of those its calls use."""
+    folder, names = templates
     echo = EchoVocabulary(schema_words(schemas), state.question,
-                          [prompts.template_text(name) for name in templates])
+                          [folder.text(name) for name in names])
     return TextPolicy(echo=echo, prose=frozenset(prose),
                       constrained=CONSTRAINED | frozenset(constrained),
                       decision=frozenset(decision))
