@@ -46,6 +46,7 @@ from .evaluation.sets import GENERATORS as GENERATED_SETS  # noqa: E402
 from .evaluation.sets import LabelledSet, Question  # noqa: E402
 from .evaluation.uploads import UploadError, parse_upload  # noqa: E402
 from .hooks import EngineEvent, EngineHooks  # noqa: E402
+from .hookspec import hookimpl  # noqa: E402
 from .i18n import (  # noqa: E402
     Catalogue,
     Translator,
@@ -59,7 +60,12 @@ from .i18n.catalogues import COMPILE_HINT, ENGLISH, CatalogueNotCompiled  # noqa
 from .i18n.catalogues import read_messages as read_catalogue_messages  # noqa: E402
 from .inputs import InputError, check_model, clean_question  # noqa: E402
 from .language import detect_language  # noqa: E402
-from .llm.capabilities import ModelSettings, is_simulated, load_model_settings  # noqa: E402
+from .llm.capabilities import (  # noqa: E402
+    ModelSettings,
+    is_simulated,
+    load_model_settings,
+    uses_simulator,
+)
 from .llm.capabilities import configure as configure_models  # noqa: E402
 from .llm.gateway import Cancelled  # noqa: E402
 from .llm.loader import imported_litellm, litellm_module, preload  # noqa: E402
@@ -75,13 +81,18 @@ from .persona_files import (  # noqa: E402
     parse_personas,
 )
 from .progress import ConsoleProgress  # noqa: E402
-from .prompts import PROMPT_VERSION  # noqa: E402
+from .prompts import PROMPT_VERSION, PromptFolder  # noqa: E402
 from .protocols import (  # noqa: E402
+    PANEL,
     AgentForecast,
+    Ask,
     DebateForecasts,
     DebateProtocol,
+    Fact,
+    PageStep,
     Participant,
     PlannedCall,
+    Request,
     ResultPart,
     UnknownProtocol,
     choices,
@@ -93,6 +104,8 @@ from .protocols import (  # noqa: E402
 from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
 from .protocols.adversarial.phases import AdversarialPhase  # noqa: E402
 from .protocols.adversarial.stopping import status_line_in  # noqa: E402
+from .protocols.base import role_persona  # noqa: E402
+from .protocols.content import checked as check_content  # noqa: E402
 from .protocols.council.change import (  # noqa: E402
     ChangeOutcome,
     DebateChange,
@@ -117,6 +130,8 @@ from .protocols.council.state import council as council_state  # noqa: E402
 from .protocols.council.state import step_label as council_step_label  # noqa: E402
 from .protocols.council.verdicts import describe as describe_split  # noqa: E402
 from .protocols.workflow.phases import WorkflowPhase  # noqa: E402
+from .quality.rules import Finding as RuleFinding  # noqa: E402
+from .quality.rules import Rule as QualityRule  # noqa: E402
 from .schemas import (  # noqa: E402
     MAX_AGENTS,
     MAX_QUESTION_CHARS,
@@ -137,6 +152,7 @@ from .schemas import (  # noqa: E402
     ModeSetting,
     Persona,
     Phase,
+    ProtocolResult,
     Quality,
     QualityReason,
     ResultSummary,
@@ -148,6 +164,7 @@ from .schemas import (  # noqa: E402
     Usage,
 )
 from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
+from .sim.generate import CallContext  # noqa: E402
 from .sources.citations import PassageCitation, citations_in, quote_found  # noqa: E402
 from .sources.documents import SourceDocument  # noqa: E402
 from .sources.extract import (  # noqa: E402
@@ -196,6 +213,10 @@ __all__ = [
     "DebateProtocol", "Participant", "PlannedCall", "ResultPart", "UnknownProtocol", "choices",
     "get_protocol",
     "known_protocols", "result_models", "AgentForecast", "DebateForecasts",
+    # what a plugin builds with (docs/engine.md, "Plugins")
+    "hookimpl", "Ask", "Request", "PageStep", "Fact", "PANEL", "role_persona", "PromptFolder",
+    "ProtocolResult", "CallContext", "uses_simulator", "QualityRule", "RuleFinding",
+    "check_content",
     # results
     "DebateResult", "ResultSummary", "Quality", "QualityReason", "RoundMetrics",
     "RoundDecision", "StopReason", "Diagnostic", "diagnostic_meaning", "VerdictSplit",
