@@ -18,7 +18,7 @@ from debates.engine.protocols.adversarial.schemas import AdversarialResult, Aske
 from debates.engine.protocols.council.schemas import DebateResult
 from debates.engine.protocols.workflow.schemas import WorkflowResult
 from debates.engine.quality import panel
-from debates.engine.quality.rules import RULES
+from debates.engine.quality.rules import BUILTIN_RULES, all_rules
 from debates.engine.quality.text import EchoVocabulary, digit_run, empty, repetition
 from debates.engine.quality.verdict import verdict
 from debates.engine.schemas import Phase, Quality, QualityReason, Usage
@@ -135,7 +135,7 @@ def test_short_labels_may_be_one_word():
 
 
 def _reason(rule: str) -> QualityReason:
-    return QualityReason(rule=rule, severity=RULES[rule].severity, where="w", evidence="e")
+    return QualityReason(rule=rule, severity=all_rules()[rule].severity, where="w", evidence="e")
 
 
 def test_the_verdict_combines_as_documented():
@@ -150,7 +150,8 @@ def test_the_verdict_combines_as_documented():
 
 def test_every_rule_is_in_the_docs_table_with_its_severity():
     doc = (Path(__file__).parents[2] / "docs" / "engine.md").read_text()
-    for rule in RULES.values():
+    assert list(all_rules().values())[:len(BUILTIN_RULES)] == list(BUILTIN_RULES)
+    for rule in BUILTIN_RULES:
         assert f"| `{rule.name}` | {rule.severity} |" in doc, rule.name
 
 
@@ -392,3 +393,27 @@ def test_one_more_round_drops_the_old_grade_with_the_old_synthesis():
     state.view.request_more_round()
     assert state.turn(Phase.JUDGE) is None
     assert state.turn(Phase.SYNTHESIS) is None
+
+
+# --------------------------------------------------------------------------- a plugin's rules
+
+
+def test_a_registered_rule_with_a_check_judges_the_protocols_it_names(monkeypatch):
+    from debates.engine.quality import rules as registry
+    from debates.engine.quality.rules import Finding, Rule
+
+    monkeypatch.setattr(registry, "_RULES", dict(registry._RULES))
+
+    def long_question(state, result):
+        yield Finding(where="the question", evidence=result.question)
+
+    registry.register_rule(Rule("test.question", "unusable", "any question", "a test",
+                                check=long_question, protocols=("adversarial",)))
+    council = built(simulated("council", QUESTIONS["en"]))
+    adversarial = built(simulated("adversarial", QUESTIONS["en"]))
+    assert council.quality is Quality.SOUND
+    assert adversarial.quality is Quality.UNUSABLE
+    assert [(r.rule, r.where) for r in adversarial.quality_reasons] == \
+        [("test.question", "the question")]
+    with pytest.raises(ValueError, match="another content rule named 'test.question'"):
+        registry.register_rule(Rule("test.question", "doubtful", "", ""))
