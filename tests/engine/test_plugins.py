@@ -90,6 +90,7 @@ def test_a_third_party_plugin_uses_the_same_hooks(monkeypatch):
     try:
         assert generate(call("Verdict")) == {"ruling": "ship it"}
     finally:
+        assert plugins._manager is not None
         plugins._manager.unregister(plugin)
 
 

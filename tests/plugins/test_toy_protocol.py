@@ -162,7 +162,7 @@ def test_a_served_site_runs_a_toy_debate_and_shows_its_page_part(tmp_path):
         browser = _signed_in(site, "toy", "toy-password-42")
         page = browser.open(f"{site.url}/debates/{code}/", timeout=60).read().decode()
         assert 'id="toy-oracle"' in page and SHOUTED in page  # its part, its filter
-        assert "oracle_says" in page  # its phase, in the stepper
+        assert "the oracle speaks" in page  # its phase, in the stepper, in its own words
         synthesis = browser.open(f"{site.url}/debates/{code}/synthesis",
                                  timeout=60).read().decode()
         assert 'id="toy-result"' in synthesis and SHOUTED in synthesis

@@ -12,6 +12,7 @@ import sys
 from debates.engine import (
     DebateState,
     Phase,
+    ProtocolResult,
     Step,
     get_protocol,
     resolve_config,
@@ -29,6 +30,7 @@ def facts(question: str) -> dict[str, object]:
     oracle_says = Step(Phase("oracle_says"))
     request = toy.request(state, oracle_says, toy.asks(state, oracle_says)[0])
     result = run_here(state, progress)
+    assert isinstance(result, ProtocolResult)
     planned = toy.planned_calls(config, agents_given=0, question_tokens=10)
     return {
         "labels": {lang: step_words(toy.labels(lang), "oracle_says") for lang in ("en", "fr")},
