@@ -26,6 +26,13 @@ from debates.engine.sim.generate import CallContext, generate, register_generato
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture(autouse=True)
+def loaded() -> None:
+    """The registries these tests copy or read directly are full (a registry asked for
+    the first time loads the plugins; these reach past that)."""
+    plugins.load_plugins()
+
+
 def call(schema: str, **hints: Any) -> CallContext:
     return CallContext(model="sim/default", schema=schema, phase="critique", round=1,
                        agent=1, agent_name="critic", hints=hints,

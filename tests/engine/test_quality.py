@@ -13,6 +13,7 @@ import pytest
 from debates.engine import AdversarialPhase
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
+from debates.engine.plugins import load_plugins
 from debates.engine.protocols import get_protocol, run_protocol
 from debates.engine.protocols.adversarial.schemas import AdversarialResult, AskedCritique
 from debates.engine.protocols.council.schemas import DebateResult
@@ -269,6 +270,7 @@ def test_an_empty_critique_claiming_issues_is_a_failed_critic_turn_not_convergen
         return {"assessment": "Looks fine.", "resolutions": [], "issues": [],
                 "claimed_counts": {"red": 2, "yellow": 4, "green": 0}}
 
+    load_plugins()  # the generators register when the plugins load
     schema, _ = generate._GENERATORS["Critique"]
     monkeypatch.setitem(generate._GENERATORS, "Critique", (schema, empty_critique))
     state = simulated("adversarial", QUESTIONS["en"])
@@ -370,6 +372,7 @@ def test_a_judge_grades_the_synthesis_on_its_own_ledger_line(protocol):
 
 @pytest.mark.parametrize("protocol", ["council", "workflow"])
 def test_a_poor_grade_becomes_a_reason(protocol, monkeypatch):
+    load_plugins()
     schema, _ = generate._GENERATORS["JudgeGrade"]
     monkeypatch.setitem(generate._GENERATORS, "JudgeGrade", (schema, lambda ctx: {
         "grade": "poor", "reason": "The report repeats its field names."}))
@@ -402,7 +405,7 @@ def test_a_registered_rule_with_a_check_judges_the_protocols_it_names(monkeypatc
     from debates.engine.quality import rules as registry
     from debates.engine.quality.rules import Finding, Rule
 
-    monkeypatch.setattr(registry, "_RULES", dict(registry._RULES))
+    monkeypatch.setattr(registry, "_RULES", dict(registry.all_rules()))
 
     def long_question(state, result):
         yield Finding(where="the question", evidence=result.question)
