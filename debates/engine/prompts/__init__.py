@@ -68,7 +68,7 @@ def prompt_folder(folder: Path | None) -> PromptFolder:
 
 def beside(module_file: str) -> PromptFolder:
     """The templates of the package ``module_file`` (a module's ``__file__``) is in."""
-    return prompt_folder(Path(module_file).resolve().parent / "prompts")
+    return prompt_folder(Path(module_file).parent / "prompts")
 
 
 def render(template: str, **values: object) -> str:
@@ -146,7 +146,3 @@ def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[st
         {"role": "user", "content": f"{user}\n\n{tail}"},
     ]
 
-
-def template_text(name: str) -> str:
-    """A shared template's words as written."""
-    return prompt_folder(None).text(name)

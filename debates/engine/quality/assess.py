@@ -34,7 +34,7 @@ def registered_reasons(state: Any, result: Any) -> list[QualityReason]:
     (a ``ProtocolResult``) and its ``state``, for the rules that read its protocol."""
     found = []
     for rule in all_rules().values():
-        if rule.check is None or not rule.applies_to(result.protocol):
+        if rule.check is None or not rule.reads(result.protocol):
             continue
         found += [QualityReason(rule=rule.name, severity=rule.severity, where=f.where,
                                 evidence=shorten(f.evidence), phase=f.phase, round=f.round,

@@ -44,8 +44,9 @@ class Rule:
     # The protocols whose results ``check`` reads; empty: every protocol's.
     protocols: tuple[str, ...] = ()
 
-    def applies_to(self, protocol: str) -> bool:
-        return self.check is not None and (not self.protocols or protocol in self.protocols)
+    def reads(self, protocol: str) -> bool:
+        """Whether ``check`` runs on a result of ``protocol``."""
+        return not self.protocols or protocol in self.protocols
 
 
 # Thresholds the checks read (text.py, panel.py): named once, quoted in the table.
