@@ -82,6 +82,7 @@ def test_the_plugin_does_what_a_built_in_does():
                          timeout=300)
     assert run.returncode == 0, run.stderr
     facts = json.loads(run.stdout)
+    assert facts["phase"] == "oracle_says"  # read before any registry was asked
     # (a) its phase, worded by its own catalogue in each language
     assert facts["labels"] == {"en": "the oracle speaks", "fr": "l’oracle parle"}
     # (b) its own prompt file, in its request

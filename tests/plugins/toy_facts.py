@@ -23,16 +23,19 @@ from debates.engine import (
 
 
 def facts(question: str) -> dict[str, object]:
+    # First of all, as a stored turn is read back: the plugin's phase, before any
+    # registry was asked, loads the plugins.
+    oracle_says = Step(Phase("oracle_says"))
     toy = get_protocol("toy")
     config = resolve_config(protocol="toy", model="sim/default")
     state = DebateState(question=question, config=config)
     progress = start_progress(state, io.StringIO())
-    oracle_says = Step(Phase("oracle_says"))
     request = toy.request(state, oracle_says, toy.asks(state, oracle_says)[0])
     result = run_here(state, progress)
     assert isinstance(result, ProtocolResult)
     planned = toy.planned_calls(config, agents_given=0, question_tokens=10)
     return {
+        "phase": oracle_says.phase.value,
         "labels": {lang: step_words(toy.labels(lang), "oracle_says") for lang in ("en", "fr")},
         "prompt_file": str(toy.prompts().path("oracle")),
         "request": request.messages,
