@@ -5,16 +5,16 @@ from here and nowhere deeper (an import contract in pyproject.toml checks it), s
 engine's own layout can change without touching its callers; ``manage.py debate``
 wraps the command line through the names under "the command line" below.
 
-Importing any part of the engine loads its plugins first (``plugins``): the built-in
-protocols, their simulated answers and the ``sim/`` provider, then third-party ones,
-the way ``llm`` loads its plugins when it is imported.
+Importing the engine loads no plugin: the registries load them all (``plugins``: the
+built-in protocols, their simulated answers, the ``sim/`` provider and the content
+rules, then third-party ones) the first time they are asked, once per process. A
+plugin, loaded then, imports only this face (docs/engine.md, "Plugins").
 """
 
-from .plugins import load_plugins
+from . import loading, plugins
 
-load_plugins()
+loading.load_with(plugins.load_plugins)
 
-# The face, below the plugins: importing it must find every protocol registered.
 from .cli import DESCRIPTION as CLI_DESCRIPTION  # noqa: E402
 from .cli import EPILOG as CLI_EPILOG  # noqa: E402
 from .cli import (  # noqa: E402
@@ -46,6 +46,7 @@ from .evaluation.sets import GENERATORS as GENERATED_SETS  # noqa: E402
 from .evaluation.sets import LabelledSet, Question  # noqa: E402
 from .evaluation.uploads import UploadError, parse_upload  # noqa: E402
 from .hooks import EngineEvent, EngineHooks  # noqa: E402
+from .hookspec import hookimpl  # noqa: E402
 from .i18n import (  # noqa: E402
     Catalogue,
     Translator,
@@ -59,7 +60,12 @@ from .i18n.catalogues import COMPILE_HINT, ENGLISH, CatalogueNotCompiled  # noqa
 from .i18n.catalogues import read_messages as read_catalogue_messages  # noqa: E402
 from .inputs import InputError, check_model, clean_question  # noqa: E402
 from .language import detect_language  # noqa: E402
-from .llm.capabilities import ModelSettings, is_simulated, load_model_settings  # noqa: E402
+from .llm.capabilities import (  # noqa: E402
+    ModelSettings,
+    is_simulated,
+    load_model_settings,
+    uses_simulator,
+)
 from .llm.capabilities import configure as configure_models  # noqa: E402
 from .llm.gateway import Cancelled  # noqa: E402
 from .llm.loader import imported_litellm, litellm_module, preload  # noqa: E402
@@ -76,13 +82,18 @@ from .persona_files import (  # noqa: E402
     parse_personas,
 )
 from .progress import ConsoleProgress  # noqa: E402
-from .prompts import PROMPT_VERSION  # noqa: E402
+from .prompts import PROMPT_VERSION, PromptFolder  # noqa: E402
 from .protocols import (  # noqa: E402
+    PANEL,
     AgentForecast,
+    Ask,
     DebateForecasts,
     DebateProtocol,
+    Fact,
+    PageStep,
     Participant,
     PlannedCall,
+    Request,
     ResultPart,
     UnknownProtocol,
     choices,
@@ -94,6 +105,8 @@ from .protocols import (  # noqa: E402
 from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
 from .protocols.adversarial.phases import AdversarialPhase  # noqa: E402
 from .protocols.adversarial.stopping import status_line_in  # noqa: E402
+from .protocols.base import role_persona  # noqa: E402
+from .protocols.content import checked as check_content  # noqa: E402
 from .protocols.council.change import (  # noqa: E402
     ChangeOutcome,
     DebateChange,
@@ -118,6 +131,8 @@ from .protocols.council.state import council as council_state  # noqa: E402
 from .protocols.council.state import step_label as council_step_label  # noqa: E402
 from .protocols.council.verdicts import describe as describe_split  # noqa: E402
 from .protocols.workflow.phases import WorkflowPhase  # noqa: E402
+from .quality.rules import Finding as RuleFinding  # noqa: E402
+from .quality.rules import Rule as QualityRule  # noqa: E402
 from .schemas import (  # noqa: E402
     MAX_AGENTS,
     MAX_QUESTION_CHARS,
@@ -138,6 +153,7 @@ from .schemas import (  # noqa: E402
     ModeSetting,
     Persona,
     Phase,
+    ProtocolResult,
     Quality,
     QualityReason,
     ResultSummary,
@@ -149,6 +165,7 @@ from .schemas import (  # noqa: E402
     Usage,
 )
 from .sim.config import parse_faults, simulator_options_from_env  # noqa: E402
+from .sim.generate import CallContext  # noqa: E402
 from .sources.citations import PassageCitation, citations_in, quote_found  # noqa: E402
 from .sources.documents import SourceDocument  # noqa: E402
 from .sources.extract import (  # noqa: E402
@@ -197,6 +214,10 @@ __all__ = [
     "DebateProtocol", "Participant", "PlannedCall", "ResultPart", "UnknownProtocol", "choices",
     "get_protocol",
     "known_protocols", "result_models", "AgentForecast", "DebateForecasts",
+    # what a plugin builds with (docs/engine.md, "Plugins")
+    "hookimpl", "Ask", "Request", "PageStep", "Fact", "PANEL", "role_persona", "PromptFolder",
+    "ProtocolResult", "CallContext", "uses_simulator", "QualityRule", "RuleFinding",
+    "check_content",
     # results
     "DebateResult", "ResultSummary", "Quality", "QualityReason", "RoundMetrics",
     "RoundDecision", "StopReason", "Diagnostic", "diagnostic_meaning", "VerdictSplit",

@@ -21,6 +21,8 @@ from pydantic import (
 )
 from pydantic_core import core_schema
 
+from .loading import plugins_needed
+
 NonEmpty = Annotated[str, Field(min_length=1)]
 # How answers are constrained (docs/models.md); ``auto`` picks per model.
 OutputMode = Literal["json_schema", "json_object", "tools", "prompt"]
@@ -243,6 +245,9 @@ class Phase(str):
 
     def __new__(cls, name: str) -> Phase:
         phase = cls._registered.get(str(name))
+        if phase is None:
+            plugins_needed()  # a plugin's protocol registers its phases when it loads
+            phase = cls._registered.get(str(name))
         if phase is None:
             raise ValueError(f"unknown phase {name!r} "
                              f"(registered: {', '.join(cls._registered)})")

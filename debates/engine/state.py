@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .language import detect_language
+from .loading import plugins_needed
 from .options import options_from_question
 from .schemas import DebateConfig, Persona, Phase, Turn, TurnStatus
 from .sources.documents import SourceDocument
@@ -116,6 +117,7 @@ class DebateState:
     def view(self) -> StateView:
         """The protocol's derivations over the current turns (``StateView``)."""
         if self._view is None:
+            plugins_needed()  # the protocols register their views
             self._view = _VIEWS.get(self.config.protocol, StateView)(self)
         return self._view
 

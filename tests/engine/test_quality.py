@@ -13,12 +13,13 @@ import pytest
 from debates.engine import AdversarialPhase
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
+from debates.engine.plugins import load_plugins
 from debates.engine.protocols import get_protocol, run_protocol
 from debates.engine.protocols.adversarial.schemas import AdversarialResult, AskedCritique
 from debates.engine.protocols.council.schemas import DebateResult
 from debates.engine.protocols.workflow.schemas import WorkflowResult
 from debates.engine.quality import panel
-from debates.engine.quality.rules import RULES
+from debates.engine.quality.rules import BUILTIN_RULES, all_rules
 from debates.engine.quality.text import EchoVocabulary, digit_run, empty, repetition
 from debates.engine.quality.verdict import verdict
 from debates.engine.schemas import Phase, Quality, QualityReason, Usage
@@ -135,7 +136,7 @@ def test_short_labels_may_be_one_word():
 
 
 def _reason(rule: str) -> QualityReason:
-    return QualityReason(rule=rule, severity=RULES[rule].severity, where="w", evidence="e")
+    return QualityReason(rule=rule, severity=all_rules()[rule].severity, where="w", evidence="e")
 
 
 def test_the_verdict_combines_as_documented():
@@ -150,7 +151,8 @@ def test_the_verdict_combines_as_documented():
 
 def test_every_rule_is_in_the_docs_table_with_its_severity():
     doc = (Path(__file__).parents[2] / "docs" / "engine.md").read_text()
-    for rule in RULES.values():
+    assert list(all_rules().values())[:len(BUILTIN_RULES)] == list(BUILTIN_RULES)
+    for rule in BUILTIN_RULES:
         assert f"| `{rule.name}` | {rule.severity} |" in doc, rule.name
 
 
@@ -268,6 +270,7 @@ def test_an_empty_critique_claiming_issues_is_a_failed_critic_turn_not_convergen
         return {"assessment": "Looks fine.", "resolutions": [], "issues": [],
                 "claimed_counts": {"red": 2, "yellow": 4, "green": 0}}
 
+    load_plugins()  # the generators register when the plugins load
     schema, _ = generate._GENERATORS["Critique"]
     monkeypatch.setitem(generate._GENERATORS, "Critique", (schema, empty_critique))
     state = simulated("adversarial", QUESTIONS["en"])
@@ -369,6 +372,7 @@ def test_a_judge_grades_the_synthesis_on_its_own_ledger_line(protocol):
 
 @pytest.mark.parametrize("protocol", ["council", "workflow"])
 def test_a_poor_grade_becomes_a_reason(protocol, monkeypatch):
+    load_plugins()
     schema, _ = generate._GENERATORS["JudgeGrade"]
     monkeypatch.setitem(generate._GENERATORS, "JudgeGrade", (schema, lambda ctx: {
         "grade": "poor", "reason": "The report repeats its field names."}))
@@ -392,3 +396,27 @@ def test_one_more_round_drops_the_old_grade_with_the_old_synthesis():
     state.view.request_more_round()
     assert state.turn(Phase.JUDGE) is None
     assert state.turn(Phase.SYNTHESIS) is None
+
+
+# --------------------------------------------------------------------------- a plugin's rules
+
+
+def test_a_registered_rule_with_a_check_judges_the_protocols_it_names(monkeypatch):
+    from debates.engine.quality import rules as registry
+    from debates.engine.quality.rules import Finding, Rule
+
+    monkeypatch.setattr(registry, "_RULES", dict(registry.all_rules()))
+
+    def long_question(state, result):
+        yield Finding(where="the question", evidence=result.question)
+
+    registry.register_rule(Rule("test.question", "unusable", "any question", "a test",
+                                check=long_question, protocols=("adversarial",)))
+    council = built(simulated("council", QUESTIONS["en"]))
+    adversarial = built(simulated("adversarial", QUESTIONS["en"]))
+    assert council.quality is Quality.SOUND
+    assert adversarial.quality is Quality.UNUSABLE
+    assert [(r.rule, r.where) for r in adversarial.quality_reasons] == \
+        [("test.question", "the question")]
+    with pytest.raises(ValueError, match="another content rule named 'test.question'"):
+        registry.register_rule(Rule("test.question", "doubtful", "", ""))

@@ -122,3 +122,20 @@ def test_a_simulated_debate_runs_from_the_wheel(installed):
     report = json.loads(result.stdout)
     assert report["question"] == "Should we adopt a four-day week?"
     assert report["rounds_completed"] >= 1
+
+
+def test_the_wheel_carries_every_protocols_prompts(installed):
+    # Each protocol's prompts live in its package (protocols/<name>/prompts/), the shared
+    # ones beside the loader: package-data must list both.
+    python, outside = installed
+    code = ("import json; from debates.engine import get_protocol, known_protocols; "
+            "from debates.engine.prompts import SHARED; print(json.dumps({n: sorted(p.name "
+            "for p in get_protocol(n).prompts().folder.glob('*.md')) for n in "
+            "known_protocols()} | {'': sorted(p.name for p in SHARED.glob('*.md'))}))")
+    out = _run([str(python), "-c", code], cwd=outside, env=_clean_env(outside)).stdout
+    found = json.loads(out.strip().splitlines()[-1])
+    engine = ROOT / "debates" / "engine"
+    expected = {n: sorted(p.name for p in (engine / "protocols" / n / "prompts").glob("*.md"))
+                for n in ("council", "adversarial", "workflow")}
+    expected[""] = sorted(p.name for p in (engine / "prompts").glob("*.md"))
+    assert found == expected and all(expected.values())

@@ -1,10 +1,13 @@
 """A fourth protocol installed from outside the tree (tests/plugins/toy_protocol/: a
-package and its ``*.dist-info`` naming it under the ``council.engine`` entry point).
-On PYTHONPATH it registers a protocol with a phase of its own (``oracle_says``), the
-simulator's answers to its schema, a page part in its own template folder and a page
-filter (``toy_shout``); the command line runs it, and so does a served site, whose
-debate page shows the part. Every run is a subprocess: the plugin never loads into
-this test process."""
+package and its ``*.dist-info`` naming it under the ``council.engine`` entry point),
+importing nothing but the engine's face. On PYTHONPATH it registers a protocol with a
+phase of its own (``oracle_says``, worded in its own catalogue), a prompt file of its
+own, the simulator's answers to its schema, a content rule of its own, the parts of its
+result, its estimate, a page part in its own template folder and a page filter
+(``toy_shout``); the command line runs it, and so does a served site, whose debate page
+shows the part. Every run is a subprocess: the plugin never loads into this test
+process. Its catalogues are compiled here, as ``make install`` compiles the
+engine's."""
 
 from __future__ import annotations
 
@@ -18,12 +21,22 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from debates.engine.i18n.compile import compile_all
 from tests.served_site import ROOT, Site, served_site
 from tests.waiting import wait_until
 
 PLUGIN = Path(__file__).resolve().parent / "toy_protocol"
+PACKAGE = PLUGIN / "council_toy"
 QUESTION = "Should we ship the toy?"
-SHOUTED = f"THE ORACLE SAYS YES TO {QUESTION.upper()}"
+ANSWER = f"the oracle says yes to {QUESTION}"
+SHOUTED = ANSWER.upper()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def compiled_catalogues() -> None:
+    compile_all([PLUGIN])
 
 
 def plugin_env() -> dict[str, str]:
@@ -48,10 +61,42 @@ def engines(*runs: list[str]) -> list[subprocess.CompletedProcess[str]]:
 def test_the_plugin_is_found_by_its_entry_point():
     found = subprocess.run(
         [sys.executable, "-c", "from debates.engine import plugins, known_protocols; "
-         "print(known_protocols(), [p.__name__ for p in plugins._installed()])"],
+         "print(known_protocols(), [p.__name__ for p in plugins.installed()])"],
         cwd=ROOT, env=plugin_env(), capture_output=True, text=True, timeout=300, check=True)
     assert found.stdout.strip() == \
         "['council', 'adversarial', 'workflow', 'toy'] ['council_toy']"
+
+
+def test_the_plugin_imports_nothing_but_the_engines_face():
+    imported = set()
+    for module in PACKAGE.glob("*.py"):
+        for line in module.read_text().splitlines():
+            if line.startswith(("from debates", "import debates")):
+                imported.add(line.split()[1])
+    assert imported == {"debates.engine"}
+
+
+def test_the_plugin_does_what_a_built_in_does():
+    run = subprocess.run([sys.executable, "-m", "tests.plugins.toy_facts", QUESTION],
+                         cwd=ROOT, env=plugin_env(), capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    facts = json.loads(run.stdout)
+    assert facts["phase"] == "oracle_says"  # read before any registry was asked
+    # (a) its phase, worded by its own catalogue in each language
+    assert facts["labels"] == {"en": "the oracle speaks", "fr": "l’oracle parle"}
+    # (b) its own prompt file, in its request
+    assert facts["prompt_file"] == str(PACKAGE / "prompts" / "oracle.md")
+    assert facts["request"][1] == {
+        "role": "user", "content": f"The oracle is asked: {QUESTION}\n"
+                                   "Answer in one line, as an oracle would."}
+    # (c) its own content rule fires on its result
+    assert facts["quality"] == "doubtful"
+    assert facts["reasons"] == [["toy.unhedged", "doubtful", "the oracle's answer"]]
+    # (d) the parts of its result that comments can point at
+    assert facts["parts"] == [["answer", "oracle", ANSWER]]
+    # (e) its estimate plans exactly the calls its simulated run makes
+    assert facts["planned"] == facts["made"] == [["oracle_says", 0]]
 
 
 def test_the_command_line_runs_the_toy_protocol():
@@ -60,7 +105,7 @@ def test_the_command_line_runs_the_toy_protocol():
     assert run.returncode == 0, run.stderr
     result = json.loads(run.stdout)
     assert result["protocol"] == "toy"
-    assert result["answer"] == f"the oracle says yes to {QUESTION}"
+    assert result["answer"] == ANSWER
     assert result["summary"]["stop_reason"] == "converged"
     assert "oracle_says" in run.stderr  # its own phase, on the progress line
     assert markdown.stdout.startswith("# Toy oracle")
@@ -118,7 +163,7 @@ def test_a_served_site_runs_a_toy_debate_and_shows_its_page_part(tmp_path):
         browser = _signed_in(site, "toy", "toy-password-42")
         page = browser.open(f"{site.url}/debates/{code}/", timeout=60).read().decode()
         assert 'id="toy-oracle"' in page and SHOUTED in page  # its part, its filter
-        assert "oracle_says" in page  # its phase, in the stepper
+        assert "the oracle speaks" in page  # its phase, in the stepper, in its own words
         synthesis = browser.open(f"{site.url}/debates/{code}/synthesis",
                                  timeout=60).read().decode()
         assert 'id="toy-result"' in synthesis and SHOUTED in synthesis

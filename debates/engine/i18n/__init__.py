@@ -13,7 +13,7 @@ these catalogues, so a debate reads the same everywhere.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from pathlib import Path
 
 from .catalogues import Catalogue, CatalogueNotCompiled, Translator
@@ -49,10 +49,12 @@ def step_words(t: Translator, label: str) -> str:
     if number and word in ("phase", "propose", "critique", "convergence") \
             and number != "check":
         return t(f"step.{word}", n=number)
-    english = translator("en")
-    if f"phase.{label}" in english:  # a phase named without its round (activity log)
+    # The given translator's keys: a protocol's catalogue (``DebateProtocol.labels``,
+    # the shared wording behind it) words a plugin's phases too.
+    known = t if isinstance(t, Container) else translator("en")
+    if f"phase.{label}" in known:  # a phase named without its round (activity log)
         return t(f"phase.{label}")
-    return t(f"step.{label}") if f"step.{label}" in english else label
+    return t(f"step.{label}") if f"step.{label}" in known else label
 
 
 # Who cited a passage when no agent did (a panel-wide call), as the evidence stores it.

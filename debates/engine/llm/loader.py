@@ -8,8 +8,8 @@ only reads debates needs it, so the gateway asks for it at its first call
 builds the debate, and the first call only waits for whatever is left of it.
 
 Custom providers (the simulator's ``sim/``) are registered with ``register_provider``
-by the engine's plugins (``debates.engine.plugins``) as a factory, so this package
-never imports a provider; the factory runs when litellm is first handed out.
+by the engine's plugins (``debates.engine.plugins``, loaded when litellm is first handed
+out) as a factory, so this package never imports a provider; the factory runs then.
 ``imported_litellm`` is litellm with its settings but without the providers: what a
 provider itself builds on (its classes and errors).
 """
@@ -21,6 +21,8 @@ import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
+
+from ..loading import plugins_needed
 
 _preloading: threading.Thread | None = None
 _lock = threading.Lock()
@@ -51,6 +53,7 @@ def register_provider(name: str, handler: Callable[[], Any]) -> None:
 
 
 def _install_providers(litellm: Any) -> None:
+    plugins_needed()
     with _lock:
         pending = {n: f for n, f in _providers.items() if n not in _registered}
         _registered.update(pending)

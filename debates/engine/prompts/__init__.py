@@ -1,13 +1,13 @@
 """Prompt templates, kept as files so a wording change is a reviewable diff.
 
-Each set lives in a version folder; ``PROMPT_VERSION`` names the set in use and
-is recorded with every debate, so results can be traced to the exact wording. A
-wording change is a new version: v2 (issue 20: fewer prompt tokens per debate) left
-v1 as the wording debates recorded as "v1" were run with; v3 (issue 30: sources) lays
-every prompt out as one shared prefix (preamble, sources, question: ``head``) and the
-call's own material after it (``laid_out``), so a provider's prompt cache serves the
-prefix. Only ``PROMPT_VERSION`` is rendered, an older set is kept for reading and
-diffing.
+The templates every protocol shares (preamble, sources, focused passages, the JSON
+tail, verifier, judge) are the ``*.md`` beside this module; a protocol's own are in its
+package's ``prompts/`` folder (``protocols/council/prompts/compose.md``), a plugin's the
+same way, read through ``prompt_folder`` (``DebateProtocol.prompts()``), which falls
+back on the shared ones. ``PROMPT_VERSION`` names the wording in use and is recorded
+with every debate; a wording change is a new version. v3 (issue 30: sources) lays every
+prompt out as one shared prefix (preamble, sources, question: ``head``) and the call's
+own material after it (``laid_out``), so a provider's prompt cache serves the prefix.
 Templates use ``string.Template`` (``$name``) because JSON schemas are full of
 braces that ``str.format`` would trip on.
 """
@@ -25,16 +25,55 @@ from ..language import language_name
 from ..schema_titles import without_titles
 
 PROMPT_VERSION = "v3"
-_ROOT = Path(__file__).parent
+SHARED = Path(__file__).parent
 
 
 @cache
-def _template(name: str, version: str = PROMPT_VERSION) -> Template:
-    return Template((_ROOT / version / f"{name}.md").read_text(encoding="utf-8"))
+def _template(path: Path) -> Template:
+    return Template(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _found(folder: Path | None, name: str) -> Path:
+    own = folder / f"{name}.md" if folder is not None else None
+    return own if own is not None and own.is_file() else SHARED / f"{name}.md"
+
+
+class PromptFolder:
+    """A protocol's prompt templates (``<name>.md`` in ``folder``), with the shared
+    ones behind them."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+
+    def path(self, name: str) -> Path:
+        return _found(self.folder, name)
+
+    def render(self, template: str, **values: object) -> str:
+        """The template filled with ``values``, stripped."""
+        return _template(self.path(template)).substitute(
+            {k: str(v) for k, v in values.items()}).strip()
+
+    def text(self, name: str) -> str:
+        """A template's words as written (the content checks look for replies that
+        copy them: docs/engine.md, "Content checks")."""
+        return _template(self.path(name)).template
+
+
+@cache
+def prompt_folder(folder: Path | None) -> PromptFolder:
+    """The templates of the package whose ``prompts/`` folder is ``folder``."""
+    return PromptFolder(folder)
+
+
+def beside(module_file: str) -> PromptFolder:
+    """The templates of the package ``module_file`` (a module's ``__file__``) is in."""
+    return prompt_folder(Path(module_file).parent / "prompts")
 
 
 def render(template: str, **values: object) -> str:
-    return _template(template).substitute({k: str(v) for k, v in values.items()}).strip()
+    """A shared template, filled."""
+    return prompt_folder(None).render(template, **values)
 
 
 def context_block(context: str) -> str:
@@ -107,8 +146,3 @@ def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[st
         {"role": "user", "content": f"{user}\n\n{tail}"},
     ]
 
-
-def template_text(name: str) -> str:
-    """A template's words as written (the content checks look for replies that copy
-    them: docs/engine.md, "Content checks")."""
-    return _template(name).template

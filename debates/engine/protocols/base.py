@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from ..hooks import EngineEvent, EngineHooks, make_gateway
 from ..i18n import Catalogue, catalogue, translator
 from ..llm.gateway import CallFailed, Cancelled, ContextTooLong, LLMGateway
+from ..prompts import PromptFolder, prompt_folder
 from ..schemas import (
     CallTag,
     DebateConfig,
@@ -54,7 +55,7 @@ class Ask:
     agent: int
     role: str
     schema: type[BaseModel]
-    prompt: str  # template name under prompts/<version>/
+    prompt: str  # template name: the protocol's prompts/<name>.md, else a shared one
     model_phase: str  # key of DebateConfig.phase_models
     fallback: bool = False  # try the configured fallback model (synthesis and verifier)
 
@@ -265,7 +266,8 @@ class DebateProtocol:
 
     def package_dir(self) -> Path:
         """The folder of the module that defines the protocol: where its catalogues
-        (``locale/``) and page templates (``templates/``) are looked for."""
+        (``locale/``), prompts (``prompts/``) and page templates (``templates/``) are
+        looked for."""
         return Path(inspect.getfile(type(self))).parent
 
     def labels(self, language: str) -> Catalogue:
@@ -276,6 +278,12 @@ class DebateProtocol:
         localedir = self.package_dir() / "locale"
         return catalogue(self.name, localedir, language) if localedir.is_dir() \
             else translator(language)
+
+    def prompts(self) -> PromptFolder:
+        """The protocol's prompt templates: ``prompts/<name>.md`` beside its module, the
+        engine's shared ones (preamble, sources, JSON tail, verifier, judge) behind
+        them. How a plugin protocol ships its prompts (docs/engine.md, "Plugins")."""
+        return prompt_folder(self.package_dir() / "prompts")
 
     def step_label(self, step: Step) -> str:
         return f"{step.phase.value} {step.round}" if step.round else step.phase.value

@@ -9,11 +9,12 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
-from .. import prompts
+from ..prompts import PromptFolder
 from ..quality import TextPolicy, TurnText
-from ..quality.assess import assess, schema_words
+from ..quality.assess import assess, registered_reasons, schema_words
 from ..quality.text import EchoVocabulary
 from ..quality.turns import leaves
+from ..quality.verdict import verdict
 from ..schemas import Phase, ProtocolResult, QualityReason, TurnStatus, UnverifiedClaim
 from ..state import DebateState, Step
 
@@ -41,11 +42,13 @@ def read_turns(state: DebateState, label: Callable[[Step], str]) -> list[TurnTex
     return texts
 
 
-def policy(state: DebateState, schemas: tuple[type[BaseModel], ...], templates: Iterable[str],
-           prose: Iterable[str], decision: Iterable[tuple[str, str]],
-           constrained: Iterable[str] = ()) -> TextPolicy:
+def policy(state: DebateState, schemas: tuple[type[BaseModel], ...],
+           templates: tuple[PromptFolder, Iterable[str]], prose: Iterable[str],
+           decision: Iterable[tuple[str, str]], constrained: Iterable[str] = ()) -> TextPolicy:
+    """``templates``: the protocol's prompts and the names of those its calls use."""
+    folder, names = templates
     echo = EchoVocabulary(schema_words(schemas), state.question,
-                          [prompts.template_text(name) for name in templates])
+                          [folder.text(name) for name in names])
     return TextPolicy(echo=echo, prose=frozenset(prose),
                       constrained=CONSTRAINED | frozenset(constrained),
                       decision=frozenset(decision))
@@ -70,9 +73,21 @@ def claim_quotes(claims: list[UnverifiedClaim]
             for n, c in enumerate(claims, 1)]
 
 
-def judged(result: R, turns: list[TurnText], text_policy: TextPolicy,
+def judged(state: DebateState, result: R, turns: list[TurnText], text_policy: TextPolicy,
            more: Iterable[QualityReason]) -> R:
-    """``result`` with its quality and reasons filled in."""
-    quality, reasons = assess(turns, text_policy, more)
+    """``result`` with its quality and reasons filled in: the text rules over ``turns``,
+    the protocol's own reasons (``more``) and the registered rules' checks."""
+    quality, reasons = assess(turns, text_policy,
+                              [*more, *registered_reasons(state, result)])
     result.quality, result.quality_reasons = quality, reasons
+    return result
+
+
+def checked(state: DebateState, result: R, more: Iterable[QualityReason] = ()) -> R:
+    """``result`` with its quality filled in from the registered rules' checks and
+    ``more`` alone: how a protocol without text policies of its own (a plugin's) has
+    its result judged (docs/engine.md, "Plugins")."""
+    reasons = [*more, *registered_reasons(state, result)]
+    read = sum(1 for t in state.turns.values() if t.status is TurnStatus.OK)
+    result.quality, result.quality_reasons = verdict(reasons, read, 0), reasons
     return result

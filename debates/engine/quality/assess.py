@@ -1,5 +1,6 @@
 """A debate's content checks run end to end: the text rules over every turn, the
-protocol's own reasons added, one verdict (``verdict.py``)."""
+protocol's own reasons and the registered rules' checks added, one verdict
+(``verdict.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..schemas import Quality, QualityReason
+from .rules import all_rules
+from .text import shorten
 from .turns import TextPolicy, TurnText, turn_reasons
 from .verdict import verdict
 
@@ -24,6 +27,19 @@ def assess(turns: list[TurnText], policy: TextPolicy,
         reasons += found
     reasons += more
     return verdict(reasons, len(turns), flagged), reasons
+
+
+def registered_reasons(state: Any, result: Any) -> list[QualityReason]:
+    """What the registered rules that bring a check (a plugin's) find in ``result``
+    (a ``ProtocolResult``) and its ``state``, for the rules that read its protocol."""
+    found = []
+    for rule in all_rules().values():
+        if rule.check is None or not rule.reads(result.protocol):
+            continue
+        found += [QualityReason(rule=rule.name, severity=rule.severity, where=f.where,
+                                evidence=shorten(f.evidence), phase=f.phase, round=f.round,
+                                agent=f.agent) for f in rule.check(state, result)]
+    return found
 
 
 @cache

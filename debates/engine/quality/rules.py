@@ -1,13 +1,36 @@
-"""Every content rule: its name, the severity it fires at, its threshold and why.
+"""Every content rule: its name, the severity it fires at, its threshold and why, in a
+registry the plugins fill (hook ``register_quality_rules``), the built-ins' table
+(``BUILTIN_RULES``) the same way as a plugin's rules.
 
-docs/engine.md ("Content checks") lists the same table; a test keeps them equal."""
+docs/engine.md ("Content checks") lists the built-ins' table; a test keeps them equal.
+The built-in rules are fired by the text and panel checks (``text.py``, ``panel.py``)
+with the figures each protocol hands over; a plugin's rule brings its own ``check``,
+run over every result of the protocols it names (``assess.registered_reasons``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
+
+from ..loading import plugins_needed
 
 Severity = Literal["doubtful", "unusable"]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """Where a rule fired and on what (the words shown with the reason)."""
+
+    where: str
+    evidence: str
+    phase: str | None = None
+    round: int | None = None
+    agent: int | None = None
+
+
+# A rule's own check: (the debate's state, its result) -> where the rule fires.
+Check = Callable[[Any, Any], Iterable[Finding]]
 
 
 @dataclass(frozen=True)
@@ -16,6 +39,14 @@ class Rule:
     severity: Severity
     threshold: str
     why: str
+    # None for the built-ins (fired by the text and panel checks).
+    check: Check | None = None
+    # The protocols whose results ``check`` reads; empty: every protocol's.
+    protocols: tuple[str, ...] = ()
+
+    def reads(self, protocol: str) -> bool:
+        """Whether ``check`` runs on a result of ``protocol``."""
+        return not self.protocols or protocol in self.protocols
 
 
 # Thresholds the checks read (text.py, panel.py): named once, quoted in the table.
@@ -30,7 +61,7 @@ EMPTY_MAX_CJK_CHARS = 2
 QUOTE_MIN_FOUND = 1 / 3
 STANCE_SIMILARITY = 0.9
 
-RULES: dict[str, Rule] = {r.name: r for r in (
+BUILTIN_RULES: tuple[Rule, ...] = (
     Rule("degenerate_text.digit_run", "doubtful",
          f"{DIGIT_RUN_NUMBERS} or more numbers chained by one separator (1.2.1.1.1)",
          "a small model under a grammar loops on outline numbering; no sentence holds it"),
@@ -84,8 +115,25 @@ RULES: dict[str, Rule] = {r.name: r for r in (
          "any text rule fires on the decision itself (recommendation, final solution, "
          "a version of the adversarial proposal, workflow summary)",
          "a recommendation made of noise must never read as one"),
-)}
+)
+
+_RULES: dict[str, Rule] = {}
+
+
+def register_rule(rule: Rule) -> None:
+    """The plugins' ``register`` for content rules; a name is one rule."""
+    known = _RULES.get(rule.name)
+    if known is not None and known != rule:
+        raise ValueError(f"another content rule named {rule.name!r} is already registered")
+    _RULES[rule.name] = rule
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every registered rule by name, the built-ins first."""
+    plugins_needed()
+    return dict(_RULES)
 
 
 def reason_severity(rule: str) -> Severity:
-    return RULES[rule].severity
+    plugins_needed()
+    return _RULES[rule].severity

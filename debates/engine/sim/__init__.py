@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..hookspec import hookimpl
+
 PROVIDER = "sim"
 
 
@@ -23,6 +25,7 @@ def _handler() -> Any:
     return handler
 
 
+@hookimpl
 def register_llm_providers(register: Callable[[str, Callable[[], Any]], None]) -> None:
     """The plugin hook ``debates.engine.plugins`` calls: ``sim/...`` models."""
     register(PROVIDER, _handler)

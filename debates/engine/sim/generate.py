@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from debates.engine.loading import plugins_needed
 from debates.engine.schemas import SimulatorOptions
 from debates.engine.sim.config import SimScript, seeded_rng
 from debates.engine.sim.data import LANGUAGES, PersonaBanks, TextBanks, persona_banks
@@ -212,5 +213,6 @@ def _path(schema: type[BaseModel]) -> str:
 def generate(ctx: CallContext) -> dict[str, Any]:
     """The simulated answer to one call: its schema's registered generator, else
     generic valid output."""
+    plugins_needed()
     known = _GENERATORS.get(ctx.schema)
     return (known[1] if known is not None else generic)(ctx)

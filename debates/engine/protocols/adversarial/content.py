@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ... import prompts
 from ...quality import TextPolicy, panel
 from ...schemas import QualityReason, StopReason, VerifierReport
 from ...state import DebateState, Step
@@ -21,12 +22,14 @@ from .schemas import (
     claims_more_than_listed,
 )
 
+PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
+
 CRITIC = 1
 # Fields a sentence belongs in; an issue's title or a decision may be one word.
 PROSE = ("summary", "proposal", "reply", "assessment", "detail", "suggested_fix",
          "final_solution", "rationale", "why")
-TEMPLATES = ("adv_propose_first", "adv_propose_next", "adv_critique", "adv_critique_previous",
-             "adv_synthesis", "adv_proposer_role", "adv_critic_role", "verifier", "preamble",
+TEMPLATES = ("propose_first", "propose_next", "critique", "critique_previous",
+             "synthesis", "proposer_role", "critic_role", "verifier", "preamble",
              "sources")
 # The decision: the final solution, and every version of the proposal the critic judged
 # (a critique that converges on an empty proposal converged on nothing).
@@ -60,7 +63,7 @@ def _counts(result: AdversarialResult) -> list[QualityReason]:
 
 def text_policy(state: DebateState) -> TextPolicy:
     return policy(state, (Proposal, Critique, AdversarialSynthesis, VerifierReport),
-                  TEMPLATES, PROSE, DECISION)
+                  (PROMPTS, TEMPLATES), PROSE, DECISION)
 
 
 def with_quality(state: DebateState, result: AdversarialResult,
@@ -68,4 +71,4 @@ def with_quality(state: DebateState, result: AdversarialResult,
     more = [*_counts(result),
             *panel.quotes(claim_quotes(result.unverified_claims), corpus(state)),
             *judge_reasons(state)]
-    return judged(result, read_turns(state, label), text_policy(state), more)
+    return judged(state, result, read_turns(state, label), text_policy(state), more)

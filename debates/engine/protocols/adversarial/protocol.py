@@ -62,6 +62,8 @@ from .schemas import (
 )
 from .stopping import DEFAULT_MAX_ROUNDS, converged, status_line
 
+PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
+
 PROPOSER, CRITIC = 0, 1
 
 
@@ -185,14 +187,14 @@ class AdversarialProtocol(DebateProtocol):
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
         d = self.domain(state).domain
         if step.phase is AdversarialPhase.PROPOSE:
-            prompt = "adv_propose_first" if step.round == 1 else "adv_propose_next"
+            prompt = "propose_first" if step.round == 1 else "propose_next"
             return [Ask(PROPOSER, d.proposer_role, Proposal, prompt, "propose")]
         if step.phase is AdversarialPhase.CRITIQUE:
-            return [Ask(CRITIC, d.critic_role, AskedCritique, "adv_critique", "critique")]
+            return [Ask(CRITIC, d.critic_role, AskedCritique, "critique", "critique")]
         if step.phase is Phase.JUDGE:
             return [judge_ask()]
         if step.phase is Phase.SYNTHESIS:
-            return [Ask(PANEL, "synthesizer", AdversarialSynthesis, "adv_synthesis",
+            return [Ask(PANEL, "synthesizer", AdversarialSynthesis, "synthesis",
                         "synthesis", fallback=True)]
         return [Ask(PANEL, "verifier", VerifierReport, "verifier", "verify", fallback=True)]
 
@@ -204,31 +206,31 @@ class AdversarialProtocol(DebateProtocol):
         focus = ", ".join(d.focus_areas)
         model = ask_model(state, ask)
         if step.phase is AdversarialPhase.PROPOSE:
-            own = prompts.render("adv_proposer_role", role=d.proposer_role, focus=focus)
+            own = PROMPTS.render("proposer_role", role=d.proposer_role, focus=focus)
             issues = ""
             if step.round == 1:
-                user = prompts.render(ask.prompt)
+                user = PROMPTS.render(ask.prompt)
             else:
                 previous = self.proposal(state, step.round - 1)
                 critique = self.critique(state, step.round - 1)
                 assert previous is not None and critique is not None
                 tally = self.ledger(state, step.round - 1).tallies[-1]
                 issues = _feedback(critique, tally)
-                user = prompts.render(
+                user = PROMPTS.render(
                     ask.prompt, previous_round=step.round - 1,
                     previous_proposal=previous.proposal, critique=issues)
                 hints["issue_ids"] = tally.issue_ids
             return Request(sourced_messages(state, model, own=own, user=user, schema=Proposal,
                                             hints=hints, focus=issues, tag="input"), hints)
         if step.phase is AdversarialPhase.CRITIQUE:
-            own = prompts.render("adv_critic_role", role=d.critic_role, focus=focus)
+            own = PROMPTS.render("critic_role", role=d.critic_role, focus=focus)
             current = self.proposal(state, step.round)
             assert current is not None
             ledger = self.ledger(state, step.round - 1)
             earlier = _earlier_issues(ledger)
-            previous_block = (prompts.render("adv_critique_previous", earlier=earlier)
+            previous_block = (PROMPTS.render("critique_previous", earlier=earlier)
                               if ledger.issues else "")
-            user = prompts.render(ask.prompt, round=step.round, proposal=current.proposal,
+            user = PROMPTS.render(ask.prompt, round=step.round, proposal=current.proposal,
                                   previous_block=previous_block)
             hints["open_issues"] = [{"id": i.id, "severity": i.severity.value,
                                      "title": i.title} for i in ledger.open_issues()]
@@ -246,7 +248,7 @@ class AdversarialProtocol(DebateProtocol):
         if step.phase is Phase.JUDGE:
             return judge_request(state, text)
         return Request(prompts.messages(system=prompts.system_prompt(lang),
-                                        user=prompts.render("verifier", text=text),
+                                        user=PROMPTS.render("verifier", text=text),
                                         schema=VerifierReport),
                        {"text": text, "language": lang})
 
@@ -271,7 +273,7 @@ class AdversarialProtocol(DebateProtocol):
                                f"{issue.detail} Fix: {issue.suggested_fix} — {outcome}")
         open_issues = "\n".join(f"- [{i.id}] ({i.severity.value}) {i.title}: {i.detail}"
                                 for i in ledger.open_issues()) or "(none)"
-        user = prompts.render("adv_synthesis", rounds=last, stop=f"{stop[0].value} — {stop[1]}",
+        user = PROMPTS.render("synthesis", rounds=last, stop=f"{stop[0].value} — {stop[1]}",
                               history="\n".join(history), final_proposal=final.proposal,
                               open_issues=open_issues)
         hints.update(final_proposal=final.proposal,

@@ -13,14 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ...hookspec import hookimpl
 from .protocol import CouncilProtocol
 from .simulated import GENERATORS
 
 
+@hookimpl
 def register_protocols(register: Callable[[Any], Any]) -> None:
     register(CouncilProtocol())
 
 
+@hookimpl
 def register_sim_generators(register: Callable[[type, Any], None]) -> None:
     for schema, generator in GENERATORS.items():
         register(schema, generator)

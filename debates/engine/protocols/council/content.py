@@ -4,6 +4,7 @@ the confidences, the stances, the verifier's quotes."""
 
 from __future__ import annotations
 
+from ... import prompts
 from ...quality import TextPolicy, panel
 from ...schemas import VerifierReport
 from ...state import DebateState
@@ -20,6 +21,8 @@ from .schemas import (
 )
 from .state import step_label
 
+PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
+
 # Fields a sentence belongs in; short labels (expertise, a root cause, a topic) may be
 # one word and are left to the other rules.
 PROSE = ("background", "approach", "bias", "failure_scenario", "stance", "reasoning",
@@ -33,7 +36,8 @@ DECISION = (("synthesis", "recommended_path.recommendation"),
 
 def text_policy(state: DebateState) -> TextPolicy:
     return policy(state, (ComposedPanel, Premortem, Position, CrossExamination,
-                          SynthesisNarrative, VerifierReport), TEMPLATES, PROSE, DECISION)
+                          SynthesisNarrative, VerifierReport), (PROMPTS, TEMPLATES),
+                  PROSE, DECISION)
 
 
 def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
@@ -48,5 +52,5 @@ def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
                               CouncilPhase.CROSS_EXAM.value, result.rounds_completed)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
     more += judge_reasons(state)
-    return judged(result, read_turns(state, step_label), text_policy(state),
+    return judged(state, result, read_turns(state, step_label), text_policy(state),
                   more)

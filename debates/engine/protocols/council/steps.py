@@ -21,6 +21,8 @@ from .phases import CouncilPhase
 from .schemas import Premortem, SynthesisNarrative, composed_panel_of
 from .state import council
 
+PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
+
 # Levels of prompt shortening tried in turn when a prompt does not fit the context:
 # older material goes first, the latest stances and confidences stay whole to the end.
 MAX_COMPACTION = 3
@@ -32,7 +34,7 @@ MAX_COMPACTION = 3
 def _persona_text(state: DebateState, agent: int) -> str:
     """The agent's persona: after the shared prefix, so every agent shares that."""
     persona = state.personas[agent]
-    return prompts.render(
+    return PROMPTS.render(
         "persona",
         name=persona.name,
         background=persona.background,
@@ -184,11 +186,11 @@ def agent_request(
     options = ", ".join(state.options)
     schema = step_schema(state, step)
     if step.phase is CouncilPhase.PREMORTEM:
-        user = prompts.render("premortem")
+        user = PROMPTS.render("premortem")
     elif step.phase is CouncilPhase.POSITION:
         premortem = council(state).premortem(agent)
         assert premortem is not None
-        user = prompts.render(
+        user = PROMPTS.render(
             "position",
             premortem=f"{premortem.failure_scenario}\nRoot causes: "
             f"{_bullets(premortem.root_causes)}",
@@ -213,7 +215,7 @@ def agent_request(
             peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
             point_ids=council(state).points.text_ids(step.round),
         )
-        user = prompts.render(
+        user = PROMPTS.render(
             "cross_exam",
             round=step.round,
             own_stance=council(state).stance(agent, previous),
@@ -243,7 +245,7 @@ def compose_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str
     }
     messages = sourced_messages(
         state, state.config.model_for(CouncilPhase.COMPOSE.value), own="",
-        user=prompts.render(
+        user=PROMPTS.render(
             "compose",
             n=needed,
             reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."

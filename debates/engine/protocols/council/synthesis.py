@@ -42,6 +42,8 @@ from .schemas import (
 )
 from .state import council, step_label
 
+PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
+
 
 def severity(raised_by: int) -> Severity:
     """High when three or more agents foresaw the same failure independently."""
@@ -134,7 +136,7 @@ def synthesis_messages(
                 "what each path depends on, the recommended path and its risks. Set "
                 "divergence_report to null.")
     open_disagreements = _open_point_lines(state, finals, last, per_agent)
-    user = prompts.render(
+    user = PROMPTS.render(
         "synthesis",
         rounds=last,
         stop_reason=reason.value,
@@ -242,7 +244,7 @@ def verifier_messages(
         text = text[:cap].rsplit("\n", 1)[0]
     return prompts.messages(
         system=prompts.system_prompt(state.language),
-        user=prompts.render("verifier", text=text),
+        user=PROMPTS.render("verifier", text=text),
         schema=VerifierReport,
     ), {"text": text, "language": state.language}
 

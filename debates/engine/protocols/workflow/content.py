@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ... import prompts
 from ...quality import TextPolicy, panel
 from ...schemas import Phase, QualityReason, VerifierReport
 from ...state import DebateState, Step
@@ -25,13 +26,15 @@ from .schemas import (
     WorkflowSynthesis,
 )
 
+PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
+
 # Fields a sentence belongs in; a criterion, a risk or what it favours may be one word.
 PROSE = ("summary", "claim", "mitigation", "response", "argument", "path_forward",
          "key_agreement", "why")
 # A rebuttal's stance is concede or justify.
 CONSTRAINED = ("stance",)
-TEMPLATES = ("wf_phase1", "wf_phase2", "wf_phase2b", "wf_convergence", "wf_synthesis",
-             "wf_role", "verifier", "preamble", "sources")
+TEMPLATES = ("phase1", "phase2", "phase2b", "convergence", "synthesis",
+             "role", "verifier", "preamble", "sources")
 DECISION = (("synthesis", "summary"),)
 SCHEMAS = (ResearcherAnalysis, CriticAnalysis, SynthesizerAnalysis, Discussion, Rebuttal,
            ConvergenceCheck, WorkflowSynthesis, VerifierReport)
@@ -64,7 +67,7 @@ def _citations(state: DebateState, result: WorkflowResult) -> list[QualityReason
 
 
 def text_policy(state: DebateState) -> TextPolicy:
-    return policy(state, SCHEMAS, TEMPLATES, PROSE, DECISION, CONSTRAINED)
+    return policy(state, SCHEMAS, (PROMPTS, TEMPLATES), PROSE, DECISION, CONSTRAINED)
 
 
 def with_quality(state: DebateState, result: WorkflowResult,
@@ -72,4 +75,4 @@ def with_quality(state: DebateState, result: WorkflowResult,
     more = [*_contracts(result), *_citations(state, result),
             *panel.quotes(claim_quotes(result.unverified_claims), corpus(state)),
             *judge_reasons(state)]
-    return judged(result, read_turns(state, label), text_policy(state), more)
+    return judged(state, result, read_turns(state, label), text_policy(state), more)

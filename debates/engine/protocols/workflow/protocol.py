@@ -67,6 +67,8 @@ from .schemas import (
     WorkflowSynthesis,
 )
 
+PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
+
 
 class WorkflowProtocol(DebateProtocol):
     name = "workflow"
@@ -177,20 +179,20 @@ class WorkflowProtocol(DebateProtocol):
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
         if step.phase is WorkflowPhase.ANALYSIS:
-            return [Ask(i, ROLES[i].label, ROLES[i].schema, "wf_phase1", "analysis")
+            return [Ask(i, ROLES[i].label, ROLES[i].schema, "phase1", "analysis")
                     for i in self.active(state, step)]
         if step.phase is WorkflowPhase.DISCUSSION:
-            schema, prompt = ((Discussion, "wf_phase2") if step.round == 1
-                              else (Rebuttal, "wf_phase2b"))
+            schema, prompt = ((Discussion, "phase2") if step.round == 1
+                              else (Rebuttal, "phase2b"))
             return [Ask(i, ROLES[i].label, schema, prompt, "discussion")
                     for i in self.active(state, step)]
         if step.phase is WorkflowPhase.CONVERGENCE:
-            return [Ask(PANEL, "convergence check", ConvergenceCheck, "wf_convergence",
+            return [Ask(PANEL, "convergence check", ConvergenceCheck, "convergence",
                         "convergence")]
         if step.phase is Phase.JUDGE:
             return [judge_ask()]
         if step.phase is Phase.SYNTHESIS:
-            return [Ask(PANEL, "Synthesizer", WorkflowSynthesis, "wf_synthesis", "synthesis",
+            return [Ask(PANEL, "Synthesizer", WorkflowSynthesis, "synthesis", "synthesis",
                         fallback=True)]
         return [Ask(PANEL, "verifier", VerifierReport, "verifier", "verify", fallback=True)]
 
@@ -220,15 +222,15 @@ class WorkflowProtocol(DebateProtocol):
         own = ""
         if ask.agent >= 0 or step.phase is Phase.SYNTHESIS:
             role = ROLES[ask.agent] if ask.agent >= 0 else ROLES[2]
-            own = prompts.render("wf_role", role=role.label, focus=role.focus,
+            own = PROMPTS.render("role", role=role.label, focus=role.focus,
                                  must_not=role.must_not)
             hints["role"] = role.key
         focus = ""
         if step.phase is WorkflowPhase.ANALYSIS:
-            user = prompts.render(ask.prompt)
+            user = PROMPTS.render(ask.prompt)
         elif step.phase is WorkflowPhase.DISCUSSION and step.round == 1:
             others = [i for i in self.ok(state, Step(WorkflowPhase.ANALYSIS)) if i != ask.agent]
-            user = prompts.render(
+            user = PROMPTS.render(
                 ask.prompt, own=self._analysis_text(state, ask.agent),
                 others="\n\n".join(f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
                                    for i in others),
@@ -241,15 +243,15 @@ class WorkflowProtocol(DebateProtocol):
             recommendations, _ = self._recommendations(state)
             disagreement = (check.disagreement or check.remaining_tension if check
                             else "the convergence check could not be made")
-            user = prompts.render(ask.prompt, recommendations=recommendations,
+            user = PROMPTS.render(ask.prompt, recommendations=recommendations,
                                   disagreement=disagreement or "(not stated)")
             focus = disagreement or ""
         elif step.phase is WorkflowPhase.CONVERGENCE:
             recommendations, texts = self._recommendations(state)
-            user = prompts.render(ask.prompt, recommendations=recommendations)
+            user = PROMPTS.render(ask.prompt, recommendations=recommendations)
             hints["recommendations"] = texts
         elif step.phase is Phase.SYNTHESIS:
-            user = prompts.render(
+            user = PROMPTS.render(
                 ask.prompt, analyses="\n\n".join(
                     f"### {ROLES[i].label}\n{self._analysis_text(state, i)}"
                     for i in self.ok(state, Step(WorkflowPhase.ANALYSIS))),
@@ -263,7 +265,7 @@ class WorkflowProtocol(DebateProtocol):
             hints["text"] = text
             return Request(prompts.messages(
                 system=prompts.system_prompt(lang, own),
-                user=prompts.render("verifier", text=text), schema=ask.schema), hints)
+                user=PROMPTS.render("verifier", text=text), schema=ask.schema), hints)
         return Request(sourced_messages(state, ask_model(state, ask), own=own, user=user,
                                         schema=ask.schema, hints=hints, focus=focus), hints)
 

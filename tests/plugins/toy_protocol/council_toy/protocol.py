@@ -2,22 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from debates.engine.llm.capabilities import uses_simulator
-from debates.engine.protocols.base import (
+from debates.engine import (
     Ask,
+    CallContext,
+    DebateConfig,
     DebateProtocol,
+    DebateState,
     PageStep,
+    Phase,
+    PlannedCall,
+    ProtocolResult,
+    QualityRule,
     Request,
+    ResultPart,
+    ResultSummary,
+    RuleFinding,
+    Step,
+    TurnStatus,
+    Usage,
+    check_content,
     role_persona,
+    uses_simulator,
 )
-from debates.engine.schemas import Phase, ProtocolResult, ResultSummary, TurnStatus, Usage
-from debates.engine.sim.generate import CallContext
-from debates.engine.state import DebateState, Step
 
 ORACLE_SAYS = Phase.register("oracle_says")
 ORACLE = 0
@@ -46,6 +57,19 @@ def shout(text: object) -> str:
     return str(text).upper()
 
 
+def unhedged(state: DebateState, result: ToyResult) -> Iterator[RuleFinding]:
+    if " yes " in f" {result.answer} ":
+        yield RuleFinding(where="the oracle's answer", evidence=result.answer,
+                          phase=ORACLE_SAYS.value, round=0, agent=ORACLE)
+
+
+# A content rule of the plugin's own, run on every toy result (docs/engine.md, "Plugins").
+UNHEDGED = QualityRule(
+    "toy.unhedged", "doubtful", "the oracle says yes without a doubt",
+    "an oracle that never hedges has not weighed anything", check=unhedged,
+    protocols=("toy",))
+
+
 class ToyProtocol(DebateProtocol):
     name = "toy"
     label = "Toy"
@@ -69,12 +93,18 @@ class ToyProtocol(DebateProtocol):
         return f"the oracle failed: {turn.error}" if failed and turn else None
 
     def asks(self, state: DebateState, step: Step) -> list[Ask]:
-        return [Ask(ORACLE, "oracle", ToyAnswer, "toy", "oracle")]
+        return [Ask(ORACLE, "oracle", ToyAnswer, "oracle", "oracle")]
 
     def request(self, state: DebateState, step: Step, ask: Ask) -> Request:
+        user = self.prompts().render(ask.prompt, question=state.question)
         return Request(messages=[{"role": "system", "content": "Answer in one line."},
-                                 {"role": "user", "content": state.question}],
+                                 {"role": "user", "content": user}],
                        hints={"question": state.question})
+
+    def planned_calls(self, config: DebateConfig, *, agents_given: int,
+                      question_tokens: int) -> list[PlannedCall]:
+        return [PlannedCall(ORACLE_SAYS, prompt_tokens=question_tokens + 30,
+                            completion_tokens=20, agent=ORACLE)]
 
     def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         return [PageStep("oracle-says", ORACLE_SAYS.value,
@@ -88,12 +118,17 @@ class ToyProtocol(DebateProtocol):
 
     def build_result(self, state: DebateState, usage: Usage) -> ToyResult:
         payload = state.ok_payload(ORACLE_SAYS, 0, ORACLE) or {}
-        return ToyResult(
+        result = ToyResult(
             question=state.question, language=state.language, protocol=self.name,
             config=state.config, prompt_version="toy", simulated=uses_simulator(state.config),
             answer=str(payload.get("answer", "")), unverified_claims=[], verifier_ok=True,
             degraded=False, degraded_notes=[], synthesis_model=state.config.model,
             usage=usage)
+        return check_content(state, result)
+
+    def result_parts(self, result: BaseModel) -> list[ResultPart]:
+        assert isinstance(result, ToyResult)
+        return [ResultPart("answer", "oracle", result.answer)]
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, ToyResult)
