@@ -103,9 +103,9 @@ def result(debate: Debate) -> dict[str, Any]:
         lines.append(f"*Quality:* {QUALITY_WORDS.get(str(summary.quality), summary.quality)}")
     # What the debate changed, where the protocol's result says it (the council's
     # first vote against its final one; docs/engine.md): read by name, any protocol.
-    change = getattr(typed, "debate_change", None)
-    if getattr(change, "words", ""):
-        lines.append(f"*What the debate changed:* {escape(one_line(change.words))}")
+    change = getattr(getattr(typed, "debate_change", None), "words", "")
+    if change:
+        lines.append(f"*What the debate changed:* {escape(one_line(change))}")
     if debate.simulated:
         lines.append("_Simulated model: placeholder content, not advice._")
     elif debate.degraded:

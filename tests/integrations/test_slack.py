@@ -407,3 +407,33 @@ def test_owners_link_and_unlink_on_the_team_page(team, owner_client, member_clie
     assert member_client.post(f"/teams/{team.code}/slack/unlink").status_code == 403
     owner_client.post(f"/teams/{team.code}/slack/unlink")
     assert not SlackWorkspace.objects.exists()
+
+
+def test_a_failed_debate_posts_its_error(client, workspace, member, slack, worker,
+                                         django_capture_on_commit_callbacks):
+    from debates import signals
+
+    link(workspace, member)
+    post(client, command("Should we <!channel> hire?",
+                         response_url=f"{slack.url}/commands/2"))
+    debate = Debate.objects.get()
+    with django_capture_on_commit_callbacks(execute=True):
+        Debate.objects.filter(pk=debate.pk).update(status="failed",
+                                                   error="the model refused every call")
+        debate.refresh_from_db()
+        signals.debate_failed.send(sender=Debate, debate=debate)
+    assert worker.run("integrations.") == [200]
+    posted = wait_until(lambda: slack.received, what="the failure at the Slack stand-in")
+    assert posted[0]["body"]["text"] == (
+        f"*Council debate failed:* <https://council.example/debates/{debate.code}/|"
+        "Should we &lt;!channel&gt; hire?>\nthe model refused every call")
+
+
+def test_a_debate_not_started_from_slack_queues_nothing(team, owner, worker,
+                                                        django_capture_on_commit_callbacks):
+    from tests.factories import make_debate
+
+    debate = make_debate(team, owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        run_to_completion(debate.code)
+    assert not any(name.startswith("integrations.") for name in worker.names())
