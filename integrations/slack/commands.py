@@ -14,6 +14,7 @@ import logging
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, QueryDict
@@ -97,7 +98,7 @@ def answer(fields: QueryDict) -> dict[str, Any]:
     return start(workspace, user, text, fields)
 
 
-def start(workspace: SlackWorkspace, user: Any, text: str,
+def start(workspace: SlackWorkspace, user: User, text: str,
           fields: QueryDict) -> dict[str, Any]:
     team = workspace.team
     try:

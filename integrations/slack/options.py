@@ -21,8 +21,10 @@ NOT_FROM_SLACK = ("personas", "source", "sim_script", "format", "verbose", "save
 # Where the options start: the first " --word" (a question may hold apostrophes and
 # dashes, so only the options are split like a shell line).
 FIRST_OPTION = re.compile(r"(?:^|\s)(--[a-z])")
-# Phones and Macs type curly quotes; shell-like splitting knows only straight ones.
-STRAIGHT_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+# Phones and Macs type curly quotes; shell-like splitting knows only straight ones. In
+# the question a curly apostrophe stays as typed.
+STRAIGHT_DOUBLE = str.maketrans({"“": '"', "”": '"'})
+STRAIGHT_SINGLE = str.maketrans({"‘": "'", "’": "'"})
 
 
 class UsageError(Exception):
@@ -48,14 +50,18 @@ def _parser() -> _Parser:
 
 
 def split_text(text: str) -> tuple[str, list[str]]:
-    """The question (everything before the first ``--option``) and the option words."""
-    found = FIRST_OPTION.search(text)
-    question, rest = (text[:found.start(1)], text[found.start(1):]) if found else (text, "")
-    question = question.strip()
-    if len(question) >= 2 and question[0] == question[-1] and question[0] in "\"'":
-        question = question[1:-1].strip()
+    """The question and the option words: a question in double quotes is what they
+    hold (it may contain "--"), else everything before the first ``--option``."""
+    text = text.strip().translate(STRAIGHT_DOUBLE)
+    closing = text.find('"', 1) if text.startswith('"') else -1
+    if closing > 0:
+        question, rest = text[1:closing].strip(), text[closing + 1:]
+    else:
+        found = FIRST_OPTION.search(text)
+        question, rest = (text[:found.start(1)], text[found.start(1):]) if found else (text, "")
+        question = question.strip()
     try:
-        words = shlex.split(rest.translate(STRAIGHT_QUOTES))
+        words = shlex.split(rest.translate(STRAIGHT_SINGLE))
     except ValueError as exc:  # an unclosed quote
         raise UsageError(f"the options: {exc}") from None
     return question, words

@@ -437,3 +437,18 @@ def test_a_debate_not_started_from_slack_queues_nothing(team, owner, worker,
     with django_capture_on_commit_callbacks(execute=True):
         run_to_completion(debate.code)
     assert not any(name.startswith("integrations.") for name in worker.names())
+
+
+@pytest.mark.parametrize(("text", "question", "words"), [
+    ('"Should we run --force on prod?" --mode quick', "Should we run --force on prod?",
+     ["--mode", "quick"]),
+    ("“Should we ship Bob’s rewrite?” --context “it’s late” --options ‘A, B’",
+     "Should we ship Bob’s rewrite?", ["--context", "it's late", "--options", "A, B"]),
+    ("Is 2-3 weeks enough? --options 'Yes, No'", "Is 2-3 weeks enough?",
+     ["--options", "Yes, No"]),
+    ("Should we hire?", "Should we hire?", []),
+])
+def test_the_text_splits_into_the_question_and_the_options(text, question, words):
+    from integrations.slack.options import split_text
+
+    assert split_text(text) == (question, words)
