@@ -332,6 +332,15 @@ if DJANGO_BEHIND_PROXY:
     # Only safe when a proxy that overwrites this header is the sole way in.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# --- Slack (docs/integrations.md, "Slack") ------------------------------------------
+
+# The Slack app's signing secret: /integrations/slack/commands verifies every command
+# with it; unset, the endpoint answers 503.
+COUNCIL_SLACK_SIGNING_SECRET = env_str("COUNCIL_SLACK_SIGNING_SECRET", "")
+# A worker's post of a result to Slack gives up after this long.
+COUNCIL_SLACK_POST_TIMEOUT_SECONDS = env_int("COUNCIL_SLACK_POST_TIMEOUT_SECONDS", 10,
+                                             minimum=1)
+
 # --- logging ----------------------------------------------------------------------
 
 _LOG_LEVEL = (env_str("DJANGO_LOG_LEVEL", "INFO") or "INFO").upper()

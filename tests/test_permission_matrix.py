@@ -72,6 +72,9 @@ PUBLIC = (
     # Password reset and the emailed verification link: for people not (yet) signed in.
     "accounts/password_reset/", "accounts/reset/", "accounts/verify-email/<",
     "api/health", "api/docs", "api/openapi.json", "static/",
+    # Slack's command (its signature authenticates it) and the link page its replies
+    # carry (a signed token; tests/integrations/test_slack.py covers both).
+    "integrations/slack/",
 )
 PUBLIC_EXACT = ("api/",)  # ninja's API root
 
@@ -405,6 +408,10 @@ ROWS: list[R] = [
       data=lambda w, r: {"role": "viewer", "valid_days": "7"}),
     R("teams/<uuid:code>/invitations/<uuid:invitation>/revoke", "POST", OWNER_ONLY,
       kw=invitation_code),
+    R("teams/<uuid:code>/slack/", "GET", READ, kw=team_),
+    R("teams/<uuid:code>/slack/", "POST", OWNER_ONLY, kw=team_,
+      data=lambda w, r: {"slack_team_id": "T0MATRIX"}),
+    R("teams/<uuid:code>/slack/unlink", "POST", OWNER_ONLY, kw=team_),
     R("invitations/<slug:token>/", "GET", INVITATION_GET, kw=invitation_token),
     R("invitations/<slug:token>/", "POST", INVITATION_POST, kw=invitation_token),
     R("mentions/", "GET", PERSONAL),

@@ -1,0 +1,1 @@
+"""The Slack slash command ``/council`` (docs/integrations.md, "Slack")."""
