@@ -74,10 +74,10 @@ def read_messages(domain: str, localedir: Path, language: str) -> _Messages | No
     A .po without a current .mo is compiled now; a .po that does not compile, or an
     English catalogue that is not there at all, is CatalogueNotCompiled."""
     compiled = mo_path(localedir, language, domain)
-    source = compiled.with_suffix(".po")
+    source = localedir / language / "LC_MESSAGES" / f"{domain}.po"
     if source.exists() and (not compiled.exists()
                             or compiled.stat().st_mtime < source.stat().st_mtime):
-        return _read(io.BytesIO(_compile(source)), language)
+        return _read(io.BytesIO(_compile(source, compiled)), language)
     if not compiled.exists():
         if language == ENGLISH:
             raise CatalogueNotCompiled(f"{compiled} is missing: {COMPILE_HINT}")
@@ -92,7 +92,7 @@ def _read(fp: io.BufferedIOBase, language: str) -> _Messages:
     return messages
 
 
-def _compile(source: Path) -> bytes:
+def _compile(source: Path, compiled: Path) -> bytes:
     # Imported here: Babel is needed only when a catalogue is compiled, and
     # ``python -m debates.engine.i18n.compile`` must not find the module imported.
     from babel.messages.pofile import PoFileError
@@ -105,7 +105,7 @@ def _compile(source: Path) -> bytes:
         raise CatalogueNotCompiled(f"{source} does not compile ({error}): fix it, then "
                                    f"{COMPILE_HINT}") from error
     try:
-        write_atomically(source.with_suffix(".mo"), data)
+        write_atomically(compiled, data)
     except OSError:
         pass  # a read-only install: this process keeps the compiled catalogue in memory
     return data
