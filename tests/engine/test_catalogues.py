@@ -34,16 +34,16 @@ def read(path: Path) -> Catalog:
 
 def texts(catalogue: Catalog) -> dict[str, str | tuple[str, ...]]:
     """``{key: text}``; a plural entry (msgid/msgid_plural) by its msgid, with its forms."""
-    return {key_of(m.id): m.string if isinstance(m.string, str) else tuple(m.string)
+    return {key_of(m.id): m.string if isinstance(m.string, str) else tuple(m.string or ())
             for m in catalogue if m.id}
 
 
-def key_of(message_id: str | tuple[str, ...]) -> str:
-    return message_id if isinstance(message_id, str) else message_id[0]
+def key_of(message_id: object) -> str:
+    return message_id if isinstance(message_id, str) else str(message_id[0])  # type: ignore[index]
 
 
-def forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
-    return text if isinstance(text, tuple) else (text,)
+def forms(text: object) -> tuple[str, ...]:
+    return tuple(text) if isinstance(text, (tuple, list)) else (str(text),)
 
 
 def placeholders(text: str) -> set[tuple[str, str]]:

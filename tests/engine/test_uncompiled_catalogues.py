@@ -57,7 +57,7 @@ async def test_a_debate_compiles_the_catalogues_it_needs_and_speaks_its_language
     assert not list(uncompiled.rglob("*.mo"))
     state, hooks = _state(), Calls()
     await run_protocol(state, hooks)
-    assert state.view.failure() is None and hooks.calls
+    assert state.view.failure() is None and hooks.calls  # type: ignore[attr-defined]
     compiled = {p.relative_to(uncompiled).as_posix() for p in uncompiled.rglob("*.mo")}
     assert {"engine/i18n/locale/ja/LC_MESSAGES/engine.mo",
             "engine/protocols/council/locale/ja/LC_MESSAGES/council.mo"} <= compiled

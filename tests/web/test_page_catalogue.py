@@ -14,9 +14,9 @@ def written(language: str) -> dict[str, str]:
     """``{key: text}``; a plural entry's forms as ``key[0]``, ``key[1]``..."""
     with (LOCALE_DIR / language / "LC_MESSAGES" / "django.po").open("rb") as source:
         messages = [m for m in read_po(source) if m.id]
-    return {**{m.id: m.string for m in messages if isinstance(m.id, str)},
+    return {**{m.id: str(m.string) for m in messages if isinstance(m.id, str)},
             **{f"{m.id[0]}[{i}]": form for m in messages if not isinstance(m.id, str)
-               for i, form in enumerate(m.string)}}
+               for i, form in enumerate(m.string or ())}}
 
 
 # Which form a count takes (each catalogue's Plural-Forms): French counts 0 as one.

@@ -18,6 +18,7 @@ says so, never English in disguise.
 
 from __future__ import annotations
 
+import copy
 import functools
 import gettext
 import io
@@ -123,17 +124,11 @@ def domain_layers(domain: str, localedir: Path, language: str) -> list[_Messages
 def _chain(layers: tuple[_Messages, ...]) -> gettext.NullTranslations:
     # Copies: add_fallback links the object itself, and one catalogue is a link of
     # many chains (a copy shares the messages, not the link).
-    head, *rest = [*(_copy(layer) for layer in layers), _UnknownKey()]
+    # The catalogues read_messages keeps are never linked themselves.
+    head, *rest = [*(copy.copy(layer) for layer in layers), _UnknownKey()]
     for link in rest:
         head.add_fallback(link)
     return head
-
-
-def _copy(layer: _Messages) -> _Messages:
-    link = _Messages.__new__(_Messages)
-    link.__dict__.update(layer.__dict__)
-    link._fallback = None
-    return link
 
 
 class Catalogue:
