@@ -149,7 +149,11 @@ def test_a_stale_compiled_catalogue_is_compiled_again_on_first_use(tmp_path):
     _po(source, "Hello {name}")
     compile_all([tmp_path])
     _po(source, "Hi {name}")
-    os.utime(source.with_suffix(".mo"), (0, 0))  # older than its .po
+    compiled = source.with_suffix(".mo").stat().st_mtime
+    os.utime(source, (compiled + 0.01, compiled + 0.01))  # as pip installs a wheel
+    assert read_messages("plugin", tmp_path, "en").gettext("plugin.hello") == "Hello {name}"
+    read_messages.cache_clear()
+    os.utime(source.with_suffix(".mo"), (0, 0))  # edited long after it was compiled
     assert catalogue("plugin", tmp_path, "en")("plugin.hello", name="Ann") == "Hi Ann"
 
 

@@ -29,6 +29,7 @@ Translator = Callable[..., str]
 
 ENGLISH = "en"
 COUNT = "n"  # the value that picks a plural entry's form
+STALE_AFTER_S = 2.0
 COMPILE_HINT = ("compile the catalogues with `make install` or "
                 "`python -m debates.engine.i18n.compile`")
 
@@ -76,8 +77,7 @@ def read_messages(domain: str, localedir: Path, language: str) -> _Messages | No
     English catalogue that is not there at all, is CatalogueNotCompiled."""
     compiled = mo_path(localedir, language, domain)
     source = localedir / language / "LC_MESSAGES" / f"{domain}.po"
-    if source.exists() and (not compiled.exists()
-                            or compiled.stat().st_mtime < source.stat().st_mtime):
+    if source.exists() and (not compiled.exists() or _stale(source, compiled)):
         return _read(io.BytesIO(_compile(source, compiled)), language)
     if not compiled.exists():
         if language == ENGLISH:
@@ -85,6 +85,12 @@ def read_messages(domain: str, localedir: Path, language: str) -> _Messages | No
         return None
     with compiled.open("rb") as fp:
         return _read(fp, language)
+
+
+def _stale(source: Path, compiled: Path) -> bool:
+    # Edited after it was compiled. Not by a hair: pip writes a wheel's files with the
+    # time of the install, a .po a moment after its .mo.
+    return compiled.stat().st_mtime + STALE_AFTER_S < source.stat().st_mtime
 
 
 def _read(fp: io.BufferedIOBase, language: str) -> _Messages:
