@@ -20,7 +20,8 @@ QUESTION = "請求サービスを来年 PostgreSQL に移行すべきでしょ�
 
 
 def _forget_read_catalogues() -> None:
-    for cached in (catalogues.read_messages, catalogues._chain, translator, catalogue):
+    for cached in (catalogues.read_messages, catalogues._chain, catalogues._plural_keys,
+                   translator, catalogue):
         cached.cache_clear()
 
 

@@ -52,8 +52,8 @@ class _Messages(gettext.GNUTranslations):
     def holds(self, key: str) -> bool:
         return key in self._catalog or (key, 0) in self._catalog
 
-    def is_plural(self, key: str) -> bool:
-        return (key, 0) in self._catalog
+    def plural_keys(self) -> Iterator[str]:
+        return (key[0] for key in self._catalog if isinstance(key, tuple) and key[1] == 0)
 
 
 class _UnknownKey(gettext.NullTranslations):
@@ -137,6 +137,11 @@ def _chain(layers: tuple[_Messages, ...]) -> gettext.NullTranslations:
     return head
 
 
+@functools.cache
+def _plural_keys(layers: tuple[_Messages, ...]) -> frozenset[str]:
+    return frozenset(key for layer in layers for key in layer.plural_keys())
+
+
 class Catalogue:
     """``t(key, **values)``: the key's text in the language, formatted with ``values``;
     a plural entry's form is chosen by ``values["n"]`` with ``ngettext``.
@@ -148,6 +153,7 @@ class Catalogue:
         self.language = language
         self._layers = tuple(dict.fromkeys(layers))  # in order, without repeats
         self._messages = _chain(self._layers)
+        self._counted = _plural_keys(self._layers)
 
     def layers(self) -> tuple[_Messages, ...]:
         """The chain's catalogues, to chain them behind another domain's."""
@@ -168,8 +174,7 @@ class Catalogue:
 
     def template(self, key: str, n: object = None) -> str:
         """The key's text before formatting: for a plural entry, the form for ``n``."""
-        holder = next((layer for layer in self._layers if layer.holds(key)), None)
-        if holder is not None and holder.is_plural(key):
+        if key in self._counted:
             if not isinstance(n, int):
                 raise TypeError(f"{key} takes a count: pass {COUNT}=<int>")
             return self._messages.ngettext(key, key, n)
