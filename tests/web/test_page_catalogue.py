@@ -60,6 +60,13 @@ def test_a_language_without_a_catalogue_reads_english():
     assert PageWords("de")("nav.debates") == written("en")["nav.debates"]
 
 
+def test_a_caller_naming_no_language_reads_djangos_active_one():
+    from django.utils import translation
+
+    with translation.override("fr"):
+        assert PageWords()("nav.debates") == written("fr")["nav.debates"]
+
+
 def test_an_unknown_key_is_an_error():
     with pytest.raises(KeyError):
         PageWords("en")("no.such.key")
