@@ -205,3 +205,14 @@ def test_a_plugin_protocol_ships_its_own_catalogue_beside_the_shared_one(tmp_pat
     assert french("plugin.hello", name="Ann") == "Bonjour Ann"
     assert french("title") == translator("fr")("title")  # the engine's shared wording
     assert catalogue("plugin", tmp_path, "de")("plugin.hello", name="Ann") == "Hello Ann"
+
+
+def test_the_engines_counted_sentences_take_the_languages_plural_forms():
+    said = {language: [translator(language)("explain.stopped_by_user", n=n) for n in (0, 1, 2)]
+            for language in ("en", "fr", "ja")}
+    assert said["en"] == ["stopped by a user after 0 rounds", "stopped by a user after 1 round",
+                          "stopped by a user after 2 rounds"]
+    assert said["fr"] == ["arrêté par un utilisateur après 0 tour",
+                          "arrêté par un utilisateur après 1 tour",
+                          "arrêté par un utilisateur après 2 tours"]
+    assert len({text.replace(str(n), "") for n, text in enumerate(said["ja"])}) == 1
