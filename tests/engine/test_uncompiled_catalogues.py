@@ -75,3 +75,19 @@ async def test_a_catalogue_that_does_not_compile_stops_the_debate_before_any_cal
     with pytest.raises(CatalogueNotCompiled, match="make install"):
         await run_protocol(state, hooks)
     assert hooks.calls == [] and not state.turns
+
+
+def test_the_command_line_says_what_to_compile_and_calls_no_model(uncompiled, monkeypatch):
+    import io
+
+    from debates.engine.cli import EXIT_FAILED, main
+
+    def malformed(po: Path) -> bytes:
+        raise ValueError(f"{po.name}: line 3: unknown keyword")
+
+    monkeypatch.setattr(compile_module, "compiled_bytes", malformed)
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["--mode", "quick", QUESTION], stdout=out, stderr=err) == EXIT_FAILED
+    header, error = err.getvalue().splitlines()  # no progress line: no step ran
+    assert "does not compile" in error and "make install" in error
+    assert header.startswith("Council · quick") and out.getvalue() == ""
