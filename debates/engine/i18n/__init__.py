@@ -16,7 +16,7 @@ these catalogues, so a debate reads the same everywhere.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from pathlib import Path
 
 from .catalogues import Catalogue, CatalogueNotCompiled, Translator, domain_layers
@@ -43,7 +43,7 @@ def catalogue(domain: str, localedir: Path, language: str) -> Catalogue:
                                 *translator(language).layers()])
 
 
-def step_words(t: Catalogue, label: str) -> str:
+def step_words(t: Translator, label: str) -> str:
     """A step's label (``premortem``, ``round 2`` — what ``Step.label`` and
     ``AgentResult.failed_in`` hold) in the translator's language."""
     if label.startswith("round "):
@@ -53,22 +53,25 @@ def step_words(t: Catalogue, label: str) -> str:
     if number and word in ("phase", "propose", "critique", "convergence") \
             and number != "check":
         return t(f"step.{word}", n=number)
-    if f"phase.{label}" in t:  # a phase named without its round (activity log)
+    # The given translator's keys: a protocol's catalogue (``DebateProtocol.labels``,
+    # the shared wording behind it) words a plugin's phases too.
+    known = t if isinstance(t, Container) else translator("en")
+    if f"phase.{label}" in known:  # a phase named without its round (activity log)
         return t(f"phase.{label}")
-    return t(f"step.{label}") if f"step.{label}" in t else label
+    return t(f"step.{label}") if f"step.{label}" in known else label
 
 
 # Who cited a passage when no agent did (a panel-wide call), as the evidence stores it.
 PANEL_CITER = "synthesis"
 
 
-def citer_words(t: Catalogue, name: str) -> str:
+def citer_words(t: Translator, name: str) -> str:
     """Who cited a passage (``EvidenceUse.cited_by``): an agent's name as it is, the
     panel-wide synthesis in the translator's language."""
     return step_words(t, name) if name == PANEL_CITER else name
 
 
-def where_words(t: Catalogue, where: str) -> str:
+def where_words(t: Translator, where: str) -> str:
     """Where a citation stands (``CheckedCitation.where``: "round 2 · Alice", stored in
     English as step labels are) in the translator's language."""
     step, sep, who = where.partition(" · ")
