@@ -51,6 +51,7 @@ from .i18n import (  # noqa: E402
     Catalogue,
     Translator,
     citer_words,
+    domain_layers,
     option_label,
     step_words,
     translator,
@@ -228,7 +229,7 @@ __all__ = [
     # wording and text
     "Translator", "translator", "Catalogue", "CatalogueNotCompiled", "COMPILE_HINT",
     "ENGLISH", "read_catalogue_messages", "step_words", "citer_words", "where_words",
-    "option_label", "inline",
+    "option_label", "inline", "domain_layers",
     "similarity", "tokens",
     "NEAR_DUPLICATE_THRESHOLD",
     # models

@@ -27,6 +27,7 @@ from typing import Any, NoReturn, TextIO
 from pydantic import BaseModel, ValidationError
 
 from .configure import check_agents, resolve_config
+from .i18n import CatalogueNotCompiled
 from .inputs import InputError, check_model, clean_question
 from .llm.capabilities import load_model_settings
 from .llm.usage import usage_from_calls
@@ -267,6 +268,8 @@ def run_here(state: DebateState, progress: ConsoleProgress) -> BaseModel:
         asyncio.run(run_protocol(state, progress))
     except KeyboardInterrupt:
         raise CliError("interrupted", EXIT_INTERRUPTED) from None
+    except CatalogueNotCompiled as exc:  # raised before the first model call
+        raise CliError(str(exc), EXIT_FAILED) from None
     failure = protocol.failure(state)
     if failure is not None:
         raise CliError(f"debate failed: {failure}", EXIT_FAILED)

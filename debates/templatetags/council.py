@@ -193,7 +193,9 @@ def tr(context: template.Context, key: str, value: object = None, **values: obje
     """A fixed string in the page's language, from the pages' catalogue or the
     engine's (the same as the Markdown report's; ``debates.page_words``):
     ``{% tr "convergence" %}``, ``{% tr "reason" r.stop_reason %}`` for
-    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders."""
+    ``reason.<value>``, ``{% tr "majority_before" bs=1 bo=3 %}`` with placeholders,
+    ``{% tr "page.after_rounds" n=rounds %}`` in the form the language's plural rule
+    gives ``n`` (docs/engine.md, "Translations")."""
     if value is not None:
         key = f"{key}.{getattr(value, 'value', value)}"
     return PageWords(page_language(context))(key, **values)

@@ -244,8 +244,7 @@ def turn_summary(phase: str, payload: dict[str, Any], t: Translator = _ENGLISH) 
     if phase == Phase.VERIFY.value:
         claims = payload.get("claims")
         if isinstance(claims, list):
-            return t("claims_to_verify.one" if len(claims) == 1 else "claims_to_verify",
-                     n=len(claims))
+            return t("claims_to_verify", n=len(claims))
     return ""
 
 

@@ -266,7 +266,7 @@ def test_phase_2_with_one_citation_fails_the_contract():
     check = check_discussion("critic", _discussion([
         {"source_role": "researcher", "claim": "usage doubled"}]))
     assert not check.passed and check.citations == 1
-    assert "1 valid citation(s), at least 2 needed" in check.problems[0]
+    assert "1 valid citation, at least 2 needed" in check.problems[0]
 
 
 def test_citations_must_name_another_role():

@@ -198,7 +198,7 @@ def test_a_running_protocol_page_has_no_untranslated_label(member_client, make_d
 # ------------------------------------ the simulated adversarial model's own fixed words
 
 SIMULATED_ADVERSARIAL_ENGLISH = (
-    "Version ", "Assumptions:", "Revised after", "review point(s)", "accepted as a known risk",
+    "Version ", "Assumptions:", "Revised after", "review point", "accepted as a known risk",
     "Logic and consistency", "Hidden assumptions", "Completeness", "Risks:", "Feasibility")
 
 

@@ -4,9 +4,12 @@ own translations (never from the model).
 The wording lives in gettext catalogues (docs/engine.md, "Translations"): the engine's
 shared wording here (``locale/<lang>/LC_MESSAGES/engine.po``), each protocol's own beside
 it (``protocols/<name>/locale``, read through :func:`catalogue`), the pages' own in the
-web app. English, Simplified Chinese, Japanese and French are complete (a test checks
-every key); any other language gets English headings around the model's native content
-(docs/protocols.md 0, "Language"). The Markdown report, the exports and the web pages all read
+web app, which chains its catalogue in front of these (``debates.page_words``). Every
+reader is the one :class:`Catalogue`: gettext catalogues chained by ``add_fallback``,
+plurals by ``ngettext`` and each catalogue's ``Plural-Forms``. English, Simplified
+Chinese, Japanese and French are complete (a test checks every key); any other language
+gets English headings around the model's native content (docs/protocols.md 0,
+"Language"). The Markdown report, the exports and the web pages all read
 these catalogues, so a debate reads the same everywhere.
 """
 
@@ -16,10 +19,10 @@ import functools
 from collections.abc import Callable, Container
 from pathlib import Path
 
-from .catalogues import Catalogue, CatalogueNotCompiled, Translator
+from .catalogues import Catalogue, CatalogueNotCompiled, Translator, domain_layers
 
-__all__ = ["Catalogue", "CatalogueNotCompiled", "Translator", "catalogue", "option_label",
-           "step_words", "translator"]
+__all__ = ["Catalogue", "CatalogueNotCompiled", "Translator", "catalogue", "domain_layers",
+           "option_label", "step_words", "translator"]
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 
@@ -28,7 +31,7 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 def translator(language: str) -> Catalogue:
     """``t(key, **values)``: the engine's shared wording in ``language`` (English for
     languages without a catalogue, and for a key a catalogue lacks)."""
-    return Catalogue("engine", LOCALE_DIR, language)
+    return Catalogue(language, domain_layers("engine", LOCALE_DIR, language))
 
 
 @functools.cache
@@ -36,7 +39,8 @@ def catalogue(domain: str, localedir: Path, language: str) -> Catalogue:
     """A protocol's own wording (``localedir/<lang>/LC_MESSAGES/<domain>.mo``) in
     ``language``, with the engine's shared wording behind it: how a protocol, built in
     or a plugin, ships its labels."""
-    return Catalogue(domain, localedir, language, shared=translator(language))
+    return Catalogue(language, [*domain_layers(domain, localedir, language),
+                                *translator(language).layers()])
 
 
 def step_words(t: Translator, label: str) -> str:

@@ -371,6 +371,9 @@ class DebateProtocol:
 
     async def run_step(self, state: DebateState, step: Step, hooks: EngineHooks,
                        gateway: LLMGateway | None = None) -> None:
+        # The catalogues the debate writes in are read (compiled if need be) before its
+        # first model call, not after a round of them (docs/engine.md, "Translations").
+        self.labels(state.language)
         await run_asks(self, state, step, hooks, gateway or make_gateway(state, hooks))
 
     # ------------------------------------------------------------------ result

@@ -153,7 +153,7 @@ class AdversarialProtocol(DebateProtocol):
                 return reason, explanation
         if state.stop_requested and ledger.tallies:
             return StopReason.STOPPED_BY_USER, translator(state.language)(
-                "explain.stopped_by_user", rounds=len(ledger.tallies))
+                "explain.stopped_by_user", n=len(ledger.tallies))
         return None
 
     # ------------------------------------------------------------------ steps

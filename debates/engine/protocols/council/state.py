@@ -334,7 +334,7 @@ class CouncilState(StateView):
             metrics = self.all_metrics()
             split = convergence.split_words(metrics[-1], t) if metrics else ""
             return StopReason.STOPPED_BY_USER, t(
-                "explain.stopped_by_user", rounds=self.completed_rounds) + split
+                "explain.stopped_by_user", n=self.completed_rounds) + split
         return None
 
     # ------------------------------------------------------------------ progress
