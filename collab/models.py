@@ -12,6 +12,10 @@ from debates.models import Debate
 
 
 class TargetKind(models.TextChoices):
+    """What a comment is about: the synthesis as a whole, a quoted passage, or one of
+    the parts a protocol's result has (``DebateProtocol.result_parts``, whose kinds
+    these are; docs/teams.md, "Comments")."""
+
     SYNTHESIS = "synthesis", "The synthesis as a whole"
     RISK = "risk", "A pre-positional risk"
     CONCERN = "concern", "A post-positional concern"
@@ -19,6 +23,9 @@ class TargetKind(models.TextChoices):
     RECOMMENDATION = "recommendation", "The recommendation"
     CLAIM = "claim", "A claim to verify"
     QUOTE = "quote", "A quoted passage"
+    ISSUE = "issue", "An issue the critic raised"
+    TENSION = "tension", "A tension the synthesis names"
+    NEXT_STEP = "next_step", "A next step"
 
 
 # What an action can be about: the synthesis parts that call for someone to do something,

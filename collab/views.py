@@ -37,21 +37,22 @@ def _short(text: object, limit: int = 70) -> str:
     return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
+# How the form's suggestion list names a kind of part where its name alone would not do.
+_KIND_WORDS = {TargetKind.CLAIM: "claim to verify"}
+
+
 def _target_choices(debate: Debate) -> list[tuple[str, str]]:
     """(target_ref, label) of what the synthesis offers to comment on, for the form's
-    suggestion list (the service still checks whatever is typed)."""
+    suggestion list (the service still checks whatever is typed): its protocol's parts,
+    the parts of the recommendation last."""
     result = selectors.synthesis_result(debate)
     if result is None:
         return []
-    choices = [(i.id, f"risk: {_short(i.text)}") for i in result.pre_positional_risks]
-    choices += [(i.id, f"concern: {_short(i.text)}") for i in result.post_positional_concerns]
-    choices += [(str(n), f"disagreement: {_short(d.topic)}")
-                for n, d in enumerate(result.disagreements)]
-    choices += [(ref, f"claim to verify: {_short(c.quote)}")
-                for ref, c in selectors.synthesis_claims(result)]
-    if result.recommended_path is not None:
-        choices += [(ref, f"recommendation: {label}") for ref, label in RECOMMENDATION_LABELS]
-    return choices
+    named = dict(RECOMMENDATION_LABELS)
+    choices = [(p.ref, f"{_KIND_WORDS.get(p.kind, p.kind.replace('_', ' '))}: {_short(p.text)}")
+               for p in result.parts if p.kind != TargetKind.RECOMMENDATION]
+    return choices + [(p.ref, f"recommendation: {named.get(p.ref, p.ref.replace('_', ' '))}")
+                      for p in result.of_kind(TargetKind.RECOMMENDATION)]
 
 
 def _panel(request: HtmxHttpRequest, debate: Debate, role: str, *,

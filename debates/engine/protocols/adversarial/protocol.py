@@ -36,12 +36,14 @@ from ..base import (
     PageStep,
     Participant,
     Request,
+    ResultPart,
     ask_model,
     role_persona,
 )
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..sourced import sourced_messages
+from . import pages
 from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
@@ -452,6 +454,17 @@ class AdversarialProtocol(DebateProtocol):
             assert proposal is not None and critique is not None
             pairs.append((tally, proposal, critique))
         return adversarial_rounds(labels(state.language), pairs)
+
+    # ------------------------------------------------------------------ page methods
+    # (pages.py: what the site's pages and comments read of the protocol)
+
+    def result_parts(self, result: BaseModel) -> list[ResultPart]:
+        return pages.result_parts(result)
+
+    def page_words(self, language: str, words: Callable[..., str]
+                   ) -> dict[str, Callable[..., str]]:
+        return pages.page_words(language)
+
 
 
 def _feedback(critique: Critique, tally: RoundTally) -> str:

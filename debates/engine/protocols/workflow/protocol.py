@@ -38,12 +38,14 @@ from ..base import (
     PageStep,
     Participant,
     Request,
+    ResultPart,
     ask_model,
     role_persona,
 )
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..sourced import sourced_messages
+from . import pages
 from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
 from .labels import labels
@@ -510,6 +512,13 @@ class WorkflowProtocol(DebateProtocol):
                         else f"*failed: {turn.error}*")
                 out += [f"## {self.step_label(step)} · {role.label}", "", body, ""]
         return "\n".join(out) + "\n"
+
+    # ------------------------------------------------------------------ page methods
+    # (pages.py: what the site's pages and comments read of the protocol)
+
+    def result_parts(self, result: BaseModel) -> list[ResultPart]:
+        return pages.result_parts(result)
+
 
 
 _STEP_ORDER = {WorkflowPhase.ANALYSIS: 0, WorkflowPhase.DISCUSSION: 1, WorkflowPhase.CONVERGENCE: 1,
