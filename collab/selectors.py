@@ -43,6 +43,15 @@ class ResultView:
         return [p for p in self.parts if p.kind == kind]
 
 
+# How messages and the form's suggestions name a kind of part where its name alone would
+# not do; any other kind reads as its name ("next_step": "next step").
+_KIND_WORDS = {TargetKind.CLAIM: "claim to verify"}
+
+
+def kind_words(kind: str) -> str:
+    return _KIND_WORDS.get(kind, kind.replace("_", " "))
+
+
 def synthesis_result(debate: Debate) -> ResultView | None:
     """The debate's result as its protocol parts it, None while there is none."""
     result = debate_result(debate=debate)

@@ -31,6 +31,7 @@ from collab.selectors import (
     ResultView,
     action_owners,
     item_text,
+    kind_words,
     nearest,
     normalize_quote,
     quote_starts,
@@ -110,7 +111,7 @@ def _part_ref(result: ResultView, kind: str, ref: str) -> str:
             raise CommentError(f"The synthesis has {len(parts)} disagreement(s); {ref!r} "
                                "is not one of them.")
         known = ", ".join(p.ref for p in parts) or "none"
-        raise CommentError(f"The synthesis has no {kind.replace('_', ' ')} {ref!r} "
+        raise CommentError(f"The synthesis has no {kind_words(kind)} {ref!r} "
                            f"(it has: {known}).")
     return ref
 

@@ -37,10 +37,6 @@ def _short(text: object, limit: int = 70) -> str:
     return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
-# How the form's suggestion list names a kind of part where its name alone would not do.
-_KIND_WORDS = {TargetKind.CLAIM: "claim to verify"}
-
-
 def _target_choices(debate: Debate) -> list[tuple[str, str]]:
     """(target_ref, label) of what the synthesis offers to comment on, for the form's
     suggestion list (the service still checks whatever is typed): its protocol's parts,
@@ -49,7 +45,7 @@ def _target_choices(debate: Debate) -> list[tuple[str, str]]:
     if result is None:
         return []
     named = dict(RECOMMENDATION_LABELS)
-    choices = [(p.ref, f"{_KIND_WORDS.get(p.kind, p.kind.replace('_', ' '))}: {_short(p.text)}")
+    choices = [(p.ref, f"{selectors.kind_words(p.kind)}: {_short(p.text)}")
                for p in result.parts if p.kind != TargetKind.RECOMMENDATION]
     return choices + [(p.ref, f"recommendation: {named.get(p.ref, p.ref.replace('_', ' '))}")
                       for p in result.of_kind(TargetKind.RECOMMENDATION)]
