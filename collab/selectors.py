@@ -45,7 +45,7 @@ class ResultView:
 
 # How messages and the form's suggestions name a kind of part where its name alone would
 # not do; any other kind reads as its name ("next_step": "next step").
-_KIND_WORDS = {TargetKind.CLAIM: "claim to verify"}
+_KIND_WORDS: dict[str, str] = {TargetKind.CLAIM: "claim to verify"}
 
 
 def kind_words(kind: str) -> str:

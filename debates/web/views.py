@@ -265,8 +265,10 @@ def debate_synthesis(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
         context["earlier"], context["result"] = found
     else:
         context["result"] = _result_or_404(detailed)
+    result = context["result"]
+    assert isinstance(result, BaseModel)
     # Comments on a selected passage where the protocol marks passages to quote.
-    context["quotable"] = bool(get_protocol(detailed.protocol).quote_passages(context["result"]))
+    context["quotable"] = bool(get_protocol(detailed.protocol).quote_passages(result))
     return render(request, "debates/synthesis.html", context)
 
 
