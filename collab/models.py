@@ -13,8 +13,9 @@ from debates.models import Debate
 
 class TargetKind(models.TextChoices):
     """What a comment is about: the synthesis as a whole, a quoted passage, or one of
-    the parts a protocol's result has (``DebateProtocol.result_parts``, whose kinds
-    these are; docs/teams.md, "Comments")."""
+    the parts a protocol's result has (``DebateProtocol.result_parts``): the built-in
+    protocols' kinds, with the words the comment form offers them in; a plugin's parts
+    may have kinds of their own (docs/teams.md, "Comments")."""
 
     SYNTHESIS = "synthesis", "The synthesis as a whole"
     RISK = "risk", "A pre-positional risk"
@@ -52,9 +53,9 @@ class Comment(models.Model):
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies"
     )
-    target_kind = models.CharField(
-        max_length=20, choices=TargetKind.choices, default=TargetKind.SYNTHESIS
-    )
+    # "synthesis", "quote", or the kind of one of the result's parts: any protocol's,
+    # a plugin's too, so no fixed choices (TargetKind names the built-ins' kinds).
+    target_kind = models.CharField(max_length=20, default=TargetKind.SYNTHESIS)
     # Risk or concern id ("R2", "C1"), disagreement index ("0"), recommendation part
     # ("recommendation", "stakes" ...); empty for the synthesis as a whole and quotes.
     target_ref = models.CharField(max_length=100, blank=True)

@@ -78,12 +78,13 @@ def _clean_target(
     debate: Debate, kind: str, ref: str, quote: str, offset: int | None
 ) -> tuple[str, str, str, int | None]:
     ref, quote = ref.strip(), quote.strip()
-    if kind not in TargetKind.values:
-        expected = ", ".join(TargetKind.values)
-        raise CommentError(f"Unknown target {kind!r}; expected one of {expected}.")
     if kind == TargetKind.SYNTHESIS:
         return kind, "", "", None
     result = synthesis_result(debate)
+    kinds = [TargetKind.SYNTHESIS.value, TargetKind.QUOTE.value,
+             *dict.fromkeys(p.kind for p in (result.parts if result else []))]
+    if kind not in kinds and kind not in TargetKind.values:
+        raise CommentError(f"Unknown target {kind!r}; expected one of {', '.join(kinds)}.")
     if result is None:
         raise CommentError("This debate has no synthesis yet: comment on the debate as a whole.")
     if kind == TargetKind.QUOTE:

@@ -128,3 +128,23 @@ def test_the_result_page_offers_comment_beside_each_part(request, member_client,
 def test_a_viewer_sees_no_comment_link(viewer_client, adversarial):
     page = viewer_client.get(f"/debates/{adversarial.code}/synthesis").content.decode()
     assert "#new-comment" not in page
+
+
+def test_a_kind_of_part_no_built_in_protocol_has_is_taken(monkeypatch, member, workflow):
+    """A plugin's protocol names the kinds of its parts: comments take them as they come."""
+    protocol = get_protocol("workflow")
+    monkeypatch.setattr(type(protocol), "result_parts",
+                        lambda self, result: [ResultPart("omen", "O1", "A raven")])
+    comment_create(debate=workflow, author=member, body="Hm", target_kind="omen",
+                   target_ref="O1")
+    assert [t.label for t in debate_threads(debate=workflow)] == ['On omen O1 ("A raven")']
+    with pytest.raises(CommentError, match="Unknown target 'haiku'; expected one of "
+                                           "synthesis, quote, omen"):
+        comment_create(debate=workflow, author=member, body="x", target_kind="haiku")
+
+
+def test_the_form_offers_the_kinds_of_part_the_result_has(member_client, workflow):
+    panel = member_client.get(f"/debates/{workflow.code}/comments/").content.decode()
+    about = panel[panel.index('id="id_target_kind"'):].split("</select>")[0]
+    assert 'value="next_step"' in about and 'value="tension"' in about
+    assert 'value="risk"' not in about and 'value="quote"' not in about
