@@ -202,7 +202,8 @@ class DebateProtocol:
     state_view: ClassVar[type[StateView]] = StateView
     # Templates the pages include for this protocol, over DEFAULT_PARTIALS: "head" (the
     # settings line), "agents", "chart" (beside the agents), "live" (progress and
-    # turns), "summary" (the debate page's synthesis card, once there is a result),
+    # turns), "summary" (the lead of the debate page's synthesis card once there is a
+    # result, its quality hold included; default: the hold alone),
     # "result" (the synthesis page's body) and "compare" (what two runs found that the
     # other did not, from ``page_comparison``).
     partials: ClassVar[dict[str, str]] = {}

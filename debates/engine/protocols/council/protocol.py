@@ -56,6 +56,7 @@ class CouncilProtocol(DebateProtocol):
     composes_panel = True
     partials = {"head": "debates/protocols/_council_head.html",
                 "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html",
+                "summary": "debates/protocols/_council_summary.html",
                 "result": "debates/protocols/_council_result.html",
                 "compare": "debates/protocols/_council_compare.html"}
 
