@@ -348,6 +348,8 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
         "compare_partial": get_protocol(debates[0].protocol).page_partials()["compare"],
+        "lead_a": get_protocol(debates[0].protocol).page_partials()["compare_side"],
+        "lead_b": get_protocol(debates[1].protocol).page_partials()["compare_side"],
         "not_council": "" if compared or not all(results) else ", ".join(
             sorted({protocol_name(lang, d.protocol) for d in debates})),
     })

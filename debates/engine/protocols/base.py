@@ -175,6 +175,7 @@ DEFAULT_PARTIALS = {
     "chart": "",
     "summary": "",
     "compare": "",
+    "compare_side": "",
 }
 
 
@@ -204,8 +205,9 @@ class DebateProtocol:
     # settings line), "agents", "chart" (beside the agents), "live" (progress and
     # turns), "summary" (the lead of the debate page's synthesis card once there is a
     # result, its quality hold included; default: the hold alone),
-    # "result" (the synthesis page's body) and "compare" (what two runs found that the
-    # other did not, from ``page_comparison``).
+    # "result" (the synthesis page's body), "compare" (what two runs found that the
+    # other did not, from ``page_comparison``) and "compare_side" (what the compare
+    # page shows of one run beside its stop reason).
     partials: ClassVar[dict[str, str]] = {}
     # The folder holding the templates ``partials`` name (plain files, under the names
     # the partials give); None when the protocol brings none. The default is the

@@ -58,7 +58,8 @@ class CouncilProtocol(DebateProtocol):
                 "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html",
                 "summary": "debates/protocols/_council_summary.html",
                 "result": "debates/protocols/_council_result.html",
-                "compare": "debates/protocols/_council_compare.html"}
+                "compare": "debates/protocols/_council_compare.html",
+                "compare_side": "debates/protocols/_council_compare_side.html"}
 
     def check_options(self, options: dict[str, Any]) -> None:
         if options:
