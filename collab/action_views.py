@@ -32,10 +32,10 @@ def _targets(debate: Debate) -> list[tuple[str, str]]:
     if result is None:
         return []
     targets = [(f"{TargetKind.SYNTHESIS}:", "General: the debate as a whole (no risk or claim)")]
-    targets += [(f"{TargetKind.RISK}:{r.id}", f"{r.id} · risk: {_short(r.text)}")
-               for r in result.pre_positional_risks]
-    targets += [(f"{TargetKind.CLAIM}:{ref}", f"{ref} · claim to verify: {_short(c.quote)}")
-                for ref, c in selectors.synthesis_claims(result)]
+    targets += [(f"{TargetKind.RISK}:{r.ref}", f"{r.ref} · risk: {_short(r.text)}")
+                for r in result.of_kind(TargetKind.RISK)]
+    targets += [(f"{TargetKind.CLAIM}:{c.ref}", f"{c.ref} · claim to verify: {_short(c.text)}")
+                for c in selectors.synthesis_claims(result)]
     return targets
 
 

@@ -50,7 +50,10 @@ class ThreadOut(CommentOut):
 class CommentIn(Schema):
     model_config = ConfigDict(extra="forbid")
     body: str = Field(min_length=1, max_length=services.MAX_BODY)
-    target_kind: TargetKind = TargetKind.SYNTHESIS
+    target_kind: str = Field(default=TargetKind.SYNTHESIS.value, max_length=20, description=(
+        "synthesis, quote, or the kind of one of the result's parts (risk, concern, "
+        "disagreement, recommendation, claim, issue, tension, next_step ...: its "
+        "protocol's; docs/teams.md, \"Comments\")."))
     target_ref: str = Field(default="", max_length=100)
     quote: str = Field(default="", max_length=services.MAX_QUOTE)
     quote_offset: int | None = Field(default=None, ge=0, le=services.MAX_QUOTE_OFFSET)

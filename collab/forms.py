@@ -12,8 +12,9 @@ from collab.services import MAX_QUOTE_OFFSET
 class CommentForm(forms.Form):
     body = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=10_000,
                            help_text="Mention team members with @username.")
-    target_kind = forms.ChoiceField(choices=TargetKind.choices, initial=TargetKind.SYNTHESIS,
-                                    required=False, label="About")
+    # Checked against the debate's result by the service (collab.services._clean_target).
+    target_kind = forms.CharField(max_length=20, initial=TargetKind.SYNTHESIS,
+                                  required=False, label="About")
     target_ref = forms.CharField(max_length=100, required=False, label="Which one",
                                  help_text='e.g. "R2", "C1", a disagreement number, or a part '
                                            'of the recommendation')

@@ -12,6 +12,11 @@ from debates.models import Debate
 
 
 class TargetKind(models.TextChoices):
+    """What a comment is about: the synthesis as a whole, a quoted passage, or one of
+    the parts a protocol's result has (``DebateProtocol.result_parts``): the built-in
+    protocols' kinds, with the words the comment form offers them in; a plugin's parts
+    may have kinds of their own (docs/teams.md, "Comments")."""
+
     SYNTHESIS = "synthesis", "The synthesis as a whole"
     RISK = "risk", "A pre-positional risk"
     CONCERN = "concern", "A post-positional concern"
@@ -19,6 +24,9 @@ class TargetKind(models.TextChoices):
     RECOMMENDATION = "recommendation", "The recommendation"
     CLAIM = "claim", "A claim to verify"
     QUOTE = "quote", "A quoted passage"
+    ISSUE = "issue", "An issue the critic raised"
+    TENSION = "tension", "A tension the synthesis names"
+    NEXT_STEP = "next_step", "A next step"
 
 
 # What an action can be about: the synthesis parts that call for someone to do something,
@@ -45,9 +53,9 @@ class Comment(models.Model):
     parent = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies"
     )
-    target_kind = models.CharField(
-        max_length=20, choices=TargetKind.choices, default=TargetKind.SYNTHESIS
-    )
+    # "synthesis", "quote", or the kind of one of the result's parts: any protocol's,
+    # a plugin's too, so no fixed choices (TargetKind names the built-ins' kinds).
+    target_kind = models.CharField(max_length=20, default=TargetKind.SYNTHESIS)
     # Risk or concern id ("R2", "C1"), disagreement index ("0"), recommendation part
     # ("recommendation", "stakes" ...); empty for the synthesis as a whole and quotes.
     target_ref = models.CharField(max_length=100, blank=True)

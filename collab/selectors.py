@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import html
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import nh3
@@ -21,44 +20,61 @@ from collab.models import (
     CommentRevision,
     Mention,
     TargetKind,
-    claim_ref,
 )
-from debates.engine import DebateResult, UnverifiedClaim
+from debates.engine import ResultPart, get_protocol
 from debates.models import Debate
 from debates.selectors import debate_result
 from view_kit.rendering import render_untrusted
 
 
-def synthesis_result(debate: Debate) -> DebateResult | None:
-    """The council's typed synthesis, the one whose parts comments point at; None
-    while there is none and for other protocols (their results have no such parts)."""
-    if debate.protocol != "council":
-        return None
+@dataclass(frozen=True)
+class ResultView:
+    """A debate's result as comments see it, whatever its protocol: the parts a
+    comment or an action can point at (``DebateProtocol.result_parts``) and the
+    passages a reader can quote (``quote_passages``)."""
+
+    parts: list[ResultPart]
+    passages: list[tuple[object, str]]
+
+    def part(self, kind: str, ref: str) -> ResultPart | None:
+        return next((p for p in self.parts if p.kind == kind and p.ref == ref), None)
+
+    def of_kind(self, kind: str) -> list[ResultPart]:
+        return [p for p in self.parts if p.kind == kind]
+
+
+# How messages and the form's suggestions name a kind of part where its name alone would
+# not do; any other kind reads as its name ("next_step": "next step").
+_KIND_WORDS: dict[str, str] = {TargetKind.CLAIM: "claim to verify"}
+
+
+def kind_words(kind: str) -> str:
+    return _KIND_WORDS.get(kind, kind.replace("_", " "))
+
+
+def synthesis_result(debate: Debate) -> ResultView | None:
+    """The debate's result as its protocol parts it, None while there is none."""
     result = debate_result(debate=debate)
-    return result if isinstance(result, DebateResult) else None
-
-
-def synthesis_claims(result: DebateResult | None) -> list[tuple[str, UnverifiedClaim]]:
-    """The verifier's claims to check, each with its id (V1, V2 ...)."""
     if result is None:
-        return []
-    return [(claim_ref(i), c) for i, c in enumerate(result.unverified_claims)]
+        return None
+    protocol = get_protocol(debate.protocol)
+    return ResultView(parts=protocol.result_parts(result),
+                      passages=protocol.quote_passages(result))
 
 
-def item_text(result: DebateResult | None, kind: str, ref: str) -> str:
-    """The text of risk/concern ``ref`` or the quote of claim ``ref``; "" if none."""
-    if result is None:
-        return ""
-    if kind == TargetKind.CLAIM:
-        return next((c.quote for r, c in synthesis_claims(result) if r == ref), "")
-    if kind in (TargetKind.RISK, TargetKind.CONCERN):
-        items = (result.pre_positional_risks if kind == TargetKind.RISK
-                 else result.post_positional_concerns)
-        return next((i.text for i in items if i.id == ref), "")
-    return ""
+def synthesis_claims(result: ResultView | None) -> list[ResultPart]:
+    """The verifier's claims to check (ref V1, V2 ...; text the quote)."""
+    return result.of_kind(TargetKind.CLAIM) if result is not None else []
 
 
-def target_label(comment: Comment | Action, result: DebateResult | None) -> str:
+def item_text(result: ResultView | None, kind: str, ref: str) -> str:
+    """The text of part ``ref`` of kind ``kind`` (a risk's, a claim's quote ...); "" if
+    none."""
+    part = result.part(kind, ref) if result is not None else None
+    return part.text if part is not None else ""
+
+
+def target_label(comment: Comment | Action, result: ResultView | None) -> str:
     """What a thread (or an action) is about, in words, e.g. 'On risk R2 ("Vendor
     lock-in")'."""
     kind, ref = comment.target_kind, comment.target_ref
@@ -66,42 +82,18 @@ def target_label(comment: Comment | Action, result: DebateResult | None) -> str:
         return f'On the passage "{" ".join(comment.quote.split())}"'
     if result is None or kind == TargetKind.SYNTHESIS:
         return "On the synthesis"
-    if kind in (TargetKind.RISK, TargetKind.CONCERN, TargetKind.CLAIM):
-        text = " ".join(item_text(result, kind, ref).split())
-        return f'On {kind} {ref} ("{text}")' if text else f"On {kind} {ref}"
+    if kind == TargetKind.RECOMMENDATION:
+        if ref and ref != "recommendation":
+            return f"On the recommendation ({ref.replace('_', ' ')})"
+        return "On the recommendation"
+    text = " ".join(item_text(result, kind, ref).split())
     if kind == TargetKind.DISAGREEMENT:
-        topics = result.disagreements
-        topic = topics[int(ref)].topic if ref.isdigit() and int(ref) < len(topics) else ""
-        return f'On the disagreement about "{topic}"' if topic else "On a disagreement"
-    if ref and ref != "recommendation":
-        return f"On the recommendation ({ref.replace('_', ' ')})"
-    return "On the recommendation"
+        return f'On the disagreement about "{text}"' if text else "On a disagreement"
+    words = kind.replace("_", " ")
+    return f'On {words} {ref} ("{text}")' if text else f"On {words} {ref}"
 
 
 # ------------------------------------------------------------------ the quotable text
-
-
-def _passages(result: DebateResult) -> Iterator[tuple[object, str]]:
-    """(text, how the synthesis page renders it) for every passage a reader can select
-    a quote in, in page order; templates/debates/synthesis.html marks the same ones
-    ``data-passage``. "plain" is escaped text, "inline"/"block" untrusted Markdown."""
-    if (p := result.recommended_path) is not None:
-        yield from ((p.recommendation, "block"), (p.stakes, "block"),
-                    (p.strongest_evidence, "block"), (p.weakest_evidence, "block"))
-        yield from ((d, "inline") for d in (*p.path_dependencies, *p.risks))
-    if (d := result.divergence_report) is not None:
-        yield d.summary, "block"
-        yield from ((camp.view, "block") for camp in d.camps)
-        yield from ((x, "inline") for x in d.what_would_resolve_it)
-    yield from ((r.text, "inline") for r in result.pre_positional_risks)
-    yield from ((c.text, "inline") for c in result.post_positional_concerns)
-    for topic in result.disagreements:
-        yield topic.topic, "plain"
-        yield from ((v.view, "block") for v in topic.views)
-    yield from ((c, "inline") for c in result.consensus_points)
-    for agent in result.agents:
-        yield from ((x, "inline") for x in agent.key_assumptions)
-    yield from ((c.quote, "plain") for c in result.unverified_claims)
 
 
 def _as_text(text: object, how: str) -> str:
@@ -111,13 +103,13 @@ def _as_text(text: object, how: str) -> str:
     return html.unescape(nh3.clean(str(rendered), tags=set()))
 
 
-def synthesis_text(result: DebateResult | None) -> str:
+def synthesis_text(result: ResultView | None) -> str:
     """The text a reader sees in the synthesis's passages, whitespace runs as one
     space: what a quote is checked against and its offset counts in. The page's script
     (static/js/comments.js) builds the same string from the rendered passages."""
     if result is None:
         return ""
-    return " ".join(" ".join(_as_text(t, how) for t, how in _passages(result)).split())
+    return " ".join(" ".join(_as_text(t, how) for t, how in result.passages).split())
 
 
 def normalize_quote(quote: str) -> str:

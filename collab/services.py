@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 
 from django.contrib.auth.models import User
@@ -28,8 +28,10 @@ from collab.models import (
     TargetKind,
 )
 from collab.selectors import (
+    ResultView,
     action_owners,
     item_text,
+    kind_words,
     nearest,
     normalize_quote,
     quote_starts,
@@ -38,7 +40,6 @@ from collab.selectors import (
     synthesis_text,
     target_label,
 )
-from debates.engine import DebateResult, RecommendedPath
 from debates.models import Debate
 from debates.services import debate_rerun
 from debates.web.forms import MAX_CONTEXT_CHARS
@@ -50,7 +51,6 @@ MAX_QUOTE = 2_000
 # A position in the synthesis text; no rendered synthesis comes near a million characters,
 # and a bound keeps a hostile number from overflowing the integer column (OverflowError).
 MAX_QUOTE_OFFSET = 1_000_000
-RECOMMENDATION_PARTS = tuple(RecommendedPath.model_fields)
 # Django usernames may hold letters, digits and @ . + - _; a mention starts at an @
 # that does not follow such a character (so e-mail addresses are not mentions).
 MENTION_RE = re.compile(r"(?<![\w.@+-])@([\w.@+-]+)")
@@ -78,69 +78,46 @@ def _clean_target(
     debate: Debate, kind: str, ref: str, quote: str, offset: int | None
 ) -> tuple[str, str, str, int | None]:
     ref, quote = ref.strip(), quote.strip()
-    if kind not in TargetKind.values:
-        expected = ", ".join(TargetKind.values)
-        raise CommentError(f"Unknown target {kind!r}; expected one of {expected}.")
     if kind == TargetKind.SYNTHESIS:
         return kind, "", "", None
     result = synthesis_result(debate)
+    kinds = [TargetKind.SYNTHESIS.value, TargetKind.QUOTE.value,
+             *dict.fromkeys(p.kind for p in (result.parts if result else []))]
+    if kind not in kinds and kind not in TargetKind.values:
+        raise CommentError(f"Unknown target {kind!r}; expected one of {', '.join(kinds)}.")
     if result is None:
         raise CommentError("This debate has no synthesis yet: comment on the debate as a whole.")
-    clean_ref = _REF_CHECKS.get(kind)
-    if clean_ref is not None:
-        return kind, clean_ref(result, kind, ref), "", None
-    # A quote: the passage itself identifies the target; the offset says which
-    # occurrence when it appears more than once.
-    return kind, "", *_clean_quote(result, quote, offset)
+    if kind == TargetKind.QUOTE:
+        # A quote: the passage itself identifies the target; the offset says which
+        # occurrence when it appears more than once.
+        return kind, "", *_clean_quote(result, quote, offset)
+    return kind, _part_ref(result, kind, ref), "", None
 
 
-def _item_ref(result: DebateResult, kind: str, ref: str) -> str:
-    """A risk's or concern's id, one the synthesis has."""
-    items = (result.pre_positional_risks if kind == TargetKind.RISK
-             else result.post_positional_concerns)
-    ids = [item.id for item in items]
-    if ref not in ids:
-        known = ", ".join(map(str, ids)) or "none"
-        raise CommentError(f"The synthesis has no {kind} {ref!r} (it has: {known}).")
+def _part_ref(result: ResultView, kind: str, ref: str) -> str:
+    """``ref`` as the result names one of its parts of ``kind`` (a disagreement's index
+    without leading zeros; the recommendation as a whole when no part of it is named)."""
+    parts = result.of_kind(kind)
+    if kind == TargetKind.RECOMMENDATION:
+        if not parts:
+            raise CommentError("This synthesis has no recommendation.")
+        ref = ref or "recommendation"
+        if result.part(kind, ref) is None:
+            raise CommentError(f"Unknown part {ref!r} of the recommendation.")
+        return ref
+    if kind == TargetKind.DISAGREEMENT and ref.isdigit():
+        ref = str(int(ref))
+    if result.part(kind, ref) is None:
+        if kind == TargetKind.DISAGREEMENT:
+            raise CommentError(f"The synthesis has {len(parts)} disagreement(s); {ref!r} "
+                               "is not one of them.")
+        known = ", ".join(p.ref for p in parts) or "none"
+        raise CommentError(f"The synthesis has no {kind_words(kind)} {ref!r} "
+                           f"(it has: {known}).")
     return ref
 
 
-def _claim_ref(result: DebateResult, kind: str, ref: str) -> str:
-    _check_claim(result, ref)
-    return ref
-
-
-def _disagreement_ref(result: DebateResult, kind: str, ref: str) -> str:
-    """A disagreement's index, in its canonical spelling (no leading zeros)."""
-    count = len(result.disagreements)
-    if not ref.isdigit() or int(ref) >= count:
-        raise CommentError(
-            f"The synthesis has {count} disagreement(s); {ref!r} is not one of them."
-        )
-    return str(int(ref))
-
-
-def _recommendation_ref(result: DebateResult, kind: str, ref: str) -> str:
-    """A part of the recommendation, the whole of it when none is named."""
-    if result.recommended_path is None:
-        raise CommentError("This synthesis has no recommendation.")
-    ref = ref or "recommendation"
-    if ref not in RECOMMENDATION_PARTS:
-        raise CommentError(f"Unknown part {ref!r} of the recommendation.")
-    return ref
-
-
-# How each kind of target that names a part of the synthesis checks (and cleans) its ref.
-_REF_CHECKS: dict[str, Callable[[DebateResult, str, str], str]] = {
-    TargetKind.RISK: _item_ref,
-    TargetKind.CONCERN: _item_ref,
-    TargetKind.CLAIM: _claim_ref,
-    TargetKind.DISAGREEMENT: _disagreement_ref,
-    TargetKind.RECOMMENDATION: _recommendation_ref,
-}
-
-
-def _clean_quote(result: DebateResult, quote: str, offset: int | None
+def _clean_quote(result: ResultView, quote: str, offset: int | None
                  ) -> tuple[str, int | None]:
     """The quote as the synthesis has it, and where it starts (the occurrence nearest
     ``offset``); refused when the synthesis does not contain it."""
@@ -158,8 +135,8 @@ def _clean_quote(result: DebateResult, quote: str, offset: int | None
     return quote, starts[nearest(starts, offset)]
 
 
-def _check_claim(result: DebateResult, ref: str) -> None:
-    ids = [r for r, _ in synthesis_claims(result)]
+def _check_claim(result: ResultView, ref: str) -> None:
+    ids = [p.ref for p in synthesis_claims(result)]
     if ref not in ids:
         known = ", ".join(ids) or "none"
         raise CommentError(f"The synthesis has no claim to verify {ref!r} (it has: {known}).")
@@ -362,8 +339,8 @@ def _clean_action_target(debate: Debate, kind: str, ref: str) -> tuple[str, str,
         return kind, "", ""
     if kind == TargetKind.CLAIM:
         _check_claim(result, ref)
-    elif ref not in [r.id for r in result.pre_positional_risks]:
-        known = ", ".join(r.id for r in result.pre_positional_risks) or "none"
+    elif result.part(kind, ref) is None:
+        known = ", ".join(p.ref for p in result.of_kind(kind)) or "none"
         raise CommentError(f"The synthesis has no risk {ref!r} (it has: {known}).")
     return kind, ref, item_text(result, kind, ref)
 

@@ -37,27 +37,39 @@ def _short(text: object, limit: int = 70) -> str:
     return words if len(words) <= limit else words[: limit - 1] + "…"
 
 
-def _target_choices(debate: Debate) -> list[tuple[str, str]]:
+def _target_kinds(result: selectors.ResultView | None) -> list[tuple[str, str]]:
+    """(kind, label) of what the form's "About" offers: the synthesis, the kinds of
+    part the result has (in TargetKind's order, a plugin's after them) and a quoted
+    passage where the result has passages to quote."""
+    kinds = {p.kind for p in result.parts} if result else set()
+    if result and result.passages:
+        kinds.add(TargetKind.QUOTE)
+    known = [(k, label) for k, label in TargetKind.choices
+             if k == TargetKind.SYNTHESIS or k in kinds]
+    own = [(k, selectors.kind_words(k).capitalize()) for k in
+           dict.fromkeys(p.kind for p in result.parts) if k not in TargetKind.values] \
+        if result else []
+    return known + own
+
+
+def _target_choices(result: selectors.ResultView | None) -> list[tuple[str, str]]:
     """(target_ref, label) of what the synthesis offers to comment on, for the form's
-    suggestion list (the service still checks whatever is typed)."""
-    result = selectors.synthesis_result(debate)
+    suggestion list (the service still checks whatever is typed): its protocol's parts,
+    the parts of the recommendation last."""
     if result is None:
         return []
-    choices = [(i.id, f"risk: {_short(i.text)}") for i in result.pre_positional_risks]
-    choices += [(i.id, f"concern: {_short(i.text)}") for i in result.post_positional_concerns]
-    choices += [(str(n), f"disagreement: {_short(d.topic)}")
-                for n, d in enumerate(result.disagreements)]
-    choices += [(ref, f"claim to verify: {_short(c.quote)}")
-                for ref, c in selectors.synthesis_claims(result)]
-    if result.recommended_path is not None:
-        choices += [(ref, f"recommendation: {label}") for ref, label in RECOMMENDATION_LABELS]
-    return choices
+    named = dict(RECOMMENDATION_LABELS)
+    choices = [(p.ref, f"{selectors.kind_words(p.kind)}: {_short(p.text)}")
+               for p in result.parts if p.kind != TargetKind.RECOMMENDATION]
+    return choices + [(p.ref, f"recommendation: {named.get(p.ref, p.ref.replace('_', ' '))}")
+                      for p in result.of_kind(TargetKind.RECOMMENDATION)]
 
 
 def _panel(request: HtmxHttpRequest, debate: Debate, role: str, *,
            form: CommentForm | None = None, error: str = "", status: int = 200) -> HttpResponse:
     """The panel: a fragment for HTMX requests, otherwise a full page."""
     can_write = role in WRITE_ROLES
+    result = selectors.synthesis_result(debate)
     context = {
         "debate": debate,
         "can_write": can_write,
@@ -68,8 +80,8 @@ def _panel(request: HtmxHttpRequest, debate: Debate, role: str, *,
         "threads": selectors.debate_threads(debate=debate),
         "form": form or CommentForm(),
         "error": error,
-        "target_kinds": TargetKind.choices,
-        "target_choices": _target_choices(debate) if role in WRITE_ROLES else [],
+        "target_kinds": _target_kinds(result),
+        "target_choices": _target_choices(result) if role in WRITE_ROLES else [],
     }
     template = "collab/_panel.html" if request.htmx else "collab/comments.html"
     return render(request, template, context, status=status)

@@ -14,9 +14,9 @@ from accounts.api_auth import api_auth
 from api_kit.errors import errors
 from debates import selectors
 from debates.access import debate_access
-from debates.engine import DebateResult, get_protocol
+from debates.engine import get_protocol
 from debates.models import Debate
-from debates.web.compare import Comparison, compare_results
+from debates.web.compare import compare_results
 
 router = Router(tags=["debates"], auth=api_auth)
 
@@ -41,10 +41,11 @@ class RunOut(Schema):
 class CompareOut(Schema):
     a: RunOut
     b: RunOut
-    comparison: Comparison | None = Field(description=(
-        "What each run found that the other did not (items matched by near-duplicate "
-        "similarity), the metrics round by round and how the verdicts moved; null "
-        "unless both runs are council debates with a result (see note)."))
+    comparison: Any = Field(description=(
+        "What each run found that the other did not, as their protocol compares them "
+        "(a council's: its items matched by near-duplicate similarity, the metrics "
+        "round by round and how the verdicts moved); null unless both runs have a "
+        "result of one protocol that compares item by item (see note)."))
     note: str = Field(description="Why there is no comparison, when there is none.")
 
 
@@ -66,9 +67,7 @@ def compare(request: HttpRequest, query: Query[CompareQuery]) -> dict[str, Any]:
         note = "Both runs need a result; " + ", ".join(
             f"{name} is {d.status}" for name, d, r in (("a", a, result_a), ("b", b, result_b))
             if r is None) + "."
-    elif isinstance(result_a, DebateResult) and isinstance(result_b, DebateResult):
-        comparison = compare_results(result_a, result_b)
-    else:
+    elif (comparison := compare_results(result_a, result_b)) is None:
         labels = ", ".join(sorted({get_protocol(d.protocol).label for d in (a, b)}))
         note = f"Item-by-item comparison reads council results; these are {labels}."
     return {"a": _run(a, result_a is not None), "b": _run(b, result_b is not None),

@@ -11,21 +11,13 @@ from django.utils.safestring import SafeString
 
 from debates.debate_sources import passage_url, source_urls
 from debates.engine import (
-    DebateChange,
-    Diagnostic,
-    SeverityCounts,
-    VerdictSplit,
     citer_words,
-    describe_change,
-    diagnostic_meaning,
     get_protocol,
     known_protocols,
     option_label,
-    status_line_in,
     step_words,
     where_words,
 )
-from debates.engine import describe_split as describe
 from debates.page_words import PageWords
 from view_kit.rendering import render_untrusted
 
@@ -241,7 +233,7 @@ def cached_words(context: template.Context, usage: Any) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def tr_trends(context: template.Context, diagnostic: Diagnostic) -> str:
+def tr_trends(context: template.Context, diagnostic: Any) -> str:
     """How the mean and the dispersion moved, in the page's language."""
     t = PageWords(page_language(context))
     return t("diag.trends", mean_trend=t(f"trend.{diagnostic.mean_trend}"),
@@ -259,27 +251,13 @@ def tr_option(context: template.Context, option: str) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def tr_split(context: template.Context, split: object) -> str:
-    """A verdict split ("4 of 5 for, 1 conditional") in the page's language; "–" for none."""
-    if split is None:
-        return "–"
-    return describe(VerdictSplit.model_validate(split), PageWords(page_language(context)))
-
-
-@register.simple_tag(takes_context=True)
-def tr_change(context: template.Context, change: object) -> str:
-    """What the debate changed ("First vote: SQS 3:2; after cross-examination: ...") in
-    the page's language; "" for none (a result without verdicts, another protocol's)."""
-    if not change:
-        return ""
-    return describe_change(DebateChange.model_validate(change), PageWords(page_language(context)))
-
-
-@register.simple_tag(takes_context=True)
-def tr_meaning(context: template.Context, diagnostic: Diagnostic) -> str:
-    """What a diagnostic's label means, in words its numbers bear out, in the page's
-    language."""
-    return diagnostic_meaning(diagnostic, PageWords(page_language(context)))
+def protocol_words(context: template.Context, protocol: str, name: str, *values: object) -> str:
+    """One of a protocol's values in words in the page's language, through the
+    protocol's ``page_words`` (``{% protocol_words r.protocol "split" r.verdicts_after %}``):
+    the site names none of a protocol's types (docs/web.md, "Templates")."""
+    language = page_language(context)
+    words = get_protocol(str(protocol)).page_words(language, PageWords(language))
+    return words[name](*values)
 
 
 @register.simple_tag(takes_context=True)
@@ -310,15 +288,6 @@ def tr_decision(context: template.Context, decision: str) -> str:
         return t(key)
     except KeyError:  # e.g. a decision stored by an older version
         return humanize_reason(decision)
-
-
-@register.simple_tag(takes_context=True)
-def tr_status_line(context: template.Context, round_number: int, cap: int,
-                   counts: SeverityCounts | dict[str, int], decision: str) -> str:
-    """An adversarial round's status line ("Round 2/5  red×1 yellow×0 green×2 →
-    continue") in the page's language; in English the CLI's own line."""
-    return status_line_in(page_language(context), round_number, cap,
-                          SeverityCounts.model_validate(counts), decision)
 
 
 @register.simple_tag(takes_context=True)

@@ -14,23 +14,16 @@ from pydantic import BaseModel, ValidationError
 
 from debates.engine import (
     ENGLISH,
-    AgentView,
-    CouncilPhase,
     DebateProtocol,
     DebateState,
-    Diagnostic,
     Participant,
     Phase,
     QualityReason,
-    RiskFollowUp,
-    RoundMetrics,
-    TopicDisagreement,
     Translator,
     TurnStatus,
     UnverifiedClaim,
-    council_state,
-    council_step_label,
     get_protocol,
+    known_protocols,
     step_words,
     translator,
 )
@@ -43,22 +36,10 @@ from debates.web.charts import Chart, convergence_chart
 StepState = Literal["done", "running", "pending", "failed", "cancelled", "skipped"]
 
 
-# Field order and labels of each turn kind, for a reader rather than a parser.
-TURN_FIELDS: dict[str, list[tuple[str, str]]] = {
-    "persona": [("expertise", "Expertise"), ("background", "Background"),
-                ("approach", "Approach"), ("bias", "Bias on this question")],
-    CouncilPhase.PREMORTEM.value: [("failure_scenario", "How it failed"),
-                            ("root_causes", "Root causes"),
-                            ("early_warning_signals", "Early warning signals")],
-    CouncilPhase.POSITION.value: [("stance", "Stance"), ("confidence", "Confidence"),
-                           ("reasoning", "Reasoning"), ("key_assumptions", "Key assumptions")],
-    CouncilPhase.CROSS_EXAM.value: [("updated_position", "Updated position"),
-                             ("updated_confidence", "Updated confidence"),
-                             ("concessions", "Concessions"),
-                             ("remaining_disagreements", "Remaining disagreements"),
-                             ("new_evidence_needed", "New evidence needed"),
-                             ("reflection", "Reflection")],
-}
+# A composed persona's fields, for a reader rather than a parser; the order and labels
+# of a protocol's own turns are its own (``DebateProtocol.turn_field_labels``).
+PERSONA_FIELDS = [("expertise", "Expertise"), ("background", "Background"),
+                  ("approach", "Approach"), ("bias", "Bias on this question")]
 
 
 @dataclass
@@ -96,7 +77,7 @@ class PanelView:
     state: StepState
     expected: int
     turns: list[TurnView]
-    metric: RoundMetrics | None = None
+    metric: Any = None  # the round's metrics, as the protocol's page_metrics gives them
 
     @property
     def received(self) -> int:
@@ -126,8 +107,8 @@ class DebatePage:
     agents: list[AgentCard]
     panels: list[PanelView]
     chart: Chart
-    metrics: list[RoundMetrics]
-    diagnostic: Diagnostic | None
+    metrics: list[Any]  # the protocol's page_metrics
+    diagnostic: Any  # the protocol's page_diagnostic, None for none
     diagnostic_words: str
     result: BaseModel | None  # the protocol's typed result
     events: list[EventLine]
@@ -146,21 +127,22 @@ def _words(key: str) -> str:
     return key.replace("_", " ")
 
 
-# The objects turn payloads nest (synthesis and verifier turns), as the engine's models.
-PayloadItem = TopicDisagreement | AgentView | RiskFollowUp | UnverifiedClaim
-PAYLOAD_ITEM_MODELS: tuple[type[PayloadItem], ...] = (
-    TopicDisagreement, AgentView, RiskFollowUp, UnverifiedClaim)
-
-
-def payload_item(value: dict[str, Any]) -> PayloadItem | None:
-    """A nested payload object as the engine model it was stored from (they forbid
-    unknown fields, so at most one fits), or None for any other object."""
-    for model in PAYLOAD_ITEM_MODELS:
-        try:
-            return model.model_validate(value)
-        except ValidationError:
-            continue
-    return None
+def payload_item(value: dict[str, Any], t: Translator | None = None) -> str | None:
+    """A nested payload object (the synthesis and verifier turns hold lists of them) in
+    words: a claim to verify, or an object a protocol's models describe; None for any
+    other object."""
+    t = t or _ENGLISH
+    try:
+        claim = UnverifiedClaim.model_validate(value)
+    except ValidationError:
+        claim = None
+    for name in known_protocols():
+        text = get_protocol(name).payload_item_text(value, t)
+        if text is not None:
+            return text
+    if claim is None:
+        return None
+    return f"“{claim.quote}” ({t(f'claim.{claim.type.value}')}): {claim.why}"
 
 
 def field_label(key: str, t: Translator) -> str:
@@ -173,26 +155,15 @@ def field_label(key: str, t: Translator) -> str:
 _ENGLISH = PageWords(ENGLISH)
 
 
-def item_text(item: PayloadItem, t: Translator = _ENGLISH) -> str:
-    if isinstance(item, TopicDisagreement):
-        return f"{item.topic}: {'; '.join(item_text(v, t) for v in item.views)}"
-    if isinstance(item, AgentView):
-        return f"{item.agent}: {item.view}"
-    if isinstance(item, RiskFollowUp):
-        note = f": {item.note}" if item.note else ""
-        return f"{item.risk_id} {t(f'follow.{item.status.value}')}{note}"
-    return f"“{item.quote}” ({t(f'claim.{item.type.value}')}): {item.why}"
-
-
 def readable(value: object, t: Translator = _ENGLISH) -> str:
     """Plain text for a nested payload value (the synthesis and verifier turns hold
     lists of objects), so no Python or JSON notation reaches a reader. Objects the
     engine's models describe are read through them; any other object lists its keys.
     Field names and fixed values come in ``t``'s language, the text as written."""
     if isinstance(value, dict):
-        item = payload_item(value)
+        item = payload_item(value, t)
         if item is not None:
-            return item_text(item, t)
+            return item
         return "; ".join(f"{field_label(str(k), t)}: {readable(v, t)}"
                          for k, v in value.items() if v not in (None, "", []))
     if isinstance(value, list):
@@ -204,9 +175,12 @@ def readable(value: object, t: Translator = _ENGLISH) -> str:
     return "" if value is None else str(value)
 
 
-def turn_fields(phase: str, payload: dict[str, Any],
-                t: Translator = _ENGLISH) -> list[TurnField]:
-    known = TURN_FIELDS.get(phase)
+def turn_fields(protocol: DebateProtocol, phase: str, payload: dict[str, Any],
+                t: Translator = _ENGLISH, known: list[tuple[str, str]] | None = None
+                ) -> list[TurnField]:
+    """A turn's fields in the order and under the labels its protocol gives (``known``
+    overrides them), else in the payload's own."""
+    known = known or protocol.turn_field_labels(phase)
     keys = known or [(k, field_label(k, t)) for k in payload]
     fields = []
     for key, label in keys:
@@ -219,8 +193,7 @@ def turn_fields(phase: str, payload: dict[str, Any],
                 f"{field_label(str(k), t)}: {readable(v, t)}" for k, v in value.items()
                 if v not in (None, "", [])]))
         elif isinstance(value, bool) or value is None:
-            # A missing updated confidence means "unchanged"; elsewhere it means "none".
-            empty = "unchanged" if phase == CouncilPhase.CROSS_EXAM.value else "none"
+            empty = protocol.turn_missing_word(phase)
             fields.append(TurnField(label=label, key=key, number=empty if value is None else
                                     ("yes" if value else "no")))
         elif isinstance(value, int | float):
@@ -230,17 +203,11 @@ def turn_fields(phase: str, payload: dict[str, Any],
     return fields
 
 
-def turn_summary(phase: str, payload: dict[str, Any], t: Translator = _ENGLISH) -> str:
-    if phase == CouncilPhase.POSITION.value:
-        return str(payload.get("stance", ""))
-    if phase == CouncilPhase.CROSS_EXAM.value:
-        return str(payload.get("updated_position") or payload.get("reflection") or "")
-    if phase == CouncilPhase.PREMORTEM.value:
-        return str(payload.get("failure_scenario", ""))
-    if phase == Phase.SYNTHESIS.value:
-        path = payload.get("recommended_path") or payload.get("divergence_report") or {}
-        if isinstance(path, dict):
-            return str(path.get("recommendation") or path.get("summary") or "")
+def turn_summary(protocol: DebateProtocol, phase: str, payload: dict[str, Any],
+                 t: Translator = _ENGLISH) -> str:
+    """A turn's gist: the protocol's, else (a verifier's turn) how many claims it found."""
+    if summary := protocol.turn_summary(phase, payload, t):
+        return summary
     if phase == Phase.VERIFY.value:
         claims = payload.get("claims")
         if isinstance(claims, list):
@@ -325,7 +292,7 @@ def _agent_cards(protocol: DebateProtocol, state: DebateState, debate: Debate,
     return cards
 
 
-def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetrics]) -> Chart:
+def _chart(state: DebateState, cards: list[AgentCard], metrics: list[Any]) -> Chart:
     """The convergence chart; each card takes its series' colour."""
     if not any(c.trail for c in cards):
         return convergence_chart([])
@@ -343,7 +310,7 @@ def _chart(state: DebateState, cards: list[AgentCard], metrics: list[RoundMetric
 
 
 def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
-            names: dict[int, str], metrics: list[RoundMetrics], rounds: int) -> list[PanelView]:
+            names: dict[int, str], metrics: list[Any], rounds: int) -> list[PanelView]:
     """One panel per agent step begun (or due), with its turns and its round's metrics."""
     by_round = {m.round: m for m in metrics}
     panels: list[PanelView] = []
@@ -358,20 +325,17 @@ def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
             turns.append(TurnView(
                 agent_index=agent, agent_name=_name(names, agent), ok=ok,
                 error=turn.error or "",
-                fields=turn_fields(phase, turn.payload or {}, t) if ok else [],
-                summary=turn_summary(phase, turn.payload or {}, t) if ok else "",
+                fields=turn_fields(protocol, phase, turn.payload or {}, t) if ok else [],
+                summary=turn_summary(protocol, phase, turn.payload or {}, t) if ok else "",
             ))
-        step_state = state_of.get(council_step_label(step), "pending")
+        step_state = state_of.get(protocol.step_label(step), "pending")
         # A step of another protocol may share a label ("round 1") but holds no turns.
         if not turns and step_state in ("pending", "skipped", "done"):
             continue
-        title = {"premortem": "Premortem", "position": "Positions (round 0)"}.get(
-            council_step_label(step), council_step_label(step).capitalize())
+        panel = protocol.page_panel(state, step)
         panels.append(PanelView(
-            key=council_step_label(step).replace(" ", "-"), title=title, state=step_state,
-            expected=len(council_state(state).active_agents(step)), turns=turns,
-            metric=by_round.get(step.round) if step.phase in (CouncilPhase.POSITION,
-                                                               CouncilPhase.CROSS_EXAM) else None,
+            key=panel.key, title=panel.title, state=step_state, expected=panel.expected,
+            turns=turns, metric=by_round.get(step.round) if panel.measured else None,
         ))
     return panels
 

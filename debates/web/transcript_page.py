@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from debates.engine import CouncilPhase, Phase, QualityReason, Step, TurnStatus, get_protocol
+from debates.engine import Phase, QualityReason, Step, TurnStatus, get_protocol
 from debates.models import Debate
 from debates.page_words import PageWords
 from debates.runtime.state_rows import load_state
-from debates.web.pages import TurnView, turn_fields, turn_summary
+from debates.web.pages import PERSONA_FIELDS, TurnView, turn_fields, turn_summary
 from debates.web.quality import reasons_on_turn
 
+# The shared phases' headings; a protocol heads its own steps (transcript_title).
 PANEL_TITLES = {
-    CouncilPhase.COMPOSE.value: "Compose: the panel",
     Phase.SYNTHESIS.value: "Synthesis (the model's narrative)",
     Phase.VERIFY.value: "Verifier",
     Phase.JUDGE.value: "Judge (its grade of the synthesis)",
@@ -41,17 +41,20 @@ def transcript_sections(debate: Debate, reasons: Sequence[QualityReason] = ()
     state = load_state(debate)
     names = {a.index: a.name for a in debate.agents.all()}
     t = PageWords(state.language)  # field names in the debate's language
+    protocol = get_protocol(state.config.protocol)
     groups: dict[Step, list[TurnView]] = {}
     for (phase, rnd, agent), turn in state.turns.items():
         ok = turn.status is TurnStatus.OK and turn.payload is not None
         payload = turn.payload or {}
-        if phase == CouncilPhase.COMPOSE.value and ok:
+        personas = protocol.composed_personas(phase, payload) if ok else []
+        if personas:
             # One entry per composed persona reads better than one JSON blob.
-            for i, persona in enumerate(payload.get("personas", [])):
-                groups.setdefault(Step(CouncilPhase.COMPOSE), []).append(TurnView(
+            for i, persona in enumerate(personas):
+                groups.setdefault(Step(Phase(phase)), []).append(TurnView(
                     agent_index=i, agent_name=str(persona.get("name", "")), ok=True,
-                    fields=turn_fields("persona", {k: v for k, v in persona.items()
-                                                    if k != "name"}, t),
+                    fields=turn_fields(protocol, phase, {k: v for k, v in persona.items()
+                                                         if k != "name"}, t,
+                                       known=PERSONA_FIELDS),
                     summary=str(persona.get("expertise", "")),
                     quality_marks=reasons_on_turn(reasons, phase, rnd, i)))
             continue
@@ -59,21 +62,18 @@ def transcript_sections(debate: Debate, reasons: Sequence[QualityReason] = ()
             agent_index=agent,
             agent_name=names.get(agent, f"Agent {agent + 1}") if agent >= 0 else "panel",
             ok=ok, error=turn.error or "",
-            fields=turn_fields(phase, payload, t) if ok else [],
-            summary=turn_summary(phase, payload, t) if ok else "",
+            fields=turn_fields(protocol, phase, payload, t) if ok else [],
+            summary=turn_summary(protocol, phase, payload, t) if ok else "",
             quality_marks=reasons_on_turn(reasons, phase, rnd, agent),
         ))
-    protocol = get_protocol(state.config.protocol)
     sections = []
     # Steps in the order they ran (turns are stored, and loaded, in that order): the
     # one order every protocol shares.
     for step in groups:
         turns = sorted(groups[step], key=lambda t: t.agent_index)
         label = protocol.step_label(step)
-        title = PANEL_TITLES.get(step.phase.value) or {
-            "premortem": "Premortem", "position": "Positions (round 0)"}.get(label) or (
-            f"Cross-examination, {label}" if step.phase is CouncilPhase.CROSS_EXAM
-            else label.capitalize())
+        title = (PANEL_TITLES.get(step.phase.value) or protocol.transcript_title(step)
+                 or label.capitalize())
         sections.append(TranscriptSection(key=label.replace(" ", "-"), title=title,
                                           turns=turns, step=label, phase=step.phase.value))
     return sections

@@ -38,7 +38,6 @@ from debates.debate_sources import (
 from debates.engine import (
     MAX_SOURCE_BYTES,
     DebateConfig,
-    DebateResult,
     InputError,
     detect_language,
     get_protocol,
@@ -268,6 +267,10 @@ def debate_synthesis(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
         context["earlier"], context["result"] = found
     else:
         context["result"] = _result_or_404(detailed)
+    result = context["result"]
+    assert isinstance(result, BaseModel)
+    # Comments on a selected passage where the protocol marks passages to quote.
+    context["quotable"] = bool(get_protocol(detailed.protocol).quote_passages(result))
     return render(request, "debates/synthesis.html", context)
 
 
@@ -333,12 +336,12 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
         })
     debates = [debate_access(user=request.user, code=c)[0] for c in codes]
     results = [selectors.debate_result(debate=d) for d in debates]
-    # The item-by-item comparison reads council results; other protocols show side by
-    # side with what every result has (stop, cost), and a note saying so.
+    # Two runs of a protocol that compares its results item by item show its comparison
+    # (its "compare" partial); others show side by side with what every result has
+    # (stop, cost), and a note saying so.
     first, second = results
-    comparison = (compare_results(first, second) if isinstance(first, DebateResult)
-                  and isinstance(second, DebateResult) else None)
-    council = comparison is not None
+    comparison = compare_results(first, second) if first and second else None
+    compared = comparison is not None
     # Both runs in one language: the page's fixed words in it; else English.
     languages = {detect_language(d.question) for d in debates}
     lang = languages.pop() if len(languages) == 1 else "en"
@@ -346,7 +349,10 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
         "lang": lang,
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
-        "not_council": "" if council or not all(results) else ", ".join(
+        "compare_partial": get_protocol(debates[0].protocol).page_partials()["compare"],
+        "lead_a": get_protocol(debates[0].protocol).page_partials()["compare_side"],
+        "lead_b": get_protocol(debates[1].protocol).page_partials()["compare_side"],
+        "not_council": "" if compared or not all(results) else ", ".join(
             sorted({protocol_name(lang, d.protocol) for d in debates})),
     })
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from debates.engine.protocols.council.pages import only_in
 from debates.engine.protocols.council.schemas import DebateResult
-from debates.web.compare import compare_results, only_in
+from debates.web.compare import compare_results
 
 
 def test_only_in_matches_paraphrases():

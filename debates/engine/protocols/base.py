@@ -161,13 +161,28 @@ class ResultPart:
     text: str  # the part's text as the result holds it (untrusted)
 
 
+@dataclass(frozen=True)
+class PagePanel:
+    """How the debate page heads the panel of one agent step (``panel_steps``): its
+    stable key, its title, how many turns it expects and whether the round's metrics
+    (``page_metrics``) belong beside it."""
+
+    key: str
+    title: str
+    expected: int
+    measured: bool = False
+
+
 # Page partials every protocol has; a protocol's own ``partials`` override them. "chart"
-# empty means the page shows no chart beside the agent cards.
+# empty means the page shows no chart beside the agent cards; "compare" empty means
+# the compare page shows two runs side by side without an item-by-item comparison.
 DEFAULT_PARTIALS = {
     "head": "debates/protocols/_summary_head.html",
     "agents": "debates/_agents.html",
     "chart": "",
     "summary": "",
+    "compare": "",
+    "compare_side": "",
 }
 
 
@@ -195,8 +210,11 @@ class DebateProtocol:
     state_view: ClassVar[type[StateView]] = StateView
     # Templates the pages include for this protocol, over DEFAULT_PARTIALS: "head" (the
     # settings line), "agents", "chart" (beside the agents), "live" (progress and
-    # turns), "summary" (the debate page's synthesis card, once there is a result) and
-    # "result" (the synthesis page's body).
+    # turns), "summary" (the lead of the debate page's synthesis card once there is a
+    # result, its quality hold included; default: the hold alone),
+    # "result" (the synthesis page's body), "compare" (what two runs found that the
+    # other did not, from ``page_comparison``) and "compare_side" (what the compare
+    # page shows of one run beside its stop reason).
     partials: ClassVar[dict[str, str]] = {}
     # The folder holding the templates ``partials`` name (plain files, under the names
     # the partials give); None when the protocol brings none. The default is the
@@ -332,6 +350,65 @@ class DebateProtocol:
         """The diagnostic the status card shows and its meaning in the debate's
         language; (None, "") for a protocol that makes none."""
         return None, ""
+
+    def page_panel(self, state: DebateState, step: Step) -> PagePanel:
+        """How the page heads the panel of ``step`` (one of ``panel_steps``)."""
+        label = self.step_label(step)
+        return PagePanel(key=label.replace(" ", "-"), title=label.capitalize(),
+                         expected=len(state.personas))
+
+    def page_words(self, language: str, words: Callable[..., str]
+                   ) -> dict[str, Callable[..., str]]:
+        """Functions that put the protocol's own values in words in ``language`` (a
+        verdict split, a round's status line ...), by name: what the partials call
+        through ``{% protocol_words protocol "name" value %}``. ``words`` is the page's
+        translator in that language (its wording over the protocol's). Plain text,
+        never markup."""
+        return {}
+
+    def turn_field_labels(self, phase: str) -> list[tuple[str, str]]:
+        """(payload key, label) of a turn of ``phase`` in the order a reader wants
+        them; empty for the payload's own order and field names."""
+        return []
+
+    def turn_missing_word(self, phase: str) -> str:
+        """What a missing (null) value of a turn of ``phase`` means on the page."""
+        return "none"
+
+    def turn_summary(self, phase: str, payload: dict[str, Any],
+                     words: Callable[..., str]) -> str:
+        """A turn's gist in one line ("" for none); ``words`` translates fixed words."""
+        return ""
+
+    def payload_item_text(self, value: dict[str, Any],
+                          words: Callable[..., str]) -> str | None:
+        """A nested object of one of the protocol's turn payloads in words, or None for
+        an object the protocol does not describe (the page lists its keys)."""
+        return None
+
+    def composed_personas(self, phase: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        """The personas a turn of ``phase`` composed (the transcript shows one entry
+        each); none for a turn that composes none."""
+        return []
+
+    def transcript_title(self, step: Step) -> str:
+        """The transcript's heading for ``step``; "" for the page's own."""
+        return ""
+
+    def quote_passages(self, result: BaseModel) -> list[tuple[object, str]]:
+        """(text, how the result page renders it) of every passage of a result a reader
+        can select a quote in, in page order: "plain" (escaped text), "inline" or
+        "block" (untrusted Markdown). The result partial marks the same passages
+        ``data-passage``; none when the protocol takes no comments on quotes."""
+        return []
+
+    def page_comparison(self, a: BaseModel, b: BaseModel,
+                        words_in: Callable[[str], Callable[..., str]]) -> Any:
+        """What two results of this protocol found that the other did not, for the
+        ``compare`` partial and the compare API (plain data, fixed words through
+        ``words_in(language)``, the page's translator); None when the protocol compares
+        nothing item by item."""
+        return None
 
     def page_steps(self, state: DebateState, running: str = "") -> list[PageStep]:
         """The stepper: every step the debate has run or will run, in order. Steps a

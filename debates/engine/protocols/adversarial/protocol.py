@@ -38,6 +38,7 @@ from ..base import (
     Participant,
     PlannedCall,
     Request,
+    ResultPart,
     ask_model,
     role_persona,
 )
@@ -45,7 +46,7 @@ from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..reading import PanelReading
 from ..sourced import sourced_messages
-from . import estimate
+from . import estimate, pages
 from .content import with_quality
 from .domains import DetectedDomain, detect_domain, localized, team_domains
 from .issues import IssueLedger, RoundTally
@@ -471,6 +472,17 @@ class AdversarialProtocol(DebateProtocol):
                       question_tokens: int) -> list[PlannedCall]:
         return estimate.planned_calls(config, agents_given=agents_given,
                                       question_tokens=question_tokens)
+
+    # ------------------------------------------------------------------ page methods
+    # (pages.py: what the site's pages and comments read of the protocol)
+
+    def result_parts(self, result: BaseModel) -> list[ResultPart]:
+        return pages.result_parts(result)
+
+    def page_words(self, language: str, words: Callable[..., str]
+                   ) -> dict[str, Callable[..., str]]:
+        return pages.page_words(language)
+
 
 
 def _feedback(critique: Critique, tally: RoundTally) -> str:

@@ -4,6 +4,7 @@ runner, with its prompts shortened when one does not fit), its result and report
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -17,14 +18,16 @@ from ..base import (
     Ask,
     DebateForecasts,
     DebateProtocol,
+    PagePanel,
     PageStep,
     Participant,
     PlannedCall,
     Request,
+    ResultPart,
 )
 from ..judge import judge_ask, judge_request, judge_step
 from ..reading import PanelReading
-from . import estimate, reading, report, steps, stored, synthesis, transcript
+from . import estimate, pages, reading, report, steps, stored, synthesis, transcript
 from .convergence import diagnostic_meaning
 from .phases import CouncilPhase
 from .schemas import DebateResult, Diagnostic, RoundMetrics, SynthesisNarrative
@@ -51,12 +54,14 @@ class CouncilProtocol(DebateProtocol):
     phases = (CouncilPhase.COMPOSE, CouncilPhase.PREMORTEM, CouncilPhase.POSITION,
               CouncilPhase.CROSS_EXAM, Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE)
     state_view = CouncilState
-    # The rounds on the debate page; the council's result is the synthesis page's own
-    # body (templates/debates/synthesis.html), so it declares no "result" partial.
     more_rounds = True
     composes_panel = True
     partials = {"head": "debates/protocols/_council_head.html",
-                "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html"}
+                "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html",
+                "summary": "debates/protocols/_council_summary.html",
+                "result": "debates/protocols/_council_result.html",
+                "compare": "debates/protocols/_council_compare.html",
+                "compare_side": "debates/protocols/_council_compare_side.html"}
 
     def check_options(self, options: dict[str, Any]) -> None:
         if options:
@@ -263,3 +268,44 @@ class CouncilProtocol(DebateProtocol):
 
     def request_more_round(self, state: DebateState) -> None:
         stored.request_more_round(state)
+
+    # ------------------------------------------------------------------ page methods
+    # (pages.py: what the site's pages and comments read of the council)
+
+    def result_parts(self, result: BaseModel) -> list[ResultPart]:
+        return pages.result_parts(result)
+
+    def quote_passages(self, result: BaseModel) -> list[tuple[object, str]]:
+        return pages.quote_passages(result)
+
+    def page_panel(self, state: DebateState, step: Step) -> PagePanel:
+        return pages.page_panel(state, step)
+
+    def page_words(self, language: str, words: Callable[..., str]
+                   ) -> dict[str, Callable[..., str]]:
+        return pages.page_words(words)
+
+    def turn_field_labels(self, phase: str) -> list[tuple[str, str]]:
+        return pages.TURN_FIELDS.get(phase, [])
+
+    def turn_missing_word(self, phase: str) -> str:
+        # A cross-examination without an updated confidence kept the one it had.
+        return "unchanged" if phase == CouncilPhase.CROSS_EXAM.value else "none"
+
+    def turn_summary(self, phase: str, payload: dict[str, Any],
+                     words: Callable[..., str]) -> str:
+        return pages.turn_summary(phase, payload)
+
+    def payload_item_text(self, value: dict[str, Any],
+                          words: Callable[..., str]) -> str | None:
+        return pages.payload_item_text(value, words)
+
+    def composed_personas(self, phase: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        return pages.composed_personas(phase, payload)
+
+    def transcript_title(self, step: Step) -> str:
+        return pages.transcript_title(step)
+
+    def page_comparison(self, a: BaseModel, b: BaseModel,
+                        words_in: Callable[[str], Callable[..., str]]) -> Any:
+        return pages.compare_results(a, b, words_in)

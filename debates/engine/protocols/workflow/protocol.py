@@ -40,13 +40,14 @@ from ..base import (
     Participant,
     PlannedCall,
     Request,
+    ResultPart,
     ask_model,
     role_persona,
 )
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..sourced import sourced_messages
-from . import estimate
+from . import estimate, pages
 from .content import with_quality
 from .contracts import QUORUM, ROLES, check_discussion
 from .labels import labels
@@ -522,6 +523,13 @@ class WorkflowProtocol(DebateProtocol):
                       question_tokens: int) -> list[PlannedCall]:
         return estimate.planned_calls(config, agents_given=agents_given,
                                       question_tokens=question_tokens)
+
+    # ------------------------------------------------------------------ page methods
+    # (pages.py: what the site's pages and comments read of the protocol)
+
+    def result_parts(self, result: BaseModel) -> list[ResultPart]:
+        return pages.result_parts(result)
+
 
 
 _STEP_ORDER = {WorkflowPhase.ANALYSIS: 0, WorkflowPhase.DISCUSSION: 1, WorkflowPhase.CONVERGENCE: 1,

@@ -1,0 +1,294 @@
+"""What the site's pages need to know about the council, behind its protocol's page
+methods (docs/engine.md, "Protocols"): how its turns read, how its panels and
+transcript sections are headed, the parts of its result that comments point at, the
+passages a reader can quote, its values in words, and two runs compared item by item.
+The site names none of the council's types; it calls these through the protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from ...novelty import DEFAULT_THRESHOLD, similarity, tokens
+from ...schemas import Phase
+from ...state import DebateState, Step
+from ..base import PagePanel, ResultPart
+from .change import DebateChange, describe_change
+from .convergence import diagnostic_meaning
+from .phases import CouncilPhase
+from .schemas import (
+    AgentView,
+    ClusteredItem,
+    DebateResult,
+    Diagnostic,
+    RecommendedPath,
+    RiskFollowUp,
+    RoundMetrics,
+    TopicDisagreement,
+    VerdictSplit,
+)
+from .state import council, step_label
+from .verdicts import describe as describe_split
+
+# Field order and labels of each of the council's turn kinds, for a reader rather
+# than a parser.
+TURN_FIELDS: dict[str, list[tuple[str, str]]] = {
+    CouncilPhase.PREMORTEM.value: [("failure_scenario", "How it failed"),
+                                   ("root_causes", "Root causes"),
+                                   ("early_warning_signals", "Early warning signals")],
+    CouncilPhase.POSITION.value: [("stance", "Stance"), ("confidence", "Confidence"),
+                                  ("reasoning", "Reasoning"),
+                                  ("key_assumptions", "Key assumptions")],
+    CouncilPhase.CROSS_EXAM.value: [("updated_position", "Updated position"),
+                                    ("updated_confidence", "Updated confidence"),
+                                    ("concessions", "Concessions"),
+                                    ("remaining_disagreements", "Remaining disagreements"),
+                                    ("new_evidence_needed", "New evidence needed"),
+                                    ("reflection", "Reflection")],
+}
+
+# Steps whose label alone would read badly as a heading.
+_TITLES = {"premortem": "Premortem", "position": "Positions (round 0)"}
+
+
+def turn_summary(phase: str, payload: dict[str, Any]) -> str:
+    if phase == CouncilPhase.POSITION.value:
+        return str(payload.get("stance", ""))
+    if phase == CouncilPhase.CROSS_EXAM.value:
+        return str(payload.get("updated_position") or payload.get("reflection") or "")
+    if phase == CouncilPhase.PREMORTEM.value:
+        return str(payload.get("failure_scenario", ""))
+    if phase == Phase.SYNTHESIS.value:
+        path = payload.get("recommended_path") or payload.get("divergence_report") or {}
+        if isinstance(path, dict):
+            return str(path.get("recommendation") or path.get("summary") or "")
+    return ""
+
+
+# The objects the council's synthesis turns nest, as the models they were stored from.
+_PayloadItem = TopicDisagreement | AgentView | RiskFollowUp
+_PAYLOAD_ITEMS: tuple[type[_PayloadItem], ...] = (TopicDisagreement, AgentView, RiskFollowUp)
+
+
+def payload_item_text(value: dict[str, Any], t: Callable[..., str]) -> str | None:
+    """A nested payload object read through the model it was stored from (they forbid
+    unknown fields, so at most one fits); None for any other object."""
+    for model in _PAYLOAD_ITEMS:
+        try:
+            return _item_text(model.model_validate(value), t)
+        except ValidationError:
+            continue
+    return None
+
+
+def _item_text(item: _PayloadItem, t: Callable[..., str]) -> str:
+    if isinstance(item, TopicDisagreement):
+        return f"{item.topic}: {'; '.join(_item_text(v, t) for v in item.views)}"
+    if isinstance(item, AgentView):
+        return f"{item.agent}: {item.view}"
+    note = f": {item.note}" if item.note else ""
+    return f"{item.risk_id} {t(f'follow.{item.status.value}')}{note}"
+
+
+def page_panel(state: DebateState, step: Step) -> PagePanel:
+    label = step_label(step)
+    return PagePanel(key=label.replace(" ", "-"), title=_TITLES.get(label, label.capitalize()),
+                     expected=len(council(state).active_agents(step)),
+                     measured=step.phase in (CouncilPhase.POSITION, CouncilPhase.CROSS_EXAM))
+
+
+def composed_personas(phase: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
+    if phase != CouncilPhase.COMPOSE.value:
+        return []
+    return [p for p in payload.get("personas", []) if isinstance(p, dict)]
+
+
+def transcript_title(step: Step) -> str:
+    if step.phase is CouncilPhase.COMPOSE:
+        return "Compose: the panel"
+    label = step_label(step)
+    if step.phase is CouncilPhase.CROSS_EXAM:
+        return f"Cross-examination, {label}"
+    return _TITLES.get(label, "")
+
+
+# ------------------------------------------------------------------ the result's parts
+
+
+def claim_ref(index: int) -> str:
+    """The id of the verifier's ``index``-th claim (0-based): V1, V2 ... in the order
+    the synthesis lists them, as risks are R1, R2 ..."""
+    return f"V{index + 1}"
+
+
+def _recommendation_parts(path: RecommendedPath) -> Iterator[ResultPart]:
+    """The recommendation itself first, then what it rests on."""
+    names = ["recommendation", *(n for n in RecommendedPath.model_fields
+                                 if n != "recommendation")]
+    for name in names:
+        value = getattr(path, name)
+        text = "; ".join(value) if isinstance(value, list) else str(value)
+        yield ResultPart("recommendation", name, text)
+
+
+def result_parts(result: BaseModel) -> list[ResultPart]:
+    """The recommendation (as a whole, "recommendation", and each of its parts by
+    field name), the risks (R1 ...), concerns (C1 ...), disagreements (by index) and
+    claims to verify (V1 ...), in the order the result page shows them."""
+    assert isinstance(result, DebateResult)
+    parts: list[ResultPart] = []
+    if result.recommended_path is not None:
+        parts += _recommendation_parts(result.recommended_path)
+    parts += [ResultPart("risk", r.id, r.text) for r in result.pre_positional_risks]
+    parts += [ResultPart("concern", c.id, c.text) for c in result.post_positional_concerns]
+    parts += [ResultPart("disagreement", str(i), d.topic)
+              for i, d in enumerate(result.disagreements)]
+    parts += [ResultPart("claim", claim_ref(i), c.quote)
+              for i, c in enumerate(result.unverified_claims)]
+    return parts
+
+
+def quote_passages(result: BaseModel) -> list[tuple[object, str]]:
+    """Every passage of the council's result page a reader can quote, in page order;
+    the council's result partial marks the same ones ``data-passage``."""
+    assert isinstance(result, DebateResult)
+    return list(_passages(result))
+
+
+def _passages(result: DebateResult) -> Iterator[tuple[object, str]]:
+    if (p := result.recommended_path) is not None:
+        yield from ((p.recommendation, "block"), (p.stakes, "block"),
+                    (p.strongest_evidence, "block"), (p.weakest_evidence, "block"))
+        yield from ((d, "inline") for d in (*p.path_dependencies, *p.risks))
+    if (d := result.divergence_report) is not None:
+        yield d.summary, "block"
+        yield from ((camp.view, "block") for camp in d.camps)
+        yield from ((x, "inline") for x in d.what_would_resolve_it)
+    yield from ((r.text, "inline") for r in result.pre_positional_risks)
+    yield from ((c.text, "inline") for c in result.post_positional_concerns)
+    for topic in result.disagreements:
+        yield topic.topic, "plain"
+        yield from ((v.view, "block") for v in topic.views)
+    yield from ((c, "inline") for c in result.consensus_points)
+    for agent in result.agents:
+        yield from ((x, "inline") for x in agent.key_assumptions)
+    yield from ((c.quote, "plain") for c in result.unverified_claims)
+
+
+# ------------------------------------------------------------------ values in words
+
+
+def page_words(words: Callable[..., str]) -> dict[str, Callable[..., str]]:
+    """A verdict split ("4 of 5 for, 1 conditional"; "–" for none), what the debate
+    changed ("" for none) and what a diagnostic means, in ``words``' language."""
+
+    def split(value: object) -> str:
+        return "–" if value is None else describe_split(VerdictSplit.model_validate(value),
+                                                        words)
+
+    def change(value: object) -> str:
+        return describe_change(DebateChange.model_validate(value), words) if value else ""
+
+    def meaning(value: object) -> str:
+        return diagnostic_meaning(Diagnostic.model_validate(value), words)
+
+    return {"split": split, "change": change, "meaning": meaning}
+
+
+# ------------------------------------------------------------------ two runs compared
+
+T = TypeVar("T")
+
+
+def only_in(items: Sequence[T], others: Sequence[T], text: Callable[[T], str],
+            threshold: float = DEFAULT_THRESHOLD) -> list[T]:
+    """The items with no near-duplicate among ``others`` (two runs never word the same
+    risk alike, so items are matched by the engine's near-duplicate similarity)."""
+    other_tokens = [tokens(text(o)) for o in others]
+    return [item for item in items
+            if not any(similarity(tokens(text(item)), t) >= threshold for t in other_tokens)]
+
+
+@dataclass(frozen=True)
+class Side:
+    risks: list[ClusteredItem]
+    concerns: list[ClusteredItem]
+    disagreements: list[TopicDisagreement]
+    consensus: list[str]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.risks or self.concerns or self.disagreements or self.consensus)
+
+
+@dataclass(frozen=True)
+class MetricRow:
+    round: int
+    a: RoundMetrics | None
+    b: RoundMetrics | None
+
+
+@dataclass(frozen=True)
+class VerdictMove:
+    """How one run's verdict split moved from round 0 to the end, in words."""
+
+    before: str
+    after: str
+    agreement_before: float | None
+    agreement_after: float | None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    only_a: Side
+    only_b: Side
+    metrics: list[MetricRow]
+    verdicts_a: VerdictMove
+    verdicts_b: VerdictMove
+
+
+def verdict_move(result: DebateResult, words: Callable[..., str]) -> VerdictMove:
+    """In ``words``' language; "–" for a run stored before verdicts."""
+
+    def said(split: VerdictSplit | None) -> str:
+        return describe_split(split, words) if split else "–"
+
+    before, after = result.verdicts_before, result.verdicts_after
+    return VerdictMove(before=said(before), after=said(after),
+                       agreement_before=before.agreement if before else None,
+                       agreement_after=after.agreement if after else None)
+
+
+def _side(x: DebateResult, y: DebateResult) -> Side:
+    def text(i: ClusteredItem) -> str:
+        return i.text
+
+    def topic_text(d: TopicDisagreement) -> str:
+        return d.topic
+
+    return Side(
+        risks=only_in(x.pre_positional_risks, y.pre_positional_risks, text),
+        concerns=only_in(x.post_positional_concerns, y.post_positional_concerns, text),
+        disagreements=only_in(x.disagreements, y.disagreements, topic_text),
+        consensus=only_in(x.consensus_points, y.consensus_points, str),
+    )
+
+
+def compare_results(a: BaseModel, b: BaseModel,
+                    words_in: Callable[[str], Callable[..., str]]) -> Comparison:
+    """What each of two council results found that the other did not, the metrics
+    round by round and how the verdicts moved (each run in its own language, through
+    ``words_in(language)``)."""
+    assert isinstance(a, DebateResult) and isinstance(b, DebateResult)
+    rounds = max(len(a.metrics), len(b.metrics))
+    by_a = {m.round: m for m in a.metrics}
+    by_b = {m.round: m for m in b.metrics}
+    return Comparison(
+        only_a=_side(a, b), only_b=_side(b, a),
+        metrics=[MetricRow(r, by_a.get(r), by_b.get(r)) for r in range(rounds)],
+        verdicts_a=verdict_move(a, words_in(a.language)),
+        verdicts_b=verdict_move(b, words_in(b.language)),
+    )
