@@ -103,35 +103,8 @@ from .protocols import (  # noqa: E402
     result_models,
     run_protocol,
 )
-from .protocols.adversarial.issues import SeverityCounts  # noqa: E402
-from .protocols.adversarial.phases import AdversarialPhase  # noqa: E402
-from .protocols.adversarial.stopping import status_line_in  # noqa: E402
 from .protocols.base import role_persona  # noqa: E402
 from .protocols.content import checked as check_content  # noqa: E402
-from .protocols.council.change import (  # noqa: E402
-    ChangeOutcome,
-    DebateChange,
-    VoteTally,
-    describe_change,
-)
-from .protocols.council.convergence import diagnostic_meaning  # noqa: E402
-from .protocols.council.phases import CouncilPhase  # noqa: E402
-from .protocols.council.schemas import (  # noqa: E402
-    AgentView,
-    ClusteredItem,
-    DebateResult,
-    Diagnostic,
-    RecommendedPath,
-    RiskFollowUp,
-    RoundDecision,
-    RoundMetrics,
-    TopicDisagreement,
-    VerdictSplit,
-)
-from .protocols.council.state import council as council_state  # noqa: E402
-from .protocols.council.state import step_label as council_step_label  # noqa: E402
-from .protocols.council.verdicts import describe as describe_split  # noqa: E402
-from .protocols.workflow.phases import WorkflowPhase  # noqa: E402
 from .quality.rules import Finding as RuleFinding  # noqa: E402
 from .quality.rules import Rule as QualityRule  # noqa: E402
 from .schemas import (  # noqa: E402
@@ -205,8 +178,7 @@ __all__ = [
     "Persona", "PERSONA_NAME_MAX", "PERSONA_TEXT_MAX", "PERSONA_MODEL_MAX",
     "MAX_PERSONA_FILE_CHARS", "PersonaFileError", "load_persona_text", "parse_personas",
     # running a debate
-    "DebateState", "Step", "council_step_label", "council_state", "Phase", "CouncilPhase",
-    "AdversarialPhase", "WorkflowPhase", "Turn",
+    "DebateState", "Step", "Phase", "Turn",
     "TurnStatus", "CallRecord",
     "EngineEvent",
     "EngineEventKind", "EngineHooks", "Cancelled", "run_protocol", "ConsoleProgress",
@@ -220,12 +192,9 @@ __all__ = [
     "ProtocolResult", "CallContext", "uses_simulator", "QualityRule", "RuleFinding",
     "check_content",
     # results
-    "DebateResult", "ResultSummary", "Quality", "QualityReason", "RoundMetrics",
-    "RoundDecision", "StopReason", "Diagnostic", "diagnostic_meaning", "VerdictSplit",
-    "describe_split", "DebateChange", "ChangeOutcome", "VoteTally", "describe_change",
-    "options_from_question", "parse_options", "AgentView",
-    "ClusteredItem", "RecommendedPath", "RiskFollowUp", "TopicDisagreement",
-    "UnverifiedClaim", "SeverityCounts", "status_line_in",
+    "ResultSummary", "Quality", "QualityReason", "StopReason",
+    "options_from_question", "parse_options",
+    "UnverifiedClaim",
     # wording and text
     "Translator", "translator", "Catalogue", "CatalogueNotCompiled", "COMPILE_HINT",
     "ENGLISH", "read_catalogue_messages", "step_words", "citer_words", "where_words",

@@ -66,4 +66,4 @@ def test_a_team_needs_a_name(owner):
     _, secret = api_token_create(user=owner, name="wide")
     wide = Client(HTTP_AUTHORIZATION=f"Bearer {secret}")
     blank = wide.post("/api/teams/", {"name": "   "}, content_type="application/json")
-    assert blank.status_code == 400 and "name" in blank.json()["errors"]
+    assert blank.status_code == 422 and "name" in blank.json()["errors"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from debates.engine import CouncilPhase
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.schemas import DebateConfig
 from debates.models import Debate, DebateStatus, LLMCall, Turn
 from debates.runtime.execution import run_next_step, run_to_completion

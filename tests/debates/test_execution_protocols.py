@@ -5,10 +5,10 @@ from the protocol in the registry, never from the council's own modules."""
 import pytest
 
 from debates import selectors
-from debates.engine import WorkflowPhase
 from debates.engine.protocols import get_protocol
 from debates.engine.protocols.adversarial.schemas import AdversarialResult
 from debates.engine.protocols.adversarial.stopping import converged
+from debates.engine.protocols.workflow.phases import WorkflowPhase
 from debates.engine.protocols.workflow.schemas import WorkflowResult
 from debates.engine.schemas import DebateConfig
 from debates.engine.state import Step

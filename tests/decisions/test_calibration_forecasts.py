@@ -9,7 +9,8 @@ import logging
 import pytest
 from pydantic import create_model
 
-from debates.engine import DebateResult, get_protocol
+from debates.engine import get_protocol
+from debates.engine.protocols.council.schemas import DebateResult
 from decisions.calibration import UnreadableResult, team_calibration
 from decisions.outcomes import outcome_record
 from decisions.services import decision_record

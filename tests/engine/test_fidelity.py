@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-from debates.engine import CouncilPhase, run_protocol
+from debates.engine import run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.report import render_markdown
 from debates.engine.protocols.council.schemas import DiagnosticLabel, SynthesisNarrative
 from debates.engine.protocols.council.steps import agent_request

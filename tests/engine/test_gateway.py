@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from debates.engine import CouncilPhase
 from debates.engine.llm.capabilities import capabilities
 from debates.engine.llm.gateway import (
     CallFailed,
@@ -22,6 +21,7 @@ from debates.engine.llm.gateway import (
     parse_reply,
 )
 from debates.engine.llm.loader import litellm_module
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import ComposedPanel, CrossExamination, Position
 from debates.engine.schema_titles import without_titles
 from debates.engine.schemas import CallRecord, CallTag, SimulatorOptions

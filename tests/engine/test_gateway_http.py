@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from debates.engine import CouncilPhase
 from debates.engine.llm.gateway import CallFailed, LLMGateway
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import Position
 from debates.engine.schemas import CallRecord, CallTag
 

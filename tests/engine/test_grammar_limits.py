@@ -8,14 +8,16 @@ from typing import Any
 
 import pytest
 
-from debates.engine import AdversarialPhase, CouncilPhase, WorkflowPhase
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.gateway import format_params, json_schema_of, sent_schema
 from debates.engine.llm.grammar_limits import GRAMMAR_MAX_REPEAT, grammar_safe
 from debates.engine.llm.loader import litellm_module
 from debates.engine.protocols import run_protocol
+from debates.engine.protocols.adversarial.phases import AdversarialPhase
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import ComposedPanel, composed_panel_of
+from debates.engine.protocols.workflow.phases import WorkflowPhase
 from debates.engine.schemas import MAX_AGENTS, Mode, PersonaText, Phase
 from debates.engine.sim import simulator
 from debates.engine.state import DebateState

@@ -10,11 +10,12 @@ from typing import Any
 
 import pytest
 
-from debates.engine import CouncilPhase, get_protocol, run_protocol
+from debates.engine import get_protocol, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks, make_gateway
 from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS
 from debates.engine.llm.gateway import CallFailed, LLMGateway, output_tokens, sent_schema
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import Position, Premortem, SynthesisNarrative
 from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
 from debates.engine.schemas import CallRecord, CallTag, Mode, Phase, TurnStatus, Usage

@@ -40,7 +40,8 @@ def test_each_builtin_protocol_lists_its_own_phases_then_the_shared_ones():
 
 
 def test_a_failed_agent_turn_is_placed_by_its_protocols_phase_order():
-    from debates.engine import CouncilPhase, DebateState, TurnStatus, get_protocol, resolve_config
+    from debates.engine import DebateState, TurnStatus, get_protocol, resolve_config
+    from debates.engine.protocols.council.phases import CouncilPhase
 
     state = DebateState(question="Go?", config=resolve_config(mode="quick"))
     for phase in (CouncilPhase.POSITION, CouncilPhase.PREMORTEM):

@@ -6,11 +6,12 @@ import json
 
 import pytest
 
-from debates.engine import CouncilPhase, novelty, run_protocol
+from debates.engine import novelty, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.points import Ledger, LedgerItem, normalise_item, parse_item
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import CrossExamination
 from debates.engine.protocols.council.steps import agent_request
 from debates.engine.protocols.council.synthesis import build_result

@@ -9,7 +9,6 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
-from debates.engine import AdversarialPhase, WorkflowPhase
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.llm.usage import usage_from_calls
@@ -27,9 +26,11 @@ from debates.engine.protocols.adversarial.issues import (
     Resolution,
     SeverityCounts,
 )
+from debates.engine.protocols.adversarial.phases import AdversarialPhase
 from debates.engine.protocols.adversarial.schemas import AdversarialResult, Critique
 from debates.engine.protocols.adversarial.stopping import converged, status_line
 from debates.engine.protocols.workflow.contracts import check_discussion
+from debates.engine.protocols.workflow.phases import WorkflowPhase
 from debates.engine.protocols.workflow.schemas import Citation, Discussion, WorkflowResult
 from debates.engine.schemas import Phase, Turn
 from debates.engine.state import DebateState

@@ -39,3 +39,37 @@ def test_the_contract_covers_every_package_and_every_module_of_the_debates_app()
 def test_nothing_is_let_through():
     assert _contract()["forbidden_modules"] == ["debates.engine.**"]
     assert "ignore_imports" not in _contract()
+
+
+PROTOCOL_BOUNDARY = "Nothing outside a protocol's package imports it"
+BUILT_IN = {"council", "adversarial", "workflow"}
+
+
+def _named(prefix: str) -> dict:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    return next(c for c in config["contracts"] if c["name"].startswith(prefix))
+
+
+def test_the_protocol_boundary_covers_every_engine_module_but_the_plugins():
+    """A module added to the engine is inside the boundary until someone lists it; the
+    plugins module alone registers the built-ins (docs/engine.md, "Protocols")."""
+    contract = _named(PROTOCOL_BOUNDARY)
+    engine_dir = ROOT / "debates" / "engine"
+    expected = {f"debates.engine.{p.stem}" for p in engine_dir.glob("*.py")
+                if p.stem not in {"__init__", "__main__", "plugins"}}
+    expected |= {f"debates.engine.{p.parent.name}" for p in engine_dir.glob("*/__init__.py")
+                 if p.parent.name != "protocols"}
+    expected |= {f"debates.engine.protocols.{p.stem}"
+                 for p in (engine_dir / "protocols").glob("*.py") if p.stem != "__init__"}
+    assert set(contract["source_modules"]) == expected
+    assert {m.rsplit(".", 1)[1] for m in contract["forbidden_modules"]} == BUILT_IN
+    assert "ignore_imports" not in contract
+
+
+def test_the_face_names_nothing_of_one_protocol():
+    defined_in = {name: getattr(getattr(engine, name), "__module__", "") or ""
+                  for name in engine.__all__}
+    own = sorted(name for name, module in defined_in.items()
+                 if module.split(".")[:4] in (["debates", "engine", "protocols", p]
+                                              for p in BUILT_IN))
+    assert own == []

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from debates.engine import AdversarialPhase
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.plugins import load_plugins
 from debates.engine.protocols import get_protocol, run_protocol
+from debates.engine.protocols.adversarial.phases import AdversarialPhase
 from debates.engine.protocols.adversarial.schemas import AdversarialResult, AskedCritique
 from debates.engine.protocols.council.schemas import DebateResult
 from debates.engine.protocols.workflow.schemas import WorkflowResult

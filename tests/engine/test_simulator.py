@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from debates.engine import CouncilPhase
 from debates.engine.llm.gateway import CallFailed, LLMGateway
 from debates.engine.llm.loader import litellm_module
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import (
     ComposedPanel,
     CrossExamination,

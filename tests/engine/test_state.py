@@ -1,7 +1,7 @@
 """Derived debate state: carried-forward confidence, active agents, next step."""
 
-from debates.engine import CouncilPhase
 from debates.engine.configure import resolve_config
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.steps import agent_request
 from debates.engine.schemas import Persona, Phase, StopReason, Turn, TurnStatus
 from debates.engine.state import DebateState, Step, detect_language

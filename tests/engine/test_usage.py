@@ -1,7 +1,7 @@
 """Cost and token totals: one rule for the CLI and for stored debates."""
 
-from debates.engine import CouncilPhase
 from debates.engine.llm.usage import usage_from_calls
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.schemas import CallRecord
 
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from debates.engine import CouncilPhase, get_protocol, run_protocol
+from debates.engine import get_protocol, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.i18n import translator
 from debates.engine.llm.usage import usage_from_calls
 from debates.engine.options import YES_NO, clean_options, options_from_question, parse_options
 from debates.engine.protocols.council.convergence import stop_decision
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.report import render_markdown
 from debates.engine.protocols.council.schemas import RoundMetrics
 from debates.engine.protocols.council.synthesis import build_result

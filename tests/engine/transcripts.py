@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from debates.engine import CouncilPhase
 from debates.engine.protocols import get_protocol
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import ComposedPanel
 from debates.engine.schemas import DebateConfig, Persona, ProtocolResult, Turn, Usage
 from debates.engine.state import DebateState

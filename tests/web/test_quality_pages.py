@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from debates.engine import CouncilPhase
+from debates.engine.protocols.council.phases import CouncilPhase
 from debates.models import DebateStatus
 from debates.runtime.state_rows import load_state
 from tests.web.htmltools import outer_html

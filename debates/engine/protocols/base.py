@@ -16,7 +16,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -39,11 +39,6 @@ from ..state import DebateState, StateView, Step
 from .reading import PanelReading
 from .registry import get_protocol
 from .sourced import offered_ids
-
-if TYPE_CHECKING:
-    # The page's round table, chart and status card show the council's measures; a
-    # protocol that measures no rounds returns none of them.
-    from .council.schemas import Diagnostic, RoundMetrics
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
 
@@ -335,9 +330,10 @@ class DebateProtocol:
         markup: the partials escape and render it as any other value."""
         return {}
 
-    def page_metrics(self, state: DebateState) -> list[RoundMetrics]:
-        """The per-round metrics the page's table and chart show (the council's
-        convergence); none for a protocol that measures no rounds."""
+    def page_metrics(self, state: DebateState) -> list[Any]:
+        """The per-round metrics the page's table and chart show (the protocol's own
+        model, which its partials read: the council's convergence); none for a
+        protocol that measures no rounds."""
         return []
 
     def panel_steps(self, state: DebateState, rounds: int) -> list[Step]:
@@ -346,7 +342,7 @@ class DebateProtocol:
         return []
 
     def page_diagnostic(self, state: DebateState, result: BaseModel | None,
-                        metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:
+                        metrics: list[Any]) -> tuple[Any, str]:
         """The diagnostic the status card shows and its meaning in the debate's
         language; (None, "") for a protocol that makes none."""
         return None, ""
