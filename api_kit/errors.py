@@ -30,7 +30,7 @@ class ApiError(Schema):
         description="Problems by field (dotted path in the body or query); may be empty.")
     detail: str = Field(description="Repeats message (for clients older than this shape).")
     retry_after: int | None = Field(
-        None, description="Seconds to wait before the same request may succeed (429, and a "
+        None, exclude_if=lambda value: value is None, description="Seconds to wait before the same request may succeed (429, and a "
                           "409 while a request with the same Idempotency-Key is answered); "
                           "the Retry-After header says the same. Absent otherwise.")
 
