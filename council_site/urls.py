@@ -37,4 +37,5 @@ urlpatterns = [
     path("", include("collab.urls")),
     path("", include("decisions.urls")),
     path("", include("notifications.urls")),
+    path("", include("webhooks.urls")),
 ]

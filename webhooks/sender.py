@@ -1,0 +1,93 @@
+"""One HTTP POST of a webhook, bounded: connecting and reading together stop at the
+timeout (a watchdog closes the socket, so a receiver that drips bytes cannot hold the
+worker), at most ``max_bytes`` of the answer are read, and redirects are not followed
+(a 3xx is a failed attempt). The connection goes to an address that ``addresses``
+checked, never to a second lookup of the name (docs/integrations.md, "Webhooks")."""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import ssl
+import threading
+import time
+from dataclasses import dataclass
+
+from webhooks.addresses import Target
+
+HEAD_CHARS = 1000  # of the answer, kept in the delivery log
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int | None  # None: no HTTP answer (refused, timed out, ...)
+    head: str
+    duration_ms: int
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300 and not self.error
+
+
+class _Pinned(http.client.HTTPConnection):
+    """HTTP to ``address`` (checked) while the Host header names the URL's host."""
+
+    def __init__(self, target: Target, address: str, timeout: float) -> None:
+        super().__init__(target.host, target.port, timeout=timeout)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedTLS(http.client.HTTPSConnection):
+    """HTTPS to ``address``, the certificate checked against the URL's host name."""
+
+    def __init__(self, target: Target, address: str, timeout: float) -> None:
+        super().__init__(target.host, target.port, timeout=timeout,
+                         context=ssl.create_default_context())
+        self.address = address
+
+    def connect(self) -> None:
+        raw = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)
+
+
+def _cut(connection: http.client.HTTPConnection) -> None:
+    sock = connection.sock
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+
+def _exchange(connection: http.client.HTTPConnection, target: Target, body: bytes,
+              headers: dict[str, str], max_bytes: int) -> tuple[int, bytes]:
+    connection.request("POST", target.path, body=body, headers=headers)
+    response = connection.getresponse()
+    return response.status, response.read(max_bytes)
+
+
+def post(target: Target, body: bytes, headers: dict[str, str], *, timeout: float,
+         max_bytes: int) -> Answer:
+    """POSTs ``body`` to the first of the target's addresses that answers."""
+    started = time.monotonic()
+    kind = _PinnedTLS if target.scheme == "https" else _Pinned
+    connection = kind(target, target.addresses[0], timeout)
+    watchdog = threading.Timer(timeout, _cut, args=(connection,))
+    watchdog.daemon = True
+    watchdog.start()
+    try:
+        status, data = _exchange(connection, target, body, headers, max_bytes)
+    except (OSError, http.client.HTTPException) as exc:
+        elapsed = time.monotonic() - started
+        why = ("timed out" if isinstance(exc, TimeoutError) or elapsed >= timeout
+               else f"{type(exc).__name__}: {exc}".strip())
+        return Answer(None, "", int(elapsed * 1000), why[:300])
+    finally:
+        watchdog.cancel()
+        connection.close()
+    elapsed = int((time.monotonic() - started) * 1000)
+    return Answer(status, data[:HEAD_CHARS * 4].decode("utf-8", "replace")[:HEAD_CHARS], elapsed)
