@@ -45,13 +45,13 @@ class _PinnedTLS(http.client.HTTPSConnection):
     """HTTPS to ``address``, the certificate checked against the URL's host name."""
 
     def __init__(self, target: Target, address: str, timeout: float) -> None:
-        super().__init__(target.host, target.port, timeout=timeout,
-                         context=ssl.create_default_context())
+        self.tls = ssl.create_default_context()
+        super().__init__(target.host, target.port, timeout=timeout, context=self.tls)
         self.address = address
 
     def connect(self) -> None:
         raw = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)
+        self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
 
 
 def _cut(connection: http.client.HTTPConnection) -> None:
@@ -72,7 +72,7 @@ def _exchange(connection: http.client.HTTPConnection, target: Target, body: byte
 
 def post(target: Target, body: bytes, headers: dict[str, str], *, timeout: float,
          max_bytes: int) -> Answer:
-    """POSTs ``body`` to the first of the target's addresses that answers."""
+    """POSTs ``body`` to the target's first checked address."""
     started = time.monotonic()
     kind = _PinnedTLS if target.scheme == "https" else _Pinned
     connection = kind(target, target.addresses[0], timeout)

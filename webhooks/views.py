@@ -62,7 +62,7 @@ def endpoint_edit(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpRes
     form = EndpointForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Not saved: " + "; ".join(
-            f"{name}: {' '.join(errs)}" for name, errs in form.errors.items()))
+            f"{name}: {' '.join(map(str, errs))}" for name, errs in form.errors.items()))
         return _back(endpoint)
     try:
         services.endpoint_update(endpoint=endpoint, **form.cleaned_data)

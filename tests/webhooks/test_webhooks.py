@@ -23,9 +23,9 @@ from standardwebhooks import Webhook
 from debates.engine.schemas import DebateConfig
 from debates.runtime.execution import run_to_completion
 from debates.services import debate_cancel, debate_create
+from tests.webhooks.receiver import hang, huge, receiver, status
 from webhooks import tasks
 from webhooks.models import Attempt, Delivery, DeliveryStatus, Endpoint, Event
-from tests.webhooks.receiver import hang, huge, receiver, status
 
 
 class Worker:
@@ -368,7 +368,8 @@ def test_the_page_creates_an_endpoint_and_shows_its_secret_once(owner_client, te
     assert secret in response.content.decode()
     again = owner_client.get(page).content.decode()
     assert secret not in again and "https://93.184.215.14/hook" in again
-    assert f"/teams/{team.code}/webhooks/" in owner_client.get(f"/teams/{team.code}/").content.decode()
+    team_page = owner_client.get(f"/teams/{team.code}/").content.decode()
+    assert f"/teams/{team.code}/webhooks/" in team_page
 
 
 def test_the_page_names_a_refused_url(owner_client, team):
