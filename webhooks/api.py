@@ -149,11 +149,16 @@ def update_endpoint(request: HttpRequest, code: uuid.UUID, payload: EndpointPatc
     return Status(200, endpoint)
 
 
-@router.delete("/{uuid:code}", response={204: None}, url_name="webhooks_delete")
-def delete_endpoint(request: HttpRequest, code: uuid.UUID) -> Status[None]:
+class EndpointDeletedOut(Schema):
+    code: uuid.UUID
+    deleted: bool
+
+
+@router.delete("/{uuid:code}", response=EndpointDeletedOut, url_name="webhooks_delete")
+def delete_endpoint(request: HttpRequest, code: uuid.UUID) -> dict[str, Any]:
     """Deletes the endpoint and its delivery log; nothing more is sent to it."""
     services.endpoint_delete(endpoint=endpoint_access(request, code, need=Need.OWNER))
-    return Status(204, None)
+    return {"code": code, "deleted": True}
 
 
 @router.post("/{uuid:code}/ping", response={202: DeliveryOut}, url_name="webhooks_ping")

@@ -144,17 +144,19 @@ def _deliveries(event: Event, endpoints: list[Endpoint]) -> list[Delivery]:
 @transaction.atomic
 def event_publish(happening: Happening) -> list[Delivery]:
     """Records the event once (by its key) and queues a delivery to every enabled
-    endpoint of its team that subscribes to it; nothing when it was published before."""
-    now = timezone.now()
+    endpoint of its team that subscribes to it; nothing when it was published before,
+    and no row at all when no endpoint wants it (most teams have none)."""
+    endpoints = [e for e in Endpoint.objects.filter(team=happening.team, enabled=True)
+                 if e.wants(happening.type)]
+    if not endpoints:
+        return []
     try:
         with transaction.atomic():
             event = Event.objects.create(
                 team=happening.team, type=happening.type, key=happening.key[:200],
-                body=_body(happening.type, now, happening.data))
+                body=_body(happening.type, timezone.now(), happening.data))
     except IntegrityError:
         return []  # the same happening again (a retried task, a daily reminder)
-    endpoints = [e for e in Endpoint.objects.filter(team=happening.team, enabled=True)
-                 if e.wants(happening.type)]
     deliveries = _deliveries(event, endpoints)
     _queue(deliveries)
     return deliveries
