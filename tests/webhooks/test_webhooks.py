@@ -388,3 +388,34 @@ def test_the_page_names_a_refused_url(owner_client, team):
                                  {"url": "http://10.0.0.1/", "event_types": ["debate.finished"]})
     assert response.status_code == 400 and "private, loopback" in response.content.decode()
     assert not Endpoint.objects.exists()
+
+
+def test_a_source_read_or_refused_and_an_evaluation_ended_are_events(
+        team, owner, worker, settings, tmp_path, monkeypatch,
+        django_capture_on_commit_callbacks):
+    from debates.debate_sources import Upload
+    from debates.engine import SourceRefused
+    from evaluations import runner
+    from evaluations.services import EvaluationRequest, evaluation_start
+    from sources import services as source_services
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    _listening(team)
+    good, bad = source_services.sources_upload(team=team, user=owner, files=[
+        Upload("notes.md", b"# Costs\nKafka costs 9."), Upload("more.md", b"# More\n")])
+    with django_capture_on_commit_callbacks(execute=True):
+        source_services.extract_version(str(good.code))
+        monkeypatch.setattr(source_services, "extract_text", lambda data, name: (
+            _ for _ in ()).throw(SourceRefused(f"{name}: no text in it")))
+        source_services.extract_version(str(bad.code))
+    evaluation = evaluation_start(team=team, user=owner, request=EvaluationRequest(
+        set_name="compare", n=3, sim_accuracy=0.6))
+    with django_capture_on_commit_callbacks(execute=True):
+        while runner.run(evaluation.code):
+            pass
+    assert _events(worker) == ["source.ready", "source.refused", "evaluation.finished"]
+    by_type = {e.type: json.loads(e.body)["data"] for e in Event.objects.all()}
+    assert by_type["source.ready"]["filename"] == "notes.md"
+    assert by_type["source.refused"]["error"] == "more.md: no text in it"
+    assert by_type["evaluation.finished"]["status"] == "done"
+    assert by_type["evaluation.finished"]["url"].endswith(f"/evaluations/{evaluation.code}/")
