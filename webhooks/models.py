@@ -75,6 +75,7 @@ class Event(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        indexes = [models.Index(fields=["created_at"])]  # the log's pruning
         constraints = [models.UniqueConstraint(fields=["team", "key"],
                                                name="webhook_event_unique_key")]
 

@@ -46,6 +46,8 @@ DELIVER = "webhooks.tasks.deliver"
 # than an attempt (COUNCIL_WEBHOOK_TIMEOUT_SECONDS) and than a task's wait in the queue.
 CLAIM = timedelta(minutes=10)
 SECRET_BYTES = 32
+# How long the delivery log keeps an event (docs/integrations.md, "Set up").
+KEEP_LOG = timedelta(days=30)
 
 
 class WebhookError(ValueError):
@@ -199,6 +201,16 @@ def deliveries_take_due(*, now: datetime | None = None, limit: int = 200) -> lis
     with transaction.atomic():
         _queue(taken)
     return taken
+
+
+def events_prune(*, now: datetime | None = None) -> int:
+    """Deletes events (with their deliveries and attempts) older than ``KEEP_LOG``
+    that nothing is still trying to send; the number of events deleted."""
+    cutoff = (now or timezone.now()) - KEEP_LOG
+    old = Event.objects.filter(created_at__lt=cutoff).exclude(
+        deliveries__status=DeliveryStatus.PENDING)
+    return Event.objects.filter(pk__in=list(old.values_list("pk", flat=True)[:1000])
+                                ).delete()[1].get("webhooks.Event", 0)
 
 
 # ------------------------------------------------------------------------ one attempt

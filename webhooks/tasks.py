@@ -22,5 +22,7 @@ def deliver(delivery_pk: int) -> bool | None:
 
 
 def deliver_due() -> int:
-    """The schedule's sweep: queues every delivery whose retry is due."""
+    """The schedule's sweep: queues every delivery whose retry is due, and forgets
+    events older than the log keeps."""
+    services.events_prune()
     return len(services.deliveries_take_due())

@@ -419,3 +419,23 @@ def test_a_source_read_or_refused_and_an_evaluation_ended_are_events(
     assert by_type["source.refused"]["error"] == "more.md: no text in it"
     assert by_type["evaluation.finished"]["status"] == "done"
     assert by_type["evaluation.finished"]["url"].endswith(f"/evaluations/{evaluation.code}/")
+
+
+def test_the_log_forgets_events_after_30_days_unless_still_being_sent(local, owner_client,
+                                                                      worker):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from webhooks.services import events_prune
+
+    with receiver(status(500)) as hook:
+        code, _ = _endpoint(owner_client, hook.url)
+        _ping(owner_client, code)
+        _ping(owner_client, code)
+        worker.run()
+    done, pending = Delivery.objects.order_by("id")  # both failed once, retries left
+    Delivery.objects.filter(pk=done.pk).update(status=DeliveryStatus.FAILED)
+    Event.objects.update(created_at=timezone.now() - timedelta(days=31))
+    assert events_prune() == 1
+    assert list(Delivery.objects.all()) == [pending]
