@@ -30,27 +30,40 @@ class Answer:
         return self.status is not None and 200 <= self.status < 300 and not self.error
 
 
-class _Pinned(http.client.HTTPConnection):
-    """HTTP to ``address`` (checked) while the Host header names the URL's host."""
+def _connect_any(addresses: tuple[str, ...], port: int, timeout: float | None
+                 ) -> socket.socket:
+    """The first of the checked addresses that accepts (a dual-stack name may list an
+    IPv6 address first that an IPv4-only worker cannot reach)."""
+    last: OSError = OSError("no address to connect to")
+    for address in addresses:
+        try:
+            return socket.create_connection((address, port), timeout)
+        except OSError as exc:
+            last = exc
+    raise last
 
-    def __init__(self, target: Target, address: str, timeout: float) -> None:
+
+class _Pinned(http.client.HTTPConnection):
+    """HTTP to a checked address while the Host header names the URL's host."""
+
+    def __init__(self, target: Target, timeout: float) -> None:
         super().__init__(target.host, target.port, timeout=timeout)
-        self.address = address
+        self.addresses = target.addresses
 
     def connect(self) -> None:
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = _connect_any(self.addresses, self.port, self.timeout)
 
 
 class _PinnedTLS(http.client.HTTPSConnection):
-    """HTTPS to ``address``, the certificate checked against the URL's host name."""
+    """HTTPS to a checked address, the certificate checked against the URL's host name."""
 
-    def __init__(self, target: Target, address: str, timeout: float) -> None:
+    def __init__(self, target: Target, timeout: float) -> None:
         self.tls = ssl.create_default_context()
         super().__init__(target.host, target.port, timeout=timeout, context=self.tls)
-        self.address = address
+        self.addresses = target.addresses
 
     def connect(self) -> None:
-        raw = socket.create_connection((self.address, self.port), self.timeout)
+        raw = _connect_any(self.addresses, self.port, self.timeout)
         self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
 
 
@@ -72,10 +85,10 @@ def _exchange(connection: http.client.HTTPConnection, target: Target, body: byte
 
 def post(target: Target, body: bytes, headers: dict[str, str], *, timeout: float,
          max_bytes: int) -> Answer:
-    """POSTs ``body`` to the target's first checked address."""
+    """POSTs ``body`` to the first of the target's checked addresses that accepts."""
     started = time.monotonic()
     kind = _PinnedTLS if target.scheme == "https" else _Pinned
-    connection = kind(target, target.addresses[0], timeout)
+    connection = kind(target, timeout)
     watchdog = threading.Timer(timeout, _cut, args=(connection,))
     watchdog.daemon = True
     watchdog.start()

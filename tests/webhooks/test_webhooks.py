@@ -439,3 +439,17 @@ def test_the_log_forgets_events_after_30_days_unless_still_being_sent(local, own
     Event.objects.update(created_at=timezone.now() - timedelta(days=31))
     assert events_prune() == 1
     assert list(Delivery.objects.all()) == [pending]
+
+
+def test_the_sender_tries_each_checked_address_in_turn():
+    from webhooks.addresses import Target
+    from webhooks.sender import post
+
+    with receiver(status(200, b"ok")) as hook:
+        port = int(hook.url.rsplit(":", 1)[1].split("/")[0])
+        # Nothing listens on 127.0.0.2 at that port: refused, then the next address.
+        target = Target("http", "hooks.example", port, "/hook", ("127.0.0.2", "127.0.0.1"))
+        answer = post(target, b"{}", {"content-type": "application/json"}, timeout=2,
+                      max_bytes=100)
+    assert answer.ok and answer.head == "ok"
+    assert hook.requests[0][0]["host"] == f"hooks.example:{port}"
