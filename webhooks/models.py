@@ -101,6 +101,8 @@ class Delivery(models.Model):
     status = models.CharField(max_length=10, choices=DeliveryStatus.choices,
                               default=DeliveryStatus.PENDING)
     attempts = models.PositiveIntegerField(default=0)
+    # Attempts since the retry schedule (re)started: a redelivery starts it afresh.
+    scheduled_tries = models.PositiveIntegerField(default=0)
     # When the next attempt may run; a worker that takes it moves it on by the claim
     # window, so a second sweep leaves it alone while the attempt is under way.
     next_attempt_at = models.DateTimeField(null=True, blank=True)

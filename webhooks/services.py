@@ -182,7 +182,8 @@ def endpoint_ping(*, endpoint: Endpoint) -> Delivery:
 def delivery_redeliver(*, delivery: Delivery) -> Delivery:
     """Sends the event again (the same ``webhook-id`` and body) with a fresh schedule."""
     Delivery.objects.filter(pk=delivery.pk).update(
-        status=DeliveryStatus.PENDING, next_attempt_at=timezone.now() + CLAIM)
+        status=DeliveryStatus.PENDING, scheduled_tries=0,
+        next_attempt_at=timezone.now() + CLAIM)
     delivery.refresh_from_db()
     _queue([delivery])
     return delivery
@@ -257,15 +258,16 @@ def delivery_attempt(delivery_pk: int) -> Attempt | None:
 
 def _after_attempt(delivery: Delivery, number: int, ok: bool) -> None:
     delays = settings.COUNCIL_WEBHOOK_RETRY_DELAYS
+    tries = delivery.scheduled_tries + 1
     if ok:
         status, next_at = DeliveryStatus.SUCCEEDED, None
-    elif number <= len(delays):
+    elif tries <= len(delays):
         status, next_at = DeliveryStatus.PENDING, timezone.now() + timedelta(
-            seconds=delays[number - 1])
+            seconds=delays[tries - 1])
     else:
         status, next_at = DeliveryStatus.FAILED, None
-    Delivery.objects.filter(pk=delivery.pk).update(status=status, attempts=number,
-                                                   next_attempt_at=next_at)
+    Delivery.objects.filter(pk=delivery.pk).update(
+        status=status, attempts=number, scheduled_tries=tries, next_attempt_at=next_at)
     endpoint = delivery.endpoint
     if ok:
         Endpoint.objects.filter(pk=endpoint.pk).update(failure_streak=0)

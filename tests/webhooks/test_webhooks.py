@@ -199,6 +199,7 @@ def test_an_endpoint_failing_in_a_row_is_given_up_then_disabled_and_its_owners_t
         assert hook.wait_for(3)
     delivery = Delivery.objects.get()
     assert delivery.status == DeliveryStatus.FAILED and delivery.attempts == 3  # 1 + 2 retries
+    assert delivery.next_attempt_at is None
     endpoint = Endpoint.objects.get(code=code)
     assert not endpoint.enabled and "3 failed attempts" in endpoint.disabled_reason
     assert [m.to for m in mail.outbox] == [[owner.email]]
@@ -207,6 +208,17 @@ def test_an_endpoint_failing_in_a_row_is_given_up_then_disabled_and_its_owners_t
     response = owner_client.patch(f"/api/webhooks/{code}", {"enabled": True},
                                   content_type="application/json")
     assert response.json()["enabled"] is True and response.json()["failure_streak"] == 0
+    # A redelivery of the given-up event gets the whole schedule again, and the log goes on.
+    with receiver(status(503), status(200)) as hook:
+        Endpoint.objects.filter(code=code).update(url=hook.url)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            owner_client.post(f"/api/webhooks/{code}/deliveries/{delivery.code}/redeliver")
+        assert worker.run() == [False]
+        _sweep()
+        assert worker.run() == [True]
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.SUCCEEDED and delivery.attempts == 5
+    assert list(delivery.attempt_log.values_list("number", flat=True)) == [1, 2, 3, 4, 5]
 
 
 def test_a_hanging_receiver_is_cut_at_the_timeout_and_no_debate_waits_on_it(
