@@ -49,9 +49,11 @@ class _Pinned(http.client.HTTPConnection):
     def __init__(self, target: Target, timeout: float) -> None:
         super().__init__(target.host, target.port, timeout=timeout)
         self.addresses = target.addresses
+        self.cut = False
 
     def connect(self) -> None:
         self.sock = _connect_any(self.addresses, self.port, self.timeout)
+        _check_not_cut(self)
 
 
 class _PinnedTLS(http.client.HTTPSConnection):
@@ -61,13 +63,24 @@ class _PinnedTLS(http.client.HTTPSConnection):
         self.tls = ssl.create_default_context()
         super().__init__(target.host, target.port, timeout=timeout, context=self.tls)
         self.addresses = target.addresses
+        self.cut = False
 
     def connect(self) -> None:
-        raw = _connect_any(self.addresses, self.port, self.timeout)
-        self.sock = self.tls.wrap_socket(raw, server_hostname=self.host)
+        self.sock = _connect_any(self.addresses, self.port, self.timeout)
+        _check_not_cut(self)
+        self.sock = self.tls.wrap_socket(self.sock, server_hostname=self.host)
+        _check_not_cut(self)
 
 
-def _cut(connection: http.client.HTTPConnection) -> None:
+def _check_not_cut(connection: _Pinned | _PinnedTLS) -> None:
+    """After the socket is set: the watchdog may have fired while it was not yet (and
+    found nothing to close), so the deadline holds however the two interleave."""
+    if connection.cut:
+        raise TimeoutError("timed out")
+
+
+def _cut(connection: _Pinned | _PinnedTLS) -> None:
+    connection.cut = True
     sock = connection.sock
     if sock is not None:
         try:
