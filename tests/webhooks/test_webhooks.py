@@ -465,3 +465,36 @@ def test_the_sender_tries_each_checked_address_in_turn():
                       max_bytes=100)
     assert answer.ok and answer.head == "ok"
     assert hook.requests[0][0]["host"] == f"hooks.example:{port}"
+
+
+def test_the_receiver_in_the_docs_accepts_a_real_delivery_and_refuses_a_forged_one(
+        local, owner_client, worker, monkeypatch, capsys):
+    """docs/integrations.md's 15-line receiver, run as written but on a free port."""
+    import re
+    from http.server import HTTPServer
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "integrations.md").read_text()
+    snippet = re.search(r"```python\n(.*?)```", docs, re.S).group(1)
+    code_lines = [line for line in snippet.splitlines() if line.strip()]
+    assert len(code_lines) == 15 and code_lines[-1].startswith("HTTPServer(")
+    with receiver() as placeholder:
+        code, secret = _endpoint(owner_client, placeholder.url)
+    monkeypatch.setenv("COUNCIL_WEBHOOK_SECRET", secret)
+    namespace: dict[str, Any] = {}
+    exec(snippet.rsplit("HTTPServer(", 1)[0], namespace)  # all but serve_forever
+    server = HTTPServer(("127.0.0.1", 0), namespace["Receiver"])
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        Endpoint.objects.filter(code=code).update(url=f"http://127.0.0.1:{server.server_port}/")
+        _ping(owner_client, code)
+        assert worker.run() == [True]
+        Endpoint.objects.filter(code=code).update(secret="whsec_" + "QUJD" * 8)  # forged
+        _ping(owner_client, code)
+        assert worker.run() == [False]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert list(Attempt.objects.order_by("id").values_list("status_code", flat=True)) == [
+        204, 401]
+    assert "webhook.ping" in capsys.readouterr().out
