@@ -46,6 +46,7 @@ from evaluations.api import router as evaluations_router
 from personas.api import router as personas_router
 from site_edge.request_guard import too_large_message
 from sources.api import router as sources_router
+from webhooks.api import router as webhooks_router
 
 log = logging.getLogger(__name__)
 
@@ -355,3 +356,4 @@ api.add_router("/decisions", decision_log_router)
 api.add_router("/debates", outcome_router)
 api.add_router("/calibration", calibration_router)
 api.add_router("/evaluations", evaluations_router)
+api.add_router("/webhooks", webhooks_router)

@@ -30,6 +30,7 @@ LOCATIONS = {
     "api/personas/<uuidstr:code>/fork": "/api/personas/{code}",
     "api/personas/libraries/<uuidstr:code>/fork": "/api/personas/libraries/{code}",
     "api/teams/": "/api/teams/{code}",
+    "api/webhooks/": "/api/webhooks/{code}",
 }
 
 

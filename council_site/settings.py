@@ -86,6 +86,7 @@ INSTALLED_APPS = [
     "evaluations",
     "notifications",
     "integrations",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -309,6 +310,27 @@ COUNCIL_SERVE_STATIC = env_bool("COUNCIL_SERVE_STATIC", True)
 MEDIA_ROOT = Path(env_str("COUNCIL_MEDIA_ROOT", str(VAR_DIR / "media")))
 # The bytes of files a team may keep in its sources (docs/web.md, "Sources").
 COUNCIL_SOURCE_QUOTA_BYTES = env_int("COUNCIL_SOURCE_QUOTA_BYTES", 200 * 1024 * 1024, minimum=0)
+
+# --- outgoing webhooks (docs/integrations.md, "Webhooks") --------------------------
+
+# Seconds to wait before each retry of a failed delivery (the first try is at once):
+# the Standard Webhooks schedule, 5 s to 10 h, about 27.6 h in all, so a receiver down
+# for a day still gets every event.
+_DELAYS = env_list("COUNCIL_WEBHOOK_RETRY_DELAYS",
+                   ["5", "300", "1800", "7200", "18000", "36000", "36000"])
+if not all(d.isdigit() for d in _DELAYS):
+    raise ImproperlyConfigured(
+        f"COUNCIL_WEBHOOK_RETRY_DELAYS={','.join(_DELAYS)!r}: comma-separated whole seconds.")
+COUNCIL_WEBHOOK_RETRY_DELAYS: tuple[int, ...] = tuple(int(d) for d in _DELAYS)
+# One attempt's bound, connecting and reading together, and how much of the answer is read.
+COUNCIL_WEBHOOK_TIMEOUT_SECONDS = env_int("COUNCIL_WEBHOOK_TIMEOUT_SECONDS", 10, minimum=1)
+COUNCIL_WEBHOOK_MAX_RESPONSE_BYTES = env_int("COUNCIL_WEBHOOK_MAX_RESPONSE_BYTES", 64 * 1024,
+                                             minimum=1)
+# Failed attempts in a row (every event's, retries included) that disable an endpoint.
+COUNCIL_WEBHOOK_DISABLE_AFTER = env_int("COUNCIL_WEBHOOK_DISABLE_AFTER", 20, minimum=1)
+# Off: URLs on private, loopback, link-local or reserved addresses are refused. Only for
+# a receiver on the same machine or network (and the tests' local receiver).
+COUNCIL_WEBHOOKS_ALLOW_PRIVATE = env_bool("COUNCIL_WEBHOOKS_ALLOW_PRIVATE", False)
 
 # --- security ---------------------------------------------------------------------
 

@@ -38,4 +38,5 @@ urlpatterns = [
     path("", include("decisions.urls")),
     path("", include("notifications.urls")),
     path("", include("integrations.urls")),
+    path("", include("webhooks.urls")),
 ]

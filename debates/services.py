@@ -13,7 +13,7 @@ from django.utils import timezone
 from pydantic import ValidationError
 
 from accounts.models import Team
-from debates import event_log
+from debates import event_log, signals
 from debates.debate_sources import DebateSourceError, debate_sources
 from debates.engine import (
     PROMPT_VERSION,
@@ -265,6 +265,7 @@ def debate_cancel(*, debate: Debate, user: User | None = None) -> Debate:
     # What it has spent so far counts; a worker still in a step adds what follows.
     store_usage(debate)
     event_log.append(debate, "debate_cancelled", {"by": user.get_username()} if user else {})
+    signals.debate_cancelled.send(Debate, debate=debate)
     debate.refresh_from_db()
     return debate
 

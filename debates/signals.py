@@ -10,3 +10,5 @@ from django.dispatch import Signal
 debate_finished = Signal()
 # kwargs: debate (a Debate whose status is becoming "failed")
 debate_failed = Signal()
+# kwargs: debate (a Debate whose status is becoming "cancelled")
+debate_cancelled = Signal()

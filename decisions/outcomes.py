@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from debates.models import Debate
 from debates.selectors import debate_options
+from decisions import signals
 from decisions.models import Decision, Outcome, OutcomeResult
 
 MAX_NOTES = 10_000
@@ -97,6 +98,7 @@ def outcome_record(
         # The latest review speaks: a decision judged before and doubted now is open again.
         decision.review_on, decision.reviewed_at = again, None
         decision.save(update_fields=["review_on", "reviewed_at"])
+        signals.outcome_recorded.send(Outcome, outcome=outcome)
         return outcome
     option = _right_option(debate, right_option)
     clean_result = _result(result, required=True)
@@ -107,4 +109,5 @@ def outcome_record(
         recorded_by=user, recorded_at=now)
     decision.reviewed_at = now
     decision.save(update_fields=["reviewed_at"])
+    signals.outcome_recorded.send(Outcome, outcome=outcome)
     return outcome

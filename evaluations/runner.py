@@ -36,6 +36,7 @@ from debates.engine import (
 from debates.runtime import lease, shutdown
 from debates.runtime.lease import lease_seconds, worker_id
 from debates.runtime.reconnect import connection_lost
+from evaluations import signals
 from evaluations.models import ACTIVE_STATUSES, Evaluation, EvaluationStatus, QuestionResult
 from evaluations.queue import enqueue_run
 from evaluations.reports import build_report, labelled_set, spec_of
@@ -115,6 +116,7 @@ def finish(pk: int, worker: str) -> None:
         row.lease_owner, row.lease_expires_at = "", timezone.now()
         row.save(update_fields=["report", "status", "finished_at", "lease_owner",
                                 "lease_expires_at", "updated_at"])
+        signals.evaluation_finished.send(Evaluation, evaluation=row)
 
 
 def fail(pk: int, error: str) -> None:
@@ -132,6 +134,7 @@ def fail(pk: int, error: str) -> None:
         row.finished_at, row.lease_owner = timezone.now(), ""
         row.save(update_fields=["report", "status", "error", "finished_at", "lease_owner",
                                 "updated_at"])
+        signals.evaluation_finished.send(Evaluation, evaluation=row)
 
 
 # ------------------------------------------------------------------------------ running

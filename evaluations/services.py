@@ -26,7 +26,7 @@ from debates.engine import (
     resolve_config,
 )
 from debates.estimates import estimate
-from evaluations import sets
+from evaluations import sets, signals
 from evaluations.limits import check_evaluation_can_spend
 from evaluations.models import ACTIVE_STATUSES, Evaluation, EvaluationStatus, SetKind
 from evaluations.queue import enqueue_run
@@ -166,6 +166,7 @@ def evaluation_cancel(*, evaluation: Evaluation) -> Evaluation:
         row.report = build_report(row)  # what was measured before the cancel
         row.save(update_fields=["status", "cancel_requested", "finished_at", "report",
                                 "updated_at"])
+        signals.evaluation_finished.send(Evaluation, evaluation=row)
     return row
 
 

@@ -18,6 +18,7 @@ from accounts.models import Invitation, Membership
 from collab.models import Action, ActionStatus, Comment
 from debates.models import Debate, DebateStatus
 from decisions.selectors import reviews_due
+from decisions.signals import decision_review_due
 from notifications.models import Kind, Notification
 from notifications.services import notification_create, send_digests
 
@@ -182,6 +183,7 @@ def remind_reviews(today: date) -> int:
     the team, its owners): once per review date."""
     sent = 0
     for decision in reviews_due(today=today):
+        decision_review_due.send(type(decision), decision=decision)
         team_id = decision.debate.team_id
         users = _members(team_id, {decision.decided_by_id} if decision.decided_by_id else set())
         if not users:

@@ -20,6 +20,7 @@ from debates.debate_sources import Upload
 from debates.engine import SourceRefused, check_source_file, extract_text
 from debates.models import ACTIVE_STATUSES
 from debates.runtime.queue import enqueue_step
+from sources import signals
 from sources.models import DebateSource, Source, SourceStatus, SourceVersion
 
 log = logging.getLogger(__name__)
@@ -124,6 +125,7 @@ def _settle(version: SourceVersion, *, text: str = "", error: str = "") -> None:
     SourceVersion.objects.filter(pk=version.pk).update(
         status=SourceStatus.REFUSED if error else SourceStatus.READY, text=text, error=error,
         extracted_at=timezone.now(), **({"file": ""} if error else {}))
+    signals.source_settled.send(SourceVersion, version=version)
 
 
 def extract_version(code: str) -> str:

@@ -49,7 +49,10 @@ SourceVersion.objects.create(source=source, number=1, filename="costs.md", sha25
 from evaluations.services import EvaluationRequest, evaluation_start
 evaluation = evaluation_start(team=team, user=user, request=EvaluationRequest(
     set_name="compare", n=3, sim_accuracy=0.6))
+from webhooks.services import endpoint_create
+webhook, _ = endpoint_create(team=team, user=user, url="https://93.184.215.14/hook")
 print(json.dumps({"evaluation": str(evaluation.code), "source": str(source.code),
+                  "webhook": str(webhook.code),
                   "token": api_token_create(user=user, name="fuzz")[1],
                   "team": str(team.code), "debate": str(debate.code),
                   "comment": str(comment.code), "library": str(library.code),
@@ -59,7 +62,8 @@ print(json.dumps({"evaluation": str(evaluation.code), "source": str(source.code)
 # Which object a path's {code} names, by the path's start (the patterns are disjoint).
 CODE_OF = [("^/api/teams/", "team"), ("^/api/personas/libraries/", "library"),
            ("^/api/personas/", "persona"), ("^/api/debates/", "debate"),
-           ("^/api/evaluations/", "evaluation"), ("^/api/sources/", "source")]
+           ("^/api/evaluations/", "evaluation"), ("^/api/sources/", "source"),
+           ("^/api/webhooks/", "webhook")]
 
 
 def config_text(made: dict[str, str]) -> str:

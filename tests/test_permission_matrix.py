@@ -61,6 +61,7 @@ OWNER_ONLY = {"owner": OK, "editor": 403, "viewer": 403, "outsider": 404}
 WRITE_THEN_409 = {"owner": 409, "editor": 409, "viewer": 403, "outsider": 404}
 CURRENT_READ = {"owner": OK, "editor": OK, "viewer": OK, "outsider": OK}
 CURRENT_WRITE = {"owner": OK, "editor": OK, "viewer": 403, "outsider": OK}
+CURRENT_OWNER = {"owner": OK, "editor": 403, "viewer": 403, "outsider": OK}
 PERSONAL = {"owner": OK, "editor": OK, "viewer": OK, "outsider": OK}
 # The invitation link: whoever holds it may look; members are told they already belong.
 INVITATION_GET = PERSONAL
@@ -385,6 +386,41 @@ def source_json(w: World, r: str) -> dict[str, Any]:
             "content_base64": base64.b64encode(f"Notes by {r}.".encode()).decode()}
 
 
+def _webhook(w: World, label: str) -> Any:
+    from webhooks.models import Endpoint
+
+    found = Endpoint.objects.filter(team=w.team, description=label).first()
+    return found or Endpoint.objects.create(team=w.team, url="https://93.184.215.14/hook",
+                                            description=label, secret="whsec_" + "QUJD" * 8)
+
+
+def a_webhook(w: World, r: str) -> dict[str, Any]:
+    return {"code": _webhook(w, "matrix").code}
+
+
+def fresh_webhook(w: World, r: str) -> dict[str, Any]:
+    return {"code": _webhook(w, f"for {r}").code}
+
+
+def a_webhook_delivery(w: World, r: str) -> dict[str, Any]:
+    from webhooks.models import Delivery, Event
+
+    endpoint = _webhook(w, "matrix")
+    event, _ = Event.objects.get_or_create(team=w.team, key="matrix",
+                                           defaults={"type": "webhook.ping", "body": "{}"})
+    delivery, _ = Delivery.objects.get_or_create(endpoint=endpoint, event=event)
+    return {"code": endpoint.code, "delivery": delivery.code}
+
+
+def webhook_form(w: World, r: str) -> dict[str, Any]:
+    return {"url": "https://93.184.215.14/hook", "description": f"by {r}",
+            "event_types": ["debate.finished"], "enabled": "on"}
+
+
+def webhook_json(w: World, r: str) -> dict[str, Any]:
+    return {k: v for k, v in webhook_form(w, r).items() if k != "enabled"}
+
+
 def debate_form(w: World, r: str) -> dict[str, Any]:
     return {"question": f"Should {r} adopt a four-day week?", "mode": "quick",
             "model": "sim/default", "protocol": "council"}
@@ -412,6 +448,24 @@ ROWS: list[R] = [
     R("teams/<uuid:code>/slack/", "POST", OWNER_ONLY, kw=team_,
       data=lambda w, r: {"slack_team_id": "T0MATRIX"}),
     R("teams/<uuid:code>/slack/unlink", "POST", OWNER_ONLY, kw=team_),
+    # ---- webhooks (owners only; docs/integrations.md)
+    R("teams/<uuid:code>/webhooks/", "GET", OWNER_ONLY, kw=team_),
+    R("teams/<uuid:code>/webhooks/", "POST", OWNER_ONLY, kw=team_, data=webhook_form),
+    R("webhooks/<uuid:code>/edit", "POST", OWNER_ONLY, kw=a_webhook, data=webhook_form),
+    R("webhooks/<uuid:code>/delete", "POST", OWNER_ONLY, kw=fresh_webhook),
+    R("webhooks/<uuid:code>/ping", "POST", OWNER_ONLY, kw=a_webhook),
+    R("webhooks/<uuid:code>/deliveries/<uuid:delivery>/redeliver", "POST", OWNER_ONLY,
+      kw=a_webhook_delivery),
+    R("api/webhooks/", "GET", CURRENT_OWNER),
+    R("api/webhooks/", "POST", CURRENT_OWNER, data=webhook_json),
+    R("api/webhooks/<uuidstr:code>", "GET", OWNER_ONLY, kw=a_webhook),
+    R("api/webhooks/<uuidstr:code>", "PATCH", OWNER_ONLY, kw=a_webhook,
+      data=lambda w, r: {"description": f"by {r}"}),
+    R("api/webhooks/<uuidstr:code>", "DELETE", OWNER_ONLY, kw=fresh_webhook),
+    R("api/webhooks/<uuidstr:code>/ping", "POST", OWNER_ONLY, kw=a_webhook),
+    R("api/webhooks/<uuidstr:code>/deliveries", "GET", OWNER_ONLY, kw=a_webhook),
+    R("api/webhooks/<uuidstr:code>/deliveries/<uuidstr:delivery>/redeliver", "POST",
+      OWNER_ONLY, kw=a_webhook_delivery),
     R("invitations/<slug:token>/", "GET", INVITATION_GET, kw=invitation_token),
     R("invitations/<slug:token>/", "POST", INVITATION_POST, kw=invitation_token),
     R("mentions/", "GET", PERSONAL),

@@ -10,7 +10,7 @@ from council_site.api import api
 from tests.fuzz_api import config_text
 
 MADE = {"team": "t", "library": "l", "persona": "p", "debate": "d", "comment": "c",
-        "evaluation": "e", "source": "s"}
+        "evaluation": "e", "source": "s", "webhook": "w"}
 
 
 def test_every_path_with_a_code_gets_exactly_one_object():

@@ -76,7 +76,11 @@ def world(team, owner, owner_client):
         set_name="compare", n=3, sim_accuracy=0.6))
     while evaluation_runner.run(evaluation.code):
         pass
+    from webhooks.services import endpoint_create
+
+    webhook, _ = endpoint_create(team=team, user=owner, url="https://93.184.215.14/hook")
     return {"/api/evaluations/": evaluation.code, "/api/sources/": source.code,
+            "/api/webhooks/": webhook.code,
             "/api/teams/": team.code, "/api/personas/libraries/": library.code,
             "/api/personas/": persona.code, "/api/debates/": debate.code,
             "comment": comment.json()["code"], "number": 1}
