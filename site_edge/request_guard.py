@@ -61,7 +61,7 @@ class _FileNameGuard(MultiPartParser):
     def sanitize_file_name(self, file_name: str) -> str | None:
         if NUL in file_name:
             raise NulInFileName("NUL characters are not allowed in a file name.")
-        return super().sanitize_file_name(file_name)  # type: ignore[no-any-return]
+        return super().sanitize_file_name(file_name)
 
 
 def _guard_file_names(request: HttpRequest) -> None:
@@ -75,7 +75,7 @@ def _guard_file_names(request: HttpRequest) -> None:
         return _FileNameGuard(meta, post_data, request.upload_handlers,
                               request.encoding).parse()
 
-    request.parse_file_upload = parse_file_upload  # type: ignore[method-assign]
+    request.parse_file_upload = parse_file_upload  # type: ignore[method-assign, assignment]
 
 
 def _refusal(request: HttpRequest) -> HttpResponse | None:

@@ -95,9 +95,9 @@ def load_persona_text(text: str, source: str, *, limit: int | None = MAX_AGENTS
             f"{source}: {len(text):,} characters, at most {MAX_PERSONA_FILE_CHARS:,} allowed")
     # NUL, lone surrogates, nesting and (YAML) node count, before the full parse
     # (docs/engine.md, "Uploaded text").
-    problem = json_problem(text) if suffix == ".json" else yaml_problem(text)
-    if problem is not None:
-        raise PersonaFileError(f"{source}: {problem}")
+    found = json_problem(text) if suffix == ".json" else yaml_problem(text)
+    if found is not None:
+        raise PersonaFileError(f"{source}: {found}")
     try:
         data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
     except json.JSONDecodeError as exc:
