@@ -75,7 +75,7 @@ def start_processes(host: str, port: int, count: int) -> dict[str, subprocess.Po
             # site_edge.serve_http is daphne answering oversized requests (414/431).
             # --websocket_connect_timeout: daphne drops a socket not accepted within 5 s
             # by default; under load (20 debates, 50 viewers on 2 cores) handshakes took
-            # 3-5 s and were reset (docs/performance.md, "Sockets").
+            # 3-5 s and were reset (docs/performance.md, "Sockets under load").
             [sys.executable, "-m", "site_edge.serve_http", "--fd", str(fd),
              "--websocket_connect_timeout", str(WEBSOCKET_CONNECT_SECONDS),
              "council_site.asgi:application"],
