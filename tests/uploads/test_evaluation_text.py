@@ -44,6 +44,7 @@ def test_the_page_answers_400_naming_the_line_and_problem(member_client, case) -
         **FORM, "upload": SimpleUploadedFile(_name(case), text.encode(), "text/plain")})
     assert response.status_code == 400
     page = response.content.decode()
+    assert f"{_name(case)} is refused" in page
     assert f"line {line}:" in page and problem in page
     assert Evaluation.objects.count() == 0
 
@@ -60,6 +61,7 @@ def test_the_api_answers_400_naming_the_line_and_problem(member_client, case,
         **BODY, "upload": {"filename": _name(case), "content": content,
                            "content_encoding": encoding}}), content_type="application/json")
     assert response.status_code == 400, response.content
+    assert response.json()["message"].startswith(f"{_name(case)} is refused")
     first = response.json()["errors"]["upload"][0]
     assert first.startswith(f"line {line}:") and problem in first
     assert Evaluation.objects.count() == 0
