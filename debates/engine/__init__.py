@@ -161,7 +161,7 @@ from .sources.offer import BUDGET_TOKENS as SOURCE_BUDGET_TOKENS  # noqa: E402
 from .sources.offer import FOCUS_SHARE as SOURCE_FOCUS_SHARE  # noqa: E402
 from .sources.passages import Passage, split_passages  # noqa: E402
 from .state import DebateState, Step  # noqa: E402
-from .text_checks import MAX_NESTING, printable  # noqa: E402
+from .text_checks import printable  # noqa: E402
 
 __all__ = [
     # the command line (manage.py debate wraps it)
@@ -179,7 +179,7 @@ __all__ = [
     "EvidenceUse",
     "check_source_file", "MAX_SOURCE_BYTES", "SOURCE_BUDGET_TOKENS", "SOURCE_FOCUS_SHARE",
     # uploaded text (docs/engine.md, "Uploaded text")
-    "MAX_NESTING", "printable",
+    "printable",
     # the evaluation harness
     "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
     "evaluate_question", "questions_for", "report_from_outcomes", "EvaluationReport",
