@@ -32,6 +32,20 @@ def test_a_workbook_past_the_cell_cap_is_refused(monkeypatch) -> None:
     assert "99.9" in extract_text(small, "small.xlsx").text
 
 
+def test_a_workbook_declaring_no_size_is_counted_row_by_row(monkeypatch) -> None:
+    import openpyxl
+
+    monkeypatch.setattr(extract, "MAX_SHEET_CELLS", 1_000)
+    workbook = openpyxl.Workbook(write_only=True)  # writes no <dimension>
+    sheet = workbook.create_sheet()
+    for r in range(101):
+        sheet.append([f"{r}.{c}" for c in range(10)])
+    out = io.BytesIO()
+    workbook.save(out)
+    with pytest.raises(SourceRefused, match="more than 1,000 cells"):
+        extract_text(out.getvalue(), "undeclared.xlsx")
+
+
 def test_a_pdf_past_the_page_cap_is_refused_before_a_page_is_read(monkeypatch) -> None:
     monkeypatch.setattr(extract, "MAX_PDF_PAGES", 3)
     with pytest.raises(SourceRefused, match="4 pages, more than the 3"):

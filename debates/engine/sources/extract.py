@@ -230,6 +230,11 @@ def _xlsx_text(data: bytes, filename: str) -> str:
     sheets = []
     try:
         for sheet in workbook.worksheets:
+            # The size the sheet declares (its <dimension>), refused before a row is
+            # read; a sheet declaring less is still counted row by row below.
+            declared = (sheet.max_row or 0) * (sheet.max_column or 0)
+            if budget.used + declared > MAX_SHEET_CELLS:
+                budget.spend(declared)
             rows = []
             for row in sheet.iter_rows(values_only=True):
                 budget.spend(len(row))  # empty cells too: a sparse sheet is work as well
