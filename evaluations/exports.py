@@ -8,6 +8,7 @@ import io
 from typing import Any
 
 from api_kit.timestamps import rfc3339
+from debates.engine import printable
 from evaluations.models import Evaluation
 from evaluations.selectors import evaluation_report, question_rows
 
@@ -41,7 +42,11 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def _cell(value: Any) -> Any:
     """Uploaded text that a spreadsheet would run as a formula ("=HYPERLINK(...)") is
-    quoted with a leading apostrophe; numbers (an answer of -5) stay numbers."""
+    quoted with a leading apostrophe; numbers (an answer of -5) stay numbers. Text
+    stored before uploads were checked may hold a lone surrogate: printed as U+FFFD, so
+    the export encodes (docs/engine.md, "Uploaded text")."""
+    if isinstance(value, str):
+        value = printable(value)
     if isinstance(value, str) and value.startswith(FORMULA_STARTS):
         try:
             float(value)

@@ -31,6 +31,7 @@ from evaluations.limits import check_evaluation_can_spend
 from evaluations.models import ACTIVE_STATUSES, Evaluation, EvaluationStatus, SetKind
 from evaluations.queue import enqueue_run
 from evaluations.reports import build_report
+from view_kit.file_names import shown_file_name
 
 # A run a team reads through on one page; the generated sets allow more, for the CLI.
 MAX_QUESTIONS = 1_000
@@ -101,7 +102,8 @@ def _labelled(team: Team, request: EvaluationRequest, spec: EvaluationSpec
             labelled = parse_upload(request.upload, request.filename or "upload.jsonl")
         except UploadError as exc:
             lines = [str(p) for p in exc.problems]
-            raise EvaluationError(f"The file is refused ({len(lines)} problem"
+            name = shown_file_name(request.filename or "The file")  # as a page shows it
+            raise EvaluationError(f"{name} is refused ({len(lines)} problem"
                                   f"{'' if len(lines) == 1 else 's'}); nothing was saved.",
                                   lines) from None
         if len(labelled) > MAX_QUESTIONS:

@@ -23,6 +23,7 @@ from debates.engine import (
 )
 from debates.models import Agent, Debate
 from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
+from view_kit.file_names import shown_file_name
 
 ExportFormat = Literal["yaml", "json"]
 
@@ -261,7 +262,7 @@ def personas_import(
 ) -> list[LibraryPersona]:
     """All personas of a file, or none: the first invalid persona (named by file,
     index and field) or any name already in the library refuses the whole file."""
-    source = PurePath(filename).name or "personas.yaml"
+    source = shown_file_name(PurePath(filename).name) or "personas.yaml"  # named in messages
     personas = load_persona_text(text, source, limit=MAX_IMPORT_PERSONAS)
     if problem := _no_room(library, len(personas)):
         raise PersonaFileError(f"{source}: {problem}")

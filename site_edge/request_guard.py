@@ -6,6 +6,9 @@
   (nothing has such a name), a query 400 ``invalid_characters`` naming the parameters.
   NUL is the only character at stake: Django decodes the path and the query as UTF-8
   and keeps (path) or replaces (query) invalid bytes, so no surrogate gets through.
+* **NUL in an uploaded file's name** (multipart): 400, as the API refuses a NUL in
+  any string of a body. Django's parser would drop the character silently (it keeps
+  only printable ones), so a form took the name the API refused (issue 39).
 * **A body larger than ``DATA_UPLOAD_MAX_MEMORY_SIZE``**, by its Content-Length: 413
   ``too_large``, where Django's ``RequestDataTooBig`` would surface inside the view as
   a 500 (API) or a 400 (pages). Multipart bodies are left to Django: their files do not
@@ -18,9 +21,13 @@ event loop.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParser, MultiPartParserError
+from django.utils.datastructures import ImmutableList
 
 from api_kit.errors import error_body
 from site_edge.api_middleware import API_PREFIX
@@ -43,6 +50,32 @@ def _body_too_large(request: HttpRequest) -> bool:
         return False  # Django refuses a malformed length itself when the body is read
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     return limit is not None and length > limit
+
+
+class NulInFileName(MultiPartParserError):
+    """Django answers a MultiPartParserError with a 400, wherever the body is first read
+    (the CSRF check reads it before any view)."""
+
+
+class _FileNameGuard(MultiPartParser):
+    def sanitize_file_name(self, file_name: str) -> str | None:
+        if NUL in file_name:
+            raise NulInFileName("NUL characters are not allowed in a file name.")
+        return super().sanitize_file_name(file_name)
+
+
+def _guard_file_names(request: HttpRequest) -> None:
+    """Parse this request's multipart body with ``_FileNameGuard`` (as HttpRequest.
+    parse_file_upload does with Django's parser)."""
+
+    def parse_file_upload(meta: Any, post_data: Any) -> Any:
+        request.upload_handlers = ImmutableList(
+            request.upload_handlers,
+            warning="You cannot alter upload handlers after the upload has been processed.")
+        return _FileNameGuard(meta, post_data, request.upload_handlers,
+                              request.encoding).parse()
+
+    request.parse_file_upload = parse_file_upload  # type: ignore[method-assign, assignment]
 
 
 def _refusal(request: HttpRequest) -> HttpResponse | None:
@@ -72,4 +105,6 @@ def _refusal(request: HttpRequest) -> HttpResponse | None:
 
 class RequestGuardMiddleware(EdgeMiddleware):
     def before(self, request: HttpRequest) -> HttpResponse | None:
+        if request.content_type == "multipart/form-data":
+            _guard_file_names(request)
         return _refusal(request)

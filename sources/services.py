@@ -22,6 +22,7 @@ from debates.models import ACTIVE_STATUSES
 from debates.runtime.queue import enqueue_step
 from sources import signals
 from sources.models import DebateSource, Source, SourceStatus, SourceVersion
+from view_kit.file_names import shown_file_name
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,9 @@ def _checked(files: Sequence[Upload]) -> list[tuple[Upload, str]]:
     checked = []
     for upload in files:
         try:
-            checked.append((upload, check_source_file(upload.data, upload.name)))
+            # A refusal names the file as a page shows it (no bidirectional controls).
+            checked.append((upload, check_source_file(upload.data,
+                                                      shown_file_name(upload.name))))
         except SourceRefused as exc:
             raise SourceError(f"Nothing was saved: {exc}") from None
     return checked
@@ -72,6 +75,9 @@ def _check_quota(team: Team, adding: int) -> None:
 
 
 def _title(name: str) -> str:
+    """The title a file's name suggests, as a page would show the name: a title is
+    shown everywhere, where bidirectional controls would reorder it."""
+    name = shown_file_name(name)
     return (PurePath(name).stem or name).strip()[:TITLE_MAX] or "Untitled"
 
 
@@ -142,14 +148,15 @@ def extract_version(code: str) -> str:
     try:
         with version.file.open("rb") as handle:
             data = handle.read()
-        extracted = extract_text(data, version.filename)
+        extracted = extract_text(data, shown_file_name(version.filename))
     except SourceRefused as exc:
         version.file.delete(save=False)
         _settle(version, error=str(exc))
     except Exception as exc:  # a converter's bug: refused and said, not retried forever
         log.exception("source %s: extraction crashed", code)
         version.file.delete(save=False)
-        _settle(version, error=f"{version.filename}: could not be read ({type(exc).__name__})")
+        _settle(version, error=f"{shown_file_name(version.filename)}: could not be read "
+                               f"({type(exc).__name__})")
     else:
         _settle(version, text=extracted.text)
     _wake_debates(version)

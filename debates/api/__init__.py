@@ -24,6 +24,7 @@ from ninja.pagination import paginate
 from pydantic import ConfigDict, Field
 
 from accounts.api_auth import api_auth
+from api_kit.dates import IsoDate
 from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
 from api_kit.pagination import PagePagination
 from debates import selectors
@@ -206,8 +207,8 @@ class DebateListQuery(Schema):
                          description="Part of an agent's name (any case).")
     library: uuid.UUID | None = Field(default=None,
                                       description="Debates with a persona of this library.")
-    created_from: date | None = None
-    created_to: date | None = None
+    created_from: IsoDate | None = None
+    created_to: IsoDate | None = None
     degraded: bool | None = None
     simulated: bool | None = None
     sort: Literal["newest", "oldest", "cost", "question", "relevance"] | None = Field(

@@ -153,6 +153,7 @@ from .sources.offer import BUDGET_TOKENS as SOURCE_BUDGET_TOKENS  # noqa: E402
 from .sources.offer import FOCUS_SHARE as SOURCE_FOCUS_SHARE  # noqa: E402
 from .sources.passages import Passage, split_passages  # noqa: E402
 from .state import DebateState, Step  # noqa: E402
+from .text_checks import printable  # noqa: E402
 
 __all__ = [
     # the command line (manage.py debate wraps it)
@@ -169,6 +170,8 @@ __all__ = [
     "PassageCitation", "citations_in", "quote_found", "EvidenceReport", "CheckedCitation",
     "EvidenceUse",
     "check_source_file", "MAX_SOURCE_BYTES", "SOURCE_BUDGET_TOKENS", "SOURCE_FOCUS_SHARE",
+    # uploaded text (docs/engine.md, "Uploaded text")
+    "printable",
     # the evaluation harness
     "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
     "evaluate_question", "questions_for", "report_from_outcomes", "EvaluationReport",

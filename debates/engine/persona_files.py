@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from .schemas import MAX_AGENTS, Persona
+from .text_checks import json_problem, yaml_problem
 
 # A library of a few hundred personas at the field limits fits in 1 MB; anything larger
 # is refused before a parser spends time or memory on it.
@@ -92,14 +93,13 @@ def load_persona_text(text: str, source: str, *, limit: int | None = MAX_AGENTS
     if len(text) > MAX_PERSONA_FILE_CHARS:
         raise PersonaFileError(
             f"{source}: {len(text):,} characters, at most {MAX_PERSONA_FILE_CHARS:,} allowed")
-    if "\x00" in text:
-        raise PersonaFileError(f"{source}: contains NUL characters; not a text file")
+    # NUL, lone surrogates, nesting and (YAML) node count, before the full parse
+    # (docs/engine.md, "Uploaded text").
+    found = json_problem(text) if suffix == ".json" else yaml_problem(text)
+    if found is not None:
+        raise PersonaFileError(f"{source}: {found}")
     try:
         data = json.loads(text) if suffix == ".json" else yaml.safe_load(text)
-    except RecursionError:
-        # Both parsers recurse once per nesting level; 100,000 "[" exhausts the stack.
-        # No persona file nests more than three levels, so say so instead of crashing.
-        raise PersonaFileError(f"{source}: nested too deeply to be a persona file") from None
     except json.JSONDecodeError as exc:
         raise PersonaFileError(
             f"{source}: not valid JSON (line {exc.lineno}, column {exc.colno}): {exc.msg}"

@@ -13,11 +13,14 @@ FOLLOWS THE LOG: it polls ``events_after`` every ``COUNCIL_WS_POLL_SECONDS`` and
 treats channel-layer messages on the debate's group only as a doorbell that wakes
 it early (with Redis, the doorbell makes updates near-instant).
 
-Access is checked again before every push, not only on connect: a member removed
-from the team (or whose role changed) must not keep receiving fragments over a
-socket opened while they still belonged; losing access closes it with 4404. The
-session is checked again too (debates.live.session): once it has ended (logout, a
-password change elsewhere) nothing more is pushed and the socket closes with 4401.
+The socket is accepted before access is checked, and a refusal closes it: 4404 for
+an unknown debate or one the user may not see (as the page's 404), 4403 when access
+is denied outright. Access is checked again before every push, not only on connect:
+a member removed from the team (or whose role changed) must not keep receiving
+fragments over a socket opened while they still belonged; losing access closes it
+with 4404. The session is checked again too (debates.live.session): once it has ended
+(logout, a password change elsewhere) nothing more is pushed and the socket closes
+with 4401.
 """
 
 from __future__ import annotations
@@ -128,19 +131,20 @@ class DebateConsumer(AsyncWebsocketConsumer):
     role: str
 
     async def connect(self) -> None:
+        # Accept first, then check access (docs/web.md, "Reconnects"): the check reads
+        # the database, and under load (20 debates, 50 viewers) a handshake waiting on it
+        # was reset by the client. An accepted socket waits as long as it must, and a
+        # refusal is a close code the browser sees (htmx only retries 1006/1011-1013).
+        await self.accept()
         user = self.scope.get("user")
         code = self.scope["url_route"]["kwargs"]["code"]  # any text: see routing.py
         try:
             self.debate, self.role = await database_sync_to_async(debate_access)(
                 user=user, code=code)
         except Http404:
-            # Accept, then close with a code: a browser sees why, and htmx does not
-            # keep reconnecting (it only retries 1006/1011/1012/1013).
-            await self.accept()
             await self.close(code=CLOSE_NOT_FOUND)
             return
         except PermissionDenied:
-            await self.accept()
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.session = SessionCheck(self.scope)
@@ -156,7 +160,6 @@ class DebateConsumer(AsyncWebsocketConsumer):
         self.wake = asyncio.Event()
         if self.channel_layer is not None:
             await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
         self.follower = asyncio.create_task(self._follow())
 
     async def disconnect(self, code: int) -> None:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..text_checks import character_problem, json_problem
 from .sets import LabelledSet, Question, canonical_number
 
 # The caps: an upload is a test set a team reads through, not a data dump.
@@ -89,6 +90,11 @@ def _jsonl_rows(text: str) -> tuple[list[_Row], list[Problem]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        # NUL, lone surrogates (escaped too) and nesting, before json.loads recurses
+        # or a database sees the text (docs/engine.md, "Uploaded text").
+        if found := json_problem(line, first_line=number):
+            problems.append(Problem(found.line, found.message))
+            continue
         try:
             value = json.loads(line)
         except json.JSONDecodeError as error:
@@ -102,6 +108,8 @@ def _jsonl_rows(text: str) -> tuple[list[_Row], list[Problem]]:
 
 
 def _csv_rows(text: str) -> tuple[list[_Row], list[Problem]]:
+    if found := character_problem(text):  # a CSV escapes nothing: only the literal
+        return [], [Problem(found.line, found.message)]
     reader = csv.DictReader(io.StringIO(text, newline=""))
     header = [name.strip() for name in reader.fieldnames or []]
     missing = [name for name in ("question", "answer") if name not in header]

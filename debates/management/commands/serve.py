@@ -59,6 +59,9 @@ def children_env(host: str, port: int, environ: dict[str, str] | None = None) ->
     return env
 
 
+WEBSOCKET_CONNECT_SECONDS = 30
+
+
 def start_processes(host: str, port: int, count: int) -> dict[str, subprocess.Popen]:
     """``count`` daphne processes on their listening sockets, and the worker cluster."""
     listeners = listening_sockets(host, port, count)
@@ -70,7 +73,11 @@ def start_processes(host: str, port: int, count: int) -> dict[str, subprocess.Po
             # ``-m``: the same interpreter and sys.path as this command (a console
             # script would import the project from wherever it was installed);
             # site_edge.serve_http is daphne answering oversized requests (414/431).
+            # --websocket_connect_timeout: daphne drops a socket not accepted within 5 s
+            # by default; under load (20 debates, 50 viewers on 2 cores) handshakes took
+            # 3-5 s and were reset (docs/performance.md, "Sockets under load").
             [sys.executable, "-m", "site_edge.serve_http", "--fd", str(fd),
+             "--websocket_connect_timeout", str(WEBSOCKET_CONNECT_SECONDS),
              "council_site.asgi:application"],
             pass_fds=(fd,), env=env)
     # The children hold the sockets now; ours would only keep the port open after
