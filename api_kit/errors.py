@@ -30,9 +30,10 @@ class ApiError(Schema):
         description="Problems by field (dotted path in the body or query); may be empty.")
     detail: str = Field(description="Repeats message (for clients older than this shape).")
     retry_after: int | None = Field(
-        None, exclude_if=lambda value: value is None, description="Seconds to wait before the same request may succeed (429, and a "
-                          "409 while a request with the same Idempotency-Key is answered); "
-                          "the Retry-After header says the same. Absent otherwise.")
+        None, exclude_if=lambda value: value is None,
+        description="Seconds to wait before the same request may succeed (429, and a 409 "
+                    "while a request with the same Idempotency-Key is answered); the "
+                    "Retry-After header says the same. Absent otherwise.")
 
 
 def error_body(status: int, message: str, errors: dict[str, list[str]] | None = None,
@@ -49,6 +50,14 @@ def refuse(status: int, message: str, errors: dict[str, list[str]] | None = None
            code: str | None = None) -> Status[Any]:
     """A route's own refusal, in the one shape."""
     return Status(status, error_body(status, message, errors, code))
+
+
+def refuse_input(exc: Exception, status: int = 400, code: str | None = None) -> Status[Any]:
+    """The refusal of bad input, its field named in ``errors`` when the error says which
+    (an ``InputError``'s ``field``): a script sees what to mend without parsing words."""
+    message = str(exc)
+    field = getattr(exc, "field", None)
+    return refuse(status, message, {field: [message]} if field else None, code)
 
 
 # What a route that spends model money adds to its OpenAPI entry: the 429 of the

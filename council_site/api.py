@@ -309,7 +309,8 @@ def rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
 
 @api.exception_handler(InputError)
 def input_error(request: HttpRequest, exc: InputError) -> HttpResponse:
-    return api.create_response(request, error_body(400, str(exc), code="invalid_input"),
+    errors = {exc.field: [str(exc)]} if exc.field else None
+    return api.create_response(request, error_body(400, str(exc), errors, code="invalid_input"),
                                status=400)
 
 

@@ -118,12 +118,28 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {err['msg']}" if where else err["msg"]
 
 
+def _invalid_config(exc: ValidationError) -> InputError:
+    """A setting the config refused, named as the API names it (its first part)."""
+    loc = exc.errors()[0]["loc"]
+    return InputError(_first_error(exc), field=str(loc[0]) if loc else None)
+
+
+def _model_fields(config: DebateConfig) -> dict[str, str]:
+    """Which input set each model of ``config`` (the API's and the form's names)."""
+    fields = {model: "synthesis_model" for model in config.phase_models.values()}
+    if config.fallback_model:
+        fields[config.fallback_model] = "fallback_model"
+    if config.judge_model:
+        fields[config.judge_model] = "judge_model"
+    return {**fields, config.model: "model"}
+
+
 def _library_personas(team: Team, codes: Sequence[str]) -> list[Persona]:
     # The personas app sits above debates and registers itself as the source.
     try:
         return persona_source().resolve(team=team, codes=list(codes))
     except PersonaSourceError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(str(exc), field="personas") from None
 
 
 def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
@@ -145,9 +161,11 @@ def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
     try:
         config = resolve_config(raw)
     except ValidationError as exc:
-        raise InputError(_first_error(exc)) from None
+        raise _invalid_config(exc) from None
+    fields = _model_fields(config)
     for model in debate_models(config, personas):
-        check_model(model)
+        # A model none of the settings names is a persona's own.
+        check_model(model, field=fields.get(model, "personas"))
     if "simulator" not in raw and any(is_simulated(m) for m in debate_models(config, personas)):
         # Simulator settings travel with the debate (every worker simulates alike).
         try:
@@ -168,16 +186,16 @@ def plan_debate(*, team: Team, spec: DebateSpec) -> DebatePlan:
     context = (spec.context or "").strip()
     if len(context) > MAX_CONTEXT_CHARS:
         raise InputError(f"the background is {len(context):,} characters long; the limit is "
-                         f"{MAX_CONTEXT_CHARS:,}")
+                         f"{MAX_CONTEXT_CHARS:,}", field="context")
     library = _library_personas(team, spec.library_personas) if spec.library_personas else []
     personas = [*spec.personas, *library]
     if len({p.name.casefold() for p in personas}) != len(personas):
-        raise InputError("two given personas share a name")
+        raise InputError("two given personas share a name", field="personas")
     config = _config(spec, personas)
     try:
         source_chars = debate_sources().chars_of(team=team, codes=list(spec.sources))
     except DebateSourceError as exc:
-        raise InputError(str(exc)) from None
+        raise InputError(str(exc), field="sources") from None
     return DebatePlan(
         question=question, context=context, config=config, personas=personas,
         sources=[None] * len(spec.personas) + [str(c) for c in spec.library_personas],
@@ -228,7 +246,7 @@ def debate_start(
             try:
                 debate_sources().attach(debate=debate, codes=list(spec.sources))
             except DebateSourceError as exc:  # rolls the debate back with it
-                raise InputError(str(exc)) from None
+                raise InputError(str(exc), field="sources") from None
         event_log.append(debate, "debate_created", {"status": debate.status})
         if start:
             enqueue_step(debate)
@@ -355,7 +373,8 @@ class RerunPanel:
 def rerun_personas(debate: Debate, panel: str) -> tuple[list[Persona], list[str | None]]:
     """The personas a re-run starts with, and the library persona each came from."""
     if panel not in (RerunPanel.SAME, RerunPanel.FRESH):
-        raise InputError(f"unknown panel choice {panel!r}; expected same or fresh")
+        raise InputError(f"unknown panel choice {panel!r}; expected same or fresh",
+                         field="panel")
     given = [Persona.model_validate(p) for p in debate.given_personas]
     agents = list(debate.agents.order_by("index"))
     sources = {a.index: str(a.source_persona_id) if a.source_persona_id else None

@@ -25,7 +25,7 @@ from pydantic import ConfigDict, Field
 
 from accounts.api_auth import api_auth
 from api_kit.dates import IsoDate
-from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
+from api_kit.errors import RATE_LIMITED_DOC, errors, refuse, refuse_input
 from api_kit.pagination import PagePagination
 from debates import selectors
 from debates.access import current_team_access, debate_access
@@ -255,10 +255,11 @@ def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
     it (an unknown model is an InputError: 400, nothing saved)."""
     changes: dict[str, Any] = {"personas": list(payload.inline_personas)}
     if payload.synthesis_model:
-        model = check_model(payload.synthesis_model)
+        model = check_model(payload.synthesis_model, field="synthesis_model")
         changes["phase_models"] = {"synthesis": model, "verify": model}
     if payload.fallback_model:
-        changes["fallback_model"] = check_model(payload.fallback_model)
+        changes["fallback_model"] = check_model(payload.fallback_model,
+                                               field="fallback_model")
     if payload.seed is not None:
         changes["seed"] = payload.seed
     return dataclasses.replace(spec, **changes)
@@ -287,7 +288,7 @@ def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Statu
     except RateLimited:
         raise  # 429 with Retry-After (council_site.api); nothing was saved
     except InputError as exc:  # bad input, the cost cap or budget: nothing was saved
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(201, {"code": debate.code, "status": debate.status})
 
 

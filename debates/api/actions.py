@@ -13,7 +13,7 @@ from ninja import Query, Router, Schema, Status
 from pydantic import ConfigDict, Field
 
 from accounts.api_auth import api_auth
-from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
+from api_kit.errors import RATE_LIMITED_DOC, errors, refuse, refuse_input
 from debates import selectors
 from debates.access import current_team_access, debate_access
 from debates.api.results import ResultOut
@@ -100,7 +100,7 @@ def more_round(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Status[Any
     except RateLimited:
         raise  # 429 with Retry-After (council_site.api)
     except InputError as exc:  # the cost cap, budget or an unpriced model
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(200, {"code": debate.code, "status": debate.status})
 
 
@@ -120,7 +120,7 @@ def rerun(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: RerunIn |
     except RateLimited:
         raise  # 429 with Retry-After (council_site.api)
     except InputError as exc:  # bad input, the cost cap or budget
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(201, {"code": child.code, "status": child.status, "parent": debate.code})
 
 

@@ -9,7 +9,12 @@ from .schemas import MAX_QUESTION_CHARS
 
 
 class InputError(ValueError):
-    pass
+    """Bad input, in words for the user; ``field`` names the input it is about when
+    one is (the API's ``errors`` key: docs/api.md, "Errors")."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 # Letters that draw nothing (the Hangul fillers, the blank Braille pattern), besides
@@ -29,20 +34,21 @@ def _visible(text: str) -> bool:
 def clean_question(question: str | None) -> str:
     text = (question or "").strip()
     if not _visible(text):
-        raise InputError("the question is empty")
+        raise InputError("the question is empty", field="question")
     if len(text) > MAX_QUESTION_CHARS:
         raise InputError(
-            f"the question is {len(text):,} characters long; the limit is {MAX_QUESTION_CHARS:,}"
+            f"the question is {len(text):,} characters long; the limit is {MAX_QUESTION_CHARS:,}",
+            field="question"
         )
     return text
 
 
-def check_model(model: str) -> str:
+def check_model(model: str, field: str | None = None) -> str:
     """Refuses model strings litellm cannot route (a typo must not surface as a
-    failed debate twenty calls later)."""
+    failed debate twenty calls later); ``field`` names the input that gave it."""
     model = model.strip()
     if not model:
-        raise InputError("the model name is empty")
+        raise InputError("the model name is empty", field=field)
     if provider_of(model) in BUILTIN_PROVIDERS:
         return model
     # Imported here: litellm takes ~5 s to import, and most callers never get this far.
@@ -55,6 +61,6 @@ def check_model(model: str) -> str:
     except Exception:  # litellm raises its BadRequestError with a long help text
         raise InputError(
             f"unknown model '{model}': litellm cannot tell its provider; use a litellm model "
-            "string such as 'openai/gpt-4o-mini', 'ollama/llama3' or 'sim/default'"
-        ) from None
+            "string such as 'openai/gpt-4o-mini', 'ollama/llama3' or 'sim/default'",
+            field=field) from None
     return model

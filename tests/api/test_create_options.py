@@ -45,3 +45,15 @@ def test_a_long_question_is_refused_with_the_one_limit_the_docs_give(member_clie
         [problem] = response.json()["errors"]["question"]
         assert f"the question is {length:,} characters long; the limit is 20,000" in problem
     assert not Debate.objects.exists()
+
+
+def test_a_refused_setting_is_named_in_errors(member_client):
+    for extra, field in (({"model": "nosuchprovider/x"}, "model"),
+                         ({"synthesis_model": "nosuchprovider/x"}, "synthesis_model"),
+                         ({"fallback_model": "nosuchprovider/x"}, "fallback_model"),
+                         ({"context": "x" * 20_001}, "context")):
+        refused = _create(member_client, **extra)
+        assert refused.status_code == 400, (extra, refused.content)
+        body = refused.json()
+        assert body["errors"] == {field: [body["message"]]}, extra
+    assert not Debate.objects.exists()
