@@ -56,9 +56,9 @@ def poll_seconds() -> float:
     return float(getattr(settings, "COUNCIL_EVENTS_POLL_SECONDS", 0.5))
 
 
-# One server-sent event as a client's parser gives it: ``schema`` describes the whole
-# stream (a list of them) and ``x-itemSchema`` each event, OpenAPI 3.2's ``itemSchema``
-# as an extension, since the document is OpenAPI 3.1 and must validate as one.
+# One server-sent event as a client's parser gives it: the stream's ``schema`` is that of
+# each event, as OpenAPI 3.1 tools read a text/event-stream (3.2's ``itemSchema`` is not
+# 3.1, and the document must validate as the version it declares).
 SSE_EVENT_SCHEMA = {
     "type": "object", "required": ["event", "data"],
     "properties": {
@@ -216,8 +216,7 @@ class HeldStream:
                                "kind, `data` the event as JSON; a final `end` event carries "
                                "the debate's status.",
                 "content": {"text/event-stream": {
-                    "schema": {"type": "array", "items": SSE_EVENT_SCHEMA},
-                    "x-itemSchema": SSE_EVENT_SCHEMA}}}}})
+                    "schema": SSE_EVENT_SCHEMA}}}}})
 async def stream_events(request: HttpRequest, code: uuid.UUID,
                         query: Query[StreamQuery]) -> StreamingHttpResponse:
     """Server-sent events of the log after ``after`` (or the ``Last-Event-ID`` header),
