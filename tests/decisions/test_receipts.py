@@ -173,3 +173,19 @@ def test_the_decision_pages_link_the_receipt(viewer_client, team, owner):
     decision_record(debate=debate, user=owner, option="Stay", rationale="Too risky now.")
     for page in (f"/debates/{debate.code}/", f"/debates/{debate.code}/decision/history"):
         assert receipt_url(debate) in viewer_client.get(page).content.decode(), page
+
+
+def test_the_documented_python_check_holds_without_council(client, member_client, decided,
+                                                            tmp_path):
+    """docs/teams.md's snippet (rfc8785 + cryptography only) checks a real receipt."""
+    import re
+    _, path = download(member_client, decided, tmp_path)
+    path.rename(tmp_path / "receipt.json")
+    (tmp_path / "site-key.json").write_bytes(
+        client.get("/.well-known/council-receipt-key").content)
+    section = (ROOT / "docs" / "teams.md").read_text().split("## Decision receipts", 1)[1]
+    [snippet] = re.findall(r"```python\n(.*?)```", section.split("\n## ", 1)[0], re.S)
+    assert len(snippet.strip().splitlines()) <= 10
+    done = subprocess.run([sys.executable, "-c", snippet], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("holds: "), done.stderr
