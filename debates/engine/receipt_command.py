@@ -2,8 +2,8 @@
 (docs/teams.md, "Decision receipts"); no database, no network.
 
 Exit codes: 0 the digest and the signature hold, 1 something was changed (each failure
-named), 2 the file is not a receipt (not JSON, truncated, fields missing) or the key
-given is not one.
+named), 2 the file is not a receipt (not JSON, truncated, fields missing, a key given
+twice) or the key given is not one.
 """
 
 from __future__ import annotations

@@ -129,10 +129,22 @@ def load_public_key(text: str) -> Ed25519PublicKey:
         raise BadKey(f"not an Ed25519 public key (PEM or 32 bytes in base64): {exc}") from None
 
 
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are each given once: with a key given twice, readers that
+    keep the first and readers that keep the last would see two documents."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        repeated = sorted({k for k, _ in pairs if [p for p, _ in pairs].count(k) > 1})
+        raise NotAReceipt(f"not a receipt: a key given twice in one object: {repeated}")
+    return found
+
+
 def parse_envelope(text: str) -> dict[str, Any]:
     """The envelope in ``text``; NotAReceipt when it is not one."""
     try:
-        envelope = json.loads(text)
+        envelope = json.loads(text, object_pairs_hook=_no_repeated_keys)
+    except NotAReceipt:
+        raise
     except ValueError as exc:
         raise NotAReceipt(f"not JSON (truncated?): {exc}") from None
     if not isinstance(envelope, dict):

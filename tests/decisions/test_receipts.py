@@ -96,6 +96,14 @@ def test_a_downloaded_receipt_holds_what_was_decided_on_what_evidence(
     assert "NOT checked against the site's published key" in said
 
 
+def test_two_downloads_of_one_version_differ_only_in_when_they_were_signed(
+        member_client, decided, tmp_path):
+    first, _ = download(member_client, decided, tmp_path)
+    second, _ = download(member_client, decided, tmp_path)
+    first["receipt"].pop("issued_at"), second["receipt"].pop("issued_at")
+    assert first["receipt"] == second["receipt"]
+
+
 def test_the_published_key_checks_the_receipt_and_another_key_does_not(
         client, member_client, decided, tmp_path):
     _, path = download(member_client, decided, tmp_path)

@@ -143,6 +143,14 @@ def test_what_is_not_a_receipt_exits_2(tmp_path, text, why):
     assert code == 2 and why in said, said
 
 
+def test_a_key_given_twice_is_not_a_receipt(tmp_path, envelope):
+    """Readers keeping the first or the last of two "decision" keys would disagree."""
+    text = json.dumps(envelope).replace(
+        '"decision": {', '"decision": {"decision": "Kafka"}, "decision": {', 1)
+    code, said = verify(write(tmp_path, text))
+    assert code == 2 and "a key given twice" in said, said
+
+
 def test_a_truncated_receipt_exits_2(tmp_path, envelope):
     text = json.dumps(envelope, indent=2)
     code, said = verify(write(tmp_path, text[: len(text) // 2]))
