@@ -25,8 +25,8 @@ from debates.engine import (
     receipt_public_key_pem,
     sign_receipt,
 )
-from debates.models import Debate
-from debates.selectors import debate_options, debate_result
+from debates.models import Debate, Synthesis
+from debates.selectors import debate_options, debate_result, earlier_result, earlier_syntheses
 from decisions import selectors
 from decisions.models import Decision, DecisionVersion
 from decisions.receipts_key import receipt_key
@@ -67,15 +67,34 @@ def _votes(forecasts: DebateForecasts, *, first: bool) -> dict[str, Any]:
     }
 
 
-def _result(debate: Debate) -> dict[str, Any] | None:
+def _result_when_decided(debate: Debate, decided_at: datetime
+                         ) -> tuple[BaseModel, datetime] | None:
+    """The result the team read when it decided (and when it was written): the current
+    synthesis, or the earlier one that "One more round" replaced after the decision."""
+    try:
+        current: Synthesis | None = debate.synthesis
+    except Synthesis.DoesNotExist:
+        current = None
+    if current is not None and current.created_at <= decided_at:
+        result = debate_result(debate=debate)
+        return (result, current.created_at) if result is not None else None
+    for earlier in earlier_syntheses(debate=debate):  # newest first
+        if earlier.created_at <= decided_at:
+            found = earlier_result(debate=debate, code=earlier.code)
+            return (found[1], earlier.created_at) if found is not None else None
+    return None
+
+
+def _result(debate: Debate, decided_at: datetime) -> dict[str, Any] | None:
     """The result's digest, read through the protocol (any protocol): how it ended,
     what it recommends, its quality, the independent and the final vote."""
-    result: BaseModel | None = debate_result(debate=debate)
-    if result is None:
+    found = _result_when_decided(debate, decided_at)
+    if found is None:
         return None
+    result, written_at = found
     summary = getattr(result, "summary", None)
     forecasts = get_protocol(debate.protocol).forecasts(result)
-    digest: dict[str, Any] = {"protocol": debate.protocol}
+    digest: dict[str, Any] = {"protocol": debate.protocol, "written_at": rfc3339(written_at)}
     if summary is not None:
         digest.update({
             "quality": str(summary.quality),
@@ -137,7 +156,7 @@ def receipt_document(decision: Decision, *, issued_at: datetime | None = None
         },
         "decision": {"code": str(decision.code), **_version(decision),
                      "result_quality": decision.result_quality},
-        "result": _result(debate),
+        "result": _result(debate, decision.decided_at),
         "sources": _sources(debate),
         "models": _models(debate),
         # Every version, oldest first: who recorded or changed the decision, when and

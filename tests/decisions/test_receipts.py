@@ -197,3 +197,29 @@ def test_the_documented_python_check_holds_without_council(client, member_client
     done = subprocess.run([sys.executable, "-c", snippet], cwd=tmp_path, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.startswith("holds: "), done.stderr
+
+
+def test_the_result_is_the_one_the_team_decided_on_after_one_more_round(
+        viewer_client, team, owner, tmp_path):
+    """"One more round" after the decision replaces the synthesis; the receipt keeps the
+    result the decision was recorded on (the earlier synthesis), and says when it was
+    written."""
+    from debates.models import EarlierSynthesis, Synthesis
+    from tests.factories import synthesis_result
+
+    debate = finish(make_debate(team, owner))
+    decision_record(debate=debate, user=owner, option="Stay", rationale="Too risky now.")
+    old = Synthesis.objects.get(debate=debate)
+    EarlierSynthesis.objects.create(debate=debate, result=old.result,
+                                    created_at=old.created_at, rounds_completed=1)
+    old.delete()
+    newer = synthesis_result()
+    newer["recommended_path"]["recommendation"] = "Stay after all"
+    Synthesis.objects.create(debate=debate, result=newer)
+    envelope, _ = download(viewer_client, debate, tmp_path)
+    result = envelope["receipt"]["result"]
+    assert result["recommendation"] == "Migrate in Q3"
+    from datetime import datetime
+    moment = datetime.fromisoformat
+    assert moment(result["written_at"]) == old.created_at
+    assert moment(result["written_at"]) <= moment(envelope["receipt"]["decision"]["decided_at"])
