@@ -363,6 +363,16 @@ COUNCIL_SLACK_SIGNING_SECRET = env_str("COUNCIL_SLACK_SIGNING_SECRET", "")
 COUNCIL_SLACK_POST_TIMEOUT_SECONDS = env_int("COUNCIL_SLACK_POST_TIMEOUT_SECONDS", 10,
                                              minimum=1)
 
+# --- decision receipts (docs/teams.md, "Decision receipts") -------------------------
+
+# The Ed25519 private key (PEM) that signs decision receipts. The embedded configuration
+# generates its own into var/ on first use, like its secret key; the scale-out one must
+# give a file shared by every machine (without one, receipts answer 503).
+_RECEIPT_KEY_FILE = env_str("COUNCIL_RECEIPT_KEY_FILE")
+COUNCIL_RECEIPT_KEY_GENERATE = _RECEIPT_KEY_FILE is None and EMBEDDED
+COUNCIL_RECEIPT_KEY_FILE = _RECEIPT_KEY_FILE or (
+    str(VAR_DIR / "receipt_key.pem") if EMBEDDED else "")
+
 # --- logging ----------------------------------------------------------------------
 
 _LOG_LEVEL = (env_str("DJANGO_LOG_LEVEL", "INFO") or "INFO").upper()

@@ -1,18 +1,20 @@
 """JSON API for decisions: ``POST /api/debates/{code}/decision`` records (or changes)
 the team's decision on a finished debate, ``GET /api/debates/{code}/decision`` reads
-it with its earlier versions, and ``GET /api/decisions/`` is the team's decision log,
+it with its earlier versions, ``GET /api/debates/{code}/decision/receipt`` downloads its
+signed receipt (decisions/receipts.py), and ``GET /api/decisions/`` is the team's decision log,
 filtered and paginated like the debate list. Same access helper and service as the
 web pages (decisions.views); viewers read, editors and owners write, as for comments."""
 
 # No ``from __future__ import annotations``: ninja's @paginate wraps the list view and
 # reads its annotations at import time.
 
+import json
 import uuid
 from datetime import date, datetime
 from typing import Any, Literal
 
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from ninja import Field, Query, Router, Schema, Status
 from ninja.errors import ValidationError
 from ninja.pagination import paginate
@@ -24,10 +26,11 @@ from api_kit.errors import errors, refuse
 from api_kit.pagination import PagePagination
 from debates.access import current_team_access
 from debates.api import DebateListQuery
-from decisions import selectors, services
+from decisions import receipts, selectors, services
 from decisions.access import debate_decision_access
 from decisions.forms import DecisionFilterForm
 from decisions.models import Decision, DecisionState, DecisionVersion, ResultQuality
+from decisions.receipts_key import NoReceiptKey
 from view_kit.http import AuthenticatedHttpRequest
 
 debate_router = Router(tags=["decisions"], auth=api_auth)
@@ -183,6 +186,48 @@ def get_decision(request: HttpRequest, code: uuid.UUID) -> Status[Any]:
         return refuse(404, "No decision on this debate yet.", code="no_decision")
     decision.debate = debate
     return Status(200, _decision_out(decision))
+
+
+class ReceiptOut(Schema):
+    """A signed decision receipt (docs/teams.md, "Decision receipts"): ``council
+    verify-receipt FILE`` checks it offline."""
+
+    format: Literal["council-receipt/1"]
+    receipt: dict[str, Any] = Field(description=(
+        "The document: question, options, decision and rationale, who decided and when, "
+        "the result's digest, the sources with their sha256, the models and settings, "
+        "the history."))
+    digest: str = Field(description="sha256:<hex> of the document's RFC 8785 canonical form.")
+    signature: str = Field(description="Ed25519 signature of the canonical bytes, base64.")
+    key_id: str = Field(description="The start of the SHA-256 of the site's public key.")
+    public_key: str = Field(description=(
+        "The signing public key (32 bytes, base64); check it against "
+        "/.well-known/council-receipt-key."))
+    parts: dict[str, str] = Field(description=(
+        "Unsigned digests of the document's fields, so a checker can name what changed."))
+
+
+@debate_router.get("/{uuid:code}/decision/receipt",
+                   response={200: ReceiptOut, **errors(404, 503)},
+                   url_name="decision_receipt")
+def get_decision_receipt(request: HttpRequest, code: uuid.UUID) -> Any:
+    """The decision's signed receipt, as a JSON download: what the team decided, on what
+    evidence, signed by the site's key. Same access as reading the decision; 404
+    (no_decision) without one, 503 (receipts_not_configured) when the site has no key."""
+    debate, _ = debate_decision_access(request, code)
+    decision = selectors.decision_for_debate(debate=debate)
+    if decision is None:
+        return refuse(404, "No decision on this debate yet.", code="no_decision")
+    decision.debate = debate
+    try:
+        envelope = receipts.decision_receipt(decision)
+    except NoReceiptKey as exc:
+        return refuse(503, str(exc), code="receipts_not_configured")
+    response = HttpResponse(json.dumps(envelope, ensure_ascii=False, indent=2),
+                            content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{receipts.receipt_filename(decision)}"')
+    return response
 
 
 class DecisionListQuery(DebateListQuery):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from decisions import review_views, views
+from decisions import receipts_views, review_views, views
 
 app_name = "decisions"
 
@@ -11,4 +11,5 @@ urlpatterns = [
     path("actions/", views.my_actions, name="my_actions"),
     path("debates/<uuid:code>/outcome", review_views.review, name="review"),
     path("calibration/", review_views.calibration, name="calibration"),
+    path(".well-known/council-receipt-key", receipts_views.receipt_key, name="receipt_key"),
 ]

@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", default="1")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="council-fuzz-") as directory, \
-            served_site(Path(directory), setup=SETUP, COUNCIL_MODEL="sim/default") as site:
+            served_site(Path(directory), setup=SETUP, COUNCIL_MODEL="sim/default",
+                        COUNCIL_RECEIPT_KEY_FILE=receipt_key(Path(directory))) as site:
         made = json.loads(site.setup_output.strip().splitlines()[-1])
         config = Path(directory) / "schemathesis.toml"
         config.write_text(config_text(made))
@@ -107,6 +108,19 @@ def main(argv: list[str] | None = None) -> int:
         ]
         # In the temporary directory: schemathesis keeps a cache (.schemathesis/) where it runs.
         return subprocess.run(command, cwd=directory, timeout=1200).returncode
+
+
+def receipt_key(directory: Path) -> str:
+    """A receipt signing key for the served site: its DATABASE_URL makes it the scale-out
+    configuration, which generates none (docs/teams.md, "Decision receipts")."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    path = directory / "receipt_key.pem"
+    path.write_bytes(Ed25519PrivateKey.generate().private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption()))
+    return str(path)
 
 
 if __name__ == "__main__":

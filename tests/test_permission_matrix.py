@@ -76,6 +76,9 @@ PUBLIC = (
     # Slack's command (its signature authenticates it) and the link page its replies
     # carry (a signed token; tests/integrations/test_slack.py covers both).
     "integrations/slack/",
+    # The site's public receipt key, for anyone checking a receipt (tests/decisions/
+    # test_receipts.py).
+    ".well-known/",
 )
 PUBLIC_EXACT = ("api/",)  # ninja's API root
 
@@ -633,6 +636,7 @@ ROWS: list[R] = [
     R("api/debates/<uuidstr:code>/export.json", "GET", READ, kw=debate),
     R("api/debates/<uuidstr:code>/decision", "POST", WRITE, kw=debate, data=decision_form),
     R("api/debates/<uuidstr:code>/decision", "GET", READ, kw=decided),
+    R("api/debates/<uuidstr:code>/decision/receipt", "GET", READ, kw=decided),
     R("api/decisions/", "GET", CURRENT_READ),
     R("api/decisions/", "GET", CURRENT_READ, data=lambda w, r: {
         "q": "billing", "state": "decided", "sort": "review", "page_size": 5}),

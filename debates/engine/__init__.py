@@ -107,6 +107,11 @@ from .protocols.base import role_persona  # noqa: E402
 from .protocols.content import checked as check_content  # noqa: E402
 from .quality.rules import Finding as RuleFinding  # noqa: E402
 from .quality.rules import Rule as QualityRule  # noqa: E402
+from .receipts import FORMAT as RECEIPT_FORMAT  # noqa: E402
+from .receipts import key_id_of as receipt_key_id  # noqa: E402
+from .receipts import public_key_b64 as receipt_public_key_b64  # noqa: E402
+from .receipts import public_key_pem as receipt_public_key_pem  # noqa: E402
+from .receipts import sign as sign_receipt  # noqa: E402
 from .schemas import (  # noqa: E402
     MAX_AGENTS,
     MAX_QUESTION_CHARS,
@@ -165,6 +170,9 @@ __all__ = [
     "resolve_config", "check_agents", "InputError", "check_model", "clean_question",
     "MAX_AGENTS", "MIN_AGENTS", "MAX_ROUNDS", "MIN_ROUNDS", "MAX_QUESTION_CHARS",
     "parse_faults", "simulator_options_from_env", "detect_language", "PROMPT_VERSION",
+    # signed decision receipts (docs/teams.md, "Decision receipts")
+    "RECEIPT_FORMAT", "sign_receipt", "receipt_key_id", "receipt_public_key_b64",
+    "receipt_public_key_pem",
     # sources (the team's documents)
     "SourceDocument", "Passage", "split_passages", "ExtractedText", "SourceRefused", "extract_text",
     "PassageCitation", "citations_in", "quote_found", "EvidenceReport", "CheckedCitation",

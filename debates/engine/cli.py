@@ -35,6 +35,8 @@ from .options import parse_options
 from .persona_files import PersonaFileError, load_persona_file
 from .progress import ConsoleProgress
 from .protocols import get_protocol, known_protocols, run_protocol
+from .receipt_command import COMMAND as VERIFY_RECEIPT
+from .receipt_command import main as verify_receipt_main
 from .schemas import (
     MAX_AGENTS,
     MAX_ROUNDS,
@@ -88,6 +90,9 @@ exit codes:
 
 Every run ends with a quality line on stderr: sound, doubtful or unusable, and the
 content rules that fired.
+
+council verify-receipt FILE [--key PUBKEY] checks a decision receipt offline instead
+(its own --help; docs/teams.md, "Decision receipts").
 """
 
 SAVE_ELSEWHERE = ("--save stores the debate in the site's database: run it as "
@@ -319,9 +324,13 @@ def build_parser(prog: str) -> ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, *, prog: str = "council",
          stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """The ``council`` console script; returns the exit code."""
+    """The ``council`` console script; returns the exit code. ``council verify-receipt
+    FILE`` checks a decision receipt instead (receipt_command.py)."""
     out, err = stdout or sys.stdout, stderr or sys.stderr
-    opts = vars(build_parser(prog).parse_args(argv))
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == [VERIFY_RECEIPT]:
+        return verify_receipt_main(args[1:], prog=prog, stdout=out, stderr=err)
+    opts = vars(build_parser(prog).parse_args(args))
     try:
         if opts["save"]:
             raise CliError(SAVE_ELSEWHERE, EXIT_BAD_INPUT)
