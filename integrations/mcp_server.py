@@ -7,7 +7,9 @@ Every tool re-checks the token (a revoked or expired token stops working at once
 a team token lists and reaches that team only. Every tool goes through the same code
 as the JSON API: the create endpoint's function itself for new debates, and the same
 access helpers and selectors for reads, so an agent can do exactly what its token may
-do in the team, and nothing more.
+do in the team, and nothing more. The tools for the team's debates as a whole (list
+and search, cancel, re-run, export, compare, comments, the decision log) are in
+``integrations.mcp_debate_tools``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from ninja.errors import ValidationError as QueryRefused
 from pydantic import ValidationError
 
 from accounts.access import Need, parse_code, require_role
@@ -91,6 +94,9 @@ def _refusals() -> Iterator[None]:
     except ValidationError as exc:
         fields = "; ".join(f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
                            for error in exc.errors())
+        raise ToolError(f"Refused: invalid input ({fields})") from exc
+    except QueryRefused as exc:  # a list filter the list's form refuses (the API's 422)
+        fields = "; ".join(f"{error['loc'][-1]}: {error['msg']}" for error in exc.errors)
         raise ToolError(f"Refused: invalid input ({fields})") from exc
     except Http404 as exc:
         raise ToolError("Not found (or not in any of your teams).") from exc
@@ -317,6 +323,10 @@ def build_server(secret: str) -> MCPServer:
 
     add_follow_through_tools(tool, identity)
     add_source_tools(tool, identity)
+    # Imported here: that module builds on this one's Identity and refusals.
+    from integrations.mcp_debate_tools import add_debate_tools
+
+    add_debate_tools(tool, identity)
     return server
 
 
