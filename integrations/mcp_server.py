@@ -23,7 +23,7 @@ from typing import Any, cast
 
 from asgiref.sync import sync_to_async
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from ninja.errors import ValidationError as QueryRefused
@@ -33,6 +33,7 @@ from accounts.access import Need, parse_code, require_role
 from accounts.models import ApiToken
 from accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
 from accounts.services import api_token_use
+from accounts.token_scope import check_may_write
 from debates import selectors
 from debates.access import debate_access
 from debates.engine import Mode
@@ -136,6 +137,21 @@ def teams(identity: Identity) -> list[dict[str, Any]]:
     user = identity.token().user
     return [{"team": str(m.team.code), "name": m.team.name, "role": m.role}
             for m in memberships_of_user(user=user)]
+
+
+def team_new(identity: Identity, name: str) -> dict[str, Any]:
+    """``create_team``: POST /api/teams/'s route itself. The API refuses a read-only
+    token's write in its authentication, before any route runs (accounts.api_auth), so
+    the same check is made here first."""
+    from accounts.api import TeamIn, TeamOut, create_team
+
+    request = identity.request()
+    with _refusals():
+        check_may_write(request.user)
+        answer = create_team(request, TeamIn.model_validate({"name": name}), HttpResponse())
+    if answer.status_code != 201:
+        raise _refused(answer.value)
+    return TeamOut.model_validate(answer.value).model_dump(mode="json")
 
 
 def personas(identity: Identity, team: str | None) -> list[dict[str, Any]]:
@@ -247,6 +263,13 @@ def build_server(secret: str) -> MCPServer:
     async def list_teams() -> list[dict[str, Any]]:
         """Your teams and your role in each (a viewer may read, not start debates)."""
         return await sync_to_async(teams)(identity)
+
+    @tool
+    async def create_team(name: str) -> dict[str, Any]:
+        """Create a team with you as its owner (as POST /api/teams/): what a new
+        user's token needs first, since every other tool works in a team. Returns its
+        code (pass it as `team`), name and your role."""
+        return await sync_to_async(team_new)(identity, name)
 
     @tool
     async def list_personas(team: str | None = None) -> list[dict[str, Any]]:

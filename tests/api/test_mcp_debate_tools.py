@@ -246,7 +246,7 @@ def test_every_new_tool_answers_through_the_server(member, owner, team):
         }
 
     out = asyncio.run(session_run(server_env(secret), body))
-    assert {"list_debates", "cancel_debate", "rerun_debate", "export_debate",
+    assert {"create_team", "list_debates", "cancel_debate", "rerun_debate", "export_debate",
             "compare_debates", "list_comments", "comment_on_debate",
             "list_decisions"} <= out["names"]
     assert _codes(out["listed"]["items"]) == [str(b.code)] and out["listed"]["count"] == 1
@@ -257,3 +257,24 @@ def test_every_new_tool_answers_through_the_server(member, owner, team):
     assert [d["debate"] for d in out["decisions"]["items"]] == [str(a.code)]
     child = Debate.objects.get(code=out["rerun"]["code"])
     assert child.parent == b and out["rerun"]["parent"] == str(b.code)
+
+
+def test_a_new_users_token_creates_its_team_and_then_works_in_it(db):
+    from django.contrib.auth.models import User
+
+    from accounts.models import Team
+    from integrations.mcp_server import team_new, teams
+
+    newcomer = User.objects.create_user(username="newcomer")
+    with pytest.raises(ToolError, match="read-only"):
+        team_new(identity(newcomer, read_only=True), "Platform")
+    assert not Team.objects.exists()
+    agent = identity(newcomer)
+    with pytest.raises(ToolError, match="not a member of any team"):
+        tools.debates_list(agent, None, {}, {})
+    with pytest.raises(ToolError, match=r"Refused: .*name"):
+        team_new(agent, "   ")
+    made = team_new(agent, "  Platform   team ")
+    assert made["name"] == "Platform team" and made["role"] == "owner"
+    assert teams(agent) == [{"team": made["code"], "name": "Platform team", "role": "owner"}]
+    assert tools.debates_list(agent, None, {}, {})["count"] == 0

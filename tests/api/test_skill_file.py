@@ -189,3 +189,24 @@ def test_the_mcp_only_options_are_named_and_the_skill_says_how_to_start_a_team()
     hooks = text[text.index("## Webhooks instead of polling"):]
     assert "/api/webhooks/" in hooks and "docs/integrations.md" in hooks
     assert "debate.finished" in hooks and "webhook-signature" in hooks
+
+
+@pytest.mark.django_db
+def test_no_review_is_mcp_only_as_the_skill_says(member_client, team, owner):
+    """What the MCP-only paragraph tells an HTTP caller: no_review is refused, a null
+    review_on records a decision without a review."""
+    from debates.models import Debate, DebateStatus
+    from decisions.models import Decision
+    from tests.factories import add_synthesis, make_debate
+
+    debate = make_debate(team, owner)
+    add_synthesis(debate)
+    Debate.objects.filter(pk=debate.pk).update(status=DebateStatus.SUCCEEDED)
+    url = f"/api/debates/{debate.code}/decision"
+    body = {"choice": "Wait a quarter", "rationale": "The user chose it."}
+    refused = member_client.post(url, {**body, "no_review": True},
+                                 content_type="application/json")
+    assert refused.status_code == 422 and not Decision.objects.exists()
+    recorded = member_client.post(url, {**body, "review_on": None},
+                                  content_type="application/json")
+    assert recorded.status_code == 200 and recorded.json()["review_on"] is None
