@@ -3,7 +3,7 @@ tools, acting as the user of a personal API token, within the token's limits.
 
 Every tool re-checks the token (a revoked or expired token stops working at once,
 ``api_token_use``), and the token's scope travels with its user
-(``accounts.token_scope``): a read-only token's start_debate is refused,
+(``accounts.token_scope``): a read-only token's writing tools are refused,
 a team token lists and reaches that team only. Every tool goes through the same code
 as the JSON API: the create endpoint's function itself for new debates, and the same
 access helpers and selectors for reads, so an agent can do exactly what its token may
@@ -54,7 +54,8 @@ fired where). Then the rest of the summary (stop_reason, decision or divergence,
 degraded, simulated), and verify the unverified_claims yourself. Once the user has
 decided, record_decision keeps their decision, rationale and review date with the
 debate; when that decision is reviewed, record_outcome says which option proved right,
-so the team learns whom to trust."""
+so the team learns whom to trust. A token whose user is in no team yet makes one with
+create_team first; list_debates and list_decisions find the team's earlier work."""
 
 WAIT_POLL_SECONDS = 0.5
 
