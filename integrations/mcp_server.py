@@ -3,11 +3,13 @@ tools, acting as the user of a personal API token, within the token's limits.
 
 Every tool re-checks the token (a revoked or expired token stops working at once,
 ``api_token_use``), and the token's scope travels with its user
-(``accounts.token_scope``): a read-only token's start_debate is refused,
+(``accounts.token_scope``): a read-only token's writing tools are refused,
 a team token lists and reaches that team only. Every tool goes through the same code
 as the JSON API: the create endpoint's function itself for new debates, and the same
 access helpers and selectors for reads, so an agent can do exactly what its token may
-do in the team, and nothing more.
+do in the team, and nothing more. The tools for the team's debates as a whole (list
+and search, cancel, re-run, export, compare, comments, the decision log) are in
+``integrations.mcp_debate_tools``.
 """
 
 from __future__ import annotations
@@ -21,15 +23,17 @@ from typing import Any, cast
 
 from asgiref.sync import sync_to_async
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from ninja.errors import ValidationError as QueryRefused
 from pydantic import ValidationError
 
 from accounts.access import Need, parse_code, require_role
 from accounts.models import ApiToken
 from accounts.selectors import TEAM_HEADER, current_team, memberships_of_user
 from accounts.services import api_token_use
+from accounts.token_scope import check_may_write
 from debates import selectors
 from debates.access import debate_access
 from debates.engine import Mode
@@ -50,7 +54,8 @@ fired where). Then the rest of the summary (stop_reason, decision or divergence,
 degraded, simulated), and verify the unverified_claims yourself. Once the user has
 decided, record_decision keeps their decision, rationale and review date with the
 debate; when that decision is reviewed, record_outcome says which option proved right,
-so the team learns whom to trust."""
+so the team learns whom to trust. A token whose user is in no team yet makes one with
+create_team first; list_debates and list_decisions find the team's earlier work."""
 
 WAIT_POLL_SECONDS = 0.5
 
@@ -92,6 +97,9 @@ def _refusals() -> Iterator[None]:
         fields = "; ".join(f"{'.'.join(str(part) for part in error['loc'])}: {error['msg']}"
                            for error in exc.errors())
         raise ToolError(f"Refused: invalid input ({fields})") from exc
+    except QueryRefused as exc:  # a list filter the list's form refuses (the API's 422)
+        fields = "; ".join(f"{error['loc'][-1]}: {error['msg']}" for error in exc.errors)
+        raise ToolError(f"Refused: invalid input ({fields})") from exc
     except Http404 as exc:
         raise ToolError("Not found (or not in any of your teams).") from exc
     except PermissionDenied as exc:
@@ -130,6 +138,21 @@ def teams(identity: Identity) -> list[dict[str, Any]]:
     user = identity.token().user
     return [{"team": str(m.team.code), "name": m.team.name, "role": m.role}
             for m in memberships_of_user(user=user)]
+
+
+def team_new(identity: Identity, name: str) -> dict[str, Any]:
+    """``create_team``: POST /api/teams/'s route itself. The API refuses a read-only
+    token's write in its authentication, before any route runs (accounts.api_auth), so
+    the same check is made here first."""
+    from accounts.api import TeamIn, TeamOut, create_team
+
+    request = identity.request()
+    with _refusals():
+        check_may_write(request.user)
+        answer = create_team(request, TeamIn.model_validate({"name": name}), HttpResponse())
+    if answer.status_code != 201:
+        raise _refused(answer.value)
+    return TeamOut.model_validate(answer.value).model_dump(mode="json")
 
 
 def personas(identity: Identity, team: str | None) -> list[dict[str, Any]]:
@@ -243,6 +266,13 @@ def build_server(secret: str) -> MCPServer:
         return await sync_to_async(teams)(identity)
 
     @tool
+    async def create_team(name: str) -> dict[str, Any]:
+        """Create a team with you as its owner (as POST /api/teams/): what a new
+        user's token needs first, since every other tool works in a team. Returns its
+        code (pass it as `team`), name and your role."""
+        return await sync_to_async(team_new)(identity, name)
+
+    @tool
     async def list_personas(team: str | None = None) -> list[dict[str, Any]]:
         """Persona libraries of a team (default: your first team) and their personas;
         pass persona codes to start_debate to choose the panel."""
@@ -317,6 +347,10 @@ def build_server(secret: str) -> MCPServer:
 
     add_follow_through_tools(tool, identity)
     add_source_tools(tool, identity)
+    # Imported here: that module builds on this one's Identity and refusals.
+    from integrations.mcp_debate_tools import add_debate_tools
+
+    add_debate_tools(tool, identity)
     return server
 
 

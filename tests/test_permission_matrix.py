@@ -960,10 +960,37 @@ def _mcp_sources_list(identity: Any, w: World, r: str) -> Any:
     return sources_list(identity, str(w.team.code))
 
 
+def _mcp_debate_tool(name: str, w: World, r: str) -> tuple[Any, ...]:
+    """The arguments (after the identity) of a tool of integrations.mcp_debate_tools."""
+    code, team = str(w.debate.code), str(w.team.code)
+    if name == "cancel":  # a queued debate per role
+        return (str(w.active_for(r).code),)
+    return {"debates_list": (team, {}, {}), "decisions_list": (team, {}, {}),
+            "rerun": (code, {}), "export": (code, "markdown", True),
+            "comparison": (code, code), "comments": (code,),
+            "comment": (code, {"body": f"{r} objects"})}[name]
+
+
+def _mcp_debates(name: str) -> Callable[[Any, World, str], Any]:
+    def call(identity: Any, w: World, r: str) -> Any:
+        from integrations import mcp_debate_tools
+
+        return getattr(mcp_debate_tools, name)(identity, *_mcp_debate_tool(name, w, r))
+    return call
+
+
 MCP_ROWS: list[tuple[str, Callable[[Any, World, str], Any], dict[str, object]]] = [
     ("list_sources", _mcp_sources_list, READ),
     ("get_source", _mcp_source_get, READ),
     ("upload_source", _mcp_source_upload, WRITE),
+    ("list_debates", _mcp_debates("debates_list"), READ),
+    ("list_decisions", _mcp_debates("decisions_list"), READ),
+    ("cancel_debate", _mcp_debates("cancel"), WRITE),
+    ("rerun_debate", _mcp_debates("rerun"), WRITE),
+    ("export_debate", _mcp_debates("export"), READ),
+    ("compare_debates", _mcp_debates("comparison"), READ),
+    ("list_comments", _mcp_debates("comments"), READ),
+    ("comment_on_debate", _mcp_debates("comment"), WRITE),
 ]
 
 
@@ -975,6 +1002,8 @@ def test_mcp_matrix(tool: str, call: Callable[[Any, World, str], Any],
     from integrations.mcp_server import Identity
 
     source(world, "owner")  # made before any count is taken
+    for role in ROLES:
+        world.active_for(role)  # likewise: the debates cancel_debate may cancel
     problems = []
     for role in ROLES:
         _, secret = api_token_create(user=world.users[role], name="mcp")

@@ -149,3 +149,64 @@ def test_quality_is_read_before_anything_else():
                                                              "decision"}
     assert {"quality", "quality_reasons"} <= set(ResultSummary.model_fields)
     assert "confirm_quality: true" in section and "quality_not_confirmed" in section
+
+
+def registered_tools() -> dict[str, set[str]]:
+    """Every tool the MCP server registers, with its inputs (the token is only checked
+    when a tool is called, so any secret builds the server)."""
+    import asyncio
+
+    from integrations.mcp_server import build_server
+
+    tools = asyncio.run(build_server("unchecked").list_tools())
+    return {t.name: set(t.input_schema.get("properties", {})) for t in tools}
+
+
+def test_every_mcp_tool_is_listed_with_its_inputs():
+    text = SKILL.read_text(encoding="utf-8")
+    mcp = text[text.index("**MCP tools**"):text.index("**MCP-only options**")]
+    tools = registered_tools()
+    listed = re.findall(r"`(\w+)\(", mcp)
+    assert sorted(listed) == sorted(tools)  # each once, and none the server lacks
+    for name, inputs in tools.items():
+        # Its entry: from its name to the next bullet (one bullet may list a few tools).
+        entry = " ".join(mcp[mcp.index(f"`{name}("):].split("\n- ")[0].split())
+        if "the filters of list_debates" in entry:
+            inputs -= tools["list_debates"]
+        missing = {field for field in inputs if not re.search(rf"\b{field}\b", entry)}
+        assert not missing, (name, missing)
+
+
+def test_the_mcp_only_options_are_named_and_the_skill_says_how_to_start_a_team():
+    text = SKILL.read_text(encoding="utf-8")
+    only = text[text.index("**MCP-only options**"):text.index("**HTTP API**")]
+    assert "`no_review: true`" in only and '"review_on": null' in only
+    after = text[text.index("**HTTP API**"):]  # where HTTP is taught: no_review is MCP's
+    assert all(after[:m.start()].rstrip().endswith("MCP")
+               for m in re.finditer("`no_review", after))
+    team = text[text.index("## First: a team"):text.index("## Three ways in")]
+    assert "POST /api/teams/" in team and "not a member of any team" in team
+    hooks = text[text.index("## Webhooks instead of polling"):]
+    assert "/api/webhooks/" in hooks and "docs/integrations.md" in hooks
+    assert "debate.finished" in hooks and "webhook-signature" in hooks
+
+
+@pytest.mark.django_db
+def test_no_review_is_mcp_only_as_the_skill_says(member_client, team, owner):
+    """What the MCP-only paragraph tells an HTTP caller: no_review is refused, a null
+    review_on records a decision without a review."""
+    from debates.models import Debate, DebateStatus
+    from decisions.models import Decision
+    from tests.factories import add_synthesis, make_debate
+
+    debate = make_debate(team, owner)
+    add_synthesis(debate)
+    Debate.objects.filter(pk=debate.pk).update(status=DebateStatus.SUCCEEDED)
+    url = f"/api/debates/{debate.code}/decision"
+    body = {"choice": "Wait a quarter", "rationale": "The user chose it."}
+    refused = member_client.post(url, {**body, "no_review": True},
+                                 content_type="application/json")
+    assert refused.status_code == 422 and not Decision.objects.exists()
+    recorded = member_client.post(url, {**body, "review_on": None},
+                                  content_type="application/json")
+    assert recorded.status_code == 200 and recorded.json()["review_on"] is None
