@@ -71,6 +71,8 @@ CASES = [
      "name"),
     ("persona create", "post", "/api/personas/libraries/{library}/personas",
      {**PERSONA, "name": "dana"}, "name"),
+    ("persona model", "post", "/api/personas/libraries/{library}/personas",
+     {**PERSONA, "name": "Lee", "model": "nosuchmodel-xyz"}, "model"),
     ("persona update", "put", "/api/personas/{persona}", {**PERSONA, "name": "DANA"}, "name"),
     ("persona import", "post", "/api/personas/libraries/{library}/import",
      {"filename": "panel.yaml", "text": "- name: Lee\n"}, "text"),
@@ -136,9 +138,16 @@ def test_a_bad_field_is_named_in_errors(member_client, owner, world, method, pat
     assert error["errors"][field] and error["code"] == "bad_request"
 
 
-def test_a_refusal_of_no_one_field_names_none(member_client, owner, world):
-    """A state, not an input: an outcome before any decision."""
-    response = member_client.post(f"/api/debates/{world.debate}/outcome",
-                                  json.dumps({"right_option": "Stay", "result": "worked"}),
-                                  content_type="application/json")
-    assert response.status_code == 400 and response.json()["errors"] == {}
+def test_a_refusal_of_no_one_field_names_none(member_client, world):
+    """A state, not an input: an outcome before any decision, an edit of a deleted
+    comment."""
+    outcome = member_client.post(f"/api/debates/{world.debate}/outcome",
+                                 json.dumps({"right_option": "Stay", "result": "worked"}),
+                                 content_type="application/json")
+    assert outcome.status_code == 400 and outcome.json()["errors"] == {}
+    comment = f"/api/debates/{world.debate}/comments/{world.comment}"
+    assert member_client.delete(comment).status_code == 200
+    edit = member_client.patch(comment, json.dumps({"body": "Again"}),
+                               content_type="application/json")
+    assert edit.status_code == 400 and edit.json()["errors"] == {}, edit.content
+    assert "deleted" in edit.json()["message"]
