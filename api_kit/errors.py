@@ -52,12 +52,14 @@ def refuse(status: int, message: str, errors: dict[str, list[str]] | None = None
     return Status(status, error_body(status, message, errors, code))
 
 
-def refuse_input(exc: Exception, status: int = 400, code: str | None = None) -> Status[Any]:
+def refuse_input(exc: Exception, status: int = 400, code: str | None = None,
+                 prefix: str = "") -> Status[Any]:
     """The refusal of bad input, its field named in ``errors`` when the error says which
-    (an ``InputError``'s ``field``): a script sees what to mend without parsing words."""
-    message = str(exc)
+    (its ``field``: an ``InputError``'s, a ``PersonaError``'s, ...): a script sees what to
+    mend without parsing words. ``prefix`` goes before the message (what did not happen)."""
+    problem = str(exc)
     field = getattr(exc, "field", None)
-    return refuse(status, message, {field: [message]} if field else None, code)
+    return refuse(status, prefix + problem, {field: [problem]} if field else None, code)
 
 
 # What a route that spends model money adds to its OpenAPI entry: the 429 of the

@@ -16,7 +16,7 @@ from pydantic import ConfigDict, Field
 from accounts.access import Need
 from accounts.api_auth import api_auth
 from accounts.models import Membership
-from api_kit.errors import errors, refuse
+from api_kit.errors import errors, refuse, refuse_input
 from collab import selectors, services
 from collab.access import comment_access, debate_comments_access
 from collab.models import Comment, TargetKind
@@ -123,8 +123,8 @@ def create_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: 
             target_kind=payload.target_kind, target_ref=payload.target_ref,
             quote=payload.quote, quote_offset=payload.quote_offset, parent=parent,
         )
-    except services.CommentError as exc:
-        return refuse(400, str(exc))
+    except services.CommentError as exc:  # a field's, or a deleted comment's (no field)
+        return refuse_input(exc)
     return Status(201, _comment_out(comment, _reader(request, role)))
 
 
@@ -142,8 +142,8 @@ def edit_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uu
     found, role = comment_access(request, code, comment, need=Need.WRITE)
     try:
         services.comment_edit(comment=found, user=request.user, body=payload.body)
-    except services.CommentError as exc:
-        return refuse(400, str(exc))
+    except services.CommentError as exc:  # a field's, or a deleted comment's (no field)
+        return refuse_input(exc)
     return Status(200, _comment_out(found, _reader(request, role)))
 
 
@@ -156,8 +156,8 @@ def delete_comment(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: 
     found, role = comment_access(request, code, comment, need=Need.WRITE)
     try:
         services.comment_delete(comment=found, user=request.user)
-    except services.CommentError as exc:
-        return refuse(400, str(exc))
+    except services.CommentError as exc:  # a field's, or a deleted comment's (no field)
+        return refuse_input(exc)
     return Status(200, _comment_out(found, _reader(request, role)))
 
 
@@ -184,8 +184,8 @@ def set_hidden(request: AuthenticatedHttpRequest, code: uuid.UUID, comment: uuid
     found, role = comment_access(request, code, comment, need=Need.WRITE)
     try:
         services.comment_set_hidden(comment=found, user=request.user, hidden=payload.hidden)
-    except services.CommentError as exc:
-        return refuse(400, str(exc))
+    except services.CommentError as exc:  # a field's, or a deleted comment's (no field)
+        return refuse_input(exc)
     return Status(200, _comment_out(found, _reader(request, role)))
 
 
@@ -226,6 +226,9 @@ def carry_comments(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: 
     try:
         rerun = services.debate_rerun_with_objections(
             debate=debate, user=request.user, comment_codes=payload.comments)
-    except ValueError as exc:  # CommentError, InputError (limits): as the panel does
+    except services.CommentError as exc:  # the comments chosen
+        return refuse_input(exc, prefix="No re-run started: ")
+    except ValueError as exc:  # InputError (limits): as the panel does; its field, if any,
+        # is the parent debate's setting, not this request's
         return refuse(400, f"No re-run started: {exc}")
     return Status(201, {"code": rerun.code, "status": rerun.status, "parent": debate.code})

@@ -57,7 +57,13 @@ MENTION_RE = re.compile(r"(?<![\w.@+-])@([\w.@+-]+)")
 
 
 class CommentError(ValueError):
-    """A refused comment; the message is meant for the user."""
+    """A refused comment; the message is meant for the user. ``field`` names the
+    comment's input at fault when there is one, as the API's comment body names it (its
+    ``errors`` key: docs/api.md, "Errors")."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class NotYourComment(PermissionDenied):
@@ -68,9 +74,9 @@ class NotYourComment(PermissionDenied):
 def _clean_body(body: str) -> str:
     body = body.strip()
     if not body:
-        raise CommentError("A comment cannot be empty.")
+        raise CommentError("A comment cannot be empty.", field="body")
     if len(body) > MAX_BODY:
-        raise CommentError(f"A comment can be at most {MAX_BODY:,} characters.")
+        raise CommentError(f"A comment can be at most {MAX_BODY:,} characters.", field="body")
     return body
 
 
@@ -84,9 +90,11 @@ def _clean_target(
     kinds = [TargetKind.SYNTHESIS.value, TargetKind.QUOTE.value,
              *dict.fromkeys(p.kind for p in (result.parts if result else []))]
     if kind not in kinds and kind not in TargetKind.values:
-        raise CommentError(f"Unknown target {kind!r}; expected one of {', '.join(kinds)}.")
+        raise CommentError(f"Unknown target {kind!r}; expected one of {', '.join(kinds)}.",
+                           field="target_kind")
     if result is None:
-        raise CommentError("This debate has no synthesis yet: comment on the debate as a whole.")
+        raise CommentError("This debate has no synthesis yet: comment on the debate as a whole.",
+                           field="target_kind")
     if kind == TargetKind.QUOTE:
         # A quote: the passage itself identifies the target; the offset says which
         # occurrence when it appears more than once.
@@ -100,20 +108,21 @@ def _part_ref(result: ResultView, kind: str, ref: str) -> str:
     parts = result.of_kind(kind)
     if kind == TargetKind.RECOMMENDATION:
         if not parts:
-            raise CommentError("This synthesis has no recommendation.")
+            raise CommentError("This synthesis has no recommendation.", field="target_kind")
         ref = ref or "recommendation"
         if result.part(kind, ref) is None:
-            raise CommentError(f"Unknown part {ref!r} of the recommendation.")
+            raise CommentError(f"Unknown part {ref!r} of the recommendation.",
+                               field="target_ref")
         return ref
     if kind == TargetKind.DISAGREEMENT and ref.isdigit():
         ref = str(int(ref))
     if result.part(kind, ref) is None:
         if kind == TargetKind.DISAGREEMENT:
             raise CommentError(f"The synthesis has {len(parts)} disagreement(s); {ref!r} "
-                               "is not one of them.")
+                               "is not one of them.", field="target_ref")
         known = ", ".join(p.ref for p in parts) or "none"
         raise CommentError(f"The synthesis has no {kind_words(kind)} {ref!r} "
-                           f"(it has: {known}).")
+                           f"(it has: {known}).", field="target_ref")
     return ref
 
 
@@ -123,15 +132,18 @@ def _clean_quote(result: ResultView, quote: str, offset: int | None
     ``offset``); refused when the synthesis does not contain it."""
     quote = normalize_quote(quote)
     if not quote:
-        raise CommentError("Select the passage you are annotating.")
+        raise CommentError("Select the passage you are annotating.", field="quote")
     if len(quote) > MAX_QUOTE:
-        raise CommentError(f"A quoted passage can be at most {MAX_QUOTE:,} characters.")
+        raise CommentError(f"A quoted passage can be at most {MAX_QUOTE:,} characters.",
+                           field="quote")
     if offset is not None and not 0 <= offset <= MAX_QUOTE_OFFSET:
-        raise CommentError(f"The quote's offset must be between 0 and {MAX_QUOTE_OFFSET:,}.")
+        raise CommentError(f"The quote's offset must be between 0 and {MAX_QUOTE_OFFSET:,}.",
+                           field="quote_offset")
     starts = quote_starts(synthesis_text(result), quote)
     if not starts:
         raise CommentError("The quoted passage is not in the synthesis: select the text "
-                           "in the synthesis itself (it may have changed since you copied it).")
+                           "in the synthesis itself (it may have changed since you copied it).",
+                           field="quote")
     return quote, starts[nearest(starts, offset)]
 
 
@@ -178,7 +190,7 @@ def comment_create(
     body = _clean_body(body)
     if parent is not None:
         if parent.debate_id != debate.pk:
-            raise CommentError("A reply must be on the same debate.")
+            raise CommentError("A reply must be on the same debate.", field="parent")
         thread = parent.parent or parent
         comment = Comment.objects.create(debate=debate, author=author, parent=thread, body=body,
                                          target_kind=thread.target_kind,
@@ -289,7 +301,8 @@ def objections_for_rerun(*, debate: Debate, comment_codes: Sequence[object]) -> 
     """The text a re-run adds to its context so the new council answers these comments."""
     codes = list(dict.fromkeys(str(_as_uuid(c) or c) for c in comment_codes))
     if not codes:
-        raise CommentError("Choose at least one comment to carry into the re-run.")
+        raise CommentError("Choose at least one comment to carry into the re-run.",
+                           field="comments")
     valid = [u for u in map(_as_uuid, codes) if u is not None]
     found = Comment.objects.filter(debate=debate, code__in=valid, deleted_at__isnull=True,
                                    hidden_at__isnull=True)
@@ -297,7 +310,8 @@ def objections_for_rerun(*, debate: Debate, comment_codes: Sequence[object]) -> 
     missing = [c for c in codes if c not in comments]
     if missing:
         raise CommentError(
-            f"Not comments of this debate (or deleted or hidden): {', '.join(missing)}")
+            f"Not comments of this debate (or deleted or hidden): {', '.join(missing)}",
+            field="comments")
     result = synthesis_result(debate)
     lines = ["Objections the council must address:"]
     for code in codes:
@@ -318,7 +332,8 @@ def debate_rerun_with_objections(
     if len(context) > MAX_CONTEXT_CHARS:
         raise CommentError(
             f"With these comments the context would be {len(context):,} characters; the "
-            f"limit is {MAX_CONTEXT_CHARS:,}. Carry fewer or shorter comments.")
+            f"limit is {MAX_CONTEXT_CHARS:,}. Carry fewer or shorter comments.",
+            field="comments")
     return debate_rerun(debate=debate, user=user, context=context)
 
 

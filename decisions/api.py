@@ -22,7 +22,7 @@ from pydantic import ConfigDict
 
 from accounts.access import Need
 from accounts.api_auth import api_auth
-from api_kit.errors import errors, refuse
+from api_kit.errors import errors, refuse, refuse_input
 from api_kit.pagination import PagePagination
 from debates.access import current_team_access
 from debates.api import DebateListQuery
@@ -168,10 +168,9 @@ def record_decision(request: AuthenticatedHttpRequest, code: uuid.UUID,
             rationale=payload.rationale, review_on=review,
             confirm_quality=payload.confirm_quality)
     except services.QualityNotConfirmed as exc:
-        return refuse(400, str(exc), {"confirm_quality": [str(exc)]},
-                      code="quality_not_confirmed")
-    except services.DecisionError as exc:
-        return refuse(400, str(exc))
+        return refuse_input(exc, code="quality_not_confirmed")
+    except services.DecisionError as exc:  # a field's, or an unfinished debate (none)
+        return refuse_input(exc)
     decision.debate = debate
     return Status(200, _decision_out(decision))
 

@@ -14,7 +14,7 @@ from pydantic import ConfigDict, Field
 
 from accounts.access import Need
 from accounts.api_auth import api_auth
-from api_kit.errors import errors, refuse
+from api_kit.errors import errors, refuse_input
 from debates.access import current_team_access
 from decisions.access import debate_decision_access
 from decisions.calibration import left_out_unusable, team_calibration
@@ -79,8 +79,8 @@ def record_outcome(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: 
             debate=debate, user=request.user, right_option=payload.right_option,
             result=payload.result.value if payload.result else "", notes=payload.notes,
             review_again_on=payload.review_again_on)
-    except OutcomeError as exc:
-        return refuse(400, str(exc))
+    except OutcomeError as exc:  # a field's, or no decision yet (none)
+        return refuse_input(exc)
     return Status(201, outcome_out(outcome))
 
 

@@ -26,7 +26,12 @@ LOOK_AGAIN_AFTER_DAYS = 90
 
 
 class OutcomeError(ValueError):
-    """A refused outcome; the message is meant for the user."""
+    """A refused outcome; the message is meant for the user. ``field`` names the
+    outcome's input at fault when one is (the API's ``errors`` key)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def _right_option(debate: Debate, right_option: str) -> str:
@@ -39,16 +44,17 @@ def _right_option(debate: Debate, right_option: str) -> str:
     listed = ", ".join(options) or "none"
     raise OutcomeError(
         f"{right_option!r} is not one of this debate's options ({listed}); pick the one "
-        "that proved right, or \"can't tell yet\".")
+        "that proved right, or \"can't tell yet\".", field="right_option")
 
 
 def _result(result: str, *, required: bool) -> str:
     if not result:
         if required:
-            raise OutcomeError("Say how it went: worked, mixed or failed.")
+            raise OutcomeError("Say how it went: worked, mixed or failed.", field="result")
         return ""
     if result not in OutcomeResult.values:
-        raise OutcomeError(f"{result!r} is not a result; use worked, mixed or failed.")
+        raise OutcomeError(f"{result!r} is not a result; use worked, mixed or failed.",
+                           field="result")
     return result
 
 
@@ -59,7 +65,7 @@ def _look_again_on(review_again_on: date | None) -> date:
     if review_again_on <= today:
         raise OutcomeError(
             f"The next review date {review_again_on:%Y-%m-%d} is not in the future; "
-            "pick a later day.")
+            "pick a later day.", field="review_again_on")
     return review_again_on
 
 
@@ -87,7 +93,8 @@ def outcome_record(
             "outcome.")
     notes = (notes or "").strip()
     if len(notes) > MAX_NOTES:
-        raise OutcomeError(f"The notes can be at most {MAX_NOTES:,} characters.")
+        raise OutcomeError(f"The notes can be at most {MAX_NOTES:,} characters.",
+                           field="notes")
     now = timezone.now()
     if right_option is None or not right_option.strip():
         clean_result = _result(result, required=False)
@@ -103,7 +110,8 @@ def outcome_record(
     option = _right_option(debate, right_option)
     clean_result = _result(result, required=True)
     if review_again_on is not None:
-        raise OutcomeError("A next review date goes with \"can't tell yet\" only.")
+        raise OutcomeError("A next review date goes with \"can't tell yet\" only.",
+                           field="review_again_on")
     outcome = Outcome.objects.create(
         decision=decision, right_option=option, result=clean_result, notes=notes,
         recorded_by=user, recorded_at=now)

@@ -34,7 +34,12 @@ DEFAULT_REVIEW: Final = _Default()
 
 
 class DecisionError(ValueError):
-    """A refused decision; the message is meant for the user."""
+    """A refused decision; the message is meant for the user. ``field`` names the
+    decision's input at fault when one is (the API's ``errors`` key)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class QualityNotConfirmed(DecisionError):
@@ -50,7 +55,7 @@ def _result_quality(debate: Debate, *, confirmed: bool) -> str:
         raise QualityNotConfirmed(
             f"This debate's result is {quality}{fired}: it may carry no real content. "
             "Confirm that the team decides on it anyway (the form's \"Decide anyway\" box; "
-            "API and MCP: confirm_quality=true).")
+            "API and MCP: confirm_quality=true).", field="confirm_quality")
     return str(quality)
 
 
@@ -62,30 +67,34 @@ def _clean_choice(debate: Debate, option: str, choice: str) -> tuple[str, str]:
     """(option, choice): exactly one of them set, the option spelled as the debate's."""
     option, choice = " ".join((option or "").split()), " ".join((choice or "").split())
     if option and choice:
-        raise DecisionError("Give one of the debate's options or another choice, not both.")
+        raise DecisionError("Give one of the debate's options or another choice, not both.",
+                            field="choice")
     if choice:
         if len(choice) > MAX_CHOICE:
-            raise DecisionError(f"The choice can be at most {MAX_CHOICE} characters.")
+            raise DecisionError(f"The choice can be at most {MAX_CHOICE} characters.",
+                                field="choice")
         return "", choice
     options = debate_options(debate)
     listed = ", ".join(options) or "none"
     if not option:
         raise DecisionError(
-            f"Choose one of the debate's options ({listed}) or describe another choice.")
+            f"Choose one of the debate's options ({listed}) or describe another choice.",
+            field="option")
     for known in options:
         if known.casefold() == option.casefold():
             return known, ""
     raise DecisionError(
         f"{option!r} is not one of this debate's options ({listed}); choose one of them "
-        "or describe another choice in words.")
+        "or describe another choice in words.", field="option")
 
 
 def _clean_rationale(rationale: str) -> str:
     rationale = (rationale or "").strip()
     if not rationale:
-        raise DecisionError("Say why the team decided this (the rationale).")
+        raise DecisionError("Say why the team decided this (the rationale).", field="rationale")
     if len(rationale) > MAX_RATIONALE:
-        raise DecisionError(f"The rationale can be at most {MAX_RATIONALE:,} characters.")
+        raise DecisionError(f"The rationale can be at most {MAX_RATIONALE:,} characters.",
+                            field="rationale")
     return rationale
 
 
@@ -98,7 +107,7 @@ def clean_review_on(review_on: date | None | _Default, *, kept: date | None) -> 
     if review_on is not None and review_on < timezone.localdate() and review_on != kept:
         raise DecisionError(
             f"The review date {review_on:%Y-%m-%d} is in the past; pick today or later, "
-            "or no review.")
+            "or no review.", field="review_on")
     return review_on
 
 

@@ -20,7 +20,7 @@ from pydantic import ConfigDict
 
 from accounts.access import Need
 from accounts.api_auth import api_auth
-from api_kit.errors import RATE_LIMITED_DOC, errors, refuse
+from api_kit.errors import RATE_LIMITED_DOC, errors, refuse, refuse_input
 from api_kit.pagination import PagePagination
 from debates.access import current_team_access
 from debates.engine import EVALUATION_ARMS, MAX_AGENTS, MIN_AGENTS, InputError
@@ -125,7 +125,8 @@ def _upload_bytes(upload: UploadIn) -> bytes:
     try:
         return base64.b64decode(upload.content, validate=True)
     except (binascii.Error, ValueError):
-        raise services.EvaluationError("upload.content is not valid base64.") from None
+        raise services.EvaluationError("upload.content is not valid base64.",
+                                       field="upload.content") from None
 
 
 @router.post("/", response={201: EvaluationCreatedOut, **errors(400, 429)},
@@ -144,9 +145,11 @@ def create_evaluation(request: AuthenticatedHttpRequest, payload: EvaluationIn) 
     except RateLimited:
         raise  # 429 with Retry-After (council_site.api)
     except services.EvaluationError as exc:
-        return refuse(400, exc.message, {"upload": exc.problems} if exc.problems else None)
-    except InputError as exc:  # the model, the cost cap or budget
-        return refuse(400, str(exc))
+        if exc.problems:  # an upload's, one line each
+            return refuse(400, exc.message, {"upload": exc.problems})
+        return refuse_input(exc)
+    except InputError as exc:  # the model (its field), the cost cap or budget (none)
+        return refuse_input(exc)
     return Status(201, {"code": evaluation.code, "status": evaluation.status})
 
 

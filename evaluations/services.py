@@ -41,10 +41,12 @@ DEFAULT_ARMS = ("single", "vote", "council")
 
 class EvaluationError(InputError):
     """A refused start; ``str(exc)`` is for the user, ``problems`` one line each (an
-    upload's problems with their lines). An InputError: the API answers 400."""
+    upload's problems with their lines), ``field`` the request's input at fault when
+    one is. An InputError: the API answers 400."""
 
-    def __init__(self, message: str, problems: Sequence[str] = ()) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, problems: Sequence[str] = (), *,
+                 field: str | None = None) -> None:
+        super().__init__(message, field=field)
         self.message = message
         self.problems = list(problems)
 
@@ -67,23 +69,26 @@ class EvaluationRequest:
 def _spec(request: EvaluationRequest) -> EvaluationSpec:
     if request.set_name not in (*sets.GENERATED, sets.UPLOAD, sets.DECISIONS):
         known = ", ".join((*sets.GENERATED, sets.UPLOAD, sets.DECISIONS))
-        raise EvaluationError(f"Unknown set {request.set_name!r}; choose one of {known}.")
+        raise EvaluationError(f"Unknown set {request.set_name!r}; choose one of {known}.",
+                              field="set")
     if not 1 <= request.n <= MAX_QUESTIONS:
         raise EvaluationError(f"An evaluation has 1 to {MAX_QUESTIONS:,} questions, not "
-                              f"{request.n}.")
+                              f"{request.n}.", field="n")
     if not 0 <= request.seed <= MAX_SEED:
-        raise EvaluationError(f"The seed is a whole number from 0 to {MAX_SEED}.")
+        raise EvaluationError(f"The seed is a whole number from 0 to {MAX_SEED}.", field="seed")
     if not MIN_AGENTS <= request.agents <= MAX_AGENTS:
         raise EvaluationError(f"A panel has {MIN_AGENTS} to {MAX_AGENTS} agents, not "
-                              f"{request.agents}.")
+                              f"{request.agents}.", field="agents")
     arms = tuple(dict.fromkeys(request.arms))  # the order given, each once
     unknown = [a for a in arms if a not in EVALUATION_ARMS]
     if unknown or not arms:
         raise EvaluationError(f"Choose arms among {', '.join(EVALUATION_ARMS)}"
-                              + (f" ({', '.join(unknown)} is not one)." if unknown else "."))
+                              + (f" ({', '.join(unknown)} is not one)." if unknown else "."),
+                              field="arms")
     if request.sim_accuracy is not None and not 0 <= request.sim_accuracy <= 1:
-        raise EvaluationError("The simulated accuracy is a probability, from 0 to 1.")
-    model = check_model(request.model)  # InputError: an unroutable model
+        raise EvaluationError("The simulated accuracy is a probability, from 0 to 1.",
+                              field="sim_accuracy")
+    model = check_model(request.model, field="model")  # InputError: an unroutable model
     try:
         return EvaluationSpec(set_name=request.set_name, n=request.n, seed=request.seed,
                               arms=arms, agents=request.agents, model=model,
@@ -97,7 +102,8 @@ def _labelled(team: Team, request: EvaluationRequest, spec: EvaluationSpec
     """The questions, the set's kind and its label."""
     if spec.set_name == sets.UPLOAD:
         if not request.upload:
-            raise EvaluationError("Choose a JSONL or CSV file of questions to upload.")
+            raise EvaluationError("Choose a JSONL or CSV file of questions to upload.",
+                                  field="upload")
         try:
             labelled = parse_upload(request.upload, request.filename or "upload.jsonl")
         except UploadError as exc:
@@ -105,10 +111,10 @@ def _labelled(team: Team, request: EvaluationRequest, spec: EvaluationSpec
             name = shown_file_name(request.filename or "The file")  # as a page shows it
             raise EvaluationError(f"{name} is refused ({len(lines)} problem"
                                   f"{'' if len(lines) == 1 else 's'}); nothing was saved.",
-                                  lines) from None
+                                  lines, field="upload") from None
         if len(labelled) > MAX_QUESTIONS:
             raise EvaluationError(f"The file holds {len(labelled)} questions; at most "
-                                  f"{MAX_QUESTIONS:,}.")
+                                  f"{MAX_QUESTIONS:,}.", field="upload")
         labelled = LabelledSet(labelled.name, labelled.questions[:spec.n])
         return labelled, SetKind.UPLOAD, (request.filename or "upload")[:200]
     if spec.set_name == sets.DECISIONS:

@@ -14,7 +14,7 @@ from pydantic import ConfigDict, Field
 from accounts.access import Need, current_team_access
 from accounts.api_auth import api_auth
 from accounts.models import Team
-from api_kit.errors import errors, refuse
+from api_kit.errors import errors, refuse, refuse_input
 from debates.engine import MAX_PERSONA_FILE_CHARS, Persona, PersonaFileError
 from personas import selectors, services
 from personas.access import library_access, persona_access
@@ -166,7 +166,7 @@ def create_library(request: AuthenticatedHttpRequest, payload: LibraryIn) -> Sta
         library = services.library_create(team=team, user=request.user, name=payload.name,
                                           description=payload.description)
     except services.PersonaError as exc:
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(201, _library_out(library, 0))
 
 
@@ -187,7 +187,7 @@ def create_persona(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: 
         persona = services.persona_create(library=library, user=request.user,
                                           data=_input(payload), note=payload.note)
     except services.PersonaError as exc:
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(201, _persona_out(persona, selectors.PersonaUsage()))
 
 
@@ -200,8 +200,10 @@ def import_personas(request: AuthenticatedHttpRequest, code: uuid.UUID, payload:
     try:
         created = services.personas_import(library=library, user=request.user,
                                            text=payload.text, filename=payload.filename)
-    except PersonaFileError as exc:
+    except services.LibraryFull as exc:  # the library's limit: no field is at fault
         return refuse(400, str(exc))
+    except PersonaFileError as exc:  # the file's content: its persona, index and field
+        return refuse(400, str(exc), {"text": [str(exc)]})
     return Status(201, {"imported": _personas_out(library.team, created)})
 
 
@@ -243,7 +245,7 @@ def update_persona(request: AuthenticatedHttpRequest, code: uuid.UUID, payload: 
         services.persona_update(persona=persona, user=request.user, data=_input(payload),
                                 note=payload.note)
     except services.PersonaError as exc:
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(200, _persona_now(persona))
 
 
@@ -289,7 +291,7 @@ def fork_persona(request: AuthenticatedHttpRequest, code: uuid.UUID,
     try:
         fork = services.persona_fork(persona=persona, user=request.user, target=target)
     except services.PersonaError as exc:
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(201, _persona_out(fork, selectors.PersonaUsage()))
 
 
@@ -351,7 +353,7 @@ def update_library(request: HttpRequest, code: uuid.UUID,
             description=library.description if payload.description is None
             else payload.description)
     except services.PersonaError as exc:
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(200, _library_out(library, library.personas.count()))
 
 
@@ -392,5 +394,5 @@ def fork_library(request: AuthenticatedHttpRequest, code: uuid.UUID,
     try:
         fork = services.library_fork(library=library, user=request.user, name=payload.name)
     except services.PersonaError as exc:
-        return refuse(400, str(exc))
+        return refuse_input(exc)
     return Status(201, _library_out(fork, fork.personas.count()))

@@ -36,13 +36,19 @@ MAX_LIBRARY_PERSONAS = 2_000
 
 
 class PersonaError(ValueError):
-    """A refused persona change; the message is meant for the user. ``field`` names the
-    persona field at fault when there is one: a form shows ``detail`` next to it, and
+    """A refused persona or library change; the message is meant for the user. ``field``
+    names the persona's or library's field at fault when there is one (the API's
+    ``errors`` key): a form shows ``detail`` next to it, and
     the message (the API's and the CLI's) starts "field '<name>': "."""
 
     def __init__(self, detail: str, *, field: str | None = None) -> None:
         self.detail, self.field = detail, field
         super().__init__(f"field '{field}': {detail}" if field else detail)
+
+
+class LibraryFull(PersonaFileError):
+    """A valid file whose personas do not fit the library: the library's limit, not a
+    fault of the file (the API names no field for it)."""
 
 
 def persona_data(persona: Persona) -> dict[str, object]:
@@ -119,13 +125,13 @@ def _library_name(team: Team, name: str, *, exclude: int | None = None) -> str:
     (case-insensitively; the database constraint catches a concurrent twin)."""
     name = name.strip()
     if not name:
-        raise PersonaError("A library needs a name.")
+        raise PersonaError("A library needs a name.", field="name")
     if len(name) > LIBRARY_NAME_MAX:
         raise PersonaError(f"A library name has at most {LIBRARY_NAME_MAX} characters "
-                           f"(this one has {len(name)}).")
+                           f"(this one has {len(name)}).", field="name")
     named = PersonaLibrary.objects.filter(team=team, name__iexact=name)
     if (named.exclude(pk=exclude) if exclude is not None else named).exists():
-        raise PersonaError(f"Your team already has a library called '{name}'.")
+        raise PersonaError(f"Your team already has a library called '{name}'.", field="name")
     return name
 
 
@@ -146,7 +152,8 @@ def library_create(
                 team=team, name=name, description=description.strip(), created_by=user
             )
     except IntegrityError:
-        raise PersonaError(f"Your team already has a library called '{name}'.") from None
+        raise PersonaError(f"Your team already has a library called '{name}'.",
+                           field="name") from None
 
 
 def library_update(*, library: PersonaLibrary, name: str, description: str) -> PersonaLibrary:
@@ -248,7 +255,8 @@ def persona_fork(
     """A copy in ``target`` (the same or another library of the same team); a name
     already taken there gets "(fork)" appended."""
     if target.team_id != persona.library.team_id:
-        raise PersonaError("A persona can only be forked into a library of the same team.")
+        raise PersonaError("A persona can only be forked into a library of the same team.",
+                           field="library")
     _make_room(target)
     return _copy(persona, target, user)
 
@@ -265,7 +273,7 @@ def personas_import(
     source = shown_file_name(PurePath(filename).name) or "personas.yaml"  # named in messages
     personas = load_persona_text(text, source, limit=MAX_IMPORT_PERSONAS)
     if problem := _no_room(library, len(personas)):
-        raise PersonaFileError(f"{source}: {problem}")
+        raise LibraryFull(f"{source}: {problem}")
     taken = [
         f"persona {i} ({p.name}): field 'name': '{p.name}' already exists in {library.name}"
         for i, p in enumerate(personas) if _name_taken(library, p.name)

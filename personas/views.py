@@ -59,7 +59,7 @@ def library_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         library = services.library_create(team=team, user=request.user, **form.cleaned_data)
     except services.PersonaError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, exc.detail)  # the page says it without "field 'name':"
         return redirect("personas:library_list")
     return redirect("personas:library_detail", code=library.code)
 
@@ -92,7 +92,7 @@ def library_edit(request: HttpRequest, code: str) -> HttpResponse:
         try:
             services.library_update(library=library, **form.cleaned_data)
         except services.PersonaError as exc:
-            messages.error(request, str(exc))
+            messages.error(request, exc.detail)
         else:
             messages.success(request, "Library saved.")
     else:
@@ -127,7 +127,7 @@ def library_fork(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
         fork = services.library_fork(library=library, user=request.user,
                                      name=request.POST.get("name"))
     except services.PersonaError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, exc.detail)
         return redirect("personas:library_detail", code=library.code)
     messages.success(request, f"Forked into {fork.name}.")
     return redirect("personas:library_detail", code=fork.code)

@@ -32,7 +32,12 @@ TITLE_MAX = 300
 
 
 class SourceError(ValueError):
-    """A refused upload or change; the message is meant for the user."""
+    """A refused upload or change; the message is meant for the user. ``field`` names
+    the upload's part at fault when one is: "filename" or "content" (its bytes)."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def quota_bytes() -> int:
@@ -62,7 +67,8 @@ def _checked(files: Sequence[Upload]) -> list[tuple[Upload, str]]:
             checked.append((upload, check_source_file(upload.data,
                                                       shown_file_name(upload.name))))
         except SourceRefused as exc:
-            raise SourceError(f"Nothing was saved: {exc}") from None
+            raise SourceError(f"Nothing was saved: {exc}",
+                              field=exc.field or "content") from None
     return checked
 
 
@@ -175,7 +181,7 @@ def _wake_debates(version: SourceVersion) -> None:
 def source_rename(*, source: Source, title: str) -> Source:
     title = title.strip()
     if not title:
-        raise SourceError("A source needs a title.")
+        raise SourceError("A source needs a title.", field="title")
     source.title = title[:TITLE_MAX]
     source.save(update_fields=["title", "updated_at"])
     return source

@@ -61,7 +61,12 @@ _KIND_NAMES = {"pdf": "a PDF", "docx": "a Word document (DOCX)",
 
 
 class SourceRefused(ValueError):
-    """A file that gives no text: the message says why and what to do."""
+    """A file that gives no text: the message says why and what to do. ``field`` is
+    "filename" when its name is at fault (a kind not read), None when its content is."""
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ def kind_of(filename: str) -> str:
     if suffix not in KINDS:
         readable = ", ".join(sorted({k.lstrip(".").upper() for k in KINDS} - {"HTM", "MARKDOWN"}))
         raise SourceRefused(f"{filename}: this kind of file is not read "
-                            f"(readable: {readable})")
+                            f"(readable: {readable})", field="filename")
     return KINDS[suffix]
 
 
