@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, overload
@@ -17,6 +16,8 @@ from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from view_kit.key_files import write_once
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
@@ -209,17 +210,7 @@ def secret_key_from_file(path: Path) -> str:
         return _read_key(path)
     except FileNotFoundError:
         pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")  # mode 0600
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(secrets.token_urlsafe(50))
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass  # another process won the race; use its key
-    finally:
-        os.unlink(tmp)
+    write_once(path, secrets.token_urlsafe(50).encode())
     return _read_key(path)
 
 

@@ -7,14 +7,14 @@ every machine, else receipts are refused (503) rather than signed by many keys.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from django.conf import settings
+
+from view_kit.key_files import write_once
 
 
 class NoReceiptKey(RuntimeError):
@@ -47,20 +47,8 @@ def _load(path: str, *, generate: bool) -> Ed25519PrivateKey:
 
 
 def _generate(path: Path) -> None:
-    """A new key at ``path`` (mode 0600). Written to a private temporary file and
-    hard-linked into place, so processes racing on first use all keep the one that won
-    (as council_site/env.py's secret key)."""
-    pem = Ed25519PrivateKey.generate().private_bytes(
+    """A new key at ``path`` (mode 0600); processes racing on first use all keep the
+    one that won."""
+    write_once(path, Ed25519PrivateKey.generate().private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".receipt_key.")  # mode 0600
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(pem)
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass  # another process won the race; use its key
-    finally:
-        os.unlink(tmp)
+        serialization.NoEncryption()))
