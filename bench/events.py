@@ -120,7 +120,7 @@ def _follow_one_debate(site: Site, latency_ms: int) -> tuple[list[float], list[i
     return delays, follower.frames
 
 
-def _redis_answers(url: str) -> bool:
+def redis_answers(url: str) -> bool:
     try:
         import redis
 
@@ -132,7 +132,7 @@ def _redis_answers(url: str) -> bool:
 def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
     figures: list[Figure] = []
     configurations: dict[str, str | None] = {"embedded": None}
-    if _redis_answers(REDIS_URL):
+    if redis_answers(REDIS_URL):
         configurations["redis"] = REDIS_URL
     for name, redis_url in configurations.items():
         with running_site(root=root, mode="quick", redis_url=redis_url) as site:

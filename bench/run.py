@@ -26,7 +26,7 @@ from bench.figures import Figure, Table
 
 # What a plain ``make bench`` measures, within 5 minutes.
 AREAS = ("engine", "workers", "cli", "prompts", "sources", "sidebyside", "pages", "events",
-         "evaluations", "sockets")
+         "evaluations", "sockets", "livelag")
 # Measured only when asked for (--only): they need root and network namespaces, or
 # PostgreSQL's server binaries (faults), and take minutes of their own.
 EXTRA_AREAS = ("hosts", "streams", "faults")

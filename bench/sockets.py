@@ -21,7 +21,7 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from bench.events import _redis_answers
+from bench.events import redis_answers
 from bench.figures import Figure
 from bench.site import ROOT, Site, running_site
 
@@ -98,7 +98,7 @@ def measure(*, root: Path = ROOT) -> list[Figure]:
     from bench.streams import REDIS_URL, _database
 
     scaleout = _postgres_answers()
-    redis_url = REDIS_URL if scaleout and _redis_answers(REDIS_URL) else None
+    redis_url = REDIS_URL if scaleout and redis_answers(REDIS_URL) else None
     with ExitStack() as stack:
         env = {"COUNCIL_SIM_LATENCY_MS": str(SIM_LATENCY_MS)}
         if scaleout:

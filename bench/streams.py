@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench.events import _redis_answers
+from bench.events import redis_answers
 from bench.figures import Figure
 from bench.site import ROOT, Site, running_site
 
@@ -189,7 +189,7 @@ async def _streams_and_requests(site: Site, code: str, secret: str, counter: _Co
 
 
 def measure(*, root: Path = ROOT) -> list[Figure]:
-    redis_url = REDIS_URL if _redis_answers(REDIS_URL) else None
+    redis_url = REDIS_URL if redis_answers(REDIS_URL) else None
     with _database() as (name, url), running_site(
             root=root, mode="quick", redis_url=redis_url,
             extra_env={"DATABASE_URL": url, "COUNCIL_STREAMS_PER_USER": str(STREAMS),
