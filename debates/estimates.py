@@ -111,11 +111,12 @@ def _with_sources(calls: Sequence[PlannedCall], *, question_tokens: int,
 
 def debate_models(config: DebateConfig, personas: Sequence[Persona] = ()) -> tuple[str, ...]:
     """Every model a debate with ``config`` and the given ``personas`` may call, each
-    once, in this order: the debate's model, the phases' own (the synthesis model), the
+    once, in this order: the debate's model, the panel's, the phases' own (the synthesis model), the
     personas' own, the fallback, the judge. The limits and the model checks go through this list:
     a model a debate can reach is added here, and only here."""
     models = [
         config.model,
+        *config.panel_models,
         *config.phase_models.values(),
         *(p.model for p in personas if p.model),
         *_fallbacks(config),
@@ -201,7 +202,7 @@ def _call_cost(call: _Call, config: DebateConfig, personas: Sequence[Persona],
     shared prefix, whose cache serves it to this call."""
     planned = call.planned
     persona = personas[planned.agent] if 0 <= planned.agent < len(personas) else None
-    models = [config.model_for(planned.phase.value, persona)]
+    models = [config.model_for(planned.phase.value, persona, planned.agent)]
     if planned.may_fall_back:
         models += _fallbacks(config)
     cacheable = call.shared >= CACHE_MIN_TOKENS

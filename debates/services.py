@@ -74,6 +74,8 @@ class DebateSpec:
     mode: str | None = None
     protocol: str | None = None  # a registered protocol's name; None = the default
     model: str | None = None
+    # A mixed panel's models, by seat; None = the debate's model for every agent.
+    panel_models: Sequence[str] | None = None
     agents: int | None = None
     max_rounds: int | None = None
     threshold: float | None = None
@@ -127,6 +129,7 @@ def _invalid_config(exc: ValidationError) -> InputError:
 def _model_fields(config: DebateConfig) -> dict[str, str]:
     """Which input set each model of ``config`` (the API's and the form's names)."""
     fields = {model: "synthesis_model" for model in config.phase_models.values()}
+    fields.update({model: "panel_models" for model in config.panel_models})
     if config.fallback_model:
         fields[config.fallback_model] = "fallback_model"
     if config.judge_model:
@@ -145,6 +148,7 @@ def _library_personas(team: Team, codes: Sequence[str]) -> list[Persona]:
 def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
     given = {
         "mode": spec.mode, "protocol": spec.protocol, "model": spec.model,
+        "panel_models": list(spec.panel_models) if spec.panel_models is not None else None,
         "agents": spec.agents,
         "max_rounds": spec.max_rounds, "threshold": spec.threshold,
         "anonymize_peers": spec.anonymize_peers,

@@ -280,7 +280,8 @@ def build_server(secret: str) -> MCPServer:
 
     @tool
     async def start_debate(question: str, context: str = "", mode: Mode = Mode.MEDIUM,
-                           model: str | None = None, agents: int | None = None,
+                           model: str | None = None, panel_models: list[str] | None = None,
+                           agents: int | None = None,
                            max_rounds: int | None = None, personas: list[str] | None = None,
                            team: str | None = None, protocol: str = "council",
                            options: list[str] | None = None, threshold: float | None = None,
@@ -293,7 +294,9 @@ def build_server(secret: str) -> MCPServer:
         """Start a debate on a decision question; returns its status (with its
         code) at once. The options of POST /api/debates/, with the same checks:
         question (at most 20,000 characters), context, mode (quick, medium or deep),
-        model (a litellm model name; default: the server's), agents (council only:
+        model (a litellm model name; default: the server's), panel_models (a mixed
+        panel: models given to the agents in turn; peers then see arguments
+        anonymised, without verdicts), agents (council only:
         adversarial and workflow have fixed roles and refuse it), max_rounds,
         threshold, personas (library persona codes, in panel order), inline_personas
         (personas given in full: name, background, expertise, approach, bias),
@@ -309,7 +312,8 @@ def build_server(secret: str) -> MCPServer:
                                    "inline_personas": inline_personas or [],
                                    "sources": sources or []}
         payload.update({k: v for k, v in {
-            "model": model, "agents": agents, "max_rounds": max_rounds, "options": options,
+            "model": model, "panel_models": panel_models, "agents": agents,
+            "max_rounds": max_rounds, "options": options,
             "threshold": threshold, "synthesis_model": synthesis_model,
             "fallback_model": fallback_model, "seed": seed}.items() if v is not None})
         return await sync_to_async(start)(identity, payload, team)

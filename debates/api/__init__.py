@@ -137,6 +137,10 @@ class DebateIn(Schema):
     protocol: str = Field(default="council",
                           description="A registered protocol: council, adversarial, workflow")
     model: str | None = Field(default=None, description="litellm model; default COUNCIL_MODEL")
+    panel_models: list[str] | str | None = Field(
+        default=None, description='A mixed panel: litellm models (a list or "a, b") given '
+        "to the agents in turn, a persona's own model first; peers on different models "
+        "are anonymised and see arguments, not verdicts. null = `model` for every agent.")
     agents: int | None = None
     max_rounds: int | None = None
     threshold: float | None = None
@@ -275,8 +279,9 @@ def create_debate(request: AuthenticatedHttpRequest, payload: DebateIn) -> Statu
     data["mode"] = payload.mode.value
     data.setdefault("model", DebateForm.default_config().model)
     data["library_personas"] = [str(c) for c in payload.personas]
-    if isinstance(payload.options, list):  # the form field takes "A, B"
-        data["options"] = ", ".join(payload.options)
+    for listed in ("options", "panel_models"):  # the form's fields take "A, B"
+        if isinstance(data.get(listed), list):
+            data[listed] = ", ".join(data[listed])
     form = DebateForm(data, team=team)
     if not form.is_valid():
         problems = {k: [str(e) for e in v] for k, v in form.errors.items()}

@@ -59,7 +59,7 @@ from .i18n import (  # noqa: E402
 )
 from .i18n.catalogues import COMPILE_HINT, ENGLISH, CatalogueNotCompiled  # noqa: E402
 from .i18n.catalogues import read_messages as read_catalogue_messages  # noqa: E402
-from .inputs import InputError, check_model, clean_question  # noqa: E402
+from .inputs import InputError, check_model, clean_question, parse_panel_models  # noqa: E402
 from .language import detect_language  # noqa: E402
 from .llm.capabilities import (  # noqa: E402
     ModelSettings,
@@ -168,6 +168,7 @@ __all__ = [
     # configuration and input
     "DebateConfig", "Mode", "ModeSetting", "MODE_DEFAULTS", "SimulatorOptions",
     "resolve_config", "check_agents", "InputError", "check_model", "clean_question",
+    "parse_panel_models",
     "MAX_AGENTS", "MIN_AGENTS", "MAX_ROUNDS", "MIN_ROUNDS", "MAX_QUESTION_CHARS",
     "parse_faults", "simulator_options_from_env", "detect_language", "PROMPT_VERSION",
     # signed decision receipts (docs/teams.md, "Decision receipts")

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ValidationError
 
 from .configure import check_agents, resolve_config
 from .i18n import CatalogueNotCompiled
-from .inputs import InputError, check_model, clean_question
+from .inputs import InputError, check_model, clean_question, parse_panel_models
 from .llm.capabilities import load_model_settings
 from .llm.usage import usage_from_calls
 from .options import parse_options
@@ -147,6 +147,11 @@ def add_arguments(parser: ArgumentParser) -> None:
                              '"Kafka, SQS, conditional"); default: automatic (for, '
                              'against, conditional, or the alternatives the question '
                              'names)')
+    parser.add_argument("--panel-models", metavar="A,B,...",
+                        help="a mixed panel: models given to the agents in turn (a "
+                             "persona's own model wins); peers are then anonymised and "
+                             "see arguments, not verdicts (docs/engine.md, \"Mixed "
+                             "panels\"); default: --model for every agent")
     parser.add_argument("--anonymize", action="store_true",
                         help="show peers as Agent B, C… (the same label all debate)")
     parser.add_argument("--sim-script", help="simulator script pinning a trajectory "
@@ -206,6 +211,10 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
         phase_models = {"synthesis": synthesis_model, "verify": synthesis_model}
     fallback = opts["fallback_model"] or default_fallback
     judge = check_model(opts["judge_model"]) if opts.get("judge_model") else None
+    try:
+        panel_models = parse_panel_models(opts.get("panel_models"), field=None)
+    except InputError as exc:
+        raise InputError(f"--panel-models: {exc}") from None
     personas = load_persona_file(opts["personas"]) if opts["personas"] else []
     for persona in personas:
         if persona.model:
@@ -228,7 +237,7 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
             protocol=opts["protocol"], mode=Mode.DEEP if opts["deep"] else opts["mode"],
             agents=opts["agents"], max_rounds=opts["rounds"],
             threshold=opts["threshold"], options=options, model=model,
-            phase_models=phase_models,
+            panel_models=panel_models, phase_models=phase_models,
             fallback_model=check_model(fallback) if fallback else None, judge_model=judge,
             anonymize_peers=opts["anonymize"], seed=opts["seed"], simulator=simulator,
         )

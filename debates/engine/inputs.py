@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 from .llm.capabilities import BUILTIN_PROVIDERS, provider_of
-from .schemas import MAX_QUESTION_CHARS
+from .schemas import MAX_AGENTS, MAX_QUESTION_CHARS
 
 
 class InputError(ValueError):
@@ -64,3 +65,16 @@ def check_model(model: str, field: str | None = None) -> str:
             "string such as 'openai/gpt-4o-mini', 'ollama/llama3' or 'sim/default'",
             field=field) from None
     return model
+
+
+def parse_panel_models(text: str | Sequence[str] | None,
+                       field: str | None = "panel_models") -> list[str]:
+    """A mixed panel's models (``"a, b"`` or a list), each checked as ``check_model``
+    checks it; blank -> [] (every agent on the debate's model). At most one a seat."""
+    items = text.split(",") if isinstance(text, str) else list(text or [])
+    models = [check_model(str(m), field=field) for m in items if str(m).strip()]
+    if len(models) > MAX_AGENTS:
+        raise InputError(f"{len(models)} panel models for at most {MAX_AGENTS} agents",
+                         field=field)
+    return models
+

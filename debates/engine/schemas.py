@@ -7,6 +7,7 @@ every result has (``ProtocolResult``). A protocol's own shapes are in its packag
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -167,6 +168,11 @@ class DebateConfig(Strict):
     threshold: Annotated[float, Field(gt=0.0, lt=1.0)] | None = None
     max_rounds: Annotated[int, Field(ge=MIN_ROUNDS, le=MAX_ROUNDS)] | None = None
     model: str = "sim/default"
+    # A mixed panel: models given, round-robin by seat, to the agents whose persona names
+    # none (docs/engine.md, "Mixed panels"). Stored only when set, so configs stored
+    # before it dump as they were.
+    panel_models: list[Annotated[str, Field(min_length=1, max_length=PERSONA_MODEL_MAX)]] = \
+        Field(default_factory=list, max_length=MAX_AGENTS, exclude_if=lambda value: not value)
     phase_models: dict[str, str] = Field(default_factory=dict)
     fallback_model: str | None = None
     temperature: Annotated[float, Field(ge=0.0, le=2.0)] = 0.7
@@ -210,12 +216,30 @@ class DebateConfig(Strict):
         assert self.max_rounds is not None
         return self.max_rounds
 
-    def model_for(self, phase: str, persona: Persona | None = None) -> str:
+    def model_for(self, phase: str, persona: Persona | None = None, agent: int = -1) -> str:
+        """The model a call of ``phase`` goes to: the judge's, else the persona's own,
+        else seat ``agent``'s panel model, else the phase's, else the debate's."""
         if phase == Phase.JUDGE.value and self.judge_model:
             return self.judge_model
         if persona is not None and persona.model:
             return persona.model
+        if agent >= 0 and self.panel_models:
+            return self.panel_models[agent % len(self.panel_models)]
         return self.phase_models.get(phase, self.model)
+
+    def seated(self, personas: Sequence[Persona]) -> list[Persona]:
+        """``personas`` with the panel's models given to those that name none, by seat,
+        so every page, ledger and call sees each agent's model on its persona."""
+        if not self.panel_models:
+            return list(personas)
+        return [p if p.model else p.model_copy(update={
+            "model": self.panel_models[i % len(self.panel_models)]})
+            for i, p in enumerate(personas)]
+
+    def is_mixed(self, personas: Sequence[Persona]) -> bool:
+        """Whether the panel's agents answer on more than one model: peers are then
+        anonymised and see arguments, not tallies (docs/engine.md, "Mixed panels")."""
+        return len({p.model or self.model for p in self.seated(personas)}) > 1
 
     def with_fresh_seed(self) -> DebateConfig:
         """A copy with a new random seed (model and simulator alike): a new debate or

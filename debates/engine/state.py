@@ -45,6 +45,11 @@ class StateView:
         return list(self.state.given_personas)
 
     @cached_property
+    def seated(self) -> list[Persona]:
+        """The panel with each agent's model on its persona (``DebateConfig.seated``)."""
+        return self.state.config.seated(self.personas)
+
+    @cached_property
     def options(self) -> list[str]:
         """What a decision on the debate names (docs/protocols.md 1.4): the user's, else
         the ones the question names, else yes/no."""
@@ -123,7 +128,7 @@ class DebateState:
 
     @property
     def personas(self) -> list[Persona]:
-        return self.view.personas
+        return self.view.seated
 
     @property
     def options(self) -> list[str]:

@@ -34,6 +34,7 @@ from debates.engine import (
     known_protocols,
     options_from_question,
     parse_options,
+    parse_panel_models,
     resolve_config,
 )
 from debates.engine import choices as protocol_choices
@@ -73,6 +74,13 @@ class SettingsForm(forms.Form):
     model = forms.CharField(
         max_length=200, help_text="A litellm model string, e.g. openai/gpt-4o-mini; "
         "sim/default runs the offline simulator.",
+    )
+    panel_models = forms.CharField(
+        label="Panel models", required=False, max_length=2000,
+        widget=forms.TextInput(attrs={"placeholder": "the model above for every agent"}),
+        help_text="A mixed panel: litellm model strings, comma-separated, given to the "
+        "agents in turn (a persona's own model wins). Agents on different models see "
+        "each other's arguments anonymised, without verdicts.",
     )
     agents = forms.IntegerField(
         required=False, min_value=MIN_AGENTS, max_value=MAX_AGENTS,
@@ -125,6 +133,12 @@ class SettingsForm(forms.Form):
         except InputError as exc:
             raise forms.ValidationError(str(exc)) from None
 
+    def clean_panel_models(self) -> list[str]:
+        try:
+            return parse_panel_models(self.cleaned_data.get("panel_models") or "")
+        except InputError as exc:
+            raise forms.ValidationError(f"Panel models: {exc}.") from None
+
     def automatic_options(self) -> list[str]:
         """The options a blank field gives for the question typed so far (the compose
         call may name the alternatives more precisely)."""
@@ -146,6 +160,7 @@ class SettingsForm(forms.Form):
             "max_rounds": data.get("max_rounds"),
             "threshold": data.get("threshold"),
             "model": data["model"],
+            "panel_models": data.get("panel_models") or [],
             "anonymize_peers": bool(data.get("anonymize_peers")),
             "output_mode": data.get("output_mode") or "auto",
             "context_limit_tokens": data.get("context_limit_tokens"),
@@ -191,8 +206,8 @@ class DebateForm(SettingsForm):
 
     field_order = ["question", "context", "protocol", "library_personas", "library_sources",
                    "options", "mode",
-                   "model", "agents", "max_rounds", "threshold", "anonymize_peers",
-                   "output_mode", "context_limit_tokens"]
+                   "model", "panel_models", "agents", "max_rounds", "threshold",
+                   "anonymize_peers", "output_mode", "context_limit_tokens"]
 
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -252,7 +267,8 @@ class DebateForm(SettingsForm):
         return DebateSpec(
             question=data["question"], context=data["context"], mode=data["mode"],
             protocol=data.get("protocol") or None,
-            model=data["model"], agents=data.get("agents"),
+            model=data["model"], panel_models=data.get("panel_models") or None,
+            agents=data.get("agents"),
             max_rounds=data.get("max_rounds"), threshold=data.get("threshold"),
             anonymize_peers=bool(data.get("anonymize_peers")),
             options=data.get("options"),
@@ -284,7 +300,7 @@ class RerunForm(SettingsForm):
         widget=forms.CheckboxSelectMultiple)
 
     field_order = ["question", "context", "panel", "keep_sources", "library_sources",
-                   "options", "mode", "model", "agents",
+                   "options", "mode", "model", "panel_models", "agents",
                    "max_rounds", "threshold", "anonymize_peers", "output_mode",
                    "context_limit_tokens"]
 
@@ -294,6 +310,7 @@ class RerunForm(SettingsForm):
         initial: dict[str, object] = {
             "question": debate.question, "context": debate.context,
             "panel": RerunPanel.SAME, "mode": cfg.mode.value, "model": cfg.model,
+            "panel_models": ", ".join(cfg.panel_models),
             "agents": cfg.agents, "max_rounds": cfg.max_rounds, "threshold": cfg.threshold,
             "anonymize_peers": cfg.anonymize_peers,
             "output_mode": cfg.output_mode, "context_limit_tokens": cfg.context_limit_tokens,

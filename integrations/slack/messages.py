@@ -18,7 +18,8 @@ USAGE = (
     "Options, as in the `council` command line: `--protocol council|adversarial|workflow`, "
     "`--mode quick|medium|deep`, `--deep`, `--agents N`, `--rounds N`, `--threshold X`, "
     '`--options "A, B"` (what the verdicts choose between), `--context "TEXT"`, '
-    "`--model M`, `--synthesis-model M`, `--fallback-model M`, `--anonymize`, `--seed N`.\n"
+    "`--model M`, `--panel-models A,B`, `--synthesis-model M`, `--fallback-model M`, "
+    "`--anonymize`, `--seed N`.\n"
     "*/council link* links your Slack user to your Council account. "
     "*/council help* shows this."
 )

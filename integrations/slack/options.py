@@ -10,7 +10,7 @@ import shlex
 from argparse import ArgumentParser
 from typing import Any, NoReturn
 
-from debates.engine import add_cli_arguments, check_agents, parse_options
+from debates.engine import add_cli_arguments, check_agents, parse_options, parse_panel_models
 from debates.services import DebateSpec
 
 # The CLI's options that Slack refuses: they read files on the server (--personas,
@@ -80,13 +80,15 @@ def read_command(text: str) -> DebateSpec:
     try:
         check_agents(opts["protocol"], opts["agents"])
         options = parse_options(opts["options"])
+        panel_models = parse_panel_models(opts["panel_models"]) or None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     synthesis = opts["synthesis_model"]
     return DebateSpec(
         question=question, context=opts["context"],
         mode="deep" if opts["deep"] else opts["mode"], protocol=opts["protocol"],
-        model=opts["model"], agents=opts["agents"], max_rounds=opts["rounds"],
+        model=opts["model"], panel_models=panel_models, agents=opts["agents"],
+        max_rounds=opts["rounds"],
         threshold=opts["threshold"], anonymize_peers=opts["anonymize"] or None,
         options=options, fallback_model=opts["fallback_model"], seed=opts["seed"],
         phase_models={"synthesis": synthesis, "verify": synthesis} if synthesis else None,

@@ -3,7 +3,10 @@ full, a synthesis model, a fallback model and a seed."""
 
 from __future__ import annotations
 
+import re
+
 from debates.models import Debate
+from debates.runtime.execution import run_to_completion
 
 DANA = {"name": "Dana", "background": "CFO", "expertise": "Pricing",
         "approach": "Downside first", "bias": "Cautious"}
@@ -57,3 +60,20 @@ def test_a_refused_setting_is_named_in_errors(member_client):
         body = refused.json()
         assert body["errors"] == {field: [body["message"]]}, extra
     assert not Debate.objects.exists()
+
+
+def test_a_mixed_panel_reaches_the_stored_debate_and_its_page(member_client):
+    for given in (["sim/alpha", "sim/beta"], "sim/alpha, sim/beta"):
+        response = _create(member_client, panel_models=given)
+        assert response.status_code == 201, response.content
+        debate = Debate.objects.get(code=response.json()["code"])
+        assert debate.settings["panel_models"] == ["sim/alpha", "sim/beta"]
+    rerun_form = member_client.get(f"/debates/{debate.code}/rerun")
+    assert 'value="sim/alpha, sim/beta"' in rerun_form.content.decode()
+    run_to_completion(debate.code)
+    page = member_client.get(f"/debates/{debate.code}/").content.decode()
+    assert "mixed panel <code>sim/alpha</code>, <code>sim/beta</code>" in page
+    cards = re.findall(r'<p class="muted small">[^<]*· <code>(sim/\w+)</code></p>', page)
+    assert cards[:3] == ["sim/alpha", "sim/beta", "sim/alpha"], cards
+    plain = Debate.objects.get(code=_create(member_client).json()["code"])
+    assert "panel_models" not in plain.settings  # stored as before when not asked for

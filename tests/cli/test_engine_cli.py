@@ -94,6 +94,8 @@ def test_the_engine_entry_point_reports_what_manage_py_debate_reports(fmt):
         ([QUESTION, "--personas", str(CASES / "personas" / "invalid_unknown_field.json")],
          "unknown field 'salary'"),
         ([QUESTION, "--options", "only-one"], "--options"),
+        ([QUESTION, "--panel-models", "sim/a,nonsense-provider/x"],
+         "--panel-models: unknown model 'nonsense-provider/x'"),
         ([QUESTION, "--save"], "python manage.py debate --save"),
     ],
 )
@@ -215,3 +217,13 @@ def test_help_lists_every_option_of_manage_py_debate():
     text = ours.format_help()
     assert "exit codes:" in text and "python manage.py debate" not in text
     assert "manage.py debate only" in text
+
+
+def test_a_mixed_panel_from_the_command_line_names_each_agent_s_model():
+    code, out, _ = engine(QUESTION, "--mode", "quick", "--agents", "3",
+                          "--panel-models", "sim/alpha, sim/beta", "--format", "json")
+    assert code == 0
+    result = DebateResult.model_validate_json(out)
+    assert [a.persona.model for a in result.agents] == ["sim/alpha", "sim/beta", "sim/alpha"]
+    assert result.config.panel_models == ["sim/alpha", "sim/beta"]
+

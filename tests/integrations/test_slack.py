@@ -321,6 +321,7 @@ def test_help_lists_the_options(client, db):
     ("Should we? --wat", "unrecognized arguments: --wat"),
     ('Should we? --context "unclosed', "the options: No closing quotation"),
     ("--mode quick", "the question is empty"),
+    ("Should we? --panel-models sim/a,nosuchprovider-x", "unknown model 'nosuchprovider-x'"),
 ])
 def test_bad_options_are_refused_with_the_reason_and_create_nothing(client, workspace,
                                                                     member, text, says):
@@ -346,6 +347,13 @@ def test_the_question_keeps_apostrophes_and_curly_quoted_options(client, workspa
     debate = Debate.objects.get()
     assert debate.question == "Should we ship Bob's rewrite — or not?"
     assert debate.settings["options"] == ["Ship it", "Wait"]
+
+
+def test_a_mixed_panel_from_slack(client, workspace, member):
+    link(workspace, member)
+    reply = post(client, command("Should we hire? --panel-models sim/alpha,sim/beta")).json()
+    assert reply["text"].startswith("Started"), reply
+    assert Debate.objects.get().settings["panel_models"] == ["sim/alpha", "sim/beta"]
 
 
 def test_a_result_that_slack_refuses_is_recorded(client, workspace, member, worker,

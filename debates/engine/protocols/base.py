@@ -83,6 +83,7 @@ class Participant:
     index: int
     name: str
     role: str
+    model: str | None = None  # the persona's own or its seat's panel model, if any
     status: str = ""  # "" | "thinking" | "failed"
     failed_in: str | None = None
     latest: str | None = None  # the agent's latest output in one passage (untrusted text)
@@ -424,7 +425,7 @@ class DebateProtocol:
         for i, persona in enumerate(state.personas):
             failed = self.failed_step(state, i)
             card = Participant(
-                index=i, name=persona.name, role=persona.expertise,
+                index=i, name=persona.name, role=persona.expertise, model=persona.model,
                 status="failed" if failed else ("thinking" if i in thinking else ""),
                 failed_in=self.step_label(failed) if failed else None)
             self.describe(state, card)

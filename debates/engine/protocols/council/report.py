@@ -132,7 +132,8 @@ def render_markdown(result: DebateResult) -> str:
         failed = f" · {t('failed_in', step=step_words(t, a.failed_in))}" if a.failed_in else ""
         verdict = a.final_verdict or a.initial_verdict
         verdict = f" · [{inline(option_label(verdict, t))}]" if verdict else ""
-        out.append(f"- **{inline(a.persona.name)}** ({inline(a.persona.expertise)}) · "
+        model = f" `{inline(a.persona.model)}`" if a.persona.model else ""
+        out.append(f"- **{inline(a.persona.name)}** ({inline(a.persona.expertise)}){model} · "
                    f"{trail}{failed}{verdict}: "
                    f"{inline(a.final_stance or a.initial_stance or '–')}")
     out.append("")

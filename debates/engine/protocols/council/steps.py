@@ -76,18 +76,21 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
         if i != agent
     ]
     labels = {i: state.personas[i].name for i in peers}
-    if state.config.anonymize_peers:
+    # On a mixed panel a peer's name and tally invite deference to a model family and
+    # herding: its arguments are shown, not who it is or its verdict and confidence
+    # (docs/engine.md, "Mixed panels").
+    mixed = state.config.is_mixed(state.personas)
+    if state.config.anonymize_peers or mixed:
         labels = {i: anonymous_labels(state, agent)[i] for i in peers}
         peers.sort(key=labels.__getitem__)
     blocks = []
     for i in peers:
         position = council(state).position(i)
         assert position is not None
-        lines = [
-            f"### {labels[i]} (verdict {council(state).verdict(i, previous) or '(none)'}, "
-            f"confidence {council(state).confidence(i, previous):.2f})",
-            f"Stance: {council(state).stance(i, previous)}",
-        ]
+        tally = "" if mixed else (
+            f" (verdict {council(state).verdict(i, previous) or '(none)'}, "
+            f"confidence {council(state).confidence(i, previous):.2f})")
+        lines = [f"### {labels[i]}{tally}", f"Stance: {council(state).stance(i, previous)}"]
         # Level 1 summarises the opening position (the oldest material) first; level 2
         # shortens the latest round too; level 3 keeps stances and confidences only.
         if compaction < 3:
