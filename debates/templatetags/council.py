@@ -55,6 +55,24 @@ def headline(question: str) -> str:
     return cut.rstrip(" ,;:") + "…"
 
 
+# A line shorter than this is a heading or a version note ("Version 3."), not the
+# sentence an answer leads with.
+_LEAD_WORDS = 4
+
+
+@register.filter(name="lead_sentence")
+def lead_sentence(text: str) -> str:
+    """The first sentence of the first line of ``text`` that says something (at least
+    ``_LEAD_WORDS`` words; CJK text has no spaces, so any line of that many characters),
+    clamped as a headline: the answer block's one sentence (docs/web.md, "Answer
+    first"). The whole text is on the synthesis card below it."""
+    lines = [line.strip() for line in str(text).strip().splitlines() if line.strip()]
+    for line in lines:
+        if len(line.split()) >= _LEAD_WORDS or (len(line) >= 12 and " " not in line):
+            return headline(line)
+    return headline(lines[0]) if lines else ""
+
+
 @register.filter(name="beyond_headline")
 def beyond_headline(question: str) -> bool:
     """Whether the question says more than its headline (then it is shown folded)."""

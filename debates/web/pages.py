@@ -16,6 +16,7 @@ from debates.engine import (
     ENGLISH,
     DebateProtocol,
     DebateState,
+    PageAnswer,
     Participant,
     Phase,
     QualityReason,
@@ -121,6 +122,13 @@ class DebatePage:
     summary: str = ""  # the protocol's one-line description of its settings
     more_rounds: bool = False  # the protocol offers "One more round" on a finished debate
     language: str = "en"  # the debate's: fixed words on its pages come in it (debates.page_words)
+    # What a finished debate answers (the protocol's ``page_answer``), first under the
+    # question; None until there is a result (docs/web.md, "Answer first").
+    answer: PageAnswer | None = None
+    # How it ended in a sentence ("The panel agreed after 3 rounds"); "" while running.
+    outcome: str = ""
+    # The catalogue key of the diagnostic in plain words (its figures go behind "why").
+    diagnostic_plain_key: str = ""
 
 
 def _words(key: str) -> str:
@@ -340,6 +348,22 @@ def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
     return panels
 
 
+def plain_outcome(protocol: str, reason: str, rounds: int, t: PageWords) -> str:
+    """How a debate ended, as a sentence a manager reads ("The panel stayed split after
+    2 rounds: ..."): the protocol's own wording of its stop reason
+    (``outcome.<protocol>.<reason>``), else the shared one; "" for a reason no
+    catalogue words (the page then names the reason). The rule and its figures are the
+    stop explanation, which the page folds behind "why"."""
+    if not reason:
+        return ""
+    if reason == "converged" and rounds == 0:
+        return t("outcome.converged_at_once")
+    for key in (f"outcome.{protocol}.{reason}", f"outcome.{reason}"):
+        if key in t:
+            return t(key, n=rounds)
+    return ""
+
+
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     state = load_state(debate)
     agents_rows = list(debate.agents.all())
@@ -354,6 +378,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     chart = _chart(state, cards, metrics)
     diagnostic, words = protocol.page_diagnostic(state, result, metrics)
     events = list(debate.events.all())
+    t = PageWords(state.language)
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
         agents=cards, panels=_panels(protocol, state, steps, names, metrics,
@@ -367,4 +392,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
         participants_title=protocol.participants_title,
         summary=protocol.summary_line(state), more_rounds=protocol.more_rounds,
         language=state.language,
+        answer=protocol.page_answer(result, t) if result is not None else None,
+        outcome=plain_outcome(protocol.name, debate.stop_reason, protocol.rounds_run(state), t),
+        diagnostic_plain_key=f"diag.plain.{getattr(diagnostic, 'label', '')}",
     )

@@ -79,7 +79,7 @@ def _page_context(debate: Debate, role: str) -> dict[str, object]:
     # head; while one is being read the list polls itself.
     links = debate_sources().links(debate=detailed)
     remember_links(detailed, links)  # the citations' links (debates.debate_sources)
-    return {"page": page, "debate": detailed, "source_links": links,
+    return {"page": page, "debate": detailed, "role": role, "source_links": links,
             "sources_waiting": any(link.status in ("pending", "extracting") for link in links)}
 
 
