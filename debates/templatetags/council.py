@@ -18,7 +18,7 @@ from debates.engine import (
     step_words,
     where_words,
 )
-from debates.page_words import PageWords
+from debates.page_words import PageWords, plain_outcome
 from view_kit.rendering import render_untrusted
 
 register = template.Library()
@@ -218,6 +218,16 @@ def tr_reason(context: template.Context, reason: str) -> str:
     t = PageWords(page_language(context))
     key = f"reason.{reason}"
     return t(key) if key in t else humanize_reason(reason)
+
+
+@register.simple_tag(takes_context=True)
+def tr_outcome(context: template.Context, protocol: str, reason: object, rounds: object) -> str:
+    """How a result ended in a plain sentence in the page's language ("" when no
+    catalogue words its stop reason; docs/web.md, "Plain words"). A result that counts no
+    rounds (the workflow's) words its reason without them."""
+    return plain_outcome(protocol, str(getattr(reason, "value", reason) or ""),
+                         rounds if isinstance(rounds, int) else 0,
+                         PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)

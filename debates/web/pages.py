@@ -29,7 +29,7 @@ from debates.engine import (
     translator,
 )
 from debates.models import Debate, DebateEvent, DebateStatus
-from debates.page_words import PageWords
+from debates.page_words import PageWords, plain_outcome
 from debates.runtime.state_rows import load_state
 from debates.selectors import debate_result
 from debates.web.charts import Chart, convergence_chart
@@ -346,22 +346,6 @@ def _panels(protocol: DebateProtocol, state: DebateState, steps: list[StepView],
             turns=turns, metric=by_round.get(step.round) if panel.measured else None,
         ))
     return panels
-
-
-def plain_outcome(protocol: str, reason: str, rounds: int, t: PageWords) -> str:
-    """How a debate ended, as a sentence a manager reads ("The panel stayed split after
-    2 rounds: ..."): the protocol's own wording of its stop reason
-    (``outcome.<protocol>.<reason>``), else the shared one; "" for a reason no
-    catalogue words (the page then names the reason). The rule and its figures are the
-    stop explanation, which the page folds behind "why"."""
-    if not reason:
-        return ""
-    if reason == "converged" and rounds == 0:
-        return t("outcome.converged_at_once")
-    for key in (f"outcome.{protocol}.{reason}", f"outcome.{reason}"):
-        if key in t:
-            return t(key, n=rounds)
-    return ""
 
 
 def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
