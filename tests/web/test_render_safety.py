@@ -28,7 +28,7 @@ NAMES = [
     f'Mallory <script>{MARKER}()</script>',
     f'Trudy" hx-get="/{MARKER}" id="debate-rounds',
 ]
-SWAP_TARGETS = ("debate-decision", "debate-status", "debate-stepper", "debate-agents",
+SWAP_TARGETS = ("debate-answer", "debate-decision", "debate-status", "debate-stepper", "debate-agents",
                 "debate-chart", "debate-synthesis", "debate-rounds", "debate-activity",
                 "debate-seq")
 
