@@ -61,6 +61,16 @@ SMALL_TARGETS = """() => {
 }"""
 
 
+def desk_answers(desk, base: str, pages: dict[str, str]) -> dict[str, list[str]]:
+    """The finished debates whose answer is not on the desk's first screen."""
+    problems = {}
+    for name in ANSWERED:
+        desk.goto(base + pages[name])
+        if late := answer_off_screen(desk, DESK["height"]):
+            problems[f"desk {name}"] = [late]
+    return problems
+
+
 def walk_pages(team, owner):
     """The team's walk: a debate of each protocol, a re-run, a library and persona, an
     API token and a notification; the URLs of its pages and the debates by protocol."""
@@ -136,10 +146,7 @@ def test_every_page_fits_a_phone_with_44px_targets(owner, team, tmp_path):
                         problems[name] = found
                 desk = browser.new_page(viewport=DESK)
                 sign_in(desk, base, owner.username)
-                for name in ANSWERED:
-                    desk.goto(base + pages[name])
-                    if late := answer_off_screen(desk, DESK["height"]):
-                        problems[f"desk {name}"] = [late]
+                problems |= desk_answers(desk, base, pages)
                 desk.goto(base + "/")
                 rows = desk.evaluate("""() => new Set([...document.querySelectorAll(
                     '.site-header nav > *')].filter(el => el.offsetParent !== null)
