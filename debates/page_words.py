@@ -53,3 +53,18 @@ class PageWords(Catalogue):
     def __init__(self, language: str | None = None) -> None:
         language = language or translation.get_language() or ENGLISH
         super().__init__(language, _page_words(language).layers())
+
+
+def plain_outcome(protocol: str, reason: str, rounds: int, t: PageWords) -> str:
+    """How a debate ended, as a sentence a manager reads ("The panel stayed split after
+    2 rounds: ..."): the protocol's own wording of its stop reason
+    (``outcome.<protocol>.<reason>``), else the shared one; "" for a reason no
+    catalogue words (the page then names the reason). The rule and its figures are the
+    stop explanation, which the page folds behind "why"."""
+    if not reason:
+        return ""
+    if (own := f"outcome.{protocol}.{reason}") in t:
+        return t(own, n=rounds)
+    if reason == "converged" and rounds == 0:
+        return t("outcome.converged_at_once")
+    return t(f"outcome.{reason}", n=rounds) if f"outcome.{reason}" in t else ""

@@ -8,7 +8,7 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Case, F, QuerySet, When
+from django.db.models import Case, F, Max, QuerySet, When
 from django.utils import timezone
 
 from accounts.models import Membership, Team
@@ -44,6 +44,21 @@ def debate_is_finished(debate: Debate) -> bool:
 def decision_for_debate(*, debate: Debate) -> Decision | None:
     return (Decision.objects.select_related("decided_by")
             .filter(debate=debate).first())
+
+
+def decision_fingerprint(debate: Debate) -> tuple[object, ...]:
+    """What the decision banner on a debate's page shows, as plain values (one query):
+    the cached page body holds the banner, so a new decision, version or review, or a
+    review date that came, makes a new page (debates/web/page_cache.py)."""
+    row = (Decision.objects.filter(debate=debate)
+           .annotate(latest=Max("outcomes__id"))
+           .values_list("id", "version", "option", "choice", "rationale",
+                        "decided_by__username", "decided_at", "review_on", "reviewed_at",
+                        "result_quality", "latest").first())
+    if row is None:
+        return ()
+    review_on = row[7]
+    return (*row, review_on is not None and review_on <= timezone.localdate())
 
 
 def latest_outcome(*, decision: Decision) -> Outcome | None:

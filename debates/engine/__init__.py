@@ -87,10 +87,12 @@ from .prompts import PROMPT_VERSION, PromptFolder  # noqa: E402
 from .protocols import (  # noqa: E402
     PANEL,
     AgentForecast,
+    AnswerFact,
     Ask,
     DebateForecasts,
     DebateProtocol,
     Fact,
+    PageAnswer,
     PageStep,
     Participant,
     PlannedCall,
@@ -200,7 +202,8 @@ __all__ = [
     "get_protocol",
     "known_protocols", "result_models", "AgentForecast", "DebateForecasts",
     # what a plugin builds with (docs/engine.md, "Plugins")
-    "hookimpl", "Ask", "Request", "PageStep", "Fact", "PANEL", "role_persona", "PromptFolder",
+    "hookimpl", "Ask", "Request", "PageStep", "Fact", "PageAnswer", "AnswerFact", "PANEL",
+    "role_persona", "PromptFolder",
     "ProtocolResult", "CallContext", "uses_simulator", "QualityRule", "RuleFinding",
     "check_content",
     # results

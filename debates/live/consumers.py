@@ -80,10 +80,12 @@ class LiveBatch(NamedTuple):
 
 def live_parts(partials: dict[str, str]) -> tuple[str, ...]:
     """The page's swappable parts, each one element with its own id: the shared ones
-    (the team's decision among them, through the decisions app's tag) and the
-    protocol's own agent cards, side panel and live partial."""
+    (the answer, which arrives with the synthesis, and the team's decision, through the
+    decisions app's tag) and the protocol's own agent cards, side panel and live
+    partial."""
     return tuple(name for name in (
-        "debates/_decision_slot.html", "debates/_status.html", "debates/_stepper.html",
+        "debates/_answer.html", "debates/_decision_slot.html", "debates/_status.html",
+        "debates/_stepper.html",
         partials["agents"],
         partials.get("chart", ""), "debates/_synthesis_card.html", partials["live"],
     ) if name)

@@ -18,7 +18,7 @@ from debates.engine import (
     step_words,
     where_words,
 )
-from debates.page_words import PageWords
+from debates.page_words import PageWords, plain_outcome
 from view_kit.rendering import render_untrusted
 
 register = template.Library()
@@ -53,6 +53,24 @@ def headline(question: str) -> str:
     cut = title[:HEADLINE_CHARS - 1]
     cut = cut.rsplit(" ", 1)[0] if " " in cut[HEADLINE_CHARS // 2:] else cut
     return cut.rstrip(" ,;:") + "…"
+
+
+# A line shorter than this is a heading or a version note ("Version 3."), not the
+# sentence an answer leads with.
+_LEAD_WORDS = 4
+
+
+@register.filter(name="lead_sentence")
+def lead_sentence(text: str) -> str:
+    """The first sentence of the first line of ``text`` that says something (at least
+    ``_LEAD_WORDS`` words; CJK text has no spaces, so any line of that many characters),
+    clamped as a headline: the answer block's one sentence (docs/web.md, "Answer
+    first"). The whole text is on the synthesis card below it."""
+    lines = [line.strip() for line in str(text).strip().splitlines() if line.strip()]
+    for line in lines:
+        if len(line.split()) >= _LEAD_WORDS or (len(line) >= 12 and " " not in line):
+            return headline(line)
+    return headline(lines[0]) if lines else ""
 
 
 @register.filter(name="beyond_headline")
@@ -200,6 +218,16 @@ def tr_reason(context: template.Context, reason: str) -> str:
     t = PageWords(page_language(context))
     key = f"reason.{reason}"
     return t(key) if key in t else humanize_reason(reason)
+
+
+@register.simple_tag(takes_context=True)
+def tr_outcome(context: template.Context, protocol: str, reason: object, rounds: object) -> str:
+    """How a result ended in a plain sentence in the page's language ("" when no
+    catalogue words its stop reason; docs/web.md, "Plain words"). A result that counts no
+    rounds (the workflow's) words its reason without them."""
+    return plain_outcome(protocol, str(getattr(reason, "value", reason) or ""),
+                         rounds if isinstance(rounds, int) else 0,
+                         PageWords(page_language(context)))
 
 
 @register.simple_tag(takes_context=True)

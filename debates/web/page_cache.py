@@ -2,9 +2,10 @@
 
 A finished debate changes little, and every such change leaves a trace in rows the
 view reads anyway: its own row (status, ``last_event_seq`` — every step, one more
-round and a cancellation append an event —, stop flags, an admin's edit) and its
-re-runs' rows (the lineage line shows their status). The cache key is a fingerprint of
-exactly those rows, so any change makes a new key at once, in every server process,
+round and a cancellation append an event —, stop flags, an admin's edit), its
+re-runs' rows (the lineage line shows their status) and what other apps show in it
+(``register_shown``: the team's decision in the answer block). The cache key is a
+fingerprint of exactly those rows, so any change makes a new key at once, in every server process,
 with nothing to invalidate (entries of old keys simply expire). The caller's role is
 part of the key: viewers see no action buttons.
 
@@ -24,13 +25,24 @@ from debates.models import Debate
 
 TTL_SECONDS = 600
 
+# What other apps show in the body, each as a function of the debate returning plain
+# values that change whenever what it shows does (docs/web.md, "Answer first"). The
+# apps above debates register theirs in their ready(), as export sections are.
+_SHOWN: dict[str, Callable[[Debate], object]] = {}
+
+
+def register_shown(name: str, fingerprint: Callable[[Debate], object]) -> None:
+    _SHOWN[name] = fingerprint
+
 
 def page_key(debate: Debate, role: str) -> str:
-    """The fingerprint of everything the finished page shows (one query: the re-runs)."""
+    """The fingerprint of everything the finished page shows (one query for the
+    re-runs, and those of what other apps show: the team's decision)."""
     fields = [(f.attname, getattr(debate, f.attname)) for f in Debate._meta.concrete_fields]
     reruns = list(Debate.objects.filter(parent=debate).order_by("id")
                   .values_list("code", "status"))
-    digest = hashlib.blake2b(repr((fields, reruns, role)).encode(), digest_size=16)
+    shown = [(name, fingerprint(debate)) for name, fingerprint in sorted(_SHOWN.items())]
+    digest = hashlib.blake2b(repr((fields, reruns, shown, role)).encode(), digest_size=16)
     return f"debate-page:{debate.code}:{digest.hexdigest()}"
 
 

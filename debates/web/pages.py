@@ -16,6 +16,7 @@ from debates.engine import (
     ENGLISH,
     DebateProtocol,
     DebateState,
+    PageAnswer,
     Participant,
     Phase,
     QualityReason,
@@ -28,7 +29,7 @@ from debates.engine import (
     translator,
 )
 from debates.models import Debate, DebateEvent, DebateStatus
-from debates.page_words import PageWords
+from debates.page_words import PageWords, plain_outcome
 from debates.runtime.state_rows import load_state
 from debates.selectors import debate_result
 from debates.web.charts import Chart, convergence_chart
@@ -121,6 +122,13 @@ class DebatePage:
     summary: str = ""  # the protocol's one-line description of its settings
     more_rounds: bool = False  # the protocol offers "One more round" on a finished debate
     language: str = "en"  # the debate's: fixed words on its pages come in it (debates.page_words)
+    # What a finished debate answers (the protocol's ``page_answer``), first under the
+    # question; None until there is a result (docs/web.md, "Answer first").
+    answer: PageAnswer | None = None
+    # How it ended in a sentence ("The panel agreed after 3 rounds"); "" while running.
+    outcome: str = ""
+    # The catalogue key of the diagnostic in plain words (its figures go behind "why").
+    diagnostic_plain_key: str = ""
 
 
 def _words(key: str) -> str:
@@ -354,6 +362,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
     chart = _chart(state, cards, metrics)
     diagnostic, words = protocol.page_diagnostic(state, result, metrics)
     events = list(debate.events.all())
+    t = PageWords(state.language)
     return DebatePage(
         debate=debate, role=role, can_write=can_write, steps=steps, progress=progress,
         agents=cards, panels=_panels(protocol, state, steps, names, metrics,
@@ -367,4 +376,7 @@ def debate_page(debate: Debate, *, role: str, can_write: bool) -> DebatePage:
         participants_title=protocol.participants_title,
         summary=protocol.summary_line(state), more_rounds=protocol.more_rounds,
         language=state.language,
+        answer=protocol.page_answer(result, t) if result is not None else None,
+        outcome=plain_outcome(protocol.name, debate.stop_reason, protocol.rounds_run(state), t),
+        diagnostic_plain_key=f"diag.plain.{getattr(diagnostic, 'label', '')}",
     )

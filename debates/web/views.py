@@ -68,6 +68,7 @@ from debates.web.forms import DebateForm, RerunForm, SettingsForm
 from debates.web.list_filters import PAGE_SIZE, DebateFilterForm
 from debates.web.page_cache import finished_body
 from debates.web.pages import debate_page
+from debates.web.run_changes import run_changes
 from debates.web.transcript_page import transcript_language, transcript_sections
 from view_kit.http import AuthenticatedHttpRequest
 
@@ -79,7 +80,10 @@ def _page_context(debate: Debate, role: str) -> dict[str, object]:
     # head; while one is being read the list polls itself.
     links = debate_sources().links(debate=detailed)
     remember_links(detailed, links)  # the citations' links (debates.debate_sources)
-    return {"page": page, "debate": detailed, "source_links": links,
+    # A re-run says what it changed from its parent (docs/web.md, "Compare").
+    changes = run_changes(detailed.parent, detailed) if detailed.parent else None
+    return {"page": page, "debate": detailed, "role": role, "source_links": links,
+            "parent_changes": changes,
             "sources_waiting": any(link.status in ("pending", "extracting") for link in links)}
 
 
@@ -346,7 +350,7 @@ def debate_compare(request: HttpRequest) -> HttpResponse:
     languages = {detect_language(d.question) for d in debates}
     lang = languages.pop() if len(languages) == 1 else "en"
     return render(request, "debates/compare.html", {
-        "lang": lang,
+        "lang": lang, "changes": run_changes(debates[0], debates[1]),
         "a": debates[0], "b": debates[1], "result_a": results[0], "result_b": results[1],
         "comparison": comparison,
         "compare_partial": get_protocol(debates[0].protocol).page_partials()["compare"],

@@ -31,7 +31,9 @@ def test_an_editor_records_the_decision_and_it_shows_on_the_debate_page(
     assert decision.option == "Migrate in Q3" and decision.review_on == review
     page = member_client.get(f"/debates/{debate.code}/").content.decode()
     assert 'id="decision"' in page and "Migrate in Q3" in page and "After the freeze." in page
-    assert page.index('id="decision"') < page.index('class="question"')
+    # In the answer block, the first under the question (docs/web.md, "Answer first").
+    assert page.index('class="question"') < page.index('id="answer"') \
+        < page.index('id="decision"') < page.index('id="debate-status"')
 
 
 def test_another_choice_through_the_form(member_client, debate):

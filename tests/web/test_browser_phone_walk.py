@@ -1,7 +1,8 @@
 """Every page of a team's walk on a 390×844 phone: nothing wider than the screen, every
 tap target (buttons, links in the navigation, radios and checkboxes with their label)
 at least 44 px high, a header that leaves the screen to the page; and the desk header
-on one row at 1280 px."""
+on one row at 1280 px. A finished debate of each protocol shows its answer (#answer)
+on the first screen, on the phone and on an 800 px high desk."""
 
 from __future__ import annotations
 
@@ -26,7 +27,18 @@ from tests.web.browser_support import (
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
+DESK = {"width": 1280, "height": 800}
 MAX_PHONE_HEADER_PX = 120
+ANSWERED = ("detail", "adversarial", "workflow")  # a finished debate of each protocol
+
+
+def answer_off_screen(page, height: int) -> str:
+    """Why the page's answer block is not on its first screen, or "" when it is."""
+    box = page.locator("#answer").bounding_box()
+    if box is None:
+        return "no visible #answer"
+    return "" if box["y"] < height and page.locator("#answer .answer-text").is_visible() \
+        else f"#answer starts at {box['y']:.0f} px"
 
 # What sticks out past the right edge, and which tap targets are too small.
 OVERFLOW = """(width) => [...document.querySelectorAll('body *')]
@@ -47,6 +59,16 @@ SMALL_TARGETS = """() => {
     .map(([el, h]) => el.tagName + '[' + (el.name || el.textContent.trim().slice(0, 30))
          + '] ' + Math.round(h)).slice(0, 12);
 }"""
+
+
+def desk_answers(desk, base: str, pages: dict[str, str]) -> dict[str, list[str]]:
+    """The finished debates whose answer is not on the desk's first screen."""
+    problems = {}
+    for name in ANSWERED:
+        desk.goto(base + pages[name])
+        if late := answer_off_screen(desk, DESK["height"]):
+            problems[f"desk {name}"] = [late]
+    return problems
 
 
 def walk_pages(team, owner):
@@ -118,10 +140,14 @@ def test_every_page_fits_a_phone_with_44px_targets(owner, team, tmp_path):
                     header = phone.locator(".site-header").bounding_box()["height"]
                     if header > MAX_PHONE_HEADER_PX:
                         found.append(f"header {header:.0f} px")
+                    if name in ANSWERED and (late := answer_off_screen(phone, PHONE["height"])):
+                        found.append(late)
                     if found:
                         problems[name] = found
-                desk = browser.new_page(viewport={"width": 1280, "height": 900})
+                desk = browser.new_page(viewport=DESK)
                 sign_in(desk, base, owner.username)
+                problems |= desk_answers(desk, base, pages)
+                desk.goto(base + "/")
                 rows = desk.evaluate("""() => new Set([...document.querySelectorAll(
                     '.site-header nav > *')].filter(el => el.offsetParent !== null)
                     .map(el => Math.round(el.getBoundingClientRect().top / 20))).size""")

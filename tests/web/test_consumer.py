@@ -19,9 +19,9 @@ from tests.web.htmltools import apply_oob, outer_html, top_level
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SWAP_TARGETS = ("debate-decision", "debate-status", "debate-stepper", "debate-agents",
-                "debate-chart", "debate-synthesis", "debate-rounds", "debate-activity",
-                "debate-seq")
+SWAP_TARGETS = ("debate-answer", "debate-decision", "debate-status", "debate-stepper",
+                "debate-agents", "debate-chart", "debate-synthesis", "debate-rounds",
+                "debate-activity", "debate-seq")
 # A fresh page's action forms take the viewer's CSRF token from inputs outside the
 # (possibly cached) body; a live fragment's forms carry their own. Either way the form
 # posts a working token (tested below), so the comparisons leave token inputs out.

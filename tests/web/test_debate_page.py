@@ -6,8 +6,9 @@ from debates.runtime.execution import run_next_step
 from debates.selectors import round_measures
 from tests.web.htmltools import elements, id_counts
 
-SWAP_TARGETS = ("debate-status", "debate-stepper", "debate-agents", "debate-chart",
-                "debate-synthesis", "debate-rounds", "debate-activity", "debate-seq")
+SWAP_TARGETS = ("debate-answer", "debate-decision", "debate-status", "debate-stepper",
+                "debate-agents", "debate-chart", "debate-synthesis", "debate-rounds",
+                "debate-activity", "debate-seq")
 
 
 def test_finished_debate_page_shows_stepper_agents_rounds_chart_and_synthesis(

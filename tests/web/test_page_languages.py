@@ -69,6 +69,9 @@ def test_the_live_pages_stepper_diagnostic_and_chart_speak_the_debates_language(
     assert t["chart.title"] in chart and t["agreement_legend"] in chart
     card = outer_html(html, "debate-synthesis")
     assert t["nav.read_synthesis"] in card and t["activity_log"] in html
+    answer = outer_html(html, "debate-answer")  # the answer first, in the debate's language
+    assert t["answer.vote"] in answer and t["answer.quality.sound"] in answer
+    assert _english_words(answer) == [], _english_words(answer)
     rounds, agents = outer_html(html, "debate-rounds"), outer_html(html, "debate-agents")
     assert t["field.reasoning"] in rounds and t["panel.position"] in rounds
     for part, fragment in (("stepper", stepper), ("chart", chart), ("synthesis card", card),

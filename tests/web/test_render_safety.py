@@ -28,9 +28,9 @@ NAMES = [
     f'Mallory <script>{MARKER}()</script>',
     f'Trudy" hx-get="/{MARKER}" id="debate-rounds',
 ]
-SWAP_TARGETS = ("debate-decision", "debate-status", "debate-stepper", "debate-agents",
-                "debate-chart", "debate-synthesis", "debate-rounds", "debate-activity",
-                "debate-seq")
+SWAP_TARGETS = ("debate-answer", "debate-decision", "debate-status", "debate-stepper",
+                "debate-agents", "debate-chart", "debate-synthesis", "debate-rounds",
+                "debate-activity", "debate-seq")
 
 
 def _round() -> dict:

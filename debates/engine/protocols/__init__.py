@@ -9,10 +9,12 @@ from __future__ import annotations
 from .base import (
     PANEL,
     AgentForecast,
+    AnswerFact,
     Ask,
     DebateForecasts,
     DebateProtocol,
     Fact,
+    PageAnswer,
     PageStep,
     Participant,
     PlannedCall,
@@ -31,8 +33,8 @@ from .registry import (
 )
 
 __all__ = [
-    "PANEL", "AgentForecast", "Ask", "DebateForecasts", "DebateProtocol", "Fact", "PageStep",
-    "Participant", "PlannedCall", "Request", "ResultPart",
+    "PANEL", "AgentForecast", "AnswerFact", "Ask", "DebateForecasts", "DebateProtocol",
+    "Fact", "PageAnswer", "PageStep", "Participant", "PlannedCall", "Request", "ResultPart",
     "UnknownProtocol", "check_protocol",
     "choices", "get_protocol", "known_protocols", "register", "result_models", "run_protocol",
 ]

@@ -169,6 +169,37 @@ class PagePanel:
     measured: bool = False
 
 
+@dataclass(frozen=True)
+class AnswerFact:
+    """One line of a finished debate's answer block beyond the recommendation (the
+    independent vote, what the debate changed, the critic's issues ...): a label and a
+    sentence in the page's language, the figures behind it for a "why" disclosure
+    (docs/web.md, "Answer first"). Plain text, never markup."""
+
+    key: str  # stable ("vote", "change", "issues" ...): the page's id is answer-<key>
+    label: str
+    text: str
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class PageAnswer:
+    """What a finished debate answers, for the block a reader sees first under the
+    question (docs/web.md, "Answer first"): the recommendation in one sentence, the
+    facts that say how sure the panel is, and the top risks. ``text`` and ``risks``
+    are the model's words (untrusted: the page renders them through the sanitised
+    path); the labels are the protocol's, in the page's language."""
+
+    title: str  # what ``text`` is: "Recommendation", "No agreement", "Final solution"
+    text: str
+    facts: list[AnswerFact] = field(default_factory=list)
+    risks_title: str = ""
+    risks: list[str] = field(default_factory=list)  # at most three, the gravest first
+
+
+TOP_RISKS = 3
+
+
 # Page partials every protocol has; a protocol's own ``partials`` override them. "chart"
 # empty means the page shows no chart beside the agent cards; "compare" empty means
 # the compare page shows two runs side by side without an item-by-item comparison.
@@ -362,6 +393,16 @@ class DebateProtocol:
         translator in that language (its wording over the protocol's). Plain text,
         never markup."""
         return {}
+
+    def page_answer(self, result: BaseModel, words: Callable[..., str]) -> PageAnswer:
+        """The answer block of a finished debate (``PageAnswer``), fixed words through
+        ``words`` (the page's translator). By default what every result's summary says
+        it decided, with no facts or risks; a protocol says more."""
+        assert isinstance(result, ProtocolResult)
+        s = result.summary
+        if s.decision:
+            return PageAnswer(title=words("answer.decision"), text=s.decision)
+        return PageAnswer(title=words("answer.no_decision"), text=s.divergence or "")
 
     def turn_field_labels(self, phase: str) -> list[tuple[str, str]]:
         """(payload key, label) of a turn of ``phase`` in the order a reader wants

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from ..base import ResultPart
+from ..base import TOP_RISKS, AnswerFact, PageAnswer, ResultPart
 from .issues import SeverityCounts
 from .schemas import AdversarialResult
 from .stopping import status_line_in
@@ -32,3 +32,17 @@ def page_words(language: str) -> dict[str, Callable[..., str]]:
                               SeverityCounts.model_validate(counts), decision)
 
     return {"status_line": status_line}
+
+
+def page_answer(result: BaseModel, words: Callable[..., str]) -> PageAnswer:
+    """The final solution, what became of the critic's objections and the risks it
+    still accepts."""
+    assert isinstance(result, AdversarialResult)
+    still_open = sum(1 for i in result.issues if i.open)
+    facts = [AnswerFact("issues", words("answer.adv_issues"),
+                        words("answer.adv_issues_text", raised=len(result.issues),
+                              resolved=len(result.issues) - still_open, open=still_open),
+                        why=result.stop_explanation)]
+    return PageAnswer(title=words("adv.final_solution"), text=result.final_solution,
+                      facts=facts, risks_title=words("answer.remaining_risks"),
+                      risks=result.remaining_risks[:TOP_RISKS])

@@ -34,6 +34,7 @@ from ..base import (
     Ask,
     DebateProtocol,
     Fact,
+    PageAnswer,
     PageStep,
     Participant,
     PlannedCall,
@@ -478,6 +479,9 @@ class AdversarialProtocol(DebateProtocol):
 
     def result_parts(self, result: BaseModel) -> list[ResultPart]:
         return pages.result_parts(result)
+
+    def page_answer(self, result: BaseModel, words: Callable[..., str]) -> PageAnswer:
+        return pages.page_answer(result, words)
 
     def page_words(self, language: str, words: Callable[..., str]
                    ) -> dict[str, Callable[..., str]]:

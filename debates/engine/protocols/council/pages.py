@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from ...novelty import DEFAULT_THRESHOLD, similarity, tokens
-from ...schemas import Phase
+from ...schemas import Phase, Severity
 from ...state import DebateState, Step
-from ..base import PagePanel, ResultPart
+from ..base import TOP_RISKS, AnswerFact, PageAnswer, PagePanel, ResultPart
 from .change import DebateChange, describe_change
 from .convergence import diagnostic_meaning
 from .phases import CouncilPhase
@@ -176,6 +176,49 @@ def _passages(result: DebateResult) -> Iterator[tuple[object, str]]:
     for agent in result.agents:
         yield from ((x, "inline") for x in agent.key_assumptions)
     yield from ((c.quote, "plain") for c in result.unverified_claims)
+
+
+# ------------------------------------------------------------------ the answer
+
+_GRAVITY = {Severity.HIGH: 0, Severity.MEDIUM: 1, Severity.LOW: 2}
+
+
+def top_risks(result: DebateResult) -> list[str]:
+    """The gravest risks first (the premortem's, by severity, then as the synthesis
+    listed them), else the recommended path's own; at most ``TOP_RISKS``."""
+    ranked = sorted(result.pre_positional_risks,
+                    key=lambda r: _GRAVITY.get(r.severity, 3) if r.severity else 3)
+    texts = [r.text for r in ranked]
+    if not texts and result.recommended_path is not None:
+        texts = list(result.recommended_path.risks)
+    return texts[:TOP_RISKS]
+
+
+def page_answer(result: BaseModel, words: Callable[..., str]) -> PageAnswer:
+    """The council's answer: its recommendation (or, split, what divides the panel), the
+    independent vote of the first positions, what cross-examination did to it, and the
+    gravest risks. A fact appended here (the decision rule, docs/protocols.md 1.9)
+    takes its place in the page's block with no template change."""
+    assert isinstance(result, DebateResult)
+    facts: list[AnswerFact] = []
+    if result.verdicts_before is not None:
+        facts.append(AnswerFact("vote", words("answer.vote"),
+                                describe_split(result.verdicts_before, words),
+                                why=words("answer.vote_why")))
+    change = result.debate_change
+    if change is not None and change.rounds and result.verdicts_after is not None:
+        facts.append(AnswerFact(
+            "change", words("change.title"),
+            words(f"answer.change.{change.outcome.value}",
+                  final=describe_split(result.verdicts_after, words)),
+            why=describe_change(change, words)))
+    path, report = result.recommended_path, result.divergence_report
+    if path is not None:
+        title, text = words("answer.decision"), path.recommendation
+    else:
+        title, text = words("answer.no_decision"), report.summary if report else ""
+    return PageAnswer(title=title, text=text, facts=facts,
+                      risks_title=words("answer.risks"), risks=top_risks(result))
 
 
 # ------------------------------------------------------------------ values in words

@@ -18,6 +18,7 @@ from ..base import (
     Ask,
     DebateForecasts,
     DebateProtocol,
+    PageAnswer,
     PagePanel,
     PageStep,
     Participant,
@@ -274,6 +275,9 @@ class CouncilProtocol(DebateProtocol):
 
     def result_parts(self, result: BaseModel) -> list[ResultPart]:
         return pages.result_parts(result)
+
+    def page_answer(self, result: BaseModel, words: Callable[..., str]) -> PageAnswer:
+        return pages.page_answer(result, words)
 
     def quote_passages(self, result: BaseModel) -> list[tuple[object, str]]:
         return pages.quote_passages(result)

@@ -4,9 +4,11 @@ comments point at."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pydantic import BaseModel
 
-from ..base import ResultPart
+from ..base import TOP_RISKS, AnswerFact, PageAnswer, ResultPart
 from .schemas import WorkflowResult
 
 
@@ -20,3 +22,19 @@ def result_parts(result: BaseModel) -> list[ResultPart]:
             *(ResultPart("tension", f"T{n}", text) for n, text in enumerate(s.tensions, 1)),
             *(ResultPart("next_step", f"N{n}", text)
               for n, text in enumerate(s.next_steps, 1))]
+
+
+def page_answer(result: BaseModel, words: Callable[..., str]) -> PageAnswer:
+    """The final synthesis (what divides the roles, when they diverged), how far the
+    three roles agreed, and the tensions it leaves open (the workflow names no risks of
+    its own)."""
+    assert isinstance(result, WorkflowResult)
+    c = result.convergence
+    facts = [AnswerFact("agreement", words("answer.wf_agreement"),
+                        c.key_agreement or words(f"page.wf_status.{c.status}"),
+                        why=result.summary.stop_explanation)]
+    divergent = c.status == "divergent"
+    return PageAnswer(
+        title=words("answer.no_decision" if divergent else "answer.decision"),
+        text=result.synthesis.summary, facts=facts,
+        risks_title=words("answer.tensions"), risks=result.synthesis.tensions[:TOP_RISKS])

@@ -36,6 +36,7 @@ from ..base import (
     Ask,
     DebateProtocol,
     Fact,
+    PageAnswer,
     PageStep,
     Participant,
     PlannedCall,
@@ -529,6 +530,9 @@ class WorkflowProtocol(DebateProtocol):
 
     def result_parts(self, result: BaseModel) -> list[ResultPart]:
         return pages.result_parts(result)
+
+    def page_answer(self, result: BaseModel, words: Callable[..., str]) -> PageAnswer:
+        return pages.page_answer(result, words)
 
 
 
