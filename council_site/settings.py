@@ -176,10 +176,11 @@ Q_CLUSTER: dict[str, object] = {
     # Clusters sharing one Redis must not share a queue unless they serve one site.
     "name": env_str("COUNCIL_Q_NAME", "council"),
     "workers": COUNCIL_WORKERS,
-    # A debate step may wait on slow LLM calls; retry must exceed timeout, or a step
-    # still running would be handed to a second worker.
-    "timeout": 600,
-    "retry": 660,
+    # A debate step may wait on slow LLM calls (a local CPU server's turn may take up to
+    # 1,500 s: engine/llm/gateway.py LOCAL_TURN_CAP_S); retry must exceed timeout, or a
+    # step still running would be handed to a second worker.
+    "timeout": 1800,
+    "retry": 1860,
     # Steps are idempotent and a sweeper re-enqueues stalled debates, so a task that
     # keeps killing its worker is dropped after a few tries rather than looping.
     "max_attempts": 3,

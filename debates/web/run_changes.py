@@ -45,6 +45,7 @@ def _options(debate: Debate) -> list[str]:
 
 def _models(debate: Debate) -> list[str]:
     models = [str((debate.settings or {}).get("model", ""))]
+    models += [str(m) for m in (debate.settings or {}).get("panel_models") or []]
     models += [agent.model for agent in debate.agents.all()]
     return sorted({m for m in models if m})
 

@@ -517,3 +517,29 @@ async def test_a_server_filling_every_field_gets_one_conclusion_not_two(
     assert result.stop_reason.value != "genuine_disagreement"
     assert result.recommended_path is not None
     assert result.divergence_report is None
+
+
+def test_a_local_turn_gets_the_time_to_write_its_answer_at_a_slow_machine_s_pace() -> None:
+    # Qwen2.5-Coder-0.5B at load 10 wrote about a token a second a slot; round 2's
+    # cross-examinations outgrew the 181.5 s of three 60 s attempts and all timed out.
+    from debates.engine.llm.gateway import (
+        LOCAL_READ_TOKENS_PER_S,
+        LOCAL_TURN_CAP_S,
+        LOCAL_WRITE_TOKENS_PER_S,
+    )
+
+    local = LLMGateway(api_base="http://127.0.0.1:8089/v1", api_key="test")
+    retries = local.turn_budget("openai/some-gguf")
+    assert retries == pytest.approx(60 * 3 + 0.5 + 1.0)  # the attempts and backoffs
+    writing = (1300 / LOCAL_READ_TOKENS_PER_S
+               + local.max_tokens(Position, "openai/some-gguf", 1300) / LOCAL_WRITE_TOKENS_PER_S)
+    assert writing > retries
+    assert local.turn_budget("openai/some-gguf", Position, 1300) == pytest.approx(
+        min(writing, LOCAL_TURN_CAP_S))
+    # One attempt takes the whole turn there; the turn, not the attempt, bounds it.
+    assert local.attempt_timeout("openai/some-gguf") == float("inf")
+    # A hosted model keeps short attempts and retries, whatever it may write.
+    hosted = LLMGateway(api_key="test")
+    assert hosted.turn_budget("openai/gpt-4o-mini", Position, 1300) == pytest.approx(
+        120 * 3 + 1.5)
+    assert hosted.attempt_timeout("openai/gpt-4o-mini") == 120

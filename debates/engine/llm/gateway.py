@@ -14,6 +14,7 @@ prompt (``replies``), the structured-output request (``output_format``), cost
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -90,6 +91,16 @@ T = TypeVar("T", bound=BaseModel)
 ANSWER_RESERVE_TOKENS = 1024
 # A retry that would get less time than this is not started: it could not finish.
 MIN_ATTEMPT_S = 2.0
+# The slowest pace a local CPU server is given time for (docs/models.md, "Local servers
+# on a slow machine"): Qwen2.5-Coder-0.5B on node-llama-cpp, one thread, three slots,
+# wrote 70-260 tokens in 90-176 s a call at load 10 on 2 cores, about 1.1-1.5 tokens a
+# second a slot including reading a 1,300-token prompt. A turn on such a server gets at
+# least the time to read its prompt and write all it may write at this pace.
+LOCAL_WRITE_TOKENS_PER_S = 1.0
+LOCAL_READ_TOKENS_PER_S = 20.0
+# ... within the workers' task timeout (council_site/settings.py Q_CLUSTER, 1,800 s),
+# which a step of one turn a agent must fit.
+LOCAL_TURN_CAP_S = 1500.0
 # Per message: role and separators; per prompt: the reply's priming (OpenAI's scheme,
 # which litellm's counter follows), with room to spare for other chat templates.
 MESSAGE_OVERHEAD_TOKENS = 8
@@ -148,11 +159,14 @@ class LLMGateway:
         model generates a few tokens a second under load), not flaky, and a retry would
         restart the same generation from nothing, beside the abandoned one until the
         server notices the client left. Hosted calls keep short attempts and retries."""
+        if self._one_attempt_a_turn(model):
+            return math.inf  # bounded by what is left of the turn
+        return self._configured_timeout(model)
+
+    def _one_attempt_a_turn(self, model: str) -> bool:
         caps = self.capabilities(model)
         # The simulator has no server doing the work: it keeps the retries it imitates.
-        if caps.local and not caps.simulated and not caps.timeout_s:
-            return self.turn_budget(model)
-        return self._configured_timeout(model)
+        return caps.local and not caps.simulated and not caps.timeout_s
 
     def _configured_timeout(self, model: str) -> float:
         """``timeout_s`` from the model's settings, else the local or hosted default: what
@@ -162,14 +176,23 @@ class LLMGateway:
             return caps.timeout_s
         return min(self.timeout_s, self.local_timeout_s) if caps.local else self.timeout_s
 
-    def turn_budget(self, model: str) -> float:
-        """The wall time of one turn; by default every retry with its longest backoff."""
+    def turn_budget(self, model: str, schema: type[BaseModel] | None = None,
+                    prompt_tokens: int = 0) -> float:
+        """The wall time of one turn; by default every retry with its longest backoff,
+        and on a local server (without a ``timeout_s`` setting) at least the time to
+        read ``prompt_tokens`` and write the ``schema``'s answer at the slowest pace a
+        CPU server keeps on a loaded machine: a slow local model is busy, not down."""
         if self.turn_budget_s:
             return self.turn_budget_s
         backoff = sum(
             min(self.backoff_max_s, self.backoff_base_s * 2**i) for i in range(self.max_retries)
         )
-        return self._configured_timeout(model) * (1 + self.max_retries) + backoff
+        retries = self._configured_timeout(model) * (1 + self.max_retries) + backoff
+        if schema is None or not self._one_attempt_a_turn(model):
+            return retries
+        writing = (prompt_tokens / LOCAL_READ_TOKENS_PER_S
+                   + self.max_tokens(schema, model, prompt_tokens) / LOCAL_WRITE_TOKENS_PER_S)
+        return max(retries, min(writing, LOCAL_TURN_CAP_S))
 
     def min_attempt_s(self, model: str) -> float:
         return min(MIN_ATTEMPT_S, self._configured_timeout(model) / 2)
@@ -293,7 +316,7 @@ class LLMGateway:
         tokens = self.check_context(messages, model, schema)
         call = StructuredCall(schema, messages, tag, temperature, seed, hints)
         tally = Tally()
-        budget = TurnBudget(total_s=self.turn_budget(model))
+        budget = TurnBudget(total_s=self.turn_budget(model, schema, tokens))
         try:
             return await ModelAttempts(self, call, model, tally, budget, tokens).run()
         except CallFailed as failure:
