@@ -35,6 +35,9 @@ from .evaluation.runs import (  # noqa: E402
     ARMS as EVALUATION_ARMS,
 )
 from .evaluation.runs import (  # noqa: E402
+    UPDATES as POPULATION_UPDATES,
+)
+from .evaluation.runs import (  # noqa: E402
     ArmAnswer,
     EvaluationSpec,
     QuestionOutcome,
@@ -184,7 +187,7 @@ __all__ = [
     # uploaded text (docs/engine.md, "Uploaded text")
     "printable",
     # the evaluation harness
-    "EVALUATION_ARMS", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
+    "EVALUATION_ARMS", "POPULATION_UPDATES", "ArmAnswer", "EvaluationSpec", "QuestionOutcome",
     "evaluate_question", "questions_for", "report_from_outcomes", "EvaluationReport",
     "report_json", "report_markdown", "GENERATED_SETS", "LabelledSet", "Question",
     "UploadError", "parse_upload",

@@ -80,6 +80,8 @@ def test_an_upload_is_evaluated(tmp_path):
     (("--set", "compare", "--sim-accuracy", "1.5"), "not a probability"),
     (("--set", "compare", "--model", "nosuchprovider-xyz"), "unknown model"),
     (("--set", "compare", "--update", "martingale", "--strength", "0.3"), "martingale"),
+    (("--set", "compare", "--sim-accuracy", "0.9,0.5"), "2 accuracies for 3 agents"),
+    (("--set", "compare", "--sim-accuracy", "0.9,x,1"), "not a probability or a list"),
 ])
 def test_bad_input_exits_2_and_runs_nothing(no_debate, args, message):
     assert message in refused(*args)

@@ -146,11 +146,13 @@ def rounds_of(spec: EvaluationSpec) -> int:
     return max(MIN_ROUNDS, min(MAX_ROUNDS, spec.rounds))
 
 
-def sim_script(question: Question, simulated: SimulatedDebate, confidence: float,
+def sim_script(question: Question, simulated: SimulatedDebate, confidences: Sequence[float],
                rounds: int) -> dict[str, Any]:
-    """The simulator script that makes the panel answer as the population did."""
+    """The simulator script that makes the panel answer as the population did, each
+    agent as confident as it is accurate (calibrated)."""
     agents = []
-    for i, (first, final) in enumerate(zip(simulated.first, simulated.final, strict=True)):
+    for i, (first, final, confidence) in enumerate(zip(
+            simulated.first, simulated.final, confidences, strict=True)):
         agent: dict[str, Any] = {"name": f"Solver {i + 1}", "position_confidence": confidence}
         step: dict[str, Any] = {"updated_confidence": confidence}
         if question.options:
@@ -194,7 +196,8 @@ async def council_reading(question: Question, spec: EvaluationSpec,
     script = None
     if simulated is not None:
         assert spec.sim_accuracy is not None
-        script = sim_script(question, simulated, spec.sim_accuracy, rounds_of(spec))
+        confidences = spec.sim_accuracies or (spec.sim_accuracy,) * spec.agents
+        script = sim_script(question, simulated, confidences, rounds_of(spec))
     try:
         config = _config(spec, "council", question, script)
     except ValueError as exc:  # pydantic's ValidationError too

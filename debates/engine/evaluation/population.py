@@ -13,6 +13,15 @@
   - ``corrective``: with probability ``strength`` an agent adopts the right answer,
     else it behaves as under ``martingale``; one round moves the expected share from
     s to strength + (1 - strength)·s.
+  - ``herding``: the agents answer in turn, each seeing the running tally of the
+    answers given before it in the round: with probability ``strength`` it adopts
+    their plurality (ties: the first given), else keeps its own; the first keeps its
+    own. Early answers cascade, so the panel's answers lose their independence
+    (docs/engine.md, "Herding and correctors").
+  - ``correctors`` (any update): the last agents are independent correctors: they never
+    look at a peer; each adopts the right answer with probability ``correction``, else
+    keeps its own.
+- Agents may differ in accuracy (``accuracies``, one a seat): a mixed panel.
 - Each question draws from its own seeded generator (seed and question id), so a
   question's simulated debate does not depend on which questions came before it.
 """
@@ -34,15 +43,21 @@ MAX_WRONG_OFFSET = 10
 
 @dataclass(frozen=True)
 class BeliefUpdate:
-    kind: Literal["martingale", "corrective"] = "martingale"
-    strength: float = 0.0  # corrective only: the chance of adopting the right answer
+    kind: Literal["martingale", "corrective", "herding"] = "martingale"
+    # corrective: the chance of adopting the right answer; herding: of adopting the
+    # plurality of the answers given before one's own in the round
+    strength: float = 0.0
     keep: float = 0.5  # the chance of keeping one's answer rather than a peer's
+    correctors: int = 0  # the last agents, who never look at a peer
+    correction: float = 0.0  # a corrector's chance of adopting the right answer
 
     def __post_init__(self) -> None:
-        if not (0 <= self.strength <= 1 and 0 <= self.keep <= 1):
-            raise ValueError("strength and keep are probabilities (0..1)")
+        if not all(0 <= x <= 1 for x in (self.strength, self.keep, self.correction)):
+            raise ValueError("strength, keep and correction are probabilities (0..1)")
         if self.kind == "martingale" and self.strength:
             raise ValueError("a martingale update has no corrective strength")
+        if self.correctors < 0:
+            raise ValueError("the number of correctors must not be negative")
 
 
 @dataclass(frozen=True)
@@ -82,12 +97,27 @@ def _updated(index: int, answers: Sequence[str], right: str, update: BeliefUpdat
     return answers[peer]
 
 
+def _round(current: Sequence[str], right: str, update: BeliefUpdate,
+           rng: random.Random) -> tuple[str, ...]:
+    """One round, the agents in turn (a herding agent sees the answers given so far)."""
+    given: list[str] = []
+    first_corrector = len(current) - update.correctors
+    for i, own in enumerate(current):
+        if i >= first_corrector:
+            given.append(right if rng.random() < update.correction else own)
+        elif update.kind == "herding":
+            given.append(plurality(given) or own
+                         if given and rng.random() < update.strength else own)
+        else:
+            given.append(_updated(i, current, right, update, rng))
+    return tuple(given)
+
+
 def cross_examine(answers: Sequence[str], question: Question, update: BeliefUpdate,
                   rng: random.Random, rounds: int = 1) -> tuple[str, ...]:
     current = tuple(answers)
     for _ in range(rounds):
-        current = tuple(_updated(i, current, question.answer, update, rng)
-                        for i in range(len(current)))
+        current = _round(current, question.answer, update, rng)
     return current
 
 
@@ -98,17 +128,27 @@ class SimulatedPopulation:
     update: BeliefUpdate = BeliefUpdate()
     rounds: int = 1
     seed: int = 0
+    # One a seat when the agents differ (a mixed panel); empty: ``accuracy`` for all.
+    accuracies: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
-        if not 0 <= self.accuracy <= 1:
-            raise ValueError(f"accuracy {self.accuracy} is not a probability")
+        if not all(0 <= p <= 1 for p in (self.accuracy, *self.accuracies)):
+            raise ValueError("an accuracy is not a probability (0..1)")
         if self.agents < 1 or self.rounds < 0:
             raise ValueError("at least one agent, and no negative number of rounds")
+        if self.accuracies and len(self.accuracies) != self.agents:
+            raise ValueError(f"{len(self.accuracies)} accuracies for {self.agents} agents")
+        if self.update.correctors > self.agents:
+            raise ValueError(f"{self.update.correctors} correctors in a panel of "
+                             f"{self.agents}")
+
+    def accuracy_of(self, agent: int) -> float:
+        return self.accuracies[agent] if self.accuracies else self.accuracy
 
     def debate(self, question: Question) -> SimulatedDebate:
         rng = random.Random(f"{self.seed}:{question.id}")
-        first = tuple(independent_answer(question, self.accuracy, rng)
-                      for _ in range(self.agents))
+        first = tuple(independent_answer(question, self.accuracy_of(i), rng)
+                      for i in range(self.agents))
         return SimulatedDebate(first, cross_examine(first, question, self.update, rng,
                                                     self.rounds))
 

@@ -44,6 +44,9 @@ SYNTHESIS = "synthesis"
 COUNCIL_ARMS = (SINGLE, VOTE, COUNCIL)
 
 
+UPDATES = ("martingale", "corrective", "herding")
+
+
 @dataclass(frozen=True)
 class EvaluationSpec:
     """What is measured: which questions, which arms, on which model and panel."""
@@ -56,8 +59,12 @@ class EvaluationSpec:
     model: str = "sim/default"
     sim_accuracy: float | None = None  # set: the simulated population answers
     update: str = "martingale"  # the population's belief update
-    strength: float = 0.0  # corrective only
+    strength: float = 0.0  # corrective and herding
     rounds: int = 1  # the population's cross-examination rounds
+    correctors: int = 0  # the population's last agents, who never look at a peer
+    correction: float = 0.0  # a corrector's chance of adopting the right answer
+    # One a seat (a mixed panel); empty: ``sim_accuracy`` for every agent.
+    sim_accuracies: tuple[float, ...] = ()
 
     def __post_init__(self) -> None:
         unknown = [a for a in self.arms if a not in ARMS]
@@ -65,9 +72,12 @@ class EvaluationSpec:
             raise ValueError(f"unknown arms {unknown}; known: {', '.join(ARMS)}")
         if self.sim_accuracy is not None and not 0 <= self.sim_accuracy <= 1:
             raise ValueError(f"sim accuracy {self.sim_accuracy} is not a probability")
-        BeliefUpdate(self.update, self.strength)  # type: ignore[arg-type]  # checks both
-        if self.update not in ("martingale", "corrective"):
-            raise ValueError(f"unknown update {self.update!r}; known: martingale, corrective")
+        if self.update not in UPDATES:
+            raise ValueError(f"unknown update {self.update!r}; known: {', '.join(UPDATES)}")
+        BeliefUpdate(self.update, self.strength,  # type: ignore[arg-type]  # checks them
+                     correctors=self.correctors, correction=self.correction)
+        if self.sim_accuracy is not None:
+            population_of(self)  # checks the accuracies against the panel
         if self.rounds < 0:
             raise ValueError("the rounds must not be negative")
         if not MIN_AGENTS <= self.agents <= MAX_AGENTS:
@@ -78,7 +88,8 @@ class EvaluationSpec:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> EvaluationSpec:
-        return cls(**{**data, "arms": tuple(data.get("arms", DEFAULT_ARMS))})
+        return cls(**{**data, "arms": tuple(data.get("arms", DEFAULT_ARMS)),
+                      "sim_accuracies": tuple(data.get("sim_accuracies", ()))})
 
 
 @dataclass(frozen=True)
@@ -119,8 +130,10 @@ def questions_for(spec: EvaluationSpec) -> LabelledSet:
 
 def population_of(spec: EvaluationSpec) -> SimulatedPopulation:
     assert spec.sim_accuracy is not None
-    update = BeliefUpdate(spec.update, spec.strength)  # type: ignore[arg-type]
-    return SimulatedPopulation(spec.sim_accuracy, spec.agents, update, spec.rounds, spec.seed)
+    update = BeliefUpdate(spec.update, spec.strength,  # type: ignore[arg-type]
+                          correctors=spec.correctors, correction=spec.correction)
+    return SimulatedPopulation(spec.sim_accuracy, spec.agents, update, spec.rounds, spec.seed,
+                               accuracies=spec.sim_accuracies)
 
 
 async def evaluate_question(question: Question, spec: EvaluationSpec) -> QuestionOutcome:

@@ -27,6 +27,7 @@ from debates.engine import (
     GENERATED_SETS,
     MAX_AGENTS,
     MIN_AGENTS,
+    POPULATION_UPDATES,
     EvaluationSpec,
     InputError,
     LabelledSet,
@@ -45,11 +46,26 @@ from debates.engine import (
 
 __all__ = ["Command"]
 
-UPDATES = ("martingale", "corrective")
 
 
 def _bad(message: str) -> CommandError:
     return CommandError(message, returncode=EXIT_BAD_INPUT)
+
+
+def _simulated(text: str | None, agents: int) -> dict[str, Any]:
+    """The spec's simulated population from ``--sim-accuracy``: one accuracy for all,
+    or one a seat (their mean is the population's accuracy)."""
+    if text is None:
+        return {}
+    try:
+        accuracies = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        raise _bad(f"--sim-accuracy: not a probability or a list of them: {text!r}") from None
+    if len(accuracies) == 1:
+        return {"sim_accuracy": accuracies[0]}
+    if len(accuracies) != agents:
+        raise _bad(f"--sim-accuracy: {len(accuracies)} accuracies for {agents} agents")
+    return {"sim_accuracy": sum(accuracies) / len(accuracies), "sim_accuracies": accuracies}
 
 
 class Command(BaseCommand):
@@ -78,15 +94,22 @@ class Command(BaseCommand):
                             help="seed of the set, the models and the simulator (default: 7)")
         parser.add_argument("--rounds", type=int, default=1,
                             help="cross-examination rounds at most (default: 1)")
-        parser.add_argument("--sim-accuracy", type=float,
+        parser.add_argument("--sim-accuracy", metavar="P[,P...]",
                             help="run on the simulated model, each agent right with this "
-                                 "probability (0-1), independently")
-        parser.add_argument("--update", default="martingale", choices=UPDATES,
+                                 "probability (0-1), independently; one a seat, "
+                                 "comma-separated, for a mixed panel")
+        parser.add_argument("--update", default="martingale", choices=POPULATION_UPDATES,
                             help="with --sim-accuracy: how the simulated agents update in "
                                  "cross-examination (default: martingale)")
         parser.add_argument("--strength", type=float, default=0.0,
                             help="with --update corrective: the chance an agent adopts the "
-                                 "right answer (0-1)")
+                                 "right answer; herding: the chance it adopts the plurality "
+                                 "of the answers given before its own (0-1)")
+        parser.add_argument("--correctors", type=int, default=0,
+                            help="with --sim-accuracy: the last agents never look at a peer "
+                                 "and adopt the right answer with --correction's chance")
+        parser.add_argument("--correction", type=float, default=0.0,
+                            help="a corrector's chance of adopting the right answer (0-1)")
         parser.add_argument("--format", default="md", choices=["md", "json"],
                             help="md: a Markdown table; json: the report's JSON (default: md)")
 
@@ -127,8 +150,9 @@ class Command(BaseCommand):
             spec = EvaluationSpec(
                 set_name=opts["set_name"] or labelled.name, n=len(labelled),
                 seed=opts["seed"], arms=arms, agents=opts["agents"], model=model,
-                sim_accuracy=opts["sim_accuracy"], update=opts["update"],
-                strength=opts["strength"], rounds=opts["rounds"])
+                update=opts["update"], strength=opts["strength"], rounds=opts["rounds"],
+                correctors=opts["correctors"], correction=opts["correction"],
+                **_simulated(opts["sim_accuracy"], opts["agents"]))
         except ValueError as exc:
             raise _bad(str(exc)) from None
         return labelled, spec

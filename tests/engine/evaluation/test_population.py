@@ -151,3 +151,78 @@ def test_a_population_out_of_range_is_refused():
     with pytest.raises(ValueError):
         SimulatedPopulation(accuracy=0.5, agents=0)
     assert math.isclose(expected_vote_yes_no(1.0, 5), 1.0)
+
+
+# ---------------------------------------------------------------- herding and correctors
+#
+# Three agents on yes/no, one round, each first answer right with probability p.
+# Herding h: agent 1 adopts agent 0's answer with probability h; agent 2 adopts the
+# plurality of agents 0 and 1 (a tie goes to agent 0's) with probability h, so each
+# of agents 1 and 2 ends on agent 0's answer with probability h, else on its own.
+# Agent 0 right: the panel is right unless both others end wrong; agent 0 wrong: only
+# if both end right:
+#   P = p·(1 − (1 − (h + (1−h)p))²) + (1 − p)·((1−h)p)²
+# p = 0.6, h = 0.5: 0.6·(1 − 0.2²) + 0.4·0.3² = 0.576 + 0.036 = 0.612, below the
+# vote's 0.648 (3·0.6²·0.4 + 0.6³); h = 1: everyone ends on agent 0's answer, 0.6.
+# Correctors (agents 1 and 2, correction c): each ends right with q = c + (1−c)p:
+#   P = p·(1 − (1 − q)²) + (1 − p)·q²
+# p = 0.6, c = 0.4: q = 0.76; 0.6·(1 − 0.24²) + 0.4·0.76² = 0.56544 + 0.23104 = 0.79648.
+
+
+def _herding(p, h):
+    return p * (1 - (1 - (h + (1 - h) * p)) ** 2) + (1 - p) * ((1 - h) * p) ** 2
+
+
+def _council_rate(population, questions=YES_NO):
+    return [plurality(population.debate(q).final) == q.answer for q in questions]
+
+
+def test_the_herding_and_corrector_values_by_hand():
+    assert _herding(0.6, 0.5) == pytest.approx(0.612)
+    assert _herding(0.6, 1.0) == pytest.approx(0.6)
+    assert _herding(0.6, 0.0) == pytest.approx(expected_vote_yes_no(0.6, 3))  # 0.648
+    q = 0.4 + 0.6 * 0.6
+    assert 0.6 * (1 - (1 - q) ** 2) + 0.4 * q**2 == pytest.approx(0.79648)
+
+
+@pytest.mark.parametrize("h", [0.5, 1.0])
+def test_herding_lowers_the_debate_below_the_vote(h):
+    population = SimulatedPopulation(0.6, 3, BeliefUpdate("herding", h), seed=3)
+    interval = _rate_interval(_council_rate(population))
+    low, high = interval.low, interval.high
+    assert low <= _herding(0.6, h) <= high
+    assert high < expected_vote_yes_no(0.6, 3)  # 0.648 lies above the whole interval
+
+
+def test_independent_correctors_raise_the_debate_above_the_vote():
+    update = BeliefUpdate("herding", 1.0, correctors=2, correction=0.4)
+    population = SimulatedPopulation(0.6, 3, update, seed=3)
+    interval = _rate_interval(_council_rate(population))
+    low, high = interval.low, interval.high
+    assert low <= 0.79648 <= high
+    assert low > expected_vote_yes_no(0.6, 3)
+
+
+def test_a_mixed_panel_answers_at_each_seat_s_accuracy():
+    # One strong agent among two weak ones: its first answers are right 90 % of the
+    # time, theirs 50 %; the vote is right when at least two are:
+    # 0.9·(1 − 0.5²) + 0.1·0.5² = 0.675 + 0.025 = 0.7.
+    population = SimulatedPopulation(0.5, 3, seed=5, accuracies=(0.9, 0.5, 0.5))
+    debates = [population.debate(q) for q in YES_NO]
+    for seat, p in enumerate((0.9, 0.5, 0.5)):
+        interval = _rate_interval([d.first[seat] == q.answer
+                                   for d, q in zip(debates, YES_NO, strict=True)])
+        assert interval.low <= p <= interval.high
+    interval = _rate_interval([plurality(d.first) == q.answer
+                               for d, q in zip(debates, YES_NO, strict=True)])
+    low, high = interval.low, interval.high
+    assert low <= 0.7 <= high
+
+
+def test_herding_and_mixed_panels_refuse_what_cannot_be():
+    with pytest.raises(ValueError, match="accuracies for"):
+        SimulatedPopulation(0.6, 3, accuracies=(0.9, 0.5))
+    with pytest.raises(ValueError, match="correctors in a panel"):
+        SimulatedPopulation(0.6, 3, BeliefUpdate("herding", 0.5, correctors=4))
+    with pytest.raises(ValueError, match="probabilities"):
+        BeliefUpdate("herding", 1.5)

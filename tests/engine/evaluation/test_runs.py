@@ -188,3 +188,25 @@ def test_a_debate_that_cannot_be_read_is_a_note_and_keeps_its_costs(monkeypatch)
     assert all(a.answer is None for a in outcome.arms.values())
     assert outcome.arms["council"].prompt_tokens > 0
     assert "could not be read: KeyError" in outcome.note
+
+
+def test_a_herding_mixed_panel_with_a_corrector_runs_through_the_engine_as_simulated():
+    # Seats of 0.9, 0.5 and 0.5; the first two herd, the last corrects (docs/engine.md,
+    # "Herding and correctors"): the engine's debates answer as the population did, and
+    # each agent states its own accuracy as its confidence.
+    spec = EvaluationSpec("compare", n=12, seed=5, agents=3, sim_accuracy=0.6,
+                          sim_accuracies=(0.9, 0.5, 0.5), update="herding", strength=1.0,
+                          correctors=1, correction=0.5)
+    engine, population = _engine_and_population(spec)
+    _same_figures(engine, population)
+    assert EvaluationSpec.from_json(spec.to_json()) == spec
+
+
+@pytest.mark.parametrize("bad, says", [
+    ({"sim_accuracies": (0.9, 0.5)}, "2 accuracies for 3 agents"),
+    ({"update": "herding", "correctors": 4}, "4 correctors in a panel of 3"),
+    ({"update": "telepathy"}, "unknown update 'telepathy'"),
+])
+def test_an_impossible_population_is_refused(bad, says):
+    with pytest.raises(ValueError, match=says):
+        EvaluationSpec("compare", n=5, agents=3, sim_accuracy=0.6, **bad)
