@@ -110,11 +110,12 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 # --- order: the slowest files first --------------------------------------------------
 
 # The files whose tests take the longest (docs/performance.md, "The test suite's time",
-# by each file's sum in the last measured run), slowest first. `make test` runs `--dist worksteal`: each process is handed a contiguous
-# half of the collection and, once its own half is done, takes tests from the end of the
-# other's. pytest-django orders database tests first, then transactional ones, then those
-# without a database, so the scale-out tests (no database of the test process) came last,
-# where a two-minute test is the tail while the other process idles.
+# by each file's sum in the last measured run), slowest first. `make test` runs
+# `--dist worksteal`: each process is handed a contiguous half of the collection and,
+# once its own half is done, takes tests from the end of the other's. pytest-django
+# orders database tests first, then transactional ones, then those without a database,
+# so the scale-out tests (no database of the test process) came last, where a
+# two-minute test is the tail while the other process idles.
 SLOWEST_FIRST = (
     "tests/test_scaleout_durability.py",
     "tests/plugins/test_toy_protocol.py",
