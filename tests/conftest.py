@@ -109,19 +109,28 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 # --- order: the slowest files first --------------------------------------------------
 
-# The files whose tests take the longest (docs/performance.md, "The test suite's time"),
-# slowest first. `make test` runs `--dist worksteal`: each process is handed a contiguous
-# half of the collection and, once its own half is done, takes tests from the end of the
-# other's. pytest-django orders database tests first, then transactional ones, then those
-# without a database, so the scale-out tests (no database of the test process) came last,
-# where a two-minute test is the tail while the other process idles.
+# The files whose tests take the longest (docs/performance.md, "The test suite's time",
+# by each file's sum in the last measured run), slowest first. `make test` runs
+# `--dist worksteal`: each process is handed a contiguous half of the collection and,
+# once its own half is done, takes tests from the end of the other's. pytest-django
+# orders database tests first, then transactional ones, then those without a database,
+# so the scale-out tests (no database of the test process) came last, where a
+# two-minute test is the tail while the other process idles.
 SLOWEST_FIRST = (
     "tests/test_scaleout_durability.py",
-    "tests/test_scaleout_postgres_restart.py",
+    "tests/plugins/test_toy_protocol.py",
     "tests/test_scaleout_hosts.py",
+    "tests/test_scaleout_search.py",
+    "tests/test_serve_command.py",
+    "tests/test_scaleout_postgres_restart.py",
     "tests/web/test_browser_look.py",
     "tests/debates/test_durability.py",
-    "tests/plugins/test_toy_protocol.py",
+    "tests/engine/test_lazy_litellm.py",
+    "tests/debates/test_worker_stop.py",
+    "tests/packaging/test_wheel_install.py",
+    "tests/api/test_mcp",
+    "tests/test_served_request_limits.py",
+    "tests/api/test_skill_file.py",
     "tests/web/test_browser",
 )
 

@@ -74,7 +74,7 @@ def served_site(directory: Path, *, setup: str = "", **environ: str) -> Iterator
                             start_new_session=True)
     try:
         wait_until(lambda: proc.poll() is not None or _answers(site.url),
-                   what="the site to answer", interval=0.5)
+                   what="the site to answer", interval=0.1)
         assert proc.poll() is None, "manage.py serve exited"
         yield site
     finally:

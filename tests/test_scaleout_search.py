@@ -1,40 +1,36 @@
-"""The debate list's search and filters on PostgreSQL (its full-text search).
+"""The debate list's search and filters on PostgreSQL (its full-text search), and the
+start race on PostgreSQL (the team row lock), in one nested session.
 
-The test process is configured once (SQLite), so the search tests run again in a
-nested pytest session on a throw-away PostgreSQL database (pytest-django creates and
-drops test_council_search_<id>; nothing else is touched).
+The test process is configured once (SQLite), so these files run again in a nested
+pytest session on a throw-away PostgreSQL database (``tests.nested_postgres``). Both
+need the same configuration (no Redis: the ORM broker keeps queued steps in the same
+database, so the race can see that refused starts queued nothing), so they share one
+session and its set-up instead of paying for two.
 """
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
-import uuid
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import ScaleOut
+from tests.nested_postgres import run_on_postgres
+
 pytestmark = pytest.mark.scaleout
 
-ROOT = Path(__file__).resolve().parent.parent
-_CONFIG_PREFIXES = ("DJANGO_", "DATABASE_", "REDIS_", "COUNCIL_", "PYTEST_")
+SEARCH = "tests/web/test_debate_search.py"
+RACE = "tests/debates/test_start_race.py"
 
 
-def test_search_suite_passes_on_postgresql(scaleout):
-    run_id = uuid.uuid4().hex[:8]
-    base = scaleout.postgres_url.rsplit("/", 1)[0]
-    env = {k: v for k, v in os.environ.items() if not k.startswith(_CONFIG_PREFIXES)}
-    env.update(DJANGO_DEBUG="1", DATABASE_URL=f"{base}/council_search_{run_id}")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
-         "tests/web/test_debate_search.py"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
-    )
-    tail = proc.stdout[-6000:] + proc.stderr[-2000:]
-    assert proc.returncode == 0, tail
-    summary = proc.stdout.strip().splitlines()[-1]
-    # Nothing skipped: the PostgreSQL-only tests ran too.
-    assert "skipped" not in summary and "failed" not in summary, summary
-    assert int(re.search(r"(\d+) passed", summary).group(1)) >= 11, summary
+def test_search_suite_and_start_race_pass_on_postgresql(scaleout: ScaleOut,
+                                                          tmp_path: Path) -> None:
+    run = run_on_postgres(
+        [SEARCH, f"{RACE}::test_parallel_starts_create_exactly_what_the_rate_limit_allows"],
+        postgres_url=scaleout.postgres_url, name="council_search", report_dir=tmp_path,
+        timeout=600)
+    assert run.returncode == 0, run.tail
+    search, race = run.of(SEARCH), run.of(RACE)
+    # Nothing skipped: the PostgreSQL-only search tests ran too.
+    assert search["passed"] >= 11 and set(search) == {"passed"}, (search, run.tail)
+    assert race == {"passed": 1}, (race, run.tail)

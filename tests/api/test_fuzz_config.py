@@ -21,3 +21,11 @@ def test_every_path_with_a_code_gets_exactly_one_object():
         matching = [op for op in operations if re.search(op["include-path-regex"], path)]
         assert len(matching) == 1, path
         assert matching[0]["parameters"]["path.code"] in MADE.values()
+
+
+def test_the_fuzzers_request_timeout_outlasts_the_longest_legal_wait():
+    from debates.api.events import MAX_WAIT_SECONDS
+    from tests.fuzz_api import LONGEST_WAIT_S, REQUEST_TIMEOUT_S
+
+    assert LONGEST_WAIT_S >= MAX_WAIT_SECONDS
+    assert REQUEST_TIMEOUT_S >= 2 * MAX_WAIT_SECONDS

@@ -5,19 +5,14 @@ Twenty threads post at once (form and API mixed, one session) to a live server w
 ``debates_per_hour=1``: exactly one debate is created, every other request is
 refused with the limit's message (the API with 429 and Retry-After), and nothing
 else is saved or queued. On SQLite the IMMEDIATE transactions serialise the
-writers; on PostgreSQL the team row lock does (test_start_race_on_postgresql runs
-this file there in a nested session).
+writers; on PostgreSQL the team row lock does (tests/test_scaleout_search.py runs
+this test there, in the nested session of the search tests).
 """
 
 from __future__ import annotations
 
-import os
-import re
-import subprocess
-import sys
 import threading
 import uuid
-from pathlib import Path
 
 import pytest
 import requests
@@ -29,7 +24,6 @@ from accounts.models import Team
 from debates.models import Debate, DebateEvent
 from tests.waiting import PATIENCE_S
 
-ROOT = Path(__file__).resolve().parents[2]
 THREADS = 20
 SECRET = "a" * 32  # any 32 alphanumerics: the CSRF cookie and the token sent with it
 
@@ -88,25 +82,3 @@ def test_parallel_starts_create_exactly_what_the_rate_limit_allows(live_server, 
     if settings.COUNCIL_BROKER == "orm":
         assert OrmQ.objects.count() == 1
 
-
-@pytest.mark.scaleout
-def test_start_race_on_postgresql(scaleout):
-    """The test above in a nested pytest session on a throw-away PostgreSQL database."""
-    run_id = uuid.uuid4().hex[:8]
-    base = scaleout.postgres_url.rsplit("/", 1)[0]
-    prefixes = ("DJANGO_", "DATABASE_", "REDIS_", "COUNCIL_", "PYTEST_")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(prefixes)}
-    # pytest-django creates (and drops) test_council_race_<id>; nothing else is touched.
-    # No REDIS_URL: the ORM broker keeps queued steps in the same database, so the
-    # test can see that refused starts queued nothing.
-    env.update(DJANGO_DEBUG="1", DATABASE_URL=f"{base}/council_race_{run_id}")
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         f"{Path(__file__).relative_to(ROOT)}::"
-         "test_parallel_starts_create_exactly_what_the_rate_limit_allows"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
-    )
-    tail = proc.stdout[-6000:] + proc.stderr[-2000:]
-    assert proc.returncode == 0, tail
-    summary = proc.stdout.strip().splitlines()[-1]
-    assert re.search(r"\b1 passed\b", summary) and "skipped" not in summary, summary
