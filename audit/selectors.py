@@ -51,11 +51,28 @@ def team_events(*, team: Any, filters: AuditFilters = AuditFilters()) -> QuerySe
 
 def debate_trail(*, debate_code: Any, until: datetime | None = None) -> QuerySet[AuditEvent]:
     """What was done to a debate and on it (its comments, decision ...), oldest first."""
-    events = AuditEvent.objects.filter(Q(debate_code=debate_code) | Q(
-        target_kind="debate", target_code=str(debate_code)))
+    code = str(debate_code)
+    events = AuditEvent.objects.filter(
+        Q(debate_code=debate_code) | Q(target_kind="debate", target_code=code)
+        | Q(action="debate.rerun", data__parent=code))  # its re-runs started
     if until is not None:
         events = events.filter(at__lte=until)
     return events.order_by("at", "id")
+
+
+def decision_recorded_at(*, decision_code: Any, version: int) -> datetime | None:
+    """When the event of that version of a decision was written, if it was."""
+    return (AuditEvent.objects.filter(action="decision.record", target_code=str(decision_code),
+                                      data__version=version)
+            .order_by("at").values_list("at", flat=True).first())
+
+
+def receipt_entry(event: AuditEvent) -> dict[str, Any]:
+    """An event as a decision's receipt carries it: what, who and when; no address or
+    browser (a receipt is shown outside the team)."""
+    return {"at": event.at, "action": event.action, "actor": event.actor,
+            "target": {"kind": event.target_kind, "code": event.target_code or None},
+            "data": event.data}
 
 
 def event_fields(event: AuditEvent) -> dict[str, Any]:
