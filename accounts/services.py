@@ -385,10 +385,21 @@ def api_token_revoke(*, token: ApiToken) -> ApiToken:
     return token
 
 
+@transaction.atomic
 def api_token_revoke_all(*, user: User) -> int:
     """Revokes every live token of ``user`` (after a password change, say); how many."""
-    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+    count = ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now())
+    record("token.revoke_all", user=user, kind="user", code=user.get_username(),
+           data={"tokens": count})
+    return count
+
+
+def password_changed(*, user: User, reset: bool = False) -> None:
+    """Records a new password (Django's forms save it): changed, or reset by mail.
+    The caller holds the transaction the form saved in."""
+    record("user.password_reset" if reset else "user.password_change", user=user,
+           kind="user", code=user.get_username())
 
 
 def api_token_use(*, secret: str) -> ApiToken | None:

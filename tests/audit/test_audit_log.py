@@ -13,6 +13,7 @@ from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
+from accounts.services import api_token_create
 from audit import services
 from audit.models import AuditEvent, AuditLogIsAppendOnly
 from audit.schedules import PRUNE_FUNC, PRUNE_SCHEDULE
@@ -21,6 +22,7 @@ from debates.engine import InputError
 from debates.engine.schemas import DebateConfig
 from debates.models import Debate
 from debates.services import DebateSpec, debate_create, debate_start
+from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
@@ -217,3 +219,15 @@ def test_the_team_page_lists_and_filters_the_log(owner_client, logged, team):
     assert f"/teams/{team.code}/audit/" in owner_client.get(f"/teams/{team.code}/").content.decode()
     bad = owner_client.get(f"/teams/{team.code}/audit/", {"since": "yesterday"})
     assert bad.status_code == 400
+
+
+def test_a_password_change_is_recorded_with_the_tokens_it_revoked(owner_client, owner):
+    api_token_create(user=owner, name="CI")
+    response = owner_client.post("/accounts/password_change/", {
+        "old_password": PASSWORD, "new_password1": "a new long passphrase 7",
+        "new_password2": "a new long passphrase 7", "revoke_api_tokens": "on"})
+    assert response.status_code == 302, response.content[:500]
+    assert list(AuditEvent.objects.filter(actor="owner", action__startswith="user.").values_list(
+        "action", flat=True)) == ["user.password_change"]
+    revoked = AuditEvent.objects.get(action="token.revoke_all")
+    assert revoked.data == {"tokens": 1} and revoked.actor == "owner"
