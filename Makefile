@@ -15,7 +15,7 @@ TEST_JOBS ?= 2
 # Every Python package of the checkout, for mypy: the product's and the bench's.
 PACKAGES := council_site accounts site_edge view_kit api_kit debates personas sources collab decisions \
 	evaluations \
-	notifications integrations webhooks bench
+	notifications integrations webhooks audit bench
 
 # `make run` is the local, single-machine app over plain http://$(HOST):$(PORT): debug off,
 # the embedded configuration's own secret key (generated into var/ on first start), local

@@ -27,6 +27,7 @@ from accounts.models import (
     new_invitation_token,
 )
 from accounts.token_scope import acting_through
+from audit.services import record
 
 INVITATION_DAYS = 7
 
@@ -62,6 +63,7 @@ def team_create(*, name: str, owner: User) -> Team:
         raise ValueError("A team needs a name.")
     team = Team.objects.create(name=name)
     Membership.objects.create(team=team, user=owner, role=Membership.Role.OWNER)
+    record("team.create", team, user=owner)
     return team
 
 
@@ -72,6 +74,7 @@ def team_rename(*, team: Team, name: str) -> Team:
         raise TeamError("A team needs a name.")
     team.name = name
     team.save(update_fields=["name"])
+    record("team.rename", team, data={"name": name})
     return team
 
 
@@ -82,6 +85,8 @@ def membership_add(*, team: Team, user: User, role: str = Membership.Role.VIEWER
     membership, _ = Membership.objects.update_or_create(
         team=team, user=user, defaults={"role": role}
     )
+    record("member.add", membership, kind="member",
+           data={"user": user.get_username(), "role": role})
     return membership
 
 
@@ -90,6 +95,7 @@ def user_signup(*, username: str, email: str, password: str, team_name: str = ""
     """A new user and their first team, which they own; without a team name (someone
     signing up to accept an invitation) the user joins teams only by invitation."""
     user = User.objects.create_user(username=username, email=email, password=password)
+    record("user.signup", user=user, kind="user", code=user.get_username())
     if team_name.strip():
         team_create(name=team_name, owner=user)
     return user
@@ -113,8 +119,10 @@ def membership_change_role(*, membership: Membership, role: str) -> Membership:
     if (membership.role == Membership.Role.OWNER and role != Membership.Role.OWNER
             and not _other_owners(membership)):
         raise TeamError("A team needs at least one owner: make someone else owner first.")
-    membership.role = role
+    before, membership.role = membership.role, role
     membership.save(update_fields=["role"])
+    record("member.role_change", membership, kind="member",
+           data={"user": membership.user.get_username(), "from": before, "to": role})
     return membership
 
 
@@ -122,6 +130,8 @@ def membership_change_role(*, membership: Membership, role: str) -> Membership:
 def membership_remove(*, membership: Membership) -> None:
     if membership.role == Membership.Role.OWNER and not _other_owners(membership):
         raise TeamError("A team needs at least one owner: the last owner cannot be removed.")
+    record("member.remove", membership, kind="member",
+           data={"user": membership.user.get_username()})
     membership.delete()
 
 
@@ -145,6 +155,9 @@ def team_limits_update(
     team.allow_unpriced_models = allow_unpriced_models
     team.save(update_fields=["monthly_budget_usd", "debate_cost_cap_usd", "debates_per_hour",
                              "allow_unpriced_models"])
+    record("team.limits_change", team, data={
+        "monthly_budget_usd": monthly_budget_usd, "debate_cost_cap_usd": debate_cost_cap_usd,
+        "debates_per_hour": debates_per_hour, "allow_unpriced_models": allow_unpriced_models})
     return team
 
 
@@ -168,6 +181,7 @@ def invitation_create(
         digest=invitation_digest(secret),
         expires_at=timezone.now() + timedelta(days=valid_days),
     )
+    record("invitation.create", invitation, user=created_by, data={"role": role})
     return invitation, secret
 
 
@@ -196,6 +210,7 @@ def invitation_revoke(*, invitation: Invitation) -> Invitation:
     if not invitation.revoked_at:
         invitation.revoked_at = timezone.now()
         invitation.save(update_fields=["revoked_at"])
+        record("invitation.revoke", invitation)
     return invitation
 
 
@@ -237,6 +252,7 @@ def invitation_accept(*, invitation: Invitation, user: User) -> Membership:
     invitation.accepted_by = user
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_by", "accepted_at"])
+    record("invitation.accept", invitation, user=user, data={"role": invitation.role})
     signals.invitation_accepted.send(Invitation, invitation=invitation, membership=membership)
     return membership
 
@@ -292,6 +308,7 @@ def email_verify(*, signed: str) -> User:
         )
     VerifiedEmail.objects.update_or_create(
         user=user, defaults={"email": user.email, "verified_at": timezone.now()})
+    record("email.verify", user=user, kind="user", code=user.get_username())
     return user
 
 
@@ -355,6 +372,8 @@ def api_token_create(
                                     prefix=secret[:len(API_TOKEN_PREFIX) + 4],
                                     digest=api_token_digest(secret),
                                     expires_at=expires_at, read_only=read_only, team=team)
+    record("token.create", token, team=team, user=user, kind="token",
+           data={"name": token.name, "read_only": read_only})
     return token, secret
 
 
@@ -362,13 +381,25 @@ def api_token_revoke(*, token: ApiToken) -> ApiToken:
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
+        record("token.revoke", token, user=token.user, kind="token", data={"name": token.name})
     return token
 
 
+@transaction.atomic
 def api_token_revoke_all(*, user: User) -> int:
     """Revokes every live token of ``user`` (after a password change, say); how many."""
-    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+    count = ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
         revoked_at=timezone.now())
+    record("token.revoke_all", user=user, kind="user", code=user.get_username(),
+           data={"tokens": count})
+    return count
+
+
+def password_changed(*, user: User, reset: bool = False) -> None:
+    """Records a new password (Django's forms save it): changed, or reset by mail.
+    The caller holds the transaction the form saved in."""
+    record("user.password_reset" if reset else "user.password_change", user=user,
+           kind="user", code=user.get_username())
 
 
 def api_token_use(*, secret: str) -> ApiToken | None:

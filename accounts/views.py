@@ -12,10 +12,12 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
@@ -131,8 +133,10 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    @method_decorator(transaction.atomic)
     def form_valid(self, form: Form) -> HttpResponse:
         response = super().form_valid(form)
+        services.password_changed(user=self.user, reset=True)
         # Whoever proved they read the account's mail may log in again at once, even if
         # wrong passwords had paused logging in.
         axes_reset(username=self.user.get_username())
@@ -142,8 +146,10 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 class PasswordChangeView(auth_views.PasswordChangeView):
     form_class = PasswordChangeForm
 
+    @method_decorator(transaction.atomic)
     def form_valid(self, form: Form) -> HttpResponse:
         response = super().form_valid(form)
+        services.password_changed(user=self.request.user)  # type: ignore[arg-type]
         if form.cleaned_data.get("revoke_api_tokens"):
             count = services.api_token_revoke_all(user=self.request.user)  # type: ignore[arg-type]
             messages.success(self.request, f"{count} API token{'s' if count != 1 else ''} "

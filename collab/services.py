@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Membership
+from audit.services import record
 from collab import signals
 from collab.models import (
     ACTION_TARGETS,
@@ -202,6 +203,7 @@ def comment_create(
                                          target_kind=kind, target_ref=ref, quote=quote,
                                          quote_offset=offset)
     _sync_mentions(comment)
+    record("comment.create", comment, user=author)
     signals.comment_posted.send(Comment, comment=comment)
     return comment
 
@@ -236,6 +238,7 @@ def comment_edit(*, comment: Comment, user: User, body: str) -> Comment:
     comment.edited_at = timezone.now()
     comment.save(update_fields=["body", "edited_at"])
     _sync_mentions(comment)
+    record("comment.edit", comment, user=user)
     return comment
 
 
@@ -261,6 +264,7 @@ def comment_delete(*, comment: Comment, user: User) -> Comment:
     CommentRevision.objects.filter(comment=comment).delete()
     if moderated:
         _log(comment, user, ModerationAction.DELETE)
+    record("comment.delete", comment, user=user, data={"moderated": moderated})
     return comment
 
 
@@ -278,15 +282,18 @@ def comment_set_hidden(*, comment: Comment, user: User, hidden: bool) -> Comment
     comment.hidden_by = user if hidden else None
     comment.save(update_fields=["hidden_at", "hidden_by"])
     _log(comment, user, ModerationAction.HIDE if hidden else ModerationAction.SHOW)
+    record("comment.hide" if hidden else "comment.show", comment, user=user)
     return comment
 
 
+@transaction.atomic
 def thread_set_resolved(*, comment: Comment, user: User, resolved: bool) -> Comment:
     """Resolves or reopens the whole thread ``comment`` belongs to."""
     thread = comment.parent or comment
     thread.resolved_at = timezone.now() if resolved else None
     thread.resolved_by = user if resolved else None
     thread.save(update_fields=["resolved_at", "resolved_by"])
+    record("comment.resolve" if resolved else "comment.reopen", thread, user=user)
     return thread
 
 
@@ -395,17 +402,20 @@ def action_create(
     action = Action.objects.create(debate=debate, target_kind=kind, target_ref=ref,
                                    title=title, owner=owner, due_date=due_date,
                                    created_by=user)
+    record("action.create", action, user=user, data={"owner": owner.get_username()})
     if owner.pk != user.pk:
         signals.action_assigned.send(Action, action=action)
     return action
 
 
+@transaction.atomic
 def action_set_done(*, action: Action, user: User, done: bool) -> Action:
     """Marks the action done (by ``user``, now) or open again."""
     action.status = ActionStatus.DONE if done else ActionStatus.OPEN
     action.done_at = timezone.now() if done else None
     action.done_by = user if done else None
     action.save(update_fields=["status", "done_at", "done_by"])
+    record("action.done" if done else "action.reopen", action, user=user)
     return action
 
 
@@ -424,7 +434,9 @@ def claim_set_checked(*, debate: Debate, user: User, claim_ref: str,
         raise CommentError(f"A note can be at most {MAX_NOTE:,} characters.")
     if not checked:
         ClaimCheck.objects.filter(debate=debate, claim_ref=ref).delete()
+        record("claim.uncheck", debate, user=user, kind="debate", data={"claim": ref})
         return None
     check, _ = ClaimCheck.objects.update_or_create(
         debate=debate, claim_ref=ref, defaults={"note": note, "checked_by": user})
+    record("claim.check", debate, user=user, kind="debate", data={"claim": ref})
     return check

@@ -34,6 +34,7 @@ from accounts.api import router as teams_router
 from accounts.api_auth import INVALID_TOKEN, NO_CREDENTIALS
 from api_kit.errors import ApiError, error_body
 from api_kit.timestamps import TimestampRenderer
+from audit.reading.api import router as audit_router
 from collab.api import router as collab_router
 from council_site.locations import location_of
 from debates.api import router as debates_router
@@ -358,3 +359,4 @@ api.add_router("/debates", outcome_router)
 api.add_router("/calibration", calibration_router)
 api.add_router("/evaluations", evaluations_router)
 api.add_router("/webhooks", webhooks_router)
+api.add_router("/audit", audit_router)

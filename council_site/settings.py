@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "notifications",
     "integrations",
     "webhooks",
+    "audit",
 ]
 
 MIDDLEWARE = [
@@ -104,6 +105,8 @@ MIDDLEWARE = [
     "site_edge.api_middleware.ApiErrorBodyMiddleware",
     # After authentication (it keys answers by caller), inside the error body's shape.
     "site_edge.idempotency.IdempotencyMiddleware",
+    # Binds the caller, IP and user agent the audit log records (docs/teams.md).
+    "site_edge.audit_context.AuditContextMiddleware",
     # Last, as django-axes requires: it turns a refused login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -263,6 +266,9 @@ COUNCIL_SITE_URL = env_str("COUNCIL_SITE_URL", "http://localhost:8000")
 PASSWORD_RESET_TIMEOUT = env_int("COUNCIL_PASSWORD_RESET_MINUTES", 60, minimum=1) * 60
 # Email-verification links (signed, see accounts.verification) last this long.
 COUNCIL_EMAIL_VERIFICATION_DAYS = env_int("COUNCIL_EMAIL_VERIFICATION_DAYS", 3, minimum=1)
+# Audit events older than this are deleted by a daily worker task; 0 keeps them all
+# (docs/teams.md, "Audit log").
+COUNCIL_AUDIT_RETENTION_DAYS = env_int("COUNCIL_AUDIT_RETENTION_DAYS", 365, minimum=0)
 
 # Login throttling by django-axes: after COUNCIL_LOGIN_FAILURE_LIMIT wrong passwords for
 # one username from one address, that pair is refused until the cool-off has passed

@@ -39,4 +39,5 @@ urlpatterns = [
     path("", include("notifications.urls")),
     path("", include("integrations.urls")),
     path("", include("webhooks.urls")),
+    path("", include("audit.reading.urls")),
 ]

@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html
 
+from audit.selectors import debate_trail
 from debates import services
 from debates.limits import LimitExceeded
 from debates.models import Agent, Debate, LLMCall
@@ -112,7 +113,7 @@ class DebateAdmin(admin.ModelAdmin):
         "simulated", "prompt_version", "calls", "prompt_tokens", "completion_tokens",
         "cost_usd", "wall_time_s", "created_at", "started_at", "finished_at", "ledger_totals",
         "settings_json", "synthesis_json", "site_link", "status_label", "stop_reason_label",
-        "transcript",
+        "transcript", "audit_trail",
     ]
     fieldsets = [
         (None, {"fields": [("code", "site_link"), ("team", "created_by", "parent"), "question",
@@ -123,6 +124,8 @@ class DebateAdmin(admin.ModelAdmin):
         ("Cost", {"fields": ["ledger_totals", ("calls", "prompt_tokens", "completion_tokens"),
                              ("cost_usd", "wall_time_s")]}),
         ("Transcript", {"fields": ["transcript"]}),
+        # Who did what to the debate and on it, beside what it said (docs/teams.md).
+        ("Audit trail", {"fields": ["audit_trail"]}),
         ("Configuration", {"classes": ["collapse"],
                            "fields": ["protocol", "mode", "simulated", "prompt_version",
                                       "settings_json"]}),
@@ -185,6 +188,11 @@ class DebateAdmin(admin.ModelAdmin):
         # The template escapes every value: LLM output is untrusted.
         return render_to_string("admin/debates/_transcript.html", {
             "debate": detailed, "sections": transcript_sections(detailed), "raw": raw})
+
+    @admin.display(description="audit trail")
+    def audit_trail(self, debate: Debate) -> str:
+        return render_to_string("admin/debates/_audit_trail.html", {
+            "events": debate_trail(debate_code=debate.code)})
 
     @admin.display(description="ledger totals")
     def ledger_totals(self, debate: Debate) -> str:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from pydantic import ValidationError
 
 from accounts.models import Team
+from audit.services import record
 from debates import event_log, signals
 from debates.debate_sources import DebateSourceError, debate_sources
 from debates.engine import (
@@ -252,6 +253,8 @@ def debate_start(
             except DebateSourceError as exc:  # rolls the debate back with it
                 raise InputError(str(exc), field="sources") from None
         event_log.append(debate, "debate_created", {"status": debate.status})
+        record("debate.rerun" if parent else "debate.create", debate, user=user,
+               data={"parent": str(parent.code)} if parent else {})
         if start:
             enqueue_step(debate)
     return debate
@@ -287,6 +290,7 @@ def debate_cancel(*, debate: Debate, user: User | None = None) -> Debate:
     # What it has spent so far counts; a worker still in a step adds what follows.
     store_usage(debate)
     event_log.append(debate, "debate_cancelled", {"by": user.get_username()} if user else {})
+    record("debate.cancel", debate, user=user)
     signals.debate_cancelled.send(Debate, debate=debate)
     debate.refresh_from_db()
     return debate
@@ -301,6 +305,7 @@ def debate_stop(*, debate: Debate) -> Debate:
     if not updated:
         raise IllegalTransition(f"a {debate.status} debate cannot be stopped")
     event_log.append(debate, "stop_requested", {})
+    record("debate.stop", debate)
     debate.refresh_from_db()
     return debate
 
@@ -359,6 +364,7 @@ def debate_more_round(*, debate: Debate, user: User | None = None) -> Debate:
                                  else debate.cost_usd + extra.cost_usd)
     debate.save()
     event_log.append(debate, MORE_ROUND_EVENT, {"round": state.forced_rounds})
+    record("debate.more_round", debate, user=user, data={"round": state.forced_rounds})
     enqueue_step(debate)
     return debate
 

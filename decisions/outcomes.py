@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import record
 from debates.models import Debate
 from debates.selectors import debate_options
 from decisions import signals
@@ -105,6 +106,7 @@ def outcome_record(
         # The latest review speaks: a decision judged before and doubted now is open again.
         decision.review_on, decision.reviewed_at = again, None
         decision.save(update_fields=["review_on", "reviewed_at"])
+        record("outcome.record", outcome, user=user, data={"result": outcome.result})
         signals.outcome_recorded.send(Outcome, outcome=outcome)
         return outcome
     option = _right_option(debate, right_option)
@@ -117,5 +119,6 @@ def outcome_record(
         recorded_by=user, recorded_at=now)
     decision.reviewed_at = now
     decision.save(update_fields=["reviewed_at"])
+    record("outcome.record", outcome, user=user, data={"result": outcome.result})
     signals.outcome_recorded.send(Outcome, outcome=outcome)
     return outcome

@@ -16,6 +16,7 @@ from django.utils import timezone
 from pydantic import BaseModel
 
 from api_kit.timestamps import rfc3339
+from audit.selectors import debate_trail, decision_recorded_at, receipt_entry
 from debates.engine import (
     RECEIPT_FORMAT,
     DebateForecasts,
@@ -160,9 +161,19 @@ def receipt_document(decision: Decision, *, issued_at: datetime | None = None
         "sources": _sources(debate),
         "models": _models(debate),
         # Every version, oldest first: who recorded or changed the decision, when and
-        # why. Audit events join it once the audit log exists (docs/teams.md).
+        # why; and the audit events that led to it (docs/teams.md, "Audit log").
         "history": [_version(v) for v in reversed(versions)],
+        "audit_events": _audit_events(decision),
     }
+
+
+def _audit_events(decision: Decision) -> list[dict[str, Any]]:
+    """What was done on the debate up to this version of the decision (its own
+    ``decision.record`` event included), oldest first."""
+    recorded = decision_recorded_at(decision_code=decision.code, version=decision.version)
+    return [{**entry, "at": rfc3339(entry["at"])} for entry in map(
+        receipt_entry, debate_trail(debate_code=decision.debate.code,
+                                    until=recorded or decision.decided_at))]
 
 
 def decision_receipt(decision: Decision) -> dict[str, Any]:

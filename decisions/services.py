@@ -13,6 +13,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import record
 from debates.models import Debate
 from debates.selectors import debate_options, debate_quality
 from decisions import signals
@@ -154,5 +155,6 @@ def decision_record(
     DecisionVersion.objects.create(
         decision=decision, version=decision.version, option=option, choice=choice,
         rationale=rationale, decided_by=user, decided_at=now, review_on=review)
+    record("decision.record", decision, user=user, data={"version": decision.version})
     signals.decision_recorded.send(Decision, decision=decision)
     return decision

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import Team
+from audit.services import record
 from debates.engine import (
     EVALUATION_ARMS,
     MAX_AGENTS,
@@ -156,6 +157,7 @@ def evaluation_start(*, team: Team, user: User, request: EvaluationRequest) -> E
             questions=([] if kind == SetKind.GENERATED
                        else [sets.question_json(q) for q in labelled.questions]),
             estimated_cost_usd=None if per_question is None else per_question * len(labelled))
+        record("evaluation.create", evaluation, user=user, data={"set": label, "n": len(labelled)})
         enqueue_run(evaluation)
     return evaluation
 
@@ -174,6 +176,7 @@ def evaluation_cancel(*, evaluation: Evaluation) -> Evaluation:
         row.report = build_report(row)  # what was measured before the cancel
         row.save(update_fields=["status", "cancel_requested", "finished_at", "report",
                                 "updated_at"])
+        record("evaluation.cancel", row)
         signals.evaluation_finished.send(Evaluation, evaluation=row)
     return row
 

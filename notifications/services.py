@@ -11,6 +11,7 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
+from audit.services import record
 from notifications.models import Channel, Notification, NotificationSettings
 from notifications.selectors import settings_for
 
@@ -121,4 +122,6 @@ def notification_settings_update(*, user: User, **channels: Any) -> Notification
     if digest is not None:
         row.email_digest = bool(digest)
     row.save()
+    record("notification.settings_change", user=user, kind="user", code=user.get_username(),
+           data={**channels, **({"email_digest": bool(digest)} if digest is not None else {})})
     return row

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from accounts.models import Team
+from audit.services import record
 from debates.engine import (
     PERSONA_NAME_MAX,
     Persona,
@@ -148,24 +149,30 @@ def library_create(
     name = _library_name(team, name)
     try:
         with transaction.atomic():
-            return PersonaLibrary.objects.create(
+            library = PersonaLibrary.objects.create(
                 team=team, name=name, description=description.strip(), created_by=user
             )
+            record("library.create", library, user=user, data={"name": name})
+            return library
     except IntegrityError:
         raise PersonaError(f"Your team already has a library called '{name}'.",
                            field="name") from None
 
 
+@transaction.atomic
 def library_update(*, library: PersonaLibrary, name: str, description: str) -> PersonaLibrary:
     name = _library_name(library.team, name, exclude=library.pk)
     library.name, library.description = name, description.strip()
     library.save(update_fields=["name", "description", "updated_at"])
+    record("library.edit", library, data={"name": name})
     return library
 
 
+@transaction.atomic
 def library_set_archived(*, library: PersonaLibrary, archived: bool) -> PersonaLibrary:
     library.archived = archived
     library.save(update_fields=["archived", "updated_at"])
+    record("library.archive" if archived else "library.unarchive", library)
     return library
 
 
@@ -182,6 +189,7 @@ def library_fork(
     )
     for persona in library.personas.filter(archived=False):
         _copy(persona, fork, user)
+    record("library.fork", fork, user=user, data={"from": str(library.code)})
     return fork
 
 
@@ -198,12 +206,14 @@ def persona_create(
         raise PersonaError(f"'{data.name}' already exists in {library.name}", field="name")
     persona = LibraryPersona.objects.create(library=library, **_fields(data))
     _version(persona, user, note or "Created")
+    record("persona.create", persona, user=user, data={"name": data.name})
     return persona
 
 
 @transaction.atomic
 def persona_update(
-    *, persona: LibraryPersona, user: User | None, data: Persona, note: str = ""
+    *, persona: LibraryPersona, user: User | None, data: Persona, note: str = "",
+    audit_action: str = "persona.edit",
 ) -> LibraryPersona:
     """Saves new fields and a version; an unchanged persona stores nothing."""
     _check(data)
@@ -215,7 +225,8 @@ def persona_update(
     for field, value in _fields(data).items():
         setattr(persona, field, value)
     persona.save()
-    _version(persona, user, note or "Edited")
+    version = _version(persona, user, note or "Edited")
+    record(audit_action, persona, user=user, data={"version": version.number})
     return persona
 
 
@@ -231,12 +242,14 @@ def persona_restore(
     if data == persona.as_persona():
         raise PersonaError(f"Version {number} is the same as the current one.")
     return persona_update(persona=persona, user=user, data=data,
-                          note=f"Restored version {number}")
+                          note=f"Restored version {number}", audit_action="persona.restore")
 
 
+@transaction.atomic
 def persona_set_archived(*, persona: LibraryPersona, archived: bool) -> LibraryPersona:
     persona.archived = archived
     persona.save(update_fields=["archived", "updated_at"])
+    record("persona.archive" if archived else "persona.unarchive", persona)
     return persona
 
 
@@ -258,7 +271,9 @@ def persona_fork(
         raise PersonaError("A persona can only be forked into a library of the same team.",
                            field="library")
     _make_room(target)
-    return _copy(persona, target, user)
+    copy = _copy(persona, target, user)
+    record("persona.fork", copy, user=user, data={"from": str(persona.code)})
+    return copy
 
 
 # --------------------------------------------------------------------------- files
@@ -290,6 +305,8 @@ def personas_import(
         persona = LibraryPersona.objects.create(library=library, **_fields(p))
         _version(persona, user, f"Imported from {source}")
         created.append(persona)
+    record("persona.import", library, user=user, kind="library",
+           data={"file": source, "personas": len(created)})
     return created
 
 

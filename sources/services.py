@@ -16,6 +16,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from accounts.models import Team
+from audit.services import record
 from debates.debate_sources import Upload
 from debates.engine import SourceRefused, check_source_file, extract_text
 from debates.models import ACTIVE_STATUSES
@@ -126,6 +127,8 @@ def sources_upload(*, team: Team, user: User | None, files: Sequence[Upload],
                 written.append(_store(target, upload, kind, user,
                                       note or ("New version" if source else "Uploaded")))
                 _queue_extraction(written[-1])
+                record("source.version" if source else "source.upload", target, user=user,
+                       data={"file": written[-1].filename, "sha256": written[-1].sha256})
     except Exception:
         for version in written:
             version.file.delete(save=False)
@@ -184,6 +187,7 @@ def source_rename(*, source: Source, title: str) -> Source:
         raise SourceError("A source needs a title.", field="title")
     source.title = title[:TITLE_MAX]
     source.save(update_fields=["title", "updated_at"])
+    record("source.rename", source, data={"title": source.title})
     return source
 
 
@@ -196,6 +200,7 @@ def source_delete(*, source: Source) -> None:
                           "delete it once the debate is over.")
     files = [v.file for v in source.versions.exclude(file="")]
     with transaction.atomic():
+        record("source.delete", source, data={"title": source.title})
         source.delete()
     for stored in files:
         stored.delete(save=False)

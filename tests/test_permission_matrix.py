@@ -469,6 +469,12 @@ ROWS: list[R] = [
     R("api/webhooks/<uuidstr:code>/deliveries", "GET", OWNER_ONLY, kw=a_webhook),
     R("api/webhooks/<uuidstr:code>/deliveries/<uuidstr:delivery>/redeliver", "POST",
       OWNER_ONLY, kw=a_webhook_delivery),
+    # ---- the audit log (owners only; docs/teams.md)
+    R("teams/<uuid:code>/audit/", "GET", OWNER_ONLY, kw=team_,
+      data=lambda w, r: {"action": "debate", "since": "2000-01-01"}),
+    R("teams/<uuid:code>/audit/export.jsonl", "GET", OWNER_ONLY, kw=team_),
+    R("api/audit/", "GET", CURRENT_OWNER, data=lambda w, r: {"actor": "owner"}),
+    R("api/audit/export.jsonl", "GET", CURRENT_OWNER),
     R("invitations/<slug:token>/", "GET", INVITATION_GET, kw=invitation_token),
     R("invitations/<slug:token>/", "POST", INVITATION_POST, kw=invitation_token),
     R("mentions/", "GET", PERSONAL),
@@ -884,7 +890,9 @@ def check_row(row: R, world: World, capture: Any, client_for: Callable[[User], C
                 what = changed or "the fingerprint or the queue"
                 problems.append(f"{role}: a refused {row.method} changed data: {what}")
         if role in outsiders and not refused and row.method == "GET":
-            body = response.content.decode(errors="replace")
+            raw = (b"".join(response.streaming_content) if response.streaming
+                   else response.content)  # an export streams
+            body = raw.decode(errors="replace")
             leaked = [s for s in secrets_ if s in body]
             if leaked:
                 problems.append(f"outsider saw this team's data: {leaked}")

@@ -25,6 +25,7 @@ from django.utils import timezone
 from standardwebhooks import Webhook
 
 from accounts.models import Membership, Team
+from audit.services import record
 from notifications.services import site_link
 from webhooks import sender
 from webhooks.addresses import UnsafeUrl, check_url
@@ -84,6 +85,14 @@ def _clean_types(event_types: list[str] | None) -> list[str]:
     return [t for t in EventType.values if t in event_types]
 
 
+def _host(url: str) -> dict[str, Any]:
+    # The host only: a webhook URL's path or query may itself be a secret.
+    from urllib.parse import urlsplit
+
+    return {"host": urlsplit(url).hostname}
+
+
+@transaction.atomic
 def endpoint_create(*, team: Team, user: User | None, url: str, description: str = "",
                     event_types: list[str] | None = None) -> tuple[Endpoint, str]:
     """A new endpoint of ``team`` and its signing secret (the caller shows it once).
@@ -91,9 +100,11 @@ def endpoint_create(*, team: Team, user: User | None, url: str, description: str
     endpoint = Endpoint.objects.create(
         team=team, created_by=user, url=_clean_url(url), description=description.strip(),
         event_types=_clean_types(event_types), secret=new_secret())
+    record("webhook.create", endpoint, user=user, data=_host(endpoint.url))
     return endpoint, endpoint.secret
 
 
+@transaction.atomic
 def endpoint_update(*, endpoint: Endpoint, url: str | None = None,
                     description: str | None = None, event_types: list[str] | None = None,
                     enabled: bool | None = None) -> Endpoint:
@@ -110,10 +121,13 @@ def endpoint_update(*, endpoint: Endpoint, url: str | None = None,
         endpoint.disabled_reason = "" if enabled else "Disabled by an owner."
         endpoint.failure_streak = 0
     endpoint.save()
+    record("webhook.edit", endpoint, data={**_host(endpoint.url), "enabled": endpoint.enabled})
     return endpoint
 
 
+@transaction.atomic
 def endpoint_delete(*, endpoint: Endpoint) -> None:
+    record("webhook.delete", endpoint, data=_host(endpoint.url))
     endpoint.delete()
 
 
@@ -175,6 +189,7 @@ def endpoint_ping(*, endpoint: Endpoint) -> Delivery:
                                                         args=[endpoint.team.code]))}))
     [delivery] = _deliveries(event, [endpoint])
     _queue([delivery])
+    record("webhook.ping", endpoint)
     return delivery
 
 
@@ -186,6 +201,7 @@ def delivery_redeliver(*, delivery: Delivery) -> Delivery:
         next_attempt_at=timezone.now() + CLAIM)
     delivery.refresh_from_db()
     _queue([delivery])
+    record("webhook.redeliver", delivery.endpoint, data={"delivery": str(delivery.code)})
     return delivery
 
 

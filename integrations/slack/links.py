@@ -16,6 +16,7 @@ from django.utils import timezone
 from accounts.models import Team
 from accounts.selectors import membership_role
 from accounts.services import site_link
+from audit.services import record
 from debates.models import Debate
 from integrations.models import SlackCommand, SlackUser, SlackWorkspace
 
@@ -57,12 +58,16 @@ def workspace_link(*, team: Team, slack_team_id: str, user: User | None = None,
     if held is not None:
         held.delete()
     SlackWorkspace.objects.filter(team=team).delete()
+    record("slack.link", team=team, user=user, kind="slack_workspace", code=slack_team_id)
     return SlackWorkspace.objects.create(team=team, slack_team_id=slack_team_id,
                                          linked_by=user)
 
 
+@transaction.atomic
 def workspace_unlink(*, team: Team) -> None:
     """The team's workspace link and its users' links go; debates stay."""
+    for workspace in SlackWorkspace.objects.filter(team=team):
+        record("slack.unlink", team=team, kind="slack_workspace", code=workspace.slack_team_id)
     SlackWorkspace.objects.filter(team=team).delete()
 
 
@@ -133,6 +138,8 @@ def user_link(*, token: str, user: User) -> SlackUser:
     link, _ = SlackUser.objects.update_or_create(
         workspace=request.workspace, slack_user_id=request.slack_user_id,
         defaults={"user": user, "linked_at": timezone.now()})
+    record("slack.user_link", team=request.workspace.team, user=user, kind="slack_user",
+           code=request.slack_user_id)
     return link
 
 

@@ -96,6 +96,21 @@ def test_a_downloaded_receipt_holds_what_was_decided_on_what_evidence(
     assert "NOT checked against the site's published key" in said
 
 
+def test_a_receipt_carries_the_audit_events_that_led_to_its_decision(
+        member_client, decided, tmp_path):
+    """Who created the debate and who recorded each version, oldest first, up to the
+    version the receipt is of; no address or browser (docs/teams.md, "Audit log")."""
+    envelope, path = download(member_client, decided, tmp_path)
+    events = envelope["receipt"]["audit_events"]
+    said = [(e["action"], e["actor"]) for e in events]
+    assert said[0][0] == "debate.create"
+    assert said[-2:] == [("decision.record", "owner"), ("decision.record", "member")]
+    assert all(e["at"].endswith("Z") and "ip" not in e for e in events)
+    envelope["receipt"]["audit_events"][-1]["actor"] = "owner"  # a changed trail fails
+    path.write_text(json.dumps(envelope), encoding="utf-8")
+    assert verify(path)[0] == 1
+
+
 def test_two_downloads_of_one_version_differ_only_in_when_they_were_signed(
         member_client, decided, tmp_path):
     first, _ = download(member_client, decided, tmp_path)
