@@ -41,10 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from bench.cli import AC_PYTHON_ENV, ENTRY_POINTS, ROUNDS, run_ac, run_cli
-from bench.model_stub import AnswerLength
 from bench.failure import AreaSkipped
 from bench.figures import Figure, Table
-from bench.model_stub import ANSWER_LENGTHS, ModelStub
+from bench.model_stub import ANSWER_LENGTHS, AnswerLength, ModelStub
 from bench.prompts import (
     CROSS_EXAM,
     OUTPUT_MODES,
