@@ -182,7 +182,7 @@ def mode_figures(answers: AnswerLength) -> list[Figure]:
                    ok=sizes.tokens <= reference, detail=detail),
             Figure(AREA, f"cacheable share, {mode} ({answers} answers)",
                    100 * sizes.cacheable_share, "%",
-                   detail=f"{sizes.cached_calls} calls share a prefix of ≥ {CACHED_FROM} "
+                   detail=f"{sizes.cached_calls} calls share a prefix of ≥ {CACHED_FROM:,} "
                           "tokens with an earlier call of the debate (agent-council: 0 %)"),
         ]
     return figures
