@@ -64,7 +64,8 @@ BOUNDED_LIST_ITEMS = 4
 @lru_cache(maxsize=64)
 def bounded_schema(schema: type[BaseModel], max_text_chars: int) -> dict[str, Any]:
     """``schema``'s JSON schema with every free-text string at most ``max_text_chars``
-    long and every list at most ``BOUNDED_LIST_ITEMS`` long. Sent, not validated: a
+    long, every list at most ``BOUNDED_LIST_ITEMS`` long, and nothing a decoder does
+    not use (``without_null_defaults``). Sent, not validated: a
     server that constrains decoding to it ends each string and list in time, so a
     small model that would repeat itself until ``max_tokens`` cut its JSON in half
     (gemma-3-270m did) writes a complete answer."""
@@ -82,7 +83,7 @@ def bounded_schema(schema: type[BaseModel], max_text_chars: int) -> dict[str, An
             out["maxItems"] = min(int(out.get("maxItems", most)), most)
         return out
 
-    return dict(bound(json_schema_of(schema)))
+    return dict(without_null_defaults(bound(json_schema_of(schema))))
 
 
 @lru_cache(maxsize=128)
@@ -91,14 +92,15 @@ def sent_schema(schema: type[BaseModel], max_text_chars: int | None = None) -> d
     a grammar-constrained server's limits (grammar_limits), bounded by ``max_text_chars``
     when set. The answer is validated against ``schema`` itself."""
     full = bounded_schema(schema, max_text_chars) if max_text_chars else json_schema_of(schema)
-    return dict(grammar_safe(without_null_defaults(without_titles(full))))
+    return dict(grammar_safe(without_titles(full)))
 
 
 def without_null_defaults(node: Any, keyword: str = "") -> Any:
     """``node`` without ``"default": null`` (an optional field's absence already says
     it, ``required``, and no decoder uses it) and with whole-number bounds written as
-    integers: 0.3k tokens of a debate's sent schemas (docs/performance.md, "Prompt
-    tokens per output mode"). Other defaults stay."""
+    integers: 0.3k tokens of a debate's schemas sent to a server whose decoder they
+    bound (docs/performance.md, "Per output mode ..."). Other defaults stay; an
+    unbounded schema is pydantic's own, less its titles."""
     if keyword in ("enum", "const", "examples", "required", "default"):
         return node
     if isinstance(node, list):
