@@ -93,36 +93,42 @@ def _timed_process(stub: ModelStub, argv: list[str], env: dict[str, str], cwd: P
             "stdout": stdout}
 
 
-def run_cli(stub: ModelStub, entry: list[str] | None = None, *, root: Path = ROOT
-            ) -> dict[str, float | str]:
+def run_cli(stub: ModelStub, entry: list[str] | None = None, *, root: Path = ROOT,
+            output_mode: str = "auto", composed: bool = False) -> dict[str, float | str]:
     """One debate process of ``entry`` (default ``manage.py debate``): its timings and
-    the rounds it ran."""
+    the rounds it ran (``output_mode``: the model's setting; ``composed``: the panel
+    composed by the model, not given)."""
     with tempfile.TemporaryDirectory(prefix="council-bench-cli-") as tmp:
         personas = Path(tmp) / "personas.json"
         personas.write_text(json.dumps(PERSONAS), encoding="utf-8")
-        env = {**os.environ, "COUNCIL_MODELS": json.dumps(_models_setting(stub)),
+        setting = {MODEL: {**_models_setting(stub)[MODEL], "output_mode": output_mode}}
+        env = {**os.environ, "COUNCIL_MODELS": json.dumps(setting),
                "COUNCIL_BENCH_STUB_KEY": "sk-bench", "LITELLM_LOCAL_MODEL_COST_MAP": "True",
                "PYTHONPATH": str(root)}
+        panel = [] if composed else ["--personas", str(personas)]
         figures = _timed_process(
             stub, [sys.executable, *(entry or ENTRY_POINTS["manage.py debate"]), QUESTION,
-                   "--personas", str(personas), "--rounds", str(ROUNDS), "--model", MODEL,
+                   *panel, "--rounds", str(ROUNDS), "--model", MODEL,
                    "--format", "json"], env, root, Path(tmp))
     figures["rounds"] = json.loads(str(figures.pop("stdout")))["rounds_completed"]
     return figures
 
 
-def run_ac(stub: ModelStub, python: str) -> dict[str, float | str]:
+def run_ac(stub: ModelStub, python: str, *, composed: bool = False
+           ) -> dict[str, float | str]:
     """Agent Council's CLI on the same question and personas (its medium mode), through
-    the same stub: it speaks to an OpenAI-compatible endpoint through pydantic-ai."""
+    the same stub: it speaks to an OpenAI-compatible endpoint through pydantic-ai
+    (``composed``: it composes its own panel of 5, one call)."""
     with tempfile.TemporaryDirectory(prefix="council-bench-ac-") as tmp:
         personas = Path(tmp) / "personas.json"
         personas.write_text(json.dumps(PERSONAS), encoding="utf-8")
         env = {**os.environ, "AGENT_COUNCIL_API_KEY": "sk-bench",
                "AGENT_COUNCIL_MODEL": "openai-chat:stub-model",
                "AGENT_COUNCIL_BASE_URL": stub.api_base}
+        panel = [] if composed else ["--persona-file", str(personas)]
         figures = _timed_process(
-            stub, [python, "-m", "agent_council", QUESTION, "--persona-file", str(personas),
-                   "--json"], env, Path(tmp), Path(tmp))
+            stub, [python, "-m", "agent_council", QUESTION, *panel, "--json"], env,
+            Path(tmp), Path(tmp))
     figures.pop("stdout")
     return figures
 
@@ -149,9 +155,12 @@ def run_start_up(root: Path = ROOT) -> dict[str, float]:
     return seconds
 
 
-def run_engine(stub: ModelStub, sources: list | None = None) -> float:
+def run_engine(stub: ModelStub, sources: list | None = None, *,
+               output_mode: str = "auto", composed: bool = False) -> float:
     """Seconds from the engine's first model call to its result, in this process
-    (``sources``: the debate's SourceDocuments, for the ``sources`` area)."""
+    (``sources``: the debate's SourceDocuments, for the ``sources`` area;
+    ``output_mode``: the model's setting, ``auto`` probes as for any unknown model;
+    ``composed``: the panel composed by the model instead of the given personas)."""
     from debates.engine import (
         DebateState,
         EngineHooks,
@@ -166,9 +175,10 @@ def run_engine(stub: ModelStub, sources: list | None = None) -> float:
 
     os.environ.setdefault("COUNCIL_BENCH_STUB_KEY", "sk-bench")
     configure_models({MODEL: ModelSettings.model_validate(
-        _models_setting(stub)[MODEL])})
+        {**_models_setting(stub)[MODEL], "output_mode": output_mode})})
     try:
-        state = DebateState(question=QUESTION, given_personas=parse_personas(PERSONAS, "bench"),
+        given = [] if composed else parse_personas(PERSONAS, "bench")
+        state = DebateState(question=QUESTION, given_personas=given,
                             config=resolve_config(model=MODEL, max_rounds=ROUNDS),
                             sources=list(sources or []))
         protocol = get_protocol(state.config.protocol)

@@ -37,6 +37,8 @@ WORDS = ("latency", "budgets", "rollout", "billing", "pricing", "tenancy", "vend
 
 
 AnswerLength = Literal["short", "long"]
+PANEL_SIZE = 5
+YES_NO_OPTIONS = ("for", "against", "conditional")
 ANSWER_LENGTHS: tuple[AnswerLength, ...] = ("short", "long")
 
 
@@ -54,14 +56,41 @@ def varied_instance(schema: dict[str, Any], rng: random.Random,
     def text(node: dict[str, Any]) -> str:
         phrase = f"Consider {' '.join(rng.sample(WORDS, 4))} ({rng.randrange(10**6):06d})"
         if answers == "short":
-            return f"{phrase}."
+            return f"{phrase}."[: node.get("maxLength")]
         first, second, third = rng.sample(WORDS, 3)
-        # 124 characters whatever the words drawn (all of one length).
+        # 124 characters whatever the words drawn (all of one length), within the
+        # field's bound (a persona's name: 80).
         return (f"{phrase} first: the {first} and {second} trade-offs decide if the "
-                f"{third} plan pays.")
+                f"{third} plan pays.")[: node.get("maxLength")]
 
-    return schema_instance(schema, text=text, number=number,
-                           count=lambda node: max(int(node.get("minItems", 1)), 2))
+    defs = schema.get("$defs", {})
+
+    def count(node: dict[str, Any]) -> int:
+        items = node.get("items", {})
+        items = defs.get(items.get("$ref", "").rsplit("/", 1)[-1], items)
+        # A panel to compose (personas have a background): the CLI figure's 5, as each
+        # side is asked for (Agent Council's list has no minItems).
+        wanted = PANEL_SIZE if "background" in items.get("properties", {}) else 2
+        return max(int(node.get("minItems", 1)), wanted)
+
+    value = schema_instance(schema, text=text, number=number, count=count)
+    if isinstance(value, dict) and "personas" in value and "options" in value:
+        # Council's composed panel names the answers to choose between: for a yes/no
+        # question (the bench's), exactly these, as its compose prompt asks.
+        value["options"] = list(YES_NO_OPTIONS)
+    return value
+
+
+_STATED_SCHEMA = re.compile(r'matching the schema "[^"]*":\n(\{.*\})\s*$', re.S)
+
+
+def prompt_schema(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The schema a prompt-mode request states at the end of its last user turn (the
+    shared JSON tail, docs/models.md), for a request that carries none itself."""
+    user = next((m.get("content") or "" for m in reversed(body.get("messages") or [])
+                 if m.get("role") == "user"), "")
+    stated = _STATED_SCHEMA.search(user)
+    return json.loads(stated[1]) if stated else None
 
 
 def answer_seed(body: dict[str, Any], schema: dict[str, Any] | None) -> str:
@@ -99,6 +128,8 @@ class ModelStub:
                         stub.first_request_at = time.monotonic()
                 time.sleep(stub.latency_s)
                 how, schema = requested_schema(body)
+                if schema is None:
+                    schema = prompt_schema(body)
                 rng = random.Random(answer_seed(body, schema))
                 text = json.dumps(varied_instance(schema or {}, rng, stub.answers))
                 # The tool asked for by name (Council's ``answer``; pydantic-ai, which

@@ -17,12 +17,21 @@ The reference is the seed agent-council's prompt tokens for the same panel and r
 the same stub at the same answer length, measured with the ``sidebyside`` area (the stub
 answers its agents per persona and round too): 25.0k with short answers, 34.2k with
 long ones (issue 20's first count, 27.6k, was on a stub that gave all its agents one
-answer).
+answer). With the panel composed by each (one more call, the stub's personas), 26.7k
+and 39.7k.
+
+Per output mode (issue 39): the debate runs once in each mode the engine can use
+(``OUTPUT_MODES``: json_schema, json_object, tools, prompt; the model's setting forces
+it), each held to the reference. The cacheable share is the part of a debate's prompt
+tokens a provider's automatic prefix cache can serve: a request's longest common prefix
+with an earlier request of the same debate (messages in order, as sent), counted when
+it is at least 1,024 tokens (OpenAI's threshold), over all the debate's prompt tokens.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,6 +45,13 @@ from bench.stub_http import requested_schema
 AREA = "prompts"
 # agent-council on the same stub, panel, rounds and answer length (the sidebyside area)
 REFERENCE_TOKENS: dict[AnswerLength, int] = {"short": 25_000, "long": 34_200}
+# The same with the panel composed by each (the sidebyside area, issue 39), and the
+# reference's cacheable share there (0 % with the given panel at both lengths).
+REFERENCE_COMPOSED_TOKENS: dict[AnswerLength, int] = {"short": 26_700, "long": 39_700}
+REFERENCE_COMPOSED_CACHEABLE: dict[AnswerLength, float] = {"short": 0.0, "long": 0.14}
+# The modes the engine picks from (debates/engine/schemas.py OutputMode).
+OUTPUT_MODES = ("json_schema", "json_object", "tools", "prompt")
+CACHED_FROM = 1024  # OpenAI caches a prompt's prefix from 1,024 tokens
 _ROUND = re.compile(r"Cross-examination round (\d+)\.")
 
 
@@ -47,6 +63,12 @@ class PromptSizes:
     tokens: int = 0
     cross_exam_chars: dict[int, list[int]] = field(default_factory=dict)  # round → per agent
     synthesis_chars: int = 0
+    cacheable: int = 0  # tokens in a prefix of ≥ CACHED_FROM shared with an earlier call
+    cached_calls: int = 0
+
+    @property
+    def cacheable_share(self) -> float:
+        return self.cacheable / self.tokens if self.tokens else 0.0
 
     def mean_cross_exam(self, round_number: int) -> float:
         sizes = self.cross_exam_chars.get(round_number, [])
@@ -93,14 +115,39 @@ def council_prompt_kind(body: dict[str, Any]) -> PromptKind:
     return None
 
 
+def prompt_text(body: dict[str, Any]) -> str:
+    """A request's messages in order, role and text: what a prefix cache compares."""
+    return "".join(f"<{m.get('role')}>{m.get('content') or ''}"
+                   for m in body.get("messages") or [])
+
+
+def cacheable_prefix(text: str, earlier: list[str]) -> int:
+    """Tokens of ``text``'s longest common prefix with any ``earlier`` request when that
+    prefix is at least ``CACHED_FROM`` tokens, else 0."""
+    from debates.engine import imported_litellm
+
+    common = max((len(os.path.commonprefix([text, seen])) for seen in earlier), default=0)
+    if not common:
+        return 0
+    tokens = int(imported_litellm().token_counter(model="", text=text[:common]))
+    return tokens if tokens >= CACHED_FROM else 0
+
+
 def sizes_of(bodies: list[dict[str, Any]],
              kind_of: Callable[[dict[str, Any]], PromptKind] = council_prompt_kind
              ) -> PromptSizes:
-    """Tokens of every request; characters of each cross-examination (by round) and of
-    the synthesis, as ``kind_of`` tells them apart."""
+    """Tokens of every request and the cacheable part of them; characters of each
+    cross-examination (by round) and of the synthesis, as ``kind_of`` tells them
+    apart. ``bodies`` in the order the stub received them."""
     sizes = PromptSizes(calls=len(bodies))
+    earlier: list[str] = []
     for body in bodies:
         sizes.tokens += request_tokens(body)
+        text = prompt_text(body)
+        cached = cacheable_prefix(text, earlier)
+        sizes.cacheable += cached
+        sizes.cached_calls += bool(cached)
+        earlier.append(text)
         kind = kind_of(body)
         if kind is None:
             continue
@@ -111,10 +158,34 @@ def sizes_of(bodies: list[dict[str, Any]],
     return sizes
 
 
-def measure_debate(answers: AnswerLength = "short") -> PromptSizes:
+def measure_debate(answers: AnswerLength = "short", output_mode: str = "auto",
+                   composed: bool = False) -> PromptSizes:
+    """The debate's requests in ``output_mode`` (``auto``: as for any unknown model
+    behind an ``api_base``), with the given panel or one the model composes."""
     with ModelStub(0.0, answers) as stub:
-        run_engine(stub)
+        run_engine(stub, output_mode=output_mode, composed=composed)
         return sizes_of(stub.bodies)
+
+
+def mode_figures(answers: AnswerLength) -> list[Figure]:
+    """Prompt tokens and cacheable share in each output mode, given panel."""
+    figures = []
+    reference = REFERENCE_TOKENS[answers]
+    for mode in OUTPUT_MODES:
+        sizes = measure_debate(answers, mode)
+        detail = (f"{answers} answers, output mode {mode} (forced), 5 given personas, "
+                  f"{sizes.calls} calls; messages and sent schema, cl100k_base")
+        figures += [
+            Figure(AREA, f"prompt tokens per debate, {mode} ({answers} answers)",
+                   sizes.tokens / 1000, "k tokens",
+                   target=f"≤ {reference / 1000:g}k (agent-council)",
+                   ok=sizes.tokens <= reference, detail=detail),
+            Figure(AREA, f"cacheable share, {mode} ({answers} answers)",
+                   100 * sizes.cacheable_share, "%",
+                   detail=f"{sizes.cached_calls} calls share a prefix of ≥ {CACHED_FROM:,} "
+                          "tokens with an earlier call of the debate (agent-council: 0 %)"),
+        ]
+    return figures
 
 
 def measure() -> list[Figure]:
@@ -139,5 +210,6 @@ def measure() -> list[Figure]:
                    detail=f"mean per agent, system + user; rounds 1 → {ROUNDS}: {cross}"),
             Figure(AREA, f"synthesis prompt ({answers} answers)",
                    sizes.synthesis_chars / 1000, "k chars", detail="system + user"),
+            *mode_figures(answers),
         ]
     return figures

@@ -19,6 +19,13 @@ Both run at each of the stub's answer lengths (``model_stub.ANSWER_LENGTHS``: sh
 answers, and one full sentence per text field), a table for each: a prompt that repeats
 earlier answers grows with them.
 
+Prompt tokens per output mode (issue 39): Council's debate runs in this process in each
+mode the engine can use (``prompts.OUTPUT_MODES``), with the given panel and with the
+panel it composes, beside Agent Council's given-panel run above and a run where it
+composes its own panel (no persona file: one more call), on the same stub at the same
+answer length. Agent Council has one mode (pydantic-ai's tool output). Each cell is
+prompt tokens and the cacheable share (``prompts.sizes_of``).
+
 Agent Council is not a dependency: it is installed into a virtualenv outside the
 project, and ``COUNCIL_BENCH_AC_PYTHON`` names that Python. Without it the area is
 skipped with a note saying how to install it (docs/performance.md).
@@ -36,8 +43,16 @@ from typing import Any
 from bench.cli import AC_PYTHON_ENV, ENTRY_POINTS, ROUNDS, run_ac, run_cli
 from bench.failure import AreaSkipped
 from bench.figures import Figure, Table
-from bench.model_stub import ANSWER_LENGTHS, ModelStub
-from bench.prompts import CROSS_EXAM, SYNTHESIS, PromptKind, PromptSizes, sizes_of
+from bench.model_stub import ANSWER_LENGTHS, AnswerLength, ModelStub
+from bench.prompts import (
+    CROSS_EXAM,
+    OUTPUT_MODES,
+    SYNTHESIS,
+    PromptKind,
+    PromptSizes,
+    measure_debate,
+    sizes_of,
+)
 
 AREA = "sidebyside"
 COUNCIL_ENTRY = ENTRY_POINTS["council (python -m debates.engine)"]
@@ -112,6 +127,31 @@ def side_by_side_table(ac: SideRun, council: SideRun, detail: str) -> Table:
         *(f"| {what} | {left} | {right} |" for what, left, right in table_rows(ac, council))))
 
 
+def _cell(sizes: PromptSizes) -> str:
+    return f"{sizes.tokens / 1000:.1f}k, {100 * sizes.cacheable_share:.0f} %"
+
+
+def modes_table(answers: AnswerLength, ac_given: PromptSizes, python: str) -> Table:
+    """Prompt tokens and cacheable share per output mode, given and composed panel."""
+    with ModelStub(0.0, answers) as stub:
+        run_ac(stub, python, composed=True)
+        ac_composed = sizes_of(stub.bodies, ac_prompt_kind)
+    rows = []
+    for label, composed, ac in (("given panel", False, ac_given),
+                                ("panel composed by each", True, ac_composed)):
+        council = [measure_debate(answers, mode, composed) for mode in OUTPUT_MODES]
+        worst = max(sizes.tokens for sizes in council)
+        rows.append(f"| {label} ({ac.calls} / {council[0].calls} calls) | {_cell(ac)} | "
+                    + " | ".join(_cell(sizes) for sizes in council)
+                    + f" | {worst / ac.tokens:.2f}× |")
+    return Table(
+        title=f"Prompt tokens and cacheable share per output mode ({answers} answers; "
+              "cacheable: in a prefix of ≥ 1,024 tokens shared with an earlier call):",
+        markdown=("| debate | AC | Council " + " | Council ".join(OUTPUT_MODES)
+                  + " | Council's most / AC |",
+                  "|---|---|" + "---|" * len(OUTPUT_MODES) + "---|", *rows))
+
+
 def _ac_python() -> str:
     python = os.environ.get(AC_PYTHON_ENV, "")
     if not python or not Path(python).is_file():
@@ -139,5 +179,6 @@ def measure(latency_ms: int = 500) -> list[Figure | Table]:
             Figure(AREA, f"prompt tokens per debate, Council / Agent Council ({answers} "
                    "answers)", council.sizes.tokens / ac.sizes.tokens, "×", detail=detail),
             side_by_side_table(ac, council, detail),
+            modes_table(answers, ac.sizes, python),
         ]
     return measured

@@ -17,7 +17,8 @@
 # cores, so it is not installed here).
 # The model's Council settings are the project's defaults plus `api_base`; the knobs
 # CONTEXT_LIMIT, MAX_TEXT_CHARS and TIMEOUT_S add `context_limit`, `max_text_chars` and
-# `timeout_s` (docs/models.md).
+# `timeout_s` (docs/models.md); OUTPUT_MODE (json_schema, json_object, tools, prompt)
+# sets its `output_mode` instead of `auto`.
 # SOURCES="a.md b.pdf" gives the debate those files as its sources (--source each).
 # PROTOCOL picks the debate protocol: council (default), adversarial or workflow.
 # PYTHON is the interpreter that runs the debate: by default this checkout's own
@@ -61,6 +62,8 @@ TIMEOUT_S=${TIMEOUT_S:-none}
 [ "$CONTEXT_LIMIT" != none ] && SETTINGS="$SETTINGS, \"context_limit\": $CONTEXT_LIMIT"
 [ "$MAX_TEXT_CHARS" != none ] && SETTINGS="$SETTINGS, \"max_text_chars\": $MAX_TEXT_CHARS"
 [ "$TIMEOUT_S" != none ] && SETTINGS="$SETTINGS, \"timeout_s\": $TIMEOUT_S"
+OUTPUT_MODE=${OUTPUT_MODE:-auto}
+[ "$OUTPUT_MODE" != auto ] && SETTINGS="$SETTINGS, \"output_mode\": \"$OUTPUT_MODE\""
 NODE_LLAMA_CPP_VERSION=3.22.1
 
 mkdir -p "$WORK/gguf" "$WORK/server"

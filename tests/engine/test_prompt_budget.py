@@ -18,7 +18,12 @@ import pytest
 
 from bench.cli import ROUNDS
 from bench.model_stub import ANSWER_LENGTHS
-from bench.prompts import REFERENCE_TOKENS, measure_debate
+from bench.prompts import (
+    OUTPUT_MODES,
+    REFERENCE_COMPOSED_TOKENS,
+    REFERENCE_TOKENS,
+    measure_debate,
+)
 
 
 @pytest.mark.parametrize("answers", ANSWER_LENGTHS)
@@ -31,4 +36,29 @@ def test_a_five_agent_four_round_debate_sends_no_more_prompt_tokens_than_the_ref
     reference = REFERENCE_TOKENS[answers]
     assert sizes.tokens <= reference, (
         f"{sizes.tokens} prompt tokens per debate ({answers} answers), above "
+        f"agent-council's {reference}")
+
+
+# Issue 39: in every output mode the engine can use. json_object names the schema's
+# keys in the prompt on top of the schema the request carries, so it is the most a
+# debate sends; it is also held with the panel the model composes, against the
+# reference composing its own (one more call each).
+@pytest.mark.parametrize("answers", ANSWER_LENGTHS)
+@pytest.mark.parametrize("mode", OUTPUT_MODES)
+def test_every_output_mode_sends_no_more_prompt_tokens_than_the_reference(mode, answers):
+    sizes = measure_debate(answers, mode)
+    assert sorted(sizes.cross_exam_chars) == list(range(1, ROUNDS + 1))
+    reference = REFERENCE_TOKENS[answers]
+    assert sizes.tokens <= reference, (
+        f"{sizes.tokens} prompt tokens per debate in {mode} ({answers} answers), above "
+        f"agent-council's {reference}")
+
+
+@pytest.mark.parametrize("answers", ANSWER_LENGTHS)
+def test_with_a_composed_panel_json_object_stays_within_the_reference(answers):
+    sizes = measure_debate(answers, "json_object", composed=True)
+    assert sizes.calls == 33 and sorted(sizes.cross_exam_chars) == list(range(1, ROUNDS + 1))
+    reference = REFERENCE_COMPOSED_TOKENS[answers]
+    assert sizes.tokens <= reference, (
+        f"{sizes.tokens} prompt tokens with a composed panel ({answers} answers), above "
         f"agent-council's {reference}")

@@ -21,7 +21,7 @@ from debates.engine.llm.errors import (
     is_format_rejection,
     is_retryable,
 )
-from debates.engine.llm.output_format import learn_mode
+from debates.engine.llm.output_format import learn_mode, learn_schema_in_prompt
 from debates.engine.llm.replies import InvalidReply, parse_reply, reply_text
 from debates.engine.llm.request import AttemptRequest, StructuredCall, send
 from debates.engine.llm.retry import AnotherAttempt, TurnBudget
@@ -167,6 +167,10 @@ class ModelAttempts(Generic[T]):
         except InvalidReply as invalid:
             await self._record(attempt, latency_ms, ok=False, error_class=invalid.error_class,
                                error=invalid.message, used=used)
+            if request.mode == "json_object":
+                # The server may have ignored the request's schema and the model seen
+                # its keys only: the repair, and every later prompt, state it whole.
+                learn_schema_in_prompt(self.model, self.caps.api_base)
             self._repair(invalid, text, attempt)
         if self.probing:
             learn_mode(self.model, self.caps.api_base, request.mode)

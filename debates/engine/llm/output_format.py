@@ -64,7 +64,8 @@ BOUNDED_LIST_ITEMS = 4
 @lru_cache(maxsize=64)
 def bounded_schema(schema: type[BaseModel], max_text_chars: int) -> dict[str, Any]:
     """``schema``'s JSON schema with every free-text string at most ``max_text_chars``
-    long and every list at most ``BOUNDED_LIST_ITEMS`` long. Sent, not validated: a
+    long, every list at most ``BOUNDED_LIST_ITEMS`` long, and nothing a decoder does
+    not use (``without_null_defaults``). Sent, not validated: a
     server that constrains decoding to it ends each string and list in time, so a
     small model that would repeat itself until ``max_tokens`` cut its JSON in half
     (gemma-3-270m did) writes a complete answer."""
@@ -82,7 +83,7 @@ def bounded_schema(schema: type[BaseModel], max_text_chars: int) -> dict[str, An
             out["maxItems"] = min(int(out.get("maxItems", most)), most)
         return out
 
-    return dict(bound(json_schema_of(schema)))
+    return dict(without_null_defaults(bound(json_schema_of(schema))))
 
 
 @lru_cache(maxsize=128)
@@ -94,9 +95,34 @@ def sent_schema(schema: type[BaseModel], max_text_chars: int | None = None) -> d
     return dict(grammar_safe(without_titles(full)))
 
 
+def without_null_defaults(node: Any, keyword: str = "") -> Any:
+    """``node`` without ``"default": null`` (an optional field's absence already says
+    it, ``required``, and no decoder uses it) and with whole-number bounds written as
+    integers: 0.3k tokens of a debate's schemas sent to a server whose decoder they
+    bound (docs/performance.md, "Per output mode ..."). Other defaults stay; an
+    unbounded schema is pydantic's own, less its titles."""
+    if keyword in ("enum", "const", "examples", "required", "default"):
+        return node
+    if isinstance(node, list):
+        return [without_null_defaults(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if keyword in ("properties", "$defs", "definitions", "patternProperties"):
+        return {name: without_null_defaults(sub) for name, sub in node.items()}
+    return {key: _whole(without_null_defaults(sub, key)) for key, sub in node.items()
+            if not (key == "default" and sub is None)}
+
+
+def _whole(value: Any) -> Any:
+    # A bound of 1.0 written 1: the same number to every JSON parser, a token less.
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 # Modes whose request carries the schema and constrains decoding to it, so the prompt
 # need not state it again. json_object is not one: servers that do not know its
-# ``schema`` key ignore it, and the prompt is then the only place the schema is given.
+# ``schema`` key ignore it. Its prompt names the schema's keys only (``prompts.
+# with_schema_keys``) until a reply fails validation on that model: from then on the
+# prompt states the whole schema (``needs_schema_in_prompt``).
 SCHEMA_CONSTRAINED_MODES: frozenset[OutputMode] = frozenset({"json_schema", "tools"})
 
 
@@ -146,5 +172,19 @@ def learn_mode(model: str, api_base: str | None, mode: OutputMode) -> None:
     _learned_modes[(model, api_base)] = mode
 
 
+# Per process: (model, api_base) whose json_object replies failed validation: the server
+# may ignore the request's schema, so the prompt states it in full from then on.
+_schema_in_prompt: set[tuple[str, str | None]] = set()
+
+
+def needs_schema_in_prompt(model: str, api_base: str | None) -> bool:
+    return (model, api_base) in _schema_in_prompt
+
+
+def learn_schema_in_prompt(model: str, api_base: str | None) -> None:
+    _schema_in_prompt.add((model, api_base))
+
+
 def forget_learned_modes() -> None:
     _learned_modes.clear()
+    _schema_in_prompt.clear()

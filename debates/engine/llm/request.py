@@ -15,8 +15,9 @@ from debates.engine.llm.output_format import (
     SCHEMA_CONSTRAINED_MODES,
     format_params,
     json_schema_of,
+    needs_schema_in_prompt,
 )
-from debates.engine.prompts import without_schema
+from debates.engine.prompts import with_schema_keys, without_schema
 from debates.engine.schemas import CallTag, SimulatorOptions
 
 T = TypeVar("T", bound=BaseModel)
@@ -78,6 +79,10 @@ def request_kwargs(
     messages = request.prompt
     if request.mode in SCHEMA_CONSTRAINED_MODES:
         messages = without_schema(messages, call.schema)
+    elif request.mode == "json_object" and not needs_schema_in_prompt(model, caps.api_base):
+        # The request carries the schema (llama.cpp decodes to it): the prompt names
+        # its keys, the cheaper form that still says what to write (docs/models.md).
+        messages = with_schema_keys(messages, call.schema)
     kwargs: dict[str, Any] = {
         "model": model,
         "messages": messages,

@@ -139,6 +139,36 @@ def without_schema(messages: list[dict[str, str]],
     ]
 
 
+# What a json_object prompt says instead of the JSON tail: part of the request's format,
+# like the repair turn's wording (llm/replies.py), not of a protocol's templates.
+KEYS_LINE = "Reply in JSON with keys {keys}."
+
+
+@cache
+def _keys_tail(schema: type[BaseModel]) -> str:
+    keys = ",".join(json.dumps(key, ensure_ascii=False)
+                    for key in schema.model_json_schema().get("properties", {}))
+    return KEYS_LINE.format(keys=keys)
+
+
+def with_schema_keys(messages: list[dict[str, str]],
+                     schema: type[BaseModel]) -> list[dict[str, str]]:
+    """``messages`` whose last turn names only the schema's keys instead of stating the
+    schema, for a json_object request that carries the schema itself: llama.cpp
+    constrains decoding to it, so stated in both it is paid for twice, and the keys
+    still tell a server that ignores it what to write (docs/models.md, "Structured
+    output modes"). A repair turn is left whole: the schema stays stated in full in
+    the turn it repairs, for the model that did not follow the keys."""
+    tail = f"\n\n{_json_tail(schema)}"
+    if not messages or messages[-1].get("role") != "user":
+        return messages
+    last = messages[-1].get("content") or ""
+    if not last.endswith(tail):
+        return messages
+    return [*messages[:-1],
+            {**messages[-1], "content": f"{last[: -len(tail)]}\n\n{_keys_tail(schema)}"}]
+
+
 def messages(*, system: str, user: str, schema: type[BaseModel]) -> list[dict[str, str]]:
     tail = _json_tail(schema)
     return [
