@@ -24,6 +24,7 @@ from debates.engine import (
     Persona,
     Phase,
     SimulatorOptions,
+    check_decision_rule,
     check_model,
     clean_question,
     get_protocol,
@@ -87,6 +88,9 @@ class DebateSpec:
     fallback_model: str | None = None
     seed: int | None = None
     simulator: SimulatorOptions | None = None
+    # Which vote the council's recommendation follows; None = the default (docs/
+    # protocols.md 1.9, "The decision rule").
+    decision_rule: str | None = None
     personas: Sequence[Persona] = ()
     # Codes of the team's library personas; they sit on the panel after ``personas``.
     library_personas: Sequence[str] = ()
@@ -156,8 +160,13 @@ def _config(spec: DebateSpec, personas: Sequence[Persona]) -> DebateConfig:
         "options": list(spec.options) if spec.options is not None else None,
         "phase_models": dict(spec.phase_models) if spec.phase_models is not None else None,
         "fallback_model": spec.fallback_model,
+        "decision_rule": spec.decision_rule,
     }
     raw = {**spec.base, **{k: v for k, v in given.items() if v is not None}}
+    try:
+        check_decision_rule(raw.get("protocol") or "council", raw.get("decision_rule"))
+    except ValueError as exc:
+        raise InputError(str(exc), field="decision_rule") from None
     raw.setdefault("model", settings.COUNCIL_MODEL)
     raw.setdefault("fallback_model", getattr(settings, "COUNCIL_FALLBACK_MODEL", None))
     raw.pop("seed", None)  # the spec's seed or a fresh one, below

@@ -35,6 +35,7 @@ from debates.api.results import ResultOut
 from debates.engine import (
     MAX_AGENTS,
     MAX_QUESTION_CHARS,
+    DecisionRule,
     InputError,
     Mode,
     Persona,
@@ -167,6 +168,12 @@ class DebateIn(Schema):
         description="Tried when the synthesis model fails; default COUNCIL_FALLBACK_MODEL.")
     seed: int | None = Field(default=None, ge=0, le=2**31 - 1,
                              description="Seed for the models and the simulator.")
+    decision_rule: DecisionRule | None = Field(
+        default=None,
+        description="Which vote the council's recommendation follows (CLI "
+        "--decision-rule): vote (the independent positions), debate (the final "
+        "positions) or confidence (the independent positions weighted by confidence "
+        "rank); null = vote, or debate when the panel's models differ. Council only.")
 
 
 class CreatedOut(Schema):
@@ -251,7 +258,7 @@ def list_debates(request: HttpRequest, filters: Query[DebateListQuery]) -> Query
     return selectors.debate_search(team=team, filters=list_filters(filters))
 
 
-CLI_ONLY = {"inline_personas", "synthesis_model", "fallback_model", "seed"}
+CLI_ONLY = {"inline_personas", "synthesis_model", "fallback_model", "seed", "decision_rule"}
 
 
 def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
@@ -266,6 +273,8 @@ def _with_cli_options(spec: DebateSpec, payload: DebateIn) -> DebateSpec:
                                                field="fallback_model")
     if payload.seed is not None:
         changes["seed"] = payload.seed
+    if payload.decision_rule is not None:
+        changes["decision_rule"] = payload.decision_rule.value
     return dataclasses.replace(spec, **changes)
 
 

@@ -29,7 +29,7 @@ from .cli import (  # noqa: E402
 )
 from .cli import add_arguments as add_cli_arguments  # noqa: E402
 from .cli import build_state as build_cli_state  # noqa: E402
-from .configure import check_agents, resolve_config  # noqa: E402
+from .configure import check_agents, check_decision_rule, resolve_config  # noqa: E402
 from .evaluation.report import EvaluationReport, report_json, report_markdown  # noqa: E402
 from .evaluation.runs import (  # noqa: E402
     ARMS as EVALUATION_ARMS,
@@ -130,6 +130,7 @@ from .schemas import (  # noqa: E402
     CallRecord,
     CheckedCitation,
     DebateConfig,
+    DecisionRule,
     EngineEventKind,
     EvidenceReport,
     EvidenceUse,
@@ -172,8 +173,8 @@ __all__ = [
     "EXIT_FAILED", "EXIT_INTERRUPTED",
     # configuration and input
     "DebateConfig", "Mode", "ModeSetting", "MODE_DEFAULTS", "SimulatorOptions",
-    "resolve_config", "check_agents", "InputError", "check_model", "clean_question",
-    "parse_panel_models",
+    "resolve_config", "check_agents", "DecisionRule", "check_decision_rule", "InputError",
+    "check_model", "clean_question", "parse_panel_models",
     "MAX_AGENTS", "MIN_AGENTS", "MAX_ROUNDS", "MIN_ROUNDS", "MAX_QUESTION_CHARS",
     "parse_faults", "simulator_options_from_env", "detect_language", "PROMPT_VERSION",
     # signed decision receipts (docs/teams.md, "Decision receipts")

@@ -26,7 +26,7 @@ from typing import Any, NoReturn, TextIO
 
 from pydantic import BaseModel, ValidationError
 
-from .configure import check_agents, resolve_config
+from .configure import check_agents, check_decision_rule, resolve_config
 from .i18n import CatalogueNotCompiled
 from .inputs import InputError, check_model, clean_question, parse_panel_models
 from .llm.capabilities import load_model_settings
@@ -43,6 +43,7 @@ from .schemas import (
     MIN_AGENTS,
     MIN_ROUNDS,
     MODE_DEFAULTS,
+    DecisionRule,
     Mode,
     ProtocolResult,
     Quality,
@@ -152,6 +153,13 @@ def add_arguments(parser: ArgumentParser) -> None:
                              "persona's own model wins); peers are then anonymised and "
                              "see arguments, not verdicts (docs/engine.md, \"Mixed "
                              "panels\"); default: --model for every agent")
+
+    parser.add_argument("--decision-rule", choices=[r.value for r in DecisionRule],
+                        help="which vote the council's recommendation follows: vote (the "
+                             "independent positions), debate (the final positions) or "
+                             "confidence (the independent positions weighted by confidence "
+                             "rank); default: vote, or debate when the panel's models "
+                             "differ (docs/protocols.md 1.9)")
     parser.add_argument("--anonymize", action="store_true",
                         help="show peers as Agent B, C… (the same label all debate)")
     parser.add_argument("--sim-script", help="simulator script pinning a trajectory "
@@ -233,6 +241,10 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
     except ValueError as exc:
         raise InputError(f"--agents: {exc}") from None
     try:
+        check_decision_rule(opts["protocol"], opts.get("decision_rule"))
+    except ValueError as exc:
+        raise InputError(f"--decision-rule: {exc}") from None
+    try:
         config = resolve_config(
             protocol=opts["protocol"], mode=Mode.DEEP if opts["deep"] else opts["mode"],
             agents=opts["agents"], max_rounds=opts["rounds"],
@@ -240,6 +252,7 @@ def _build_state(opts: Mapping[str, Any], default_model: str,
             panel_models=panel_models, phase_models=phase_models,
             fallback_model=check_model(fallback) if fallback else None, judge_model=judge,
             anonymize_peers=opts["anonymize"], seed=opts["seed"], simulator=simulator,
+            decision_rule=opts.get("decision_rule"),
         )
     except ValidationError as exc:
         raise InputError(_first_error(exc)) from None

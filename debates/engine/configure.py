@@ -48,6 +48,7 @@ class _Resolving(DebateConfig):
             # A protocol may fix its own round cap (adversarial: 5 whatever the mode).
             self.max_rounds = protocol.default_max_rounds or defaults.max_rounds
         protocol.check_options(self.protocol_options)
+        check_decision_rule(self.protocol, self.decision_rule)
         return self
 
 
@@ -61,6 +62,17 @@ def check_agents(protocol: str, agents: int | None) -> None:
     sized = [name for name in known_protocols() if not get_protocol(name).fixed_panel]
     raise ValueError(f"the {protocol} protocol always runs {panel}; a number of agents "
                      f"applies only to {' and '.join(sized)}: leave it blank")
+
+
+def check_decision_rule(protocol: str, rule: object) -> None:
+    """Raises ValueError when a decision rule is given for a protocol whose panel takes
+    no vote (every way in refuses it alike, rather than ignore it). ``protocol`` must be
+    registered."""
+    if rule is None or get_protocol(protocol).votes:
+        return
+    voting = [name for name in known_protocols() if get_protocol(name).votes]
+    raise ValueError(f"the {protocol} protocol's panel takes no vote: a decision rule "
+                     f"applies only to {' and '.join(voting)}; leave it blank")
 
 
 def resolve_config(given: Mapping[str, Any] | DebateConfig | None = None,

@@ -134,6 +134,17 @@ MODE_DEFAULTS: dict[Mode, ModeDefaults] = {
     Mode.DEEP: ModeDefaults(agents=7, threshold=0.08, max_rounds=4),
 }
 
+class DecisionRule(StrEnum):
+    """Which vote a council's recommendation follows (docs/protocols.md 1.9, "The
+    decision rule"): the independent positions' plurality, the final plurality after
+    cross-examination, or a vote of the independent positions weighted by each
+    agent's confidence rank within that round."""
+
+    VOTE = "vote"
+    DEBATE = "debate"
+    CONFIDENCE = "confidence"
+
+
 MIN_AGENTS, MAX_AGENTS = 2, 12
 MIN_ROUNDS, MAX_ROUNDS = 1, 10
 MAX_QUESTION_CHARS = 20_000
@@ -200,6 +211,11 @@ class DebateConfig(Strict):
     # only when a judge is set.
     judge_model: Annotated[str, Field(min_length=1, max_length=PERSONA_MODEL_MAX)] | None = \
         Field(default=None, exclude_if=lambda value: value is None)
+    # Which vote the recommendation follows (a protocol with a vote: the council);
+    # None = the default: ``vote`` when every agent runs one model, ``debate`` when the
+    # panel's models differ (docs/protocols.md 1.9). Stored configs dump as before.
+    decision_rule: DecisionRule | None = Field(default=None,
+                                               exclude_if=lambda value: value is None)
 
     @property
     def n_agents(self) -> int:

@@ -261,6 +261,9 @@ class DebateProtocol:
     # Whether a finished debate can run exactly one more round and synthesise again
     # ("One more round"); only a protocol whose stopping rule honours it says so.
     more_rounds: ClassVar[bool] = False
+    # Whether the protocol's panel votes (the council): only then does a
+    # ``decision_rule`` mean anything, and it is refused elsewhere (configure.py).
+    votes: ClassVar[bool] = False
 
     # ------------------------------------------------------------------ configuration
 

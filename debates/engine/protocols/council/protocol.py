@@ -56,6 +56,7 @@ class CouncilProtocol(DebateProtocol):
               CouncilPhase.CROSS_EXAM, Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE)
     state_view = CouncilState
     more_rounds = True
+    votes = True
     composes_panel = True
     partials = {"head": "debates/protocols/_council_head.html",
                 "chart": "debates/_chart_panel.html", "live": "debates/_rounds.html",

@@ -46,6 +46,28 @@ def verdicts_line(result: DebateResult, t: Callable[..., str]) -> str | None:
              after=words(result.verdicts_after))
 
 
+def overturn_section(result: DebateResult, t: Callable[..., str]) -> list[str]:
+    """When the debate overturned the independent vote: a flag for review, with the
+    agents who moved and what each conceded (their reasons)."""
+    first, final = result.independent_vote, result.final_vote
+    if not result.overturned or first is None or final is None:
+        return []
+    assert first.plurality is not None
+    final_words = (option_label(final.plurality, t) if final.plurality is not None
+                   else t("overturn.tie"))
+    out = [f"## {t('overturn.title')}", "",
+           t("overturn.line", first=inline(option_label(first.plurality, t)),
+             final=inline(final_words)), ""]
+    for mover in result.overturn_movers:
+        to = option_label(mover.to_verdict, t) if mover.to_verdict else "–"
+        out.append("- **" + t("overturn.mover", agent=inline(mover.agent),
+                              from_=inline(option_label(mover.from_verdict, t)),
+                              to=inline(to)) + "**")
+        out += [f"  - {inline(c)}" for c in mover.concessions] \
+            or [f"  - {t('overturn.no_concession')}"]
+    return [*out, ""]
+
+
 def render_markdown(result: DebateResult) -> str:
     t = translator(result.language)
     cfg = result.config
@@ -70,6 +92,9 @@ def render_markdown(result: DebateResult) -> str:
             out.append(f"**{t('change.title')}:** {cell(change.words)}  ")
         out.append(f"**{t('options')}:** " + " · ".join(
             cell(option_label(o, t)) for o in result.options) + "  ")
+    # Which vote the recommendation follows (docs/protocols.md 1.9, "The decision rule"),
+    # worded in the report's language.
+    out.append(f"**{t('decision.title')}:** {cell(result.decision.words)}  ")
     out += [
         f"**{t('stopped')}:** " + t(
             "stopped_line", reason=t(f"reason.{result.stop_reason.value}"),
@@ -86,6 +111,7 @@ def render_markdown(result: DebateResult) -> str:
     if result.degraded:
         out.append(f"**{t('degraded')}:** " + " ".join(map(inline, result.degraded_notes)))
     out.append("")
+    out += overturn_section(result, t)
 
     if result.recommended_path is not None:
         p = result.recommended_path

@@ -23,6 +23,7 @@ from ...i18n import option_label, translator
 from ...points import normalise_items
 from ...schemas import (
     Confidence,
+    DecisionRule,
     Mode,
     NonEmpty,
     Persona,
@@ -35,7 +36,9 @@ from ...schemas import (
     decision_options_field,
     text_fields_only,
 )
-from .change import DebateChange, derive
+from .change import DebateChange, VoteTally, derive
+from .decision import PanelDecision, RuleSource, decide, overturned
+from .labels import labels
 
 
 class ComposedPanel(Strict):
@@ -271,6 +274,18 @@ class Compaction(BaseModel):
     level: int
 
 
+class MovedAgent(BaseModel):
+    """An agent who left the independent plurality during the debate, and why in its
+    own words (docs/protocols.md 1.9, "The decision rule")."""
+
+    agent: str
+    from_verdict: str  # the independent vote's plurality, this agent's first verdict
+    to_verdict: str | None  # its final verdict (None: none usable)
+    # Its concessions, every round's in order: the reasons it gave for moving.
+    concessions: list[str] = Field(default_factory=list)
+    final_stance: str | None = None
+
+
 class DebateResult(ProtocolResult):
     mode: Mode
     agents: list[AgentResult]
@@ -290,6 +305,13 @@ class DebateResult(ProtocolResult):
     recommended_path: RecommendedPath | None
     divergence_report: DivergenceReport | None
     compactions: list[Compaction] = Field(default_factory=list)
+    # Which vote the recommendation follows and why (docs/protocols.md 1.9, "The
+    # decision rule"); a result stored before rules existed followed the debate.
+    decision_rule: DecisionRule = DecisionRule.DEBATE
+    decision_rule_source: RuleSource = RuleSource.STORED_BEFORE
+    # When the debate overturned the independent plurality: the agents who left it,
+    # with their concessions (empty otherwise).
+    overturn_movers: list[MovedAgent] = Field(default_factory=list)
 
     json_head = ("question", "language", "protocol", "mode", "config", "prompt_version",
                  "simulated")
@@ -311,6 +333,41 @@ class DebateResult(ProtocolResult):
     @property
     def debate_change(self) -> DebateChange | None:
         return derive(self)
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="The panel's independent vote: the plurality of the positions "
+        "(round 0), taken before any agent saw another's; null when no agent gave a "
+        "verdict.")
+    @property
+    def independent_vote(self) -> VoteTally | None:
+        change = self.debate_change
+        return change.first if change else None
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="The panel's final vote: the plurality of the final verdicts, "
+        "after cross-examination; null when no agent gave a verdict.")
+    @property
+    def final_vote(self) -> VoteTally | None:
+        change = self.debate_change
+        return change.final if change else None
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="The option the recommendation follows under `decision_rule` "
+        "(vote, debate or confidence), its tally, any tie and how it was broken.")
+    @property
+    def decision(self) -> PanelDecision:
+        return decide(self.decision_rule, self.decision_rule_source, self.options,
+                      self.independent_vote, self.final_vote,
+                      [(a.initial_verdict, a.initial_confidence) for a in self.agents],
+                      labels(self.language))
+
+    @computed_field(  # type: ignore[prop-decorator]
+        description="Whether the debate overturned the independent vote: it had a "
+        "plurality and the final vote's differs (or ties). Flagged for review, with "
+        "`overturn_movers`.")
+    @property
+    def overturned(self) -> bool:
+        return overturned(self.independent_vote, self.final_vote, self.rounds_completed)
 
     def summarize(self) -> ResultSummary:
         path, report = self.recommended_path, self.divergence_report

@@ -26,7 +26,9 @@ from ...state import DebateState, Step
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_note
 from ..sourced import sourced_messages
+from .change import VoteTally, tally
 from .content import with_quality
+from .decision import PanelDecision, decide, overturned, resolve_rule
 from .labels import labels as translator
 from .phases import CouncilPhase
 from .schemas import (
@@ -36,6 +38,7 @@ from .schemas import (
     Compaction,
     DebateResult,
     DivergenceReport,
+    MovedAgent,
     RiskFollowUp,
     RiskStatus,
     SynthesisNarrative,
@@ -90,6 +93,70 @@ def counted_agents(state: DebateState) -> list[int]:
     return council(state).counted_agents(council(state).completed_rounds)
 
 
+def votes(state: DebateState) -> tuple[VoteTally | None, VoteTally | None]:
+    """The independent vote (round 0) and the final one, as the result derives them
+    (``change.derive``): both or neither."""
+    last = council(state).completed_rounds
+    before, after = council(state).verdict_split(0), council(state).verdict_split(last)
+    if before is None or after is None:
+        return None, None
+    agents = len(state.personas)
+    return tally(before, state.options, agents), tally(after, state.options, agents)
+
+
+def panel_decision(state: DebateState, language: str | None = None) -> PanelDecision:
+    """The option the debate's decision rule picks (docs/protocols.md 1.9), from the
+    same figures the result's ``decision`` reads; worded in ``language`` (default the
+    debate's)."""
+    models = [state.config.model_for(CouncilPhase.CROSS_EXAM.value, p)
+              for p in state.personas]
+    rule, source = resolve_rule(state.config.decision_rule, models)
+    first, final = votes(state)
+    view = council(state)
+    positions = [(view.verdict(i, 0), position.confidence)
+                 for i in range(len(state.personas))
+                 if (position := view.position(i)) is not None]
+    return decide(rule, source, state.options, first, final, positions,
+                  translator(language or state.language))
+
+
+def overturn_movers(state: DebateState) -> list[MovedAgent]:
+    """When the debate overturned the independent vote: every counted agent whose first
+    verdict was that vote's plurality and whose final one is not, with its concessions
+    (every round's): the reasons to review."""
+    first, final = votes(state)
+    last = council(state).completed_rounds
+    if not overturned(first, final, last):
+        return []
+    assert first is not None
+    view = council(state)
+    movers = []
+    for i in counted_agents(state):
+        if view.verdict(i, 0) != first.plurality or view.verdict(i, last) == first.plurality:
+            continue
+        concessions = [c for r in range(1, last + 1)
+                       if (exam := view.cross_exam(i, r)) is not None for c in exam.concessions]
+        movers.append(MovedAgent(agent=state.personas[i].name, from_verdict=first.plurality,
+                                 to_verdict=view.verdict(i, last), concessions=concessions,
+                                 final_stance=view.stance(i, last)))
+    return movers
+
+
+def decision_instruction(state: DebateState) -> str:
+    """What the synthesizer is told of the decision rule (in English, as the prompts
+    are): the option to recommend, and when the debate moved away from it."""
+    decision = panel_decision(state, "en")
+    if decision.option is None:
+        return ""
+    first, final = votes(state)
+    line = (f" The panel decides by its decision rule ({decision.words}): the recommended "
+            f"path must recommend {decision.option}.")
+    if overturned(first, final, council(state).completed_rounds) and final is not None:
+        line += (f" The final positions lean {final.plurality or 'to a tie'}: say so under "
+                 "weakest_evidence, with the concessions that moved them.")
+    return line
+
+
 # ---------------------------------------------------------------------- LLM requests
 
 
@@ -134,7 +201,7 @@ def synthesis_messages(
     else:
         path = ("recommended_path: what is at stake, where evidence is strongest and weakest, "
                 "what each path depends on, the recommended path and its risks. Set "
-                "divergence_report to null.")
+                "divergence_report to null." + decision_instruction(state))
     open_disagreements = _open_point_lines(state, finals, last, per_agent)
     user = PROMPTS.render(
         "synthesis",
@@ -153,6 +220,7 @@ def synthesis_messages(
         "agent_names": [names[i].name for i in finals],
         "risk_ids": [r.id for r in risks],
         "stop_reason": reason.value,
+        "decision": panel_decision(state).option,
     }
     focus = "" if open_disagreements == "(none)" else open_disagreements
     return sourced_messages(
@@ -361,6 +429,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
               else [])
     notes = _degraded_notes(state)
     synthesis_turn = state.turn(Phase.SYNTHESIS)
+    decision = panel_decision(state)
     return with_quality(state, DebateResult(
         question=state.question,
         language=state.language,
@@ -393,6 +462,9 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         usage=usage,
         compactions=compactions(state),
         evidence=evidence(state, narrative),
+        decision_rule=decision.rule,
+        decision_rule_source=decision.source,
+        overturn_movers=overturn_movers(state),
     ))
 
 
