@@ -82,7 +82,11 @@ def test_a_result_stored_before_the_engine_moved_loads_and_renders_the_same(name
 ADDED_LINES = {
     # What the debate changed (issue 31), read from verdicts_before and verdicts_after.
     "council": [("**Verdicts:** ", "**What the debate changed:** First vote: wait 2:1; after "
-                 "cross-examination: wait 2:1 (the debate kept the answer)  ")],
+                 "cross-examination: wait 2:1 (the debate kept the answer)  "),
+                # The decision rule (issue 42): a result stored before rules followed
+                # the debate.
+                ("**Options:** ", "**Decision rule:** wait, by the final vote, after "
+                 "cross-examination (stored before decision rules: the debate's)  ")],
 }
 
 

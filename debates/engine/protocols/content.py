@@ -9,10 +9,11 @@ from typing import TypeVar
 
 from pydantic import BaseModel
 
+from ..i18n import option_label, translator
 from ..prompts import PromptFolder
-from ..quality import TextPolicy, TurnText
+from ..quality import TextPolicy, TurnText, panel
 from ..quality.assess import assess, registered_reasons, schema_words
-from ..quality.text import EchoVocabulary
+from ..quality.text import EchoVocabulary, normalised
 from ..quality.turns import leaves
 from ..quality.verdict import verdict
 from ..schemas import Phase, ProtocolResult, QualityReason, TurnStatus, UnverifiedClaim
@@ -51,7 +52,22 @@ def policy(state: DebateState, schemas: tuple[type[BaseModel], ...],
                           [folder.text(name) for name in names])
     return TextPolicy(echo=echo, prose=frozenset(prose),
                       constrained=CONSTRAINED | frozenset(constrained),
-                      decision=frozenset(decision))
+                      decision=frozenset(decision),
+                      options=frozenset(option_names(state)))
+
+
+def option_names(state: DebateState) -> dict[str, str]:
+    """The debate's options by every name a model may write them under, normalised:
+    the identifier, and its label in English and in the debate's language ("sous
+    conditions" for conditional)."""
+    names: dict[str, str] = {}
+    for language in dict.fromkeys(("en", state.language)):
+        t = translator(language)
+        for option in state.options:
+            for name in (option, option_label(option, t)):
+                if flat := normalised(name):
+                    names.setdefault(flat, option)
+    return names
 
 
 def corpus(state: DebateState, skip: Iterable[Phase] = (Phase.VERIFY,)) -> str:
@@ -73,12 +89,22 @@ def claim_quotes(claims: list[UnverifiedClaim]
             for n, c in enumerate(claims, 1)]
 
 
+def citation_reasons(result: ProtocolResult) -> list[QualityReason]:
+    """The citations of the sources that do not check out, when they are a pattern
+    (``evidence.unfound_citation``); none without sources."""
+    if result.evidence is None:
+        return []
+    return panel.unfound_citations([(c.where, c.passage, c.quote, c.known, c.found, c.agent)
+                                    for c in result.evidence.citations])
+
+
 def judged(state: DebateState, result: R, turns: list[TurnText], text_policy: TextPolicy,
            more: Iterable[QualityReason]) -> R:
     """``result`` with its quality and reasons filled in: the text rules over ``turns``,
     the protocol's own reasons (``more``) and the registered rules' checks."""
     quality, reasons = assess(turns, text_policy,
-                              [*more, *registered_reasons(state, result)])
+                              [*more, *citation_reasons(result),
+                               *registered_reasons(state, result)])
     result.quality, result.quality_reasons = quality, reasons
     return result
 

@@ -10,8 +10,13 @@ from itertools import combinations
 
 from ..novelty import similarity, tokens
 from ..schemas import QualityReason
-from .rules import QUOTE_MIN_FOUND, STANCE_SIMILARITY, reason_severity
-from .text import normalised, shorten
+from .rules import (
+    QUOTE_MIN_FOUND,
+    STANCE_SIMILARITY,
+    UNFOUND_CITATION_SHARE,
+    reason_severity,
+)
+from .text import normalised, shorten, words
 
 # Names a model writes when it fills the schema's slot without composing anyone.
 PLACEHOLDER_NAMES = frozenset({
@@ -63,9 +68,93 @@ def stances(stated: Sequence[str], where: str, phase: str,
     stated = [s for s in stated if s.strip()]
     if len(stated) < 2:
         return []
-    same = all(normalised(a) == normalised(b) or similarity(a, b) >= STANCE_SIMILARITY
+    same = all(normalised(a) == normalised(b) or _alike(a, b)
                for a, b in combinations(stated, 2))
     return [reason("stances.identical", where, stated[0], phase, round_number)] if same else []
+
+
+def _alike(a: str, b: str) -> bool:
+    """Word similarity, only between stances that have content words: two made of stop
+    words alone ("Against", "For") have no tokens to compare and are not alike."""
+    ta, tb = tokens(a), tokens(b)
+    return bool(ta and tb) and similarity(ta, tb) >= STANCE_SIMILARITY
+
+
+_OPENING = re.compile(r"^\s*(?P<head>[^:;,.\-–—]+?)\s*(?:[:;,.\-–—]|$)")
+
+
+def named_option(stance: str, names: dict[str, str]) -> str | None:
+    """The option ``stance`` is, or opens with ("Against", "against: the cost..."),
+    from ``names`` (normalised name or label -> option); None otherwise."""
+    whole = normalised(stance)
+    if whole in names:
+        return names[whole]
+    match = _OPENING.match(stance)
+    return names.get(normalised(match.group("head"))) if match else None
+
+
+def stance_verdicts(stated: Iterable[tuple[str, str | None, str | None, str, int, int]],
+                    names: dict[str, str]) -> list[QualityReason]:
+    """Each (where, stance, verdict, phase, round, agent): a stance that names an option
+    other than its own verdict."""
+    found = []
+    for where, stance, verdict, phase, round_number, agent in stated:
+        said = named_option(stance or "", names)
+        if said is not None and verdict is not None and said != verdict:
+            found.append(reason("stances.contradict_verdict", where,
+                                f"stance {stance!r}, verdict {verdict!r}", phase,
+                                round_number, agent))
+    return found
+
+
+# What a synthesis may credit a view to besides an agent: the panel as a whole.
+COLLECTIVE = frozenset({"all", "everyone", "panel", "the panel", "all agents", "agents",
+                        "majority", "the majority", "minority", "the minority", "others",
+                        "全員", "所有人", "全体", "tous", "le panel"})
+_JOINERS = re.compile(r"\s*(?:,|、|，|;|/|&|\band\b|\bet\b|和|と)\s*")
+
+
+def credited(credit: str, agents: Sequence[str]) -> bool:
+    """Whether ``credit`` (one name, or several joined: "Ann, Bo") names agents of the
+    panel; a name may come with a title or a role around it ("Dr. Ann Lee (CFO)")."""
+    known = [set(words(a)) for a in agents]
+    for part in _JOINERS.split(credit):
+        flat = normalised(part)
+        if not flat or flat in COLLECTIVE:
+            continue
+        said = set(words(part))
+        if not any(name and (name <= said or said <= name) for name in known):
+            return False
+    return True
+
+
+def unknown_credits(credits: Iterable[tuple[str, str]], agents: Sequence[str],
+                    phase: str) -> list[QualityReason]:
+    """Each (where, credited name): one reason naming every credit to nobody."""
+    unknown = [(where, name) for where, name in credits if not credited(name, agents)]
+    if not unknown:
+        return []
+    names = ", ".join(dict.fromkeys(name for _, name in unknown))
+    return [reason("agents.unknown_credit", unknown[0][0] + (
+        f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""), names, phase)]
+
+
+def unfound_citations(cited: Sequence[tuple[str, str, str, bool, bool, int]]
+                      ) -> list[QualityReason]:
+    """Each citation of a source as (where, passage, quote, known, found, agent): when
+    at least ``UNFOUND_CITATION_SHARE`` of them do not check out, one reason for each
+    that does not, where it was made."""
+    bad = [c for c in cited if not (c[3] and c[4])]
+    if not bad or len(bad) / len(cited) < UNFOUND_CITATION_SHARE:
+        return []
+    found = []
+    for where, passage, quote, known, _, agent in bad:
+        what = (f"[{passage}] \"{quote}\" not found in {passage.split('.')[0]}" if known
+                else f"[{passage}]: no such passage")
+        found.append(reason("evidence.unfound_citation", where,
+                            f"{len(bad)} of {len(cited)} citations do not check out; {what}",
+                            agent=agent if agent >= 0 else None))
+    return found
 
 
 def quotes(cited: Iterable[tuple[str, str, str | None, int | None, int | None]],

@@ -60,6 +60,10 @@ EMPTY_MAX_CJK_CHARS = 2
 # Share of a quote's words found in the debate: a third, so a paraphrase passes.
 QUOTE_MIN_FOUND = 1 / 3
 STANCE_SIMILARITY = 0.9
+# Share of a debate's citations of its sources that do not check out (an unknown
+# passage id, or a quote not in the passage cited) from which the result is doubtful.
+UNFOUND_CITATION_SHARE = 1 / 3
+REPEATED_ITEM_TIMES = 3  # one item this many times in one list
 
 BUILTIN_RULES: tuple[Rule, ...] = (
     Rule("degenerate_text.digit_run", "doubtful",
@@ -98,6 +102,26 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          "under a third of the words (stemmed, stop words left out) appear in the "
          "debate, its question or its sources",
          "a citation of something nobody said supports nothing"),
+    Rule("evidence.unfound_citation", "doubtful",
+         f"at least {UNFOUND_CITATION_SHARE:.0%} of the citations of the debate's sources "
+         "(and at least one) name no passage of them or quote words not in the passage "
+         "cited",
+         "a quote the source does not hold, cited as if it did, is an invented source; "
+         "one slip among many real quotes is not a pattern, a third is"),
+    Rule("decision.missing", "unusable",
+         "the synthesis wrote neither a recommendation nor a divergence report",
+         "a result without either has no decision at all, whatever else it says"),
+    Rule("stances.contradict_verdict", "doubtful",
+         "a stance that is an option, or opens with one (\"Against: ...\"), other than "
+         "the verdict given with it",
+         "an agent that says \"Against\" and votes for cannot be read either way"),
+    Rule("agents.unknown_credit", "doubtful",
+         "a view or camp of the synthesis credited to a name no agent of the panel bears",
+         "points credited to someone who does not exist were not raised by the panel"),
+    Rule("degenerate_text.repeated_items", "doubtful",
+         f"one item {REPEATED_ITEM_TIMES} or more times in one list of a turn (case, "
+         "spacing and punctuation aside)",
+         "a list that says one sentence again and again holds one item, not many"),
     Rule("counts.contradict", "doubtful",
          "a critic's claimed_counts differ from the issues it listed",
          "the critic's own words and its figures cannot both be right"),

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..schemas import QualityReason
-from .rules import reason_severity
-from .text import EchoVocabulary, Finding, digit_run, empty, repetition
+from .rules import REPEATED_ITEM_TIMES, reason_severity
+from .text import EchoVocabulary, Finding, digit_run, empty, normalised, repetition, shorten
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,9 @@ class TextPolicy:
     decision: frozenset[tuple[str, str]] = frozenset()
     # Fields that copy text on purpose (a verifier's quote): never an echo.
     verbatim: frozenset[str] = frozenset({"quote"})
+    # The debate's options and their labels, normalised: a prose field that names one
+    # ("lease" as a stance) is an answer, not an empty field.
+    options: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -52,11 +55,43 @@ def leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, 
             yield from leaves(item, path)
 
 
+def string_lists(value: Any, path: tuple[str, ...] = ()
+                 ) -> Iterator[tuple[tuple[str, ...], list[str]]]:
+    """Every list of strings in a payload with its path of field names."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from string_lists(item, (*path, str(key)))
+    elif isinstance(value, list):
+        texts = [item for item in value if isinstance(item, str)]
+        if texts:
+            yield path, texts
+        for item in value:
+            if not isinstance(item, str):
+                yield from string_lists(item, path)
+
+
+def repeated_item(items: list[str]) -> Finding | None:
+    """One item (case, spacing and punctuation aside) ``REPEATED_ITEM_TIMES`` or more
+    times in one list."""
+    counts: dict[str, int] = {}
+    for item in items:
+        flat = normalised(item)
+        if flat:
+            counts[flat] = counts.get(flat, 0) + 1
+    if not counts:
+        return None
+    flat, times = max(counts.items(), key=lambda kv: kv[1])
+    if times < REPEATED_ITEM_TIMES:
+        return None
+    return ("degenerate_text.repeated_items",
+            f"{times} of {len(items)} items the same: {shorten(flat, 60)}")
+
+
 def _findings(policy: TextPolicy, name: str, text: str) -> list[Finding]:
     found = [digit_run(text), repetition(text)]
     if name not in policy.verbatim:
         found.append(policy.echo.echo(text, prose=name in policy.prose))
-    if name in policy.prose:
+    if name in policy.prose and normalised(text) not in policy.options:
         found.append(empty(text))
     return [f for f in found if f is not None]
 
@@ -77,6 +112,12 @@ def turn_reasons(turn: TurnText, policy: TextPolicy) -> list[QualityReason]:
                 more[rule] = more.get(rule, 0) + 1
             else:
                 first[rule] = (".".join(path), evidence)
+    for path, items in string_lists(turn.payload):
+        if path and path[-1] in policy.constrained:
+            continue
+        finding = repeated_item(items)
+        if finding is not None and finding[0] not in first:
+            first[finding[0]] = (".".join(path), finding[1])
     reasons = []
     for rule, (where, evidence) in first.items():
         extra = f" (and {more[rule]} more)" if rule in more else ""

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ... import prompts
 from ...quality import TextPolicy, panel
-from ...schemas import VerifierReport
+from ...schemas import Phase, QualityReason, TurnStatus, VerifierReport
 from ...state import DebateState
-from ..content import claim_quotes, corpus, judged, policy, read_turns
+from ..content import claim_quotes, corpus, judged, option_names, policy, read_turns
 from ..judge import judge_reasons
 from .phases import CouncilPhase
 from .schemas import (
@@ -51,6 +51,43 @@ def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
                               f"every agent's stance in round {result.rounds_completed}",
                               CouncilPhase.CROSS_EXAM.value, result.rounds_completed)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
+    more += _stance_verdicts(state, result)
+    more += _synthesis_reasons(state, result)
     more += judge_reasons(state)
     return judged(state, result, read_turns(state, step_label), text_policy(state),
                   more)
+
+
+def _stance_verdicts(state: DebateState, result: DebateResult) -> list[QualityReason]:
+    """Stances that name an option other than the verdict given with them, at the
+    position and at the end."""
+    last = result.rounds_completed
+    stated = []
+    for a in result.agents:
+        name = a.persona.name
+        stated.append((f"position · {name}", a.initial_stance, a.initial_verdict,
+                       CouncilPhase.POSITION.value, 0, a.index))
+        if last and (a.final_stance, a.final_verdict) != (a.initial_stance, a.initial_verdict):
+            stated.append((f"round {last} · {name}", a.final_stance, a.final_verdict,
+                           CouncilPhase.CROSS_EXAM.value, last, a.index))
+    return panel.stance_verdicts(stated, option_names(state))
+
+
+def _synthesis_reasons(state: DebateState, result: DebateResult) -> list[QualityReason]:
+    """What the synthesis itself must hold: a decision (a recommendation or a divergence
+    report), and views credited to agents of the panel."""
+    synthesis = state.turn(Phase.SYNTHESIS)
+    if synthesis is None or synthesis.status is not TurnStatus.OK:
+        return []
+    found = []
+    phase = Phase.SYNTHESIS.value
+    if result.recommended_path is None and result.divergence_report is None:
+        found.append(panel.reason("decision.missing", "synthesis",
+                                  "recommended_path and divergence_report both null", phase))
+    credits = [(f"synthesis · disagreements · {topic.topic}", view.agent)
+               for topic in result.disagreements for view in topic.views]
+    if result.divergence_report is not None:
+        credits += [("synthesis · divergence_report.camps", camp.agent)
+                    for camp in result.divergence_report.camps]
+    found += panel.unknown_credits(credits, [p.name for p in state.personas], phase)
+    return found
