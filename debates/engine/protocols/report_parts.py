@@ -8,6 +8,7 @@ from collections.abc import Callable
 from ..i18n import citer_words, translator, where_words
 from ..markdown import inline
 from ..schemas import EvidenceUse, ProtocolResult, Quality, UnverifiedClaim
+from ..sources.citations import PassageCitation, mark_citations, normalised
 
 
 def claims_section(t: Callable[..., str], claims: list[UnverifiedClaim], ok: bool,
@@ -103,3 +104,26 @@ def evidence_section(result: ProtocolResult) -> list[str]:
                 for c in evidence.not_found]
         out.append("")
     return out
+
+
+def mark_unfound(markdown: str, result: ProtocolResult) -> str:
+    """A rendered report with every citation that does not check out marked where it
+    stands ("[S1.2] "…" *(not found in S1)*"), so no report quotes an unfound quote as
+    if the source held it (docs/engine.md, "Sources"). A citation without a quote of a
+    passage that exists claims no words and is left as written."""
+    evidence = result.evidence
+    if evidence is None or not evidence.not_found:
+        return markdown
+    t = translator(result.language)
+    bad = {(c.passage, normalised(c.quote)): c.known for c in evidence.not_found}
+    unknown = {c.passage for c in evidence.not_found if not c.known}
+
+    def marker(cite: PassageCitation) -> str | None:
+        if cite.passage in unknown:
+            return f"*({t('evidence.mark_unknown', passage=cite.passage)})*"
+        if cite.quote and bad.get((cite.passage, normalised(cite.quote))) is True:
+            source = cite.passage.split(".")[0]
+            return f"*({t('evidence.mark_not_found', source=source)})*"
+        return None
+
+    return mark_citations(markdown, marker)

@@ -143,14 +143,18 @@ def unfound_citations(cited: Sequence[tuple[str, str, str, bool, bool, int]]
                       ) -> list[QualityReason]:
     """Each citation of a source as (where, passage, quote, known, found, agent): when
     at least ``UNFOUND_CITATION_SHARE`` of them do not check out, one reason for each
-    that does not, where it was made."""
+    that does not, where it was made. A passage that exists cited without any quote
+    counts neither way."""
+    # A passage that exists cited without a quote claims no words: neither found nor
+    # invented, so it does not count.
+    cited = [c for c in cited if c[2] or not c[3]]
     bad = [c for c in cited if not (c[3] and c[4])]
     if not bad or len(bad) / len(cited) < UNFOUND_CITATION_SHARE:
         return []
     found = []
     for where, passage, quote, known, _, agent in bad:
-        what = (f"[{passage}] \"{quote}\" not found in {passage.split('.')[0]}" if known
-                else f"[{passage}]: no such passage")
+        # Not in the citation form: the report marks citations, not its own reasons.
+        what = f"{passage} does not hold \"{quote}\"" if known else f"no passage {passage}"
         found.append(reason("evidence.unfound_citation", where,
                             f"{len(bad)} of {len(cited)} citations do not check out; {what}",
                             agent=agent if agent >= 0 else None))

@@ -81,7 +81,8 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          "a model that copies its instructions or the schema answered nothing"),
     Rule("empty_content.one_word", "doubtful",
          f"a prose field (a persona's background, a stance, a summary...) of "
-         f"{EMPTY_MAX_WORDS} word, or {EMPTY_MAX_CJK_CHARS} CJK characters, or none",
+         f"{EMPTY_MAX_WORDS} word, or {EMPTY_MAX_CJK_CHARS} CJK characters, or none; one "
+         "that names one of the debate's options (\"lease\" as a stance) is an answer",
          "valid in form, empty of content: \"Backere\" is no background"),
     Rule("agents.placeholder_name", "doubtful",
          "a composed persona named like a placeholder (Name, Namen, Agent, Persona...) "
@@ -95,7 +96,8 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          "confidences that never move and never differ are not a measurement"),
     Rule("stances.identical", "doubtful",
          f"every agent's (2 or more) stance the same text (word similarity >= "
-         f"{STANCE_SIMILARITY})",
+         f"{STANCE_SIMILARITY}; stances of stop words alone, \"Against\" and \"For\", "
+         "only when equal)",
          "independent agents writing one sentence copied it, they did not agree"),
     Rule("evidence.unfound_quote", "doubtful",
          "a quote cited as evidence (a verifier's quote, a workflow citation) of which "

@@ -46,6 +46,7 @@ from ..base import (
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
 from ..reading import PanelReading
+from ..report_parts import mark_unfound
 from ..sourced import sourced_messages
 from . import estimate, pages
 from .content import with_quality
@@ -449,7 +450,9 @@ class AdversarialProtocol(DebateProtocol):
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, AdversarialResult)
-        return adversarial_markdown(result)
+        # Citations that do not check out marked where they stand (docs/engine.md,
+        # "Sources").
+        return mark_unfound(adversarial_markdown(result), result)
 
     def render_transcript(self, state: DebateState) -> str:
         ledger = self.ledger(state)

@@ -28,6 +28,7 @@ from ..base import (
 )
 from ..judge import judge_ask, judge_request, judge_step
 from ..reading import PanelReading
+from ..report_parts import mark_unfound
 from . import estimate, pages, reading, report, steps, stored, synthesis, transcript
 from .convergence import diagnostic_meaning
 from .phases import CouncilPhase
@@ -231,7 +232,9 @@ class CouncilProtocol(DebateProtocol):
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, DebateResult)
-        return report.render_markdown(result)
+        # Citations that do not check out marked where they stand (docs/engine.md,
+        # "Sources").
+        return mark_unfound(report.render_markdown(result), result)
 
     def render_transcript(self, state: DebateState) -> str:
         return transcript.render_transcript(state)

@@ -47,6 +47,7 @@ from ..base import (
 )
 from ..evidence import EvidenceRules, evidence_report
 from ..judge import judge_ask, judge_note, judge_request, judge_step
+from ..report_parts import mark_unfound
 from ..sourced import sourced_messages
 from . import estimate, pages
 from .content import with_quality
@@ -502,7 +503,9 @@ class WorkflowProtocol(DebateProtocol):
 
     def render_markdown(self, result: BaseModel) -> str:
         assert isinstance(result, WorkflowResult)
-        return workflow_markdown(result)
+        # Citations that do not check out marked where they stand (docs/engine.md,
+        # "Sources").
+        return mark_unfound(workflow_markdown(result), result)
 
     def render_transcript(self, state: DebateState) -> str:
         t = labels(state.language)
