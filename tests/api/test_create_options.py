@@ -77,3 +77,16 @@ def test_a_mixed_panel_reaches_the_stored_debate_and_its_page(member_client):
     assert cards[:3] == ["sim/alpha", "sim/beta", "sim/alpha"], cards
     plain = Debate.objects.get(code=_create(member_client).json()["code"])
     assert "panel_models" not in plain.settings  # stored as before when not asked for
+
+def test_a_decision_rule_reaches_the_stored_config_and_is_refused_off_the_council(
+        member_client):
+    response = _create(member_client, decision_rule="confidence")
+    assert response.status_code == 201, response.content
+    debate = Debate.objects.get(code=response.json()["code"])
+    assert debate.settings["decision_rule"] == "confidence"
+    refused = _create(member_client, protocol="adversarial", decision_rule="vote")
+    assert refused.status_code == 400, refused.content
+    body = refused.json()
+    assert list(body["errors"]) == ["decision_rule"] and "takes no vote" in body["message"]
+    assert _create(member_client, decision_rule="loudest").status_code == 422
+    assert Debate.objects.count() == 1

@@ -101,6 +101,8 @@ def test_verbose_adds_the_transcript():
         ([QUESTION, "--model", "nonsense-provider/x"], "unknown model 'nonsense-provider/x'"),
         ([QUESTION, "--agents", "13"], "--agents"),
         ([QUESTION, "--rounds", "0"], "--max-rounds"),
+        ([QUESTION, "--protocol", "adversarial", "--decision-rule", "vote"],
+         "--decision-rule: the adversarial protocol's panel takes no vote"),
         ([QUESTION, "--personas", str(CASES / "personas" / "invalid_missing_field.yaml")],
          "invalid_missing_field.yaml: persona 1 (B): field 'approach' is required"),
         ([QUESTION, "--personas", str(CASES / "personas" / "invalid_unknown_field.json")],
@@ -112,6 +114,18 @@ def test_bad_input_exits_2_with_a_one_line_reason(args, fragment):
         run(*args)
     assert info.value.returncode == 2
     assert fragment in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_decision_rule_asked_for_is_followed_and_said(capsys):
+    out, _ = run(QUESTION, "--mode", "quick", "--decision-rule", "debate", "--format", "json")
+    result = json.loads(out)
+    assert result["decision_rule"] == "debate" and result["decision_rule_source"] == "setting"
+    final, decision = result["final_vote"], result["decision"]
+    if final["plurality"] is not None:
+        assert decision["option"] == final["plurality"]
+    else:  # this seed's final vote ties: the independent vote breaks it, and says so
+        assert decision["option"] in final["tied"] and decision["tie_break"] in ("vote", "order")
+        assert "broken by" in decision["words"]
 
 
 def test_bad_input_in_a_real_process_exits_2_and_prints_nothing_on_stdout():
