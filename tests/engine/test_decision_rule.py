@@ -159,6 +159,9 @@ async def test_an_overturned_vote_is_flagged_with_the_movers_reasons():
     assert ("**Decision rule:** for, by the independent vote, taken before any agent saw "
             "another's position (the default: every agent runs one model)") in report
     assert "## For review: the debate overturned the independent vote" in report
+    assert ("## Recommended path\n\n*Decision rule: for, by the independent vote, taken "
+            "before any agent saw another's position (the default: every agent runs one "
+            "model)*\n") in report
     assert "- **Ann: for → against**\n  - Cy's migration estimate is more realistic" in report
     assert "- **Bo: for → against**\n  - conceded nothing in words" in report
 

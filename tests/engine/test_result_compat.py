@@ -86,7 +86,10 @@ ADDED_LINES = {
                 # The decision rule (issue 42): a result stored before rules followed
                 # the debate.
                 ("**Options:** ", "**Decision rule:** wait, by the final vote, after "
-                 "cross-examination (stored before decision rules: the debate's)  ")],
+                 "cross-examination (stored before decision rules: the debate's)  "),
+                ("## Recommended path", "*Decision rule: wait, by the final vote, after "
+                 "cross-examination (stored before decision rules: the debate's)*"),
+                ("## Recommended path", "")],
 }
 
 

@@ -116,6 +116,8 @@ def render_markdown(result: DebateResult) -> str:
     if result.recommended_path is not None:
         p = result.recommended_path
         out += [f"## {t('recommended_path')}", "", *not_advice(result),
+                # Which vote it follows, where the recommendation is read.
+                f"*{t('decision.title')}: {inline(result.decision.words)}*", "",
                 inline(p.recommendation), "",
                 f"- **{t('stakes')}:** {inline(p.stakes)}",
                 f"- **{t('strongest')}:** {inline(p.strongest_evidence)}",
