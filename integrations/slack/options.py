@@ -10,7 +10,13 @@ import shlex
 from argparse import ArgumentParser
 from typing import Any, NoReturn
 
-from debates.engine import add_cli_arguments, check_agents, parse_options, parse_panel_models
+from debates.engine import (
+    add_cli_arguments,
+    check_agents,
+    check_decision_rule,
+    parse_options,
+    parse_panel_models,
+)
 from debates.services import DebateSpec
 
 # The CLI's options that Slack refuses: they read files on the server (--personas,
@@ -79,6 +85,7 @@ def read_command(text: str) -> DebateSpec:
         raise UsageError(f"{', '.join(refused)} cannot be used from Slack")
     try:
         check_agents(opts["protocol"], opts["agents"])
+        check_decision_rule(opts["protocol"], opts["decision_rule"])
         options = parse_options(opts["options"])
         panel_models = parse_panel_models(opts["panel_models"]) or None
     except ValueError as exc:
@@ -92,4 +99,5 @@ def read_command(text: str) -> DebateSpec:
         threshold=opts["threshold"], anonymize_peers=opts["anonymize"] or None,
         options=options, fallback_model=opts["fallback_model"], seed=opts["seed"],
         phase_models={"synthesis": synthesis, "verify": synthesis} if synthesis else None,
+        decision_rule=opts["decision_rule"],
     )
