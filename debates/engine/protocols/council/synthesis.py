@@ -128,7 +128,7 @@ def overturn_movers(state: DebateState) -> list[MovedAgent]:
     last = council(state).completed_rounds
     if not overturned(first, final, last):
         return []
-    assert first is not None
+    assert first is not None and first.plurality is not None
     view = council(state)
     movers = []
     for i in counted_agents(state):
