@@ -79,3 +79,14 @@ def test_the_prompt_version_is_v3_and_each_protocols_prompts_are_in_its_package(
         folder = get_protocol(name).prompts()
         assert folder.path("synthesis").parent == SHARED.parent / "protocols" / name / "prompts"
         assert folder.path("verifier").parent == SHARED
+
+
+def test_the_compose_call_is_shown_the_sources_titles_not_their_text():
+    # Issue 42: the whole source made compose the slowest call of every sourced run.
+    state, _ = run("council", sources(), mode="quick")
+    [(turn, request)] = [(t, r) for t, r in _requests(state, "council")
+                         if t.phase.value == "compose"]
+    text = "\n".join(m["content"] for m in request.messages)
+    assert "- S1: Incident review\n- S2: Cost notes" in text and QUESTION in text
+    assert "[S1." not in text and "[S2.1]" not in text and "40 cents" not in text
+    assert PASSAGES_HINT not in request.hints and turn.offered == []

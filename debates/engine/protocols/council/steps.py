@@ -246,14 +246,21 @@ def compose_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str
         "n": needed, "question": state.question, "language": state.language,
         "reserved_names": reserved,
     }
-    messages = sourced_messages(
-        state, state.config.model_for(CouncilPhase.COMPOSE.value), own="",
-        user=PROMPTS.render(
-            "compose",
-            n=needed,
-            reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
-            if reserved else "",
-        ),
-        schema=composed_panel_of(needed), hints=hints,
+    user = PROMPTS.render(
+        "compose",
+        n=needed,
+        reserved_block=f"- Do not reuse these names: {', '.join(reserved)}."
+        if reserved else "",
     )
+    # The question and the sources' titles, not their text (docs/engine.md, "Sources"):
+    # who should sit on the panel follows from what is asked and what the documents
+    # are; their passages made compose the slowest call of every sourced run on a
+    # small local model (1,785 prompt tokens, issue 42).
+    titles = "\n".join(f"- {d.id}: {d.title}" for d in state.sources)
+    if titles:
+        user = (f"The panel will read these sources (titles only here):\n{titles}"
+                f"\n\n{user}")
+    messages = prompts.laid_out(
+        head=prompts.head(state.language, state.question, state.context), own="",
+        user=user, schema=composed_panel_of(needed))
     return messages, hints
