@@ -88,8 +88,8 @@ class DebateSpec:
     fallback_model: str | None = None
     seed: int | None = None
     simulator: SimulatorOptions | None = None
-    # Which vote the council's recommendation follows; None = the default (docs/
-    # protocols.md 1.9, "The decision rule").
+    # Which vote the council's recommendation follows; None = the default
+    # (docs/protocols.md 1.9, "The decision rule").
     decision_rule: str | None = None
     personas: Sequence[Persona] = ()
     # Codes of the team's library personas; they sit on the panel after ``personas``.
