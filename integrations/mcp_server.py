@@ -19,7 +19,7 @@ import inspect
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from asgiref.sync import sync_to_async
 from django.core.exceptions import PermissionDenied
@@ -290,7 +290,9 @@ def build_server(secret: str) -> MCPServer:
                            synthesis_model: str | None = None,
                            fallback_model: str | None = None,
                            seed: int | None = None,
-                           sources: list[str] | None = None) -> dict[str, Any]:
+                           sources: list[str] | None = None,
+                           decision_rule: Literal["vote", "debate", "confidence"] | None = None,
+                           ) -> dict[str, Any]:
         """Start a debate on a decision question; returns its status (with its
         code) at once. The options of POST /api/debates/, with the same checks:
         question (at most 20,000 characters), context, mode (quick, medium or deep),
@@ -304,8 +306,11 @@ def build_server(secret: str) -> MCPServer:
         answers verdicts choose between; default: automatic), anonymize_peers,
         synthesis_model, fallback_model, seed, sources (library source codes from
         list_sources: the panel reads them as S1, S2... and the debate starts once
-        they are read); team is a team code (default: your first team).
-        A refusal names the field. Follow it with wait_for_debate, then get_result."""
+        they are read), decision_rule (council only: vote, the independent positions;
+        debate, the final ones; confidence, the independent ones weighted by confidence
+        rank; default vote, or debate when the panel's models differ); team is a team
+        code (default: your first team). A refusal names the field. Follow it with
+        wait_for_debate, then get_result."""
         payload: dict[str, Any] = {"question": question, "context": context, "mode": mode,
                                    "personas": personas or [], "protocol": protocol,
                                    "anonymize_peers": anonymize_peers,
@@ -315,7 +320,8 @@ def build_server(secret: str) -> MCPServer:
             "model": model, "panel_models": panel_models, "agents": agents,
             "max_rounds": max_rounds, "options": options,
             "threshold": threshold, "synthesis_model": synthesis_model,
-            "fallback_model": fallback_model, "seed": seed}.items() if v is not None})
+            "fallback_model": fallback_model, "seed": seed,
+            "decision_rule": decision_rule}.items() if v is not None})
         return await sync_to_async(start)(identity, payload, team)
 
     @tool

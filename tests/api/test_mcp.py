@@ -252,6 +252,9 @@ def test_mcp_refusals_name_the_field_and_every_protocol_runs_start_wait_result(o
                 "question": "Should we adopt a four-day week?", "personas": ["not-a-code"]}),
             "seed": await session.call_tool("start_debate", {
                 "question": "Should we adopt a four-day week?", "seed": -1}),
+            "decision_rule": await session.call_tool("start_debate", {
+                "question": "Should we adopt a four-day week?", "protocol": "adversarial",
+                "decision_rule": "vote"}),
         }
         walked = {}
         for protocol in protocols:
@@ -259,6 +262,7 @@ def test_mcp_refusals_name_the_field_and_every_protocol_runs_start_wait_result(o
                 "question": "Should we adopt a four-day week?", "mode": "quick",
                 "model": "sim/default", "protocol": protocol, "seed": 7,
                 "synthesis_model": "sim/judge",
+                **({"decision_rule": "confidence"} if protocol == "council" else {}),
                 "inline_personas": [{"name": "Dana", "background": "CFO",
                                      "expertise": "Pricing", "approach": "Downside first",
                                      "bias": "Cautious"}]}))
@@ -276,9 +280,13 @@ def test_mcp_refusals_name_the_field_and_every_protocol_runs_start_wait_result(o
     assert "question" in texts["long"] and "20,000" in texts["long"], texts["long"]
     assert "personas.0" in texts["persona"], texts["persona"]
     assert "seed" in texts["seed"], texts["seed"]
+    assert "decision_rule" in texts["decision_rule"], texts["decision_rule"]
     for protocol, (started, waited, result) in out["walked"].items():
         debate = Debate.objects.get(code=started["code"])
         assert debate.protocol == protocol and debate.settings["seed"] == 7
+        if protocol == "council":
+            assert debate.settings["decision_rule"] == "confidence"
+            assert result["result"]["decision_rule"] == "confidence"
         assert [p["name"] for p in debate.given_personas] == ["Dana"]
         assert waited["active"] is False and waited["status"] == "succeeded", waited
         # The status fields beside the protocol's typed result, as get_result says.
