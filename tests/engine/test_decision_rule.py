@@ -8,7 +8,9 @@ import json
 
 import pytest
 
-from debates.engine import get_protocol, resolve_config
+from debates.engine import get_protocol, resolve_config, run_protocol
+from debates.engine.hooks import EngineHooks
+from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols.council.change import VoteTally
 from debates.engine.protocols.council.decision import (
     RuleSource,
@@ -19,8 +21,9 @@ from debates.engine.protocols.council.decision import (
 )
 from debates.engine.protocols.council.labels import labels
 from debates.engine.protocols.council.schemas import DebateResult
-from debates.engine.protocols.council.synthesis import synthesis_messages
-from debates.engine.schemas import DecisionRule
+from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
+from debates.engine.schemas import DecisionRule, Persona, SimulatorOptions
+from debates.engine.state import DebateState
 from tests.engine.test_debate_change import FIXTURES
 from tests.engine.test_debate_change import result as stored_result
 from tests.engine.test_trajectories import agent, debate
@@ -193,3 +196,23 @@ async def test_a_kept_vote_is_not_flagged():
 def test_a_rule_for_a_protocol_without_a_vote_is_refused(protocol):
     with pytest.raises(ValueError, match="takes no vote"):
         resolve_config(protocol=protocol, decision_rule="vote")
+
+
+async def test_a_mixed_panel_follows_the_debate_by_default():
+    def persona(name: str, model: str) -> Persona:
+        return Persona(name=name, background="CFO", expertise="Pricing",
+                       approach="Downside first", bias="Cautious", model=model)
+
+    state = DebateState(
+        question="Should we migrate our billing service to PostgreSQL?",
+        config=resolve_config(mode="quick", agents=3, max_rounds=1, retry_backoff_s=0.0,
+                              simulator=SimulatorOptions(script={"agents": FLIP})),
+        given_personas=[persona("Ann", "sim/default"), persona("Bo", "sim/second"),
+                        persona("Cy", "sim/default")])
+    await run_protocol(state, EngineHooks())
+    result = build_result(state, usage_from_calls([]))
+    assert [a.model for a in result.agents] == ["sim/default", "sim/second", "sim/default"]
+    assert (result.decision_rule, result.decision_rule_source) == (
+        DecisionRule.DEBATE, RuleSource.MIXED_MODELS)
+    assert result.decision.option == "against" and result.overturned
+    assert result.decision.words.endswith("(the default: the panel's models differ)")

@@ -93,6 +93,12 @@ def counted_agents(state: DebateState) -> list[int]:
     return council(state).counted_agents(council(state).completed_rounds)
 
 
+def agent_model(state: DebateState, agent: int) -> str:
+    """The model agent ``agent`` debates with: what ``AgentResult.model`` shows, and
+    what the default decision rule reads (one model, or a mixed panel)."""
+    return state.config.model_for(CouncilPhase.CROSS_EXAM.value, state.personas[agent])
+
+
 def votes(state: DebateState) -> tuple[VoteTally | None, VoteTally | None]:
     """The independent vote (round 0) and the final one, as the result derives them
     (``change.derive``): both or neither."""
@@ -108,8 +114,7 @@ def panel_decision(state: DebateState, language: str | None = None) -> PanelDeci
     """The option the debate's decision rule picks (docs/protocols.md 1.9), from the
     same figures the result's ``decision`` reads; worded in ``language`` (default the
     debate's)."""
-    models = [state.config.model_for(CouncilPhase.CROSS_EXAM.value, p)
-              for p in state.personas]
+    models = [agent_model(state, i) for i in range(len(state.personas))]
     rule, source = resolve_rule(state.config.decision_rule, models)
     first, final = votes(state)
     view = council(state)
@@ -402,7 +407,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
             AgentResult(
                 index=i,
                 persona=persona,
-                model=state.config.model_for(CouncilPhase.CROSS_EXAM.value, persona),
+                model=agent_model(state, i),
                 initial_stance=position.stance if position else None,
                 initial_confidence=position.confidence if position else None,
                 final_stance=council(state).stance(i, last) if i in finals else None,
