@@ -28,6 +28,7 @@ from debates.engine import (
     Mode,
     ModeSetting,
     check_agents,
+    check_decision_rule,
     check_model,
     clean_question,
     get_protocol,
@@ -99,6 +100,18 @@ class SettingsForm(forms.Form):
     anonymize_peers = forms.BooleanField(
         label="Anonymise peers (agents see 'Agent B', not names)", required=False,
     )
+    # Which vote a council's recommendation follows (docs/protocols.md 1.9, "The
+    # decision rule"); blank = the default, by the panel's models.
+    decision_rule = forms.ChoiceField(
+        label="Decision rule", required=False,
+        choices=[("", "default: the independent vote, or the debate's on a mixed panel"),
+                 ("vote", "vote: the independent positions, before any agent saw another's"),
+                 ("debate", "debate: the final positions, after cross-examination"),
+                 ("confidence", "confidence: the independent positions weighted by "
+                                "confidence rank")],
+        help_text="Which vote the council's recommendation follows (council only); the "
+        "result flags a debate that overturned the independent vote.",
+    )
     # Advanced: for models behind the team's own server (docs/models.md).
     output_mode = forms.ChoiceField(
         label="Structured output", required=False, initial="auto",
@@ -165,6 +178,9 @@ class SettingsForm(forms.Form):
             "output_mode": data.get("output_mode") or "auto",
             "context_limit_tokens": data.get("context_limit_tokens"),
             "options": data.get("options"),
+            # A body without the field (an API re-run) keeps the base's rule.
+            **({"decision_rule": data.get("decision_rule") or None}
+               if "decision_rule" in self.data else {}),
         }
 
     def build_config(self, base: dict[str, Any]) -> DebateConfig | None:
@@ -207,7 +223,7 @@ class DebateForm(SettingsForm):
     field_order = ["question", "context", "protocol", "library_personas", "library_sources",
                    "options", "mode",
                    "model", "panel_models", "agents", "max_rounds", "threshold",
-                   "anonymize_peers", "output_mode", "context_limit_tokens"]
+                   "anonymize_peers", "decision_rule", "output_mode", "context_limit_tokens"]
 
     def __init__(self, *args: Any, team: Team, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -258,6 +274,11 @@ class DebateForm(SettingsForm):
                 check_agents(data["protocol"] or "council", data.get("agents"))
             except ValueError as exc:
                 self.add_error("agents", f"Agents: {exc}.")
+            try:
+                check_decision_rule(data["protocol"] or "council", data.get("decision_rule")
+                                    or None)
+            except ValueError as exc:
+                self.add_error("decision_rule", f"Decision rule: {exc}.")
         return data
 
     def spec(self) -> DebateSpec:
@@ -272,6 +293,7 @@ class DebateForm(SettingsForm):
             max_rounds=data.get("max_rounds"), threshold=data.get("threshold"),
             anonymize_peers=bool(data.get("anonymize_peers")),
             options=data.get("options"),
+            decision_rule=data.get("decision_rule") or None,
             library_personas=list(data.get("library_personas") or []),
             sources=list(data.get("library_sources") or []),
         )
@@ -301,8 +323,8 @@ class RerunForm(SettingsForm):
 
     field_order = ["question", "context", "panel", "keep_sources", "library_sources",
                    "options", "mode", "model", "panel_models", "agents",
-                   "max_rounds", "threshold", "anonymize_peers", "output_mode",
-                   "context_limit_tokens"]
+                   "max_rounds", "threshold", "anonymize_peers", "decision_rule",
+                   "output_mode", "context_limit_tokens"]
 
     def __init__(self, *args: Any, debate: Debate, **kwargs: Any) -> None:
         self.debate = debate
@@ -313,6 +335,7 @@ class RerunForm(SettingsForm):
             "panel_models": ", ".join(cfg.panel_models),
             "agents": cfg.agents, "max_rounds": cfg.max_rounds, "threshold": cfg.threshold,
             "anonymize_peers": cfg.anonymize_peers,
+            "decision_rule": cfg.decision_rule.value if cfg.decision_rule else "",
             "output_mode": cfg.output_mode, "context_limit_tokens": cfg.context_limit_tokens,
             "options": ", ".join(cfg.options or []),
         }

@@ -25,7 +25,8 @@ def test_form_shows_protocols_modes_model_and_an_estimate(member_client):
 
 def test_valid_submission_creates_the_debate_and_redirects_to_it(member_client, member, team):
     data = {**GOOD, "agents": "4", "max_rounds": "3", "threshold": "0.2",
-            "anonymize_peers": "on", "context": "We are 40 people."}
+            "anonymize_peers": "on", "context": "We are 40 people.",
+            "decision_rule": "confidence"}
     response = member_client.post("/debates/new", data)
     debate = Debate.objects.get()
     assert response.status_code == 302
@@ -35,7 +36,7 @@ def test_valid_submission_creates_the_debate_and_redirects_to_it(member_client, 
     s = debate.settings
     assert (s["agents"], s["max_rounds"], s["threshold"], s["anonymize_peers"]) == (
         4, 3, 0.2, True)
-    assert s["model"] == "sim/default"
+    assert s["model"] == "sim/default" and s["decision_rule"] == "confidence"
 
 
 def test_blank_advanced_settings_take_the_modes_values(member_client):
@@ -58,6 +59,9 @@ def test_blank_advanced_settings_take_the_modes_values(member_client):
     ({"threshold": "1.5"}, "less than or equal to 0.99"),
     ({"mode": "huge"}, "Select a valid choice"),
     ({"context": "y" * 20_001}, "the limit is 20,000"),
+    ({"decision_rule": "loudest"}, "Select a valid choice"),
+    ({"protocol": "workflow", "decision_rule": "vote"},
+     "Decision rule: the workflow protocol&#x27;s panel takes no vote"),
 ])
 def test_bad_input_is_refused_with_a_clear_message_and_nothing_saved(member_client, change,
                                                                      message):

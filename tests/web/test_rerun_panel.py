@@ -79,3 +79,14 @@ def test_a_background_over_the_limit_is_refused(member_client, finished):
     assert response.status_code == 400 and "The background is 20,001 characters" in \
         response.content.decode()
     assert Debate.objects.count() == 1
+
+
+def test_a_rerun_keeps_the_parents_decision_rule(member, make_debate, member_client):
+    parent = make_debate()
+    Debate.objects.filter(pk=parent.pk).update(
+        settings={**parent.settings, "decision_rule": "confidence"})
+    html = member_client.get(f"/debates/{parent.code}/rerun").content.decode()
+    chosen = html.split('name="decision_rule"')[1].split("</select>")[0]
+    assert '<option value="confidence" selected>' in chosen
+    rerun = debate_rerun(debate=Debate.objects.get(pk=parent.pk), user=member)
+    assert rerun.settings["decision_rule"] == "confidence"
