@@ -216,3 +216,10 @@ async def test_a_mixed_panel_follows_the_debate_by_default():
         DecisionRule.DEBATE, RuleSource.MIXED_MODELS)
     assert result.decision.option == "against" and result.overturned
     assert result.decision.words.endswith("(the default: the panel's models differ)")
+
+
+async def test_panel_models_make_a_mixed_panel_that_follows_the_debate():
+    _, result, _ = await debate(FLIP, max_rounds=1, panel_models=["sim/default", "sim/second"])
+    assert [a.model for a in result.agents] == ["sim/default", "sim/second", "sim/default"]
+    assert result.decision_rule_source is RuleSource.MIXED_MODELS
+    assert result.decision.option == "against"

@@ -96,7 +96,7 @@ def counted_agents(state: DebateState) -> list[int]:
 def agent_model(state: DebateState, agent: int) -> str:
     """The model agent ``agent`` debates with: what ``AgentResult.model`` shows, and
     what the default decision rule reads (one model, or a mixed panel)."""
-    return state.config.model_for(CouncilPhase.CROSS_EXAM.value, state.personas[agent])
+    return state.config.model_for(CouncilPhase.CROSS_EXAM.value, state.personas[agent], agent)
 
 
 def votes(state: DebateState) -> tuple[VoteTally | None, VoteTally | None]:
