@@ -20,6 +20,7 @@ from debates.engine.protocols.council.decision import (
     resolve_rule,
 )
 from debates.engine.protocols.council.labels import labels
+from debates.engine.protocols.council.pages import page_answer
 from debates.engine.protocols.council.schemas import DebateResult
 from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
 from debates.engine.schemas import DecisionRule, Persona, SimulatorOptions
@@ -167,6 +168,14 @@ async def test_an_overturned_vote_is_flagged_with_the_movers_reasons():
             "model)*\n") in report
     assert "- **Ann: for → against**\n  - Cy's migration estimate is more realistic" in report
     assert "- **Bo: for → against**\n  - conceded nothing in words" in report
+
+    # The page's answer block says it too, in the page's language.
+    facts = {f.key: f for f in page_answer(flipped, labels("fr")).facts}
+    assert facts["rule"].text.startswith("pour, selon le vote indépendant")
+    assert facts["overturn"].label == "À revoir : le débat a renversé le vote indépendant"
+    assert facts["overturn"].text == "Ann : pour → contre; Bo : pour → contre"
+    assert facts["overturn"].why == ("Ann: Cy's migration estimate is more realistic; "
+                                     "Bo: n'a rien concédé en mots")
 
 
 @pytest.mark.parametrize(("rule", "option"), [("debate", "against"), ("confidence", "for"),

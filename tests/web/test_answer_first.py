@@ -57,6 +57,13 @@ def test_the_council_answer_says_the_independent_vote_and_what_the_debate_change
     assert "First vote:" in change  # the figures, behind "why"
 
 
+def test_the_council_answer_says_which_vote_the_recommendation_follows(member_client,
+                                                                     make_debate):
+    rule = outer_html(_page(member_client, make_debate()), "answer-rule")
+    assert "by the independent vote, taken before any agent saw another" in rule
+    assert "the default: every agent runs one model" in rule
+
+
 def test_the_status_and_its_stop_reason_read_as_sentences(member_client, make_debate):
     debate = make_debate()
     html = _page(member_client, debate)

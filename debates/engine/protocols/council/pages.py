@@ -12,12 +12,14 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from ...i18n import option_label
 from ...novelty import DEFAULT_THRESHOLD, similarity, tokens
 from ...schemas import Phase, Severity
 from ...state import DebateState, Step
 from ..base import TOP_RISKS, AnswerFact, PageAnswer, PagePanel, ResultPart
 from .change import DebateChange, describe_change
 from .convergence import diagnostic_meaning
+from .decision import decide
 from .phases import CouncilPhase
 from .schemas import (
     AgentView,
@@ -212,6 +214,7 @@ def page_answer(result: BaseModel, words: Callable[..., str]) -> PageAnswer:
             words(f"answer.change.{change.outcome.value}",
                   final=describe_split(result.verdicts_after, words)),
             why=describe_change(change, words)))
+    facts += decision_facts(result, words)
     path, report = result.recommended_path, result.divergence_report
     if path is not None:
         title, text = words("answer.decision"), path.recommendation
@@ -219,6 +222,30 @@ def page_answer(result: BaseModel, words: Callable[..., str]) -> PageAnswer:
         title, text = words("answer.no_decision"), report.summary if report else ""
     return PageAnswer(title=title, text=text, facts=facts,
                       risks_title=words("answer.risks"), risks=top_risks(result))
+
+
+def decision_facts(result: DebateResult, words: Callable[..., str]) -> list[AnswerFact]:
+    """Which vote the recommendation follows (``answer-rule``) and, when the debate
+    overturned the independent vote, who moved and why (``answer-overturn``: the movers
+    in the text, their concessions behind "why"), in the page's language
+    (docs/protocols.md 1.9, "The decision rule")."""
+    decision = decide(result.decision_rule, result.decision_rule_source, result.options,
+                      result.independent_vote, result.final_vote,
+                      [(a.initial_verdict, a.initial_confidence) for a in result.agents],
+                      words)
+    facts = [AnswerFact("rule", words("decision.title"), decision.words)]
+    if result.overturned:
+        moved, reasons = [], []
+        for m in result.overturn_movers:
+            to = option_label(m.to_verdict, words) if m.to_verdict else "–"
+            line = words("overturn.mover", agent=m.agent,
+                         from_=option_label(m.from_verdict, words), to=to)
+            moved.append(line)
+            reasons.append(f"{m.agent}: " + (" · ".join(m.concessions)
+                                              or words("overturn.no_concession")))
+        facts.append(AnswerFact("overturn", words("overturn.title"), "; ".join(moved),
+                                why="; ".join(reasons)))
+    return facts
 
 
 # ------------------------------------------------------------------ values in words
