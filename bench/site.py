@@ -77,7 +77,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], seconds: float = 90) -> None:
+# Web processes listen once they have loaded the model stack (council_site/asgi.py):
+# with two of them and the worker cluster importing litellm at once, 65 s at load 12.
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], seconds: float = 240) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
