@@ -50,9 +50,9 @@ def _option(argv: Sequence[str], name: str) -> str | None:
 def listen_when_loaded(argv: Sequence[str]) -> None:
     """Import the application daphne is asked to serve (the last argument,
     ``module:attribute``), then let the ``--fd`` socket take connections."""
-    module = argv[-1].split(":", 1)[0] if argv else ""
-    if module:
-        importlib.import_module(module)
+    application = argv[-1] if argv else ""
+    if ":" in application and not application.startswith("-"):
+        importlib.import_module(application.split(":", 1)[0])
     fd = _option(argv, "--fd")
     if fd is not None:
         sock = socket.socket(fileno=int(fd))
