@@ -81,7 +81,7 @@ def test_no_tokenizer_is_fetched_from_the_network_for_any_model() -> None:
     # exact count (23 s of retries without a network); the loaded tiktoken counts it.
     gateway = LLMGateway()
     messages = [{"role": "user", "content": "hello " * 50}]
-    gateway.count_tokens(messages, "openai/gpt-4o-mini")  # litellm and tiktoken loaded
+    gateway.count_tokens(messages, "openai/stub-model")  # litellm and tiktoken loaded
     started = time.monotonic()
     assert gateway.count_tokens(messages, "hosted_vllm/meta-llama-3-8b") > 50
     assert time.monotonic() - started < 5
