@@ -56,12 +56,13 @@ def _run(code: str) -> str:
 
 def test_a_web_process_loads_the_model_stack_before_it_serves() -> None:
     # The ASGI application is what daphne loads: once it is imported, litellm, the
-    # modules of its first call and the tokenizer are loaded, and counting tokens or
-    # calling a model imports nothing more.
+    # modules of its first call, the tokenizer and the URLconf's views are loaded, and
+    # counting tokens, calling a model or resolving a URL imports nothing more.
     code = ("import os, sys; os.environ.setdefault('DJANGO_SETTINGS_MODULE', "
             "'council_site.settings'); import council_site.asgi; "
             "from debates.engine.llm import loader; import litellm; "
-            "loaded = set(sys.modules); "
+            "from django.urls import resolve; "
+            "loaded = set(sys.modules); resolve('/api/debates/'); "
             "litellm.token_counter(model='openai/some-model', text='hello'); "
             "litellm.completion(model='openai/some-model', api_key='k', mock_response='ok', "
             "messages=[{'role': 'user', 'content': 'hi'}]); "
