@@ -51,6 +51,9 @@ PERSONAS = [
      "bias": "Prefers fewer moving parts."},
 ]
 TARGET_ENGINE_RATIO = 1.05
+# Issue 39: start → first model call at most this many times Agent Council's, in the
+# same run (docs/performance.md, "Start → first call beside Agent Council").
+TARGET_START_RATIO = 1.5
 # Runs of each whole process; the figures are the run with the least overhead.
 REPEATS = 2
 
@@ -220,6 +223,22 @@ def _process_figures(label: str, run: dict[str, float | str], detail: str) -> li
     ]
 
 
+def _start_ratios(runs: dict[str, dict[str, float | str]], ac: dict[str, float | str],
+                  best: str) -> list[Figure]:
+    """Each entry point's start → first call against Agent Council's, same run."""
+    reference = float(ac["to_first_call_s"])
+    load = os.getloadavg()[0]
+    figures = []
+    for label, run in runs.items():
+        ratio = float(run["to_first_call_s"]) / reference
+        figures.append(Figure(
+            "cli", f"{label}: start → first call ÷ Agent Council's", ratio, "×",
+            target=f"≤ {TARGET_START_RATIO:g}×", ok=ratio <= TARGET_START_RATIO,
+            detail=f"{float(run['to_first_call_s']):.2f} s against {reference:.2f} s; {best}; "
+                   f"load {load:.1f} when measured"))
+    return figures
+
+
 def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
     latency = latency_ms / 1000
     critical = STEPS * latency
@@ -252,6 +271,7 @@ def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
         *(_process_figures(AC, ac, f"the same stub and personas, its medium mode "
                                    f"(its own rounds and calls), {latency_ms} ms a call; {best}")
           if ac else []),
+        *(_start_ratios(runs, ac, best) if ac else []),
         Figure("cli", "engine first call → result / critical path", engine_ratio, "×",
                target=f"≤ {TARGET_ENGINE_RATIO:g}×", ok=engine_ratio <= TARGET_ENGINE_RATIO,
                detail=f"{detail}; in-process, after a warm-up run"),

@@ -25,8 +25,8 @@ from bench.failure import AreaSkipped, DebatesFailed
 from bench.figures import Figure, Table
 
 # What a plain ``make bench`` measures, within 5 minutes.
-AREAS = ("engine", "workers", "cli", "prompts", "sources", "sidebyside", "pages", "events",
-         "evaluations", "sockets", "livelag")
+AREAS = ("engine", "workers", "cli", "coldstart", "prompts", "sources", "sidebyside", "pages",
+         "events", "evaluations", "sockets", "livelag")
 # Measured only when asked for (--only): they need root and network namespaces, or
 # PostgreSQL's server binaries (faults), and take minutes of their own.
 EXTRA_AREAS = ("hosts", "streams", "faults")

@@ -32,7 +32,7 @@ SEED = """
 import json
 from django.contrib.auth import get_user_model
 from django.test import Client
-from accounts.services import team_create
+from accounts.services import api_token_create, team_create
 from debates.engine.schemas import DebateConfig
 from debates.runtime.execution import run_to_completion
 from debates.services import debate_create
@@ -43,8 +43,9 @@ debate = debate_create(team=team, user=user, question=QUESTION,
 run_to_completion(debate.code)
 client = Client()
 client.force_login(user)
+_, token = api_token_create(user=user, name="bench")
 print(json.dumps({"debate": str(debate.code), "session": client.cookies["sessionid"].value,
-                  "team": team.pk}))
+                  "team": team.pk, "token": token}))
 """
 QUESTION = ("Our 40-person B2B SaaS company runs a 6-year-old Django monolith. Should we "
             "split it into microservices during the next 12 months?")
@@ -57,6 +58,9 @@ class Site:
     base_url: str
     debate: str  # code of the finished debate
     session: str  # the member's session cookie
+    token: str = ""  # an API token of the member (``Authorization: Bearer``)
+    started_at: float = 0.0  # time.monotonic() when ``manage.py serve`` was started
+    healthy_at: float = 0.0  # time.monotonic() when /healthz first answered "ok"
 
     def manage(self, *args: str, stdin: str | None = None) -> str:
         done = subprocess.run([sys.executable, "manage.py", *args], cwd=self.root,
@@ -73,7 +77,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_healthy(url: str, proc: subprocess.Popen[bytes], seconds: float = 90) -> None:
+# Web processes listen once they have loaded the model stack (council_site/asgi.py):
+# with two of them and the worker cluster importing litellm at once, 65 s at load 12.
+def _wait_healthy(url: str, proc: subprocess.Popen[bytes], seconds: float = 240) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -102,8 +108,10 @@ def _wait_settled(pgid: int, seconds: float = 60, idle_share: float = 0.15) -> N
 
 @contextmanager
 def running_site(*, root: Path = ROOT, mode: str = "medium", redis_url: str | None = None,
-                 extra_env: dict[str, str] | None = None) -> Iterator[Site]:
-    """A migrated, seeded site served by ``manage.py serve`` (web and workers)."""
+                 extra_env: dict[str, str] | None = None, settle: bool = True
+                 ) -> Iterator[Site]:
+    """A migrated, seeded site served by ``manage.py serve`` (web and workers), handed
+    over once its processes are idle, or (``settle=False``) as soon as /healthz answers."""
     with tempfile.TemporaryDirectory(prefix="council-bench-") as tmp:
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{Path(tmp) / 'bench.sqlite3'}",
                "DJANGO_SECRET_KEY": secrets.token_urlsafe(32), "DJANGO_DEBUG": "0",
@@ -120,13 +128,17 @@ def running_site(*, root: Path = ROOT, mode: str = "medium", redis_url: str | No
         seed = SEED.replace("QUESTION", json.dumps(QUESTION)).replace("MODE", json.dumps(mode))
         seeded = json.loads(site.manage("shell", stdin=seed).strip().splitlines()[-1])
         site.debate, site.session = seeded["debate"], seeded["session"]
+        site.token = seeded.get("token", "")
         log = open(Path(tmp) / "serve.log", "wb")  # noqa: SIM115 - closed below
         proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)],
                                 cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
+        site.started_at = time.monotonic()
         try:
             _wait_healthy(site.base_url, proc)
-            _wait_settled(proc.pid)
+            site.healthy_at = time.monotonic()
+            if settle:
+                _wait_settled(proc.pid)
             yield site
         except Exception:
             log.flush()

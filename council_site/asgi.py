@@ -17,15 +17,22 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import StaticFilesHandler  # noqa: E402
 from django.core.wsgi import get_wsgi_application  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 
-from debates.engine import preload  # noqa: E402
+from debates.engine import warm_model_stack  # noqa: E402
 from site_edge.dispatch import SyncViewsOnThreads  # noqa: E402
 from site_edge.http_limits import RequestLimits  # noqa: E402
 
-# A web process imports the model stack (litellm, its tokenizer) from the start, on a
-# background thread, so the first request that names a real model does not pay for it
-# (20-30 s under load, measured in issue 39; docs/performance.md).
-preload()
+# A web process loads the model stack (litellm, its first call's imports, its tokenizer)
+# before it serves anything, so the first request that names a real model does not pay
+# for it (21-33 s under load, measured in issue 39). ``manage.py serve`` lets a web
+# process's socket take connections only once this is done (site_edge.serve_http);
+# docs/performance.md, "Cold starts".
+warm_model_stack()
+# Likewise the URLconf: every view and API module (130 modules, 1.2 s at load 11),
+# which Django otherwise imports at each web process's first request; with two web
+# processes, the one that did not answer the first /healthz paid it on a real request.
+get_resolver().reverse_dict  # noqa: B018 - populating it imports every URL's view
 
 try:
     from debates.live.routing import websocket_urlpatterns

@@ -128,6 +128,24 @@ def test_each_web_process_gets_its_own_socket_and_connections_are_spread_over_th
             s.close()
 
 
+def test_a_web_process_takes_connections_only_once_its_application_is_loaded():
+    """serve binds the sockets; each web process listens on its own after importing the
+    application (and with it the model stack), so no connection waits on one still
+    starting (docs/performance.md, "Cold starts")."""
+    from debates.management.commands.serve import bound_sockets
+    from site_edge.serve_http import listen_when_loaded
+
+    [bound] = bound_sockets("127.0.0.1", 0, 1)
+    try:
+        port = bound.getsockname()[1]
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection(("127.0.0.1", port), timeout=5).close()
+        listen_when_loaded(["--fd", str(bound.fileno()), "json.decoder:JSONDecoder"])
+        socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    finally:
+        bound.close()
+
+
 @pytest.mark.parametrize("host, expected", [
     ("127.0.0.1", "http://127.0.0.1:9123"), ("0.0.0.0", "http://localhost:9123"),
     ("::1", "http://[::1]:9123")])

@@ -42,6 +42,7 @@ from debates.engine.llm.errors import (
     unmapped_error,
 )
 from debates.engine.llm.loader import litellm_module as _litellm
+from debates.engine.llm.loader import load_tokenizer_soon
 from debates.engine.llm.output_format import (
     MIN_OUTPUT_TOKENS,
     forget_learned_modes,
@@ -318,12 +319,17 @@ class LLMGateway:
         tally = Tally()
         budget = TurnBudget(total_s=self.turn_budget(model, schema, tokens))
         try:
-            return await ModelAttempts(self, call, model, tally, budget, tokens).run()
+            outcome = await ModelAttempts(self, call, model, tally, budget, tokens).run()
         except CallFailed as failure:
             if not fallback_model or fallback_model == model:
                 failure.attempts = tally.attempts
                 raise
             primary_failure = failure
+        else:
+            # The tokenizer loads while the debate waits on its next calls, not at the
+            # first exact count before a synthesis (see llm/loader.py).
+            load_tokenizer_soon()
+            return outcome
         self._check_fallback(call, fallback_model, primary_failure, tally)
         if budget.remaining() < self.min_attempt_s(fallback_model):
             primary_failure.attempts = tally.attempts

@@ -5,7 +5,16 @@ litellm takes seconds to import (most of it building pydantic classes). Nothing 
 only reads debates needs it, so the gateway asks for it at its first call
 (``litellm_module``). A process that knows it will call a model soon (the CLI) calls
 ``preload`` first thing: the import then runs while the main thread sets up Django and
-builds the debate, and the first call only waits for whatever is left of it.
+builds the debate, and the first call only waits for whatever is left of it. A process
+that serves (web, worker) calls ``warm`` before it takes work: litellm, its first call's
+own imports and the tokenizer, so no request or debate step pays for them
+(docs/performance.md, "Cold starts").
+
+The tokenizer (tiktoken's cl100k file, parsed) counts a prompt exactly only when its
+byte bound comes near the model's window (``LLMGateway.prompt_tokens``): typically the
+synthesis of a long debate. A process that did not warm up loads it on a background
+thread once its first model call has been answered (``load_tokenizer_soon``), while
+the debate waits on the model, instead of on that synthesis's critical path.
 
 Custom providers (the simulator's ``sim/``) are registered with ``register_provider``
 by the engine's plugins (``debates.engine.plugins``, loaded when litellm is first handed
@@ -41,6 +50,12 @@ def imported_litellm() -> ModuleType:
     # On errors litellm prints a "Provider List" banner to stdout, which would corrupt
     # the CLI's machine-readable stdout.
     litellm.suppress_debug_info = True
+    # Count every model's tokens with the tokenizer loaded at start (tiktoken's), never
+    # with one fetched from the Hugging Face hub mid-debate: for a model named like
+    # "llama-3" litellm would otherwise download it at the first exact count (without
+    # a network, 23 s of retries before it falls back to tiktoken anyway). The exact
+    # count only guards the context window, where tiktoken's is close enough.
+    litellm.disable_hf_tokenizer_download = True
     return litellm
 
 
@@ -65,12 +80,47 @@ def _install_providers(litellm: Any) -> None:
     litellm.custom_provider_map = entries
 
 
+_tokenizer_loaded = threading.Event()
+_tokenizer_loading = False
+
+
 def _load_tokenizer() -> None:
-    """The default tokenizer (tiktoken's file, parsed): the other one-off cost, paid by
-    the first prompt that needs an exact count (before a synthesis, mid-debate)."""
+    """The tokenizer ``token_counter`` uses (tiktoken's file, parsed, and the counting
+    modules): the other one-off cost, paid by the first prompt that needs an exact
+    count (before a synthesis, mid-debate)."""
+    if _tokenizer_loaded.is_set():
+        return
     try:
-        from litellm.litellm_core_utils.default_encoding import encoding  # noqa: F401
+        # A name litellm knows nothing of: the default encoding (cl100k), what every model
+        # but OpenAI's own is counted with. Not an OpenAI name: "gpt-4o…" would load
+        # o200k instead (0.9 s, +70 MiB), which other models never use.
+        imported_litellm().token_counter(model="council-warm-up", text="warm-up")
     except Exception:  # noqa: BLE001 - only a head start; counting loads it again
+        return
+    _tokenizer_loaded.set()
+
+
+def load_tokenizer_soon() -> None:
+    """Load the tokenizer on a daemon thread unless it is loaded or loading (once per
+    process): the gateway calls it when a model call has been answered, so it loads
+    while the debate waits on the next ones."""
+    global _tokenizer_loading
+    with _lock:
+        if _tokenizer_loading or _tokenizer_loaded.is_set():
+            return
+        _tokenizer_loading = True
+    threading.Thread(target=_load_tokenizer, name="tokenizer-preload", daemon=True).start()
+
+
+def _warm_call_path(litellm: Any) -> None:
+    """One mock completion (nothing leaves the process): litellm imports another ~40
+    modules on its first call (its proxy types, logging callbacks: 0.4-1.4 s here),
+    which would otherwise delay the first real call."""
+    try:
+        litellm.completion(model="openai/council-warm-up", api_key="warm-up",
+                           messages=[{"role": "user", "content": "warm-up"}],
+                           mock_response="ok")
+    except Exception:  # noqa: BLE001 - only a head start; the first call imports them
         pass
 
 
@@ -79,19 +129,22 @@ def _import_in_background() -> None:
         imported_litellm()
     except Exception:  # noqa: BLE001 - the main thread imports again and raises it
         return
-    _load_tokenizer()
 
 
 def warm() -> ModuleType:
-    """litellm and its tokenizer, loaded now in this thread: a worker process calls it
-    before it takes work, so no debate step pays for either (docs/performance.md)."""
+    """litellm, its first call's imports and its tokenizer, loaded now in this thread:
+    web and worker processes call it before they take work, so no request or debate
+    step pays for any of them (docs/performance.md, "Cold starts")."""
     litellm = litellm_module()
+    _warm_call_path(litellm)
     _load_tokenizer()
     return litellm
 
 
 def preload() -> None:
-    """Start importing litellm on a daemon thread (once per process)."""
+    """Start importing litellm on a daemon thread (once per process). Only the import:
+    the tokenizer would compete for the interpreter with the work before the first
+    call, so it loads after that call (``load_tokenizer_soon``)."""
     global _preloading
     import sys
 

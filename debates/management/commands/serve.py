@@ -33,18 +33,42 @@ def default_web_processes() -> int:
     return int(configured)
 
 
-def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
-    """One listening socket per web process, all bound to ``host:port``. On one shared
-    socket the first process to wake takes a whole burst of connections (Twisted
-    accepts in a loop), and 20 keep-alive clients could all land on one process while
-    the other idled: the page bench swung between 105 and 258 req/s on that alone.
-    Where the system has no ``SO_REUSEPORT``, the processes share one socket."""
+def _bound(host: str, port: int, reuse_port: bool) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
+def bound_sockets(host: str, port: int, count: int) -> list[socket.socket]:
+    """One socket per web process, all bound to ``host:port`` and not yet listening:
+    each process listens once it has loaded the application and the model stack
+    (site_edge.serve_http), so a connection never waits in the queue of a process
+    still starting (docs/performance.md, "Cold starts"). On one shared socket the first
+    process to wake takes a whole burst of connections (Twisted accepts in a loop), and
+    20 keep-alive clients could all land on one process while the other idled: the
+    page bench swung between 105 and 258 req/s on that alone. Where the system has no
+    ``SO_REUSEPORT``, the processes share one socket."""
     if count == 1 or not hasattr(socket, "SO_REUSEPORT"):
-        return [socket.create_server((host, port), backlog=512)]
-    first = socket.create_server((host, port), backlog=512, reuse_port=True)
+        return [_bound(host, port, reuse_port=False)]
+    first = _bound(host, port, reuse_port=True)
     port = first.getsockname()[1]  # port 0 picked one: the others take the same
-    return [first] + [socket.create_server((host, port), backlog=512, reuse_port=True)
-                      for _ in range(count - 1)]
+    return [first] + [_bound(host, port, reuse_port=True) for _ in range(count - 1)]
+
+
+def listening_sockets(host: str, port: int, count: int) -> list[socket.socket]:
+    """``bound_sockets``, listening at once."""
+    sockets = bound_sockets(host, port, count)
+    for sock in sockets:
+        sock.listen(512)
+    return sockets
 
 
 def children_env(host: str, port: int, environ: dict[str, str] | None = None) -> dict[str, str]:
@@ -64,7 +88,7 @@ WEBSOCKET_CONNECT_SECONDS = 30
 
 def start_processes(host: str, port: int, count: int) -> dict[str, subprocess.Popen]:
     """``count`` daphne processes on their listening sockets, and the worker cluster."""
-    listeners = listening_sockets(host, port, count)
+    listeners = bound_sockets(host, port, count)
     env = children_env(host, listeners[0].getsockname()[1])
     processes = {}
     for i in range(count):
