@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from ..language import language_name
 from ..schema_titles import without_titles
 
-PROMPT_VERSION = "v3"
+PROMPT_VERSION = "v4"
 SHARED = Path(__file__).parent
 
 
