@@ -17,7 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import selectors, services
 from accounts.access import Need, api_token_access, parse_code, team_access
@@ -56,8 +56,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             team_name=form.cleaned_data.get("team_name", ""),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome! Accept the invitation to join {invited.team.name}."
-                         if invited else "Welcome! Your team is ready.")
+        if not invited:  # an invitee's next step is the invitation page's one message
+            messages.success(request, "Welcome! Your team is ready.")
         _mail_after_signup(request, user, next_url)
         return redirect(next_url or reverse("home"))
     return render(request, "accounts/signup.html", {"form": form, "next": next_url,
@@ -161,8 +161,10 @@ def team_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def team_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    if request.method == "GET":  # a typed or bookmarked address: the form is on the list
+        return redirect(reverse("accounts:team_list") + "#new-team")
     form = TeamForm(request.POST)
     if not form.is_valid():
         messages.error(request, "A team needs a name.")
@@ -192,11 +194,14 @@ def _team_page(request: HttpRequest, team: Team, role: str, *, new_invitation_ur
                new_invitation_note: str = "",
                invitation_form: InvitationForm | None = None) -> HttpResponse:
     is_owner = role == Membership.Role.OWNER
+    members = list(selectors.team_members(team=team))
     response = render(request, "accounts/team_detail.html", {
         "team": team,
         "role": role,
         "is_owner": is_owner,
-        "members": selectors.team_members(team=team),
+        "members": members,
+        # The only owner is offered no "Remove" for herself: the service would refuse it.
+        "owner_count": sum(m.role == Membership.Role.OWNER for m in members),
         "invitations": selectors.team_invitations(team=team) if is_owner else [],
         "roles": Membership.Role.choices,
         "invitation_form": invitation_form or InvitationForm(),
