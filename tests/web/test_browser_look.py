@@ -207,7 +207,7 @@ LONG_QUESTION = ("Should we move every team's nightly reconciliation of the ware
                  "on-call load we saw in the last three incidents? " * 2).strip()
 LONG_NAME = "Platform reliability and data engineering working group (EMEA and APAC)"
 WIDE = """(width) => [...document.querySelectorAll('body *')]
-  .filter(el => el.checkVisibility() && !el.closest('.visually-hidden'))
+  .filter(el => el.checkVisibility() && !el.closest('.visually-hidden, thead'))
   .filter(el => !el.parentElement.closest('[tabindex="0"]'))
   .filter(el => el.getBoundingClientRect().right > width + 1)
   .map(el => el.tagName + '.' + el.className + ' '
