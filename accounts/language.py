@@ -89,7 +89,7 @@ class LanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         language = request_language(request)
         activate(language)
-        request.LANGUAGE_CODE = translation.get_language()  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = translation.get_language()
         try:
             response = self.get_response(request)
         finally:

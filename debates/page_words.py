@@ -16,8 +16,6 @@ from pathlib import Path
 
 from django.utils import translation
 
-from view_kit import site_words
-
 from debates.engine import (
     ENGLISH,
     Catalogue,
@@ -26,6 +24,7 @@ from debates.engine import (
     known_protocols,
     translator,
 )
+from view_kit import site_words
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "django"
