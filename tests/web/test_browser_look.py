@@ -50,14 +50,16 @@ TAP_TARGETS = """() => {
   const visible = el => el.checkVisibility() && el.getBoundingClientRect().height > 0;
   const target = el => (el.matches('input[type=checkbox], input[type=radio]')
     && el.closest('label')) || el;
+  // A citation chip is a target wherever it sits, prose included (issue 41).
   return [...document.querySelectorAll('body a, body button, body select, body summary, '
       + 'body input:not([type=hidden])')]
     .filter(visible)
-    .filter(el => !el.closest('.prose, p.muted, .empty, .visually-hidden'))
-    .map(el => [el, target(el).getBoundingClientRect().height])
-    .filter(([, h]) => h < 43.5)
-    .map(([el, h]) => el.tagName + '[' + (el.name || el.textContent.trim().slice(0, 30))
-         + '] ' + Math.round(h)).slice(0, 12);
+    .filter(el => el.matches('a.cite') || !el.closest('.prose, p.muted, .empty, .visually-hidden'))
+    .filter(el => !el.closest('.visually-hidden'))
+    .map(el => [el, target(el).getBoundingClientRect()])
+    .filter(([, box]) => box.height < 43.5 || box.width < 43.5)
+    .map(([el, box]) => el.tagName + '[' + (el.name || el.textContent.trim().slice(0, 30))
+         + '] ' + Math.round(box.width) + 'x' + Math.round(box.height)).slice(0, 12);
 }"""
 HEADER_ROWS = """() => new Set([...document.querySelectorAll('.site-header nav > *')]
   .filter(el => el.offsetParent !== null)
@@ -68,7 +70,7 @@ def _pages(team, owner, member):
     pages = walk_pages(team, owner)
     council, adversarial = pages["codes"]["council"], pages["codes"]["adversarial"]
     hidden = comment_create(debate=council, author=member, body="An aside to hide.")
-    comment_create(debate=council, author=owner, body="We checked the **rollback**.")
+    comment_create(debate=council, author=owner, body="We checked the **rollback**, @member.")
     comment_set_hidden(comment=hidden, user=owner, hidden=True)
     return {**pages["urls"],
             "adversarial synthesis": f"/debates/{adversarial.code}/synthesis",
@@ -124,6 +126,8 @@ def _shoot(page, name: str, size: str) -> None:
 
 
 def test_the_phone_header_and_every_tap_target(owner, member, team, base):
+    """Every target at least 44×44 px (WCAG 2.5.5): citation chips, source links,
+    export links and a comment's Edit too (issue 41, item 7)."""
     pages = _pages(team, owner, member)
     with _page(viewport=PHONE, is_mobile=True, has_touch=True) as phone:
         sign_in(phone, base, owner.username)

@@ -166,3 +166,20 @@ def test_the_pages_the_site_catalogue_covers_carry_none_of_its_english(
     problems = {path: found for path, page in pages.items()
                 if (found := _english_on(page, english, people))}
     assert not problems, problems
+
+
+def test_mails_speak_the_senders_language(owner, team):
+    from django.core import mail
+
+    client = _speaking(owner, "ja")
+    mail.outbox.clear()
+    client.post("/accounts/verify-email/")
+    [verify] = mail.outbox
+    assert verify.subject == "Council のメールアドレスを確認してください"
+    assert "アカウント owner" in verify.body and "/accounts/verify-email/" in verify.body
+    response = client.post(f"/teams/{team.code}/invitations/", {
+        "email": "dana@example.com", "role": "editor", "valid_days": "7"})
+    assert response.status_code == 200
+    invite = mail.outbox[-1]
+    assert invite.subject == f"Council で {team.name} に参加する"
+    assert "編集者 として招待しました" in invite.body
