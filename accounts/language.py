@@ -39,6 +39,24 @@ def activate(language: str) -> None:
     translation.activate(DJANGO_CODE.get(language, language))
 
 
+def override(language: str) -> translation.override:
+    """``with override(language):`` what is rendered outside a request (a socket's
+    fragments) speaks ``language``."""
+    return translation.override(DJANGO_CODE.get(language, language))
+
+
+def scope_language(scope: dict[str, Any]) -> str:
+    """A websocket's language, as its page's: the user's setting, else the
+    Accept-Language its handshake sent."""
+    request = HttpRequest()
+    request.user = scope["user"]
+    request.session = scope.get("session")  # type: ignore[assignment]
+    for name, value in scope.get("headers", []):
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return request_language(request)
+
+
 def user_language(user: Any) -> str:
     """The user's own setting, "" when they left it to the browser."""
     found = AccountSettings.objects.filter(user=user).values_list("language", flat=True).first()

@@ -3,8 +3,8 @@ a signed-out visitor gets Accept-Language's, a signed-in user their own setting 
 account page), else the browser's; ``<html lang>`` says which. Every page the URL conf
 serves without parameters, and the pages of a team, a debate and its comments, in ja,
 zh and fr carry no English word of the site's catalogue; the pages the site catalogue
-covers whole (sign-in, sign-up, account, teams, errors, the comments panel) carry none
-of its English at all."""
+covers whole (sign-in, sign-up, account, teams, errors, the comments panel, the debate
+list with its filters) carry none of its English at all."""
 
 from __future__ import annotations
 
@@ -158,7 +158,8 @@ def test_the_pages_the_site_catalogue_covers_carry_none_of_its_english(
     client = _speaking(owner, language)
     pages = {path: client.get(path).content.decode() for path in [
         "/accounts/", "/teams/", f"/debates/{debate.code}/comments/",
-        "/debates/00000000-0000-0000-0000-000000000000/"]}
+        "/debates/00000000-0000-0000-0000-000000000000/",
+        "/", "/?status=succeeded&degraded=no&sort=oldest", "/?q=nothing+like+it"]}
     visitor = Client(HTTP_ACCEPT_LANGUAGE=language)
     pages["login"] = visitor.get("/accounts/login/").content.decode()
     pages["signup"] = visitor.get("/accounts/signup/").content.decode()
