@@ -69,7 +69,8 @@ def _chrome(html: str) -> str:
 
 
 def _chrome_keys() -> list[str]:
-    return [k for k in _site_keys() if k.startswith(("site.nav.", "site.team."))
+    return [k for k in _site_keys()
+            if (k.startswith("site.nav.") or k in ("site.team.label", "site.team.switch"))
             and k not in ("site.nav.log_in", "site.nav.sign_up", "site.nav.account_plain")]
 
 
@@ -184,3 +185,11 @@ def test_mails_speak_the_senders_language(owner, team):
     invite = mail.outbox[-1]
     assert invite.subject == f"Council で {team.name} に参加する"
     assert "編集者 として招待しました" in invite.body
+
+
+def test_the_team_pages_members_speak_the_users_language(owner, member, team):
+    page = _speaking(owner, "ja").get(f"/teams/{team.code}/").content.decode()
+    members = page.split('id="members-heading"')[1].split("</section>")[0]
+    assert "メンバー" in page and "唯一のオーナー" in members and ">削除<" in members
+    english = _english([k for k in _site_keys() if k.startswith("site.team.")], "ja")
+    assert _english_on(members, english, {owner.username, member.username}) == []
