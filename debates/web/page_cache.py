@@ -6,7 +6,7 @@ round and a cancellation append an event —, stop flags, an admin's edit) and i
 re-runs' rows (the lineage line shows their status). The cache key is a fingerprint of
 exactly those rows, so any change makes a new key at once, in every server process,
 with nothing to invalidate (entries of old keys simply expire). The caller's role is
-part of the key: viewers see no action buttons.
+part of the key: viewers see no action buttons; so is the request's language.
 
 The body holds no CSRF token (the view renders it without a request); the page
 around it gives each viewer's action forms their own.
@@ -18,6 +18,7 @@ import hashlib
 from collections.abc import Callable
 
 from django.core.cache import cache
+from django.utils import translation
 from django.utils.safestring import SafeString
 
 from debates.models import Debate
@@ -30,7 +31,10 @@ def page_key(debate: Debate, role: str) -> str:
     fields = [(f.attname, getattr(debate, f.attname)) for f in Debate._meta.concrete_fields]
     reruns = list(Debate.objects.filter(parent=debate).order_by("id")
                   .values_list("code", "status"))
-    digest = hashlib.blake2b(repr((fields, reruns, role)).encode(), digest_size=16)
+    # The request's language too: the site's own words on the page speak it (docs/web.md,
+    # "Languages"), so a body rendered for one reader's language is not another's.
+    language = translation.get_language()
+    digest = hashlib.blake2b(repr((fields, reruns, role, language)).encode(), digest_size=16)
     return f"debate-page:{debate.code}:{digest.hexdigest()}"
 
 
