@@ -160,7 +160,8 @@ def test_the_pages_the_site_catalogue_covers_carry_none_of_its_english(
     pages = {path: client.get(path).content.decode() for path in [
         "/accounts/", "/teams/", f"/debates/{debate.code}/comments/",
         "/debates/00000000-0000-0000-0000-000000000000/",
-        "/", "/?status=succeeded&degraded=no&sort=oldest", "/?q=nothing+like+it"]}
+        "/", "/?status=succeeded&degraded=no&sort=oldest", "/?q=nothing+like+it",
+        "/mentions/", "/actions/", "/notifications/"]}
     visitor = Client(HTTP_ACCEPT_LANGUAGE=language)
     pages["login"] = visitor.get("/accounts/login/").content.decode()
     pages["signup"] = visitor.get("/accounts/signup/").content.decode()
