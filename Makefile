@@ -47,7 +47,7 @@ $(STAMP): pyproject.toml | $(PY)
 # an edited translation shows on the next `make run` or `make test` (docs/engine.md,
 # "Translations").
 install: $(STAMP)
-	$(PY) -m debates.engine.i18n.compile
+	$(PY) -m debates.engine.i18n.compile debates view_kit
 
 migrate: install
 	$(RUN_ENV) $(PY) manage.py migrate --noinput

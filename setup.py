@@ -20,7 +20,7 @@ class BuildWithCatalogues(build_py):
         assert spec and spec.loader
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        module.compile_all([HERE / "debates"])
+        module.compile_all([HERE / "debates", HERE / "view_kit"])
         super().run()
 
 

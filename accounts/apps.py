@@ -7,3 +7,7 @@ class AccountsConfig(AppConfig):
     # lived at council_site.accounts): existing databases keep working.
     label = "accounts"
     verbose_name = "Teams and accounts"
+
+    def ready(self) -> None:
+        # The login receiver that keeps the user's language in the session.
+        from accounts import language  # noqa: F401

@@ -10,12 +10,14 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.models import Membership, Team
+from view_kit.site_words import ui_lazy
 
 
 class SignupForm(UserCreationForm):
-    email = forms.EmailField(required=True)
+    email = forms.EmailField(required=True, label=ui_lazy("site.signup.email"))
     team_name = forms.CharField(
-        max_length=200, label="Team name", help_text="Your first team; you will be its owner."
+        max_length=200, label=ui_lazy("site.signup.team_name"),
+        help_text=ui_lazy("site.signup.team_help"),
     )
 
     # django-stubs declares no UserCreationForm.Meta; Django has one (its field_classes

@@ -241,3 +241,23 @@ class IdempotentRequest(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key} of {self.caller[:20]}… ({self.status or 'in flight'})"
+
+
+class AccountSettings(models.Model):
+    """A user's own settings: the language the site speaks to them (docs/web.md,
+    "Languages"). Blank is the browser's choice (Accept-Language)."""
+
+    class Language(models.TextChoices):
+        # Each in its own words: a reader who cannot read the current one finds theirs.
+        EN = "en", "English"
+        JA = "ja", "日本語"
+        ZH = "zh", "中文"
+        FR = "fr", "Français"
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="account_settings"
+    )
+    language = models.CharField(max_length=8, choices=Language.choices, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.language or 'browser language'}"

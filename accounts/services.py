@@ -28,6 +28,7 @@ from accounts.models import (
 )
 from accounts.token_scope import acting_through
 from audit.services import record
+from view_kit.site_words import ui
 
 INVITATION_DAYS = 7
 
@@ -190,15 +191,14 @@ def invitation_send(*, invitation: Invitation, accept_url: str) -> None:
     in development). The owner also sees the link to copy, so mail is a convenience."""
     if not invitation.email:
         return
-    inviter = invitation.created_by.get_username() if invitation.created_by else "Someone"
+    # In the inviter's language (the request's): the team's, as far as the site knows.
+    inviter = (invitation.created_by.get_username() if invitation.created_by
+               else ui("site.mail.someone"))
     send_mail(
-        subject=f"Join {invitation.team.name} on Council",
-        message=(
-            f"{inviter} invited you to join the team {invitation.team.name} on Council "
-            f"as {invitation.get_role_display().lower()}.\n\n"
-            f"Open this link to accept (valid until {invitation.expires_at:%Y-%m-%d %H:%M} UTC):"
-            f"\n{accept_url}\n"
-        ),
+        subject=ui("site.mail.invite.subject", team=invitation.team.name),
+        message=ui("site.mail.invite.body", inviter=inviter, team=invitation.team.name,
+                   role=ui(f"site.role.{invitation.role}"),
+                   until=f"{invitation.expires_at:%Y-%m-%d %H:%M}", url=accept_url),
         from_email=None,
         recipient_list=[invitation.email],
     )
@@ -275,15 +275,11 @@ def email_verification_send(*, user: User, next_url: str = "") -> None:
     """Mails the verification link to the user's address."""
     if not user.email:
         raise EmailVerificationError("Your account has no email address to confirm.")
-    send_mail(
-        subject="Confirm your email address for Council",
-        message=(
-            f"Someone, hopefully you, gave this address to the Council account "
-            f"{user.get_username()}. Open this link to confirm it "
-            f"(valid for {settings.COUNCIL_EMAIL_VERIFICATION_DAYS} days):\n"
-            f"{email_verification_link(user=user, next_url=next_url)}\n\n"
-            "If that was not you, ignore this mail: the address stays unconfirmed.\n"
-        ),
+    send_mail(  # in the request's language: the user's setting, or their browser's
+        subject=ui("site.mail.verify.subject"),
+        message=ui("site.mail.verify.body", name=user.get_username(),
+                   days=settings.COUNCIL_EMAIL_VERIFICATION_DAYS,
+                   url=email_verification_link(user=user, next_url=next_url)),
         from_email=None,
         recipient_list=[user.email],
     )

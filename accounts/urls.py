@@ -7,6 +7,7 @@ app_name = "accounts"
 urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/", views.account, name="account"),
+    path("accounts/language", views.language_save, name="language"),
     path("accounts/verify-email/", views.email_verification_send, name="email_verification_send"),
     path("accounts/verify-email/<str:signed>/", views.email_verify, name="email_verify"),
     path("teams/", views.team_list, name="team_list"),

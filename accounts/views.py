@@ -14,14 +14,14 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.forms import Form
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import selectors, services
+from accounts import language, selectors, services
 from accounts.access import Need, api_token_access, parse_code, team_access
 from accounts.forms import (
     ApiTokenForm,
@@ -32,8 +32,9 @@ from accounts.forms import (
     SignupForm,
     TeamForm,
 )
-from accounts.models import Membership, Team
+from accounts.models import AccountSettings, Membership, Team
 from view_kit.http import AuthenticatedHttpRequest
+from view_kit.site_words import ui
 
 
 def _safe_next(request: HttpRequest, fallback: str) -> str:
@@ -58,8 +59,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             team_name=form.cleaned_data.get("team_name", ""),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome! Accept the invitation to join {invited.team.name}."
-                         if invited else "Welcome! Your team is ready.")
+        if not invited:  # an invitee's next step is the invitation page's one message
+            messages.success(request, ui("site.msg.welcome"))
         _mail_after_signup(request, user, next_url)
         return redirect(next_url or reverse("home"))
     return render(request, "accounts/signup.html", {"form": form, "next": next_url,
@@ -71,18 +72,30 @@ def _mail_after_signup(request: HttpRequest, user: Any, next_url: str) -> None:
     try:
         services.signup_mail_send(user=user, next_url=next_url)
     except OSError:  # smtplib errors are OSErrors: the account works, the mail can wait
-        messages.warning(request, "We could not send the link to confirm your email "
-                                  "address; ask for it again on your account page.")
+        messages.warning(request, ui("site.msg.mail_failed_signup"))
     else:
-        messages.info(request, f"We sent a link to {user.email}: follow it to confirm "
-                               "your address.")
+        messages.info(request, ui("site.msg.link_sent", email=user.email))
 
 
 @login_required
 def account(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "accounts/account.html", {
         "verified": selectors.email_is_verified(user=request.user),
+        "language": language.user_language(request.user),
+        "languages": AccountSettings.Language.choices,
     })
+
+
+@login_required
+@require_POST
+def language_save(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The user's language ("" for the browser's): the next page speaks it."""
+    chosen = request.POST.get("language", "")
+    if chosen not in {"", *AccountSettings.Language.values}:
+        return HttpResponseBadRequest("Unknown language.")
+    language.language_set(request=request, language=chosen)
+    messages.success(request, ui("site.account.language_saved"))
+    return redirect(reverse("accounts:account") + "#language")
 
 
 @login_required
@@ -94,10 +107,9 @@ def email_verification_send(request: AuthenticatedHttpRequest) -> HttpResponse:
     except services.EmailVerificationError as exc:
         messages.error(request, str(exc))
     except OSError:
-        messages.error(request, "The mail could not be sent; try again later.")
+        messages.error(request, ui("site.msg.mail_failed"))
     else:
-        messages.success(request, f"We sent a link to {request.user.email}: follow it to "
-                                  "confirm your address.")
+        messages.success(request, ui("site.msg.link_sent", email=request.user.email))
     return redirect(next_url or reverse("accounts:account"))
 
 
@@ -110,7 +122,7 @@ def email_verify(request: HttpRequest, signed: str) -> HttpResponse:
         except services.EmailVerificationError as exc:
             return render(request, "accounts/email_verify.html", {"problem": str(exc)},
                           status=400)
-        messages.success(request, f"Thank you: {user.email} is confirmed.")
+        messages.success(request, ui("site.msg.email_confirmed", email=user.email))
         fallback = reverse("accounts:account") if request.user.is_authenticated else \
             reverse("login")
         return redirect(next_url or fallback)
@@ -167,15 +179,17 @@ def team_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def team_new(request: AuthenticatedHttpRequest) -> HttpResponse:
+    if request.method == "GET":  # a typed or bookmarked address: the form is on the list
+        return redirect(reverse("accounts:team_list") + "#new-team")
     form = TeamForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "A team needs a name.")
+        messages.error(request, ui("site.msg.team_needs_name"))
         return redirect("accounts:team_list")
     team = services.team_create(name=form.cleaned_data["name"], owner=request.user)
     request.session[selectors.SESSION_TEAM_KEY] = str(team.code)
-    messages.success(request, f"Team {team.name} created; you are now working in it.")
+    messages.success(request, ui("site.msg.team_created", team=team.name))
     return redirect("accounts:team_detail", code=team.code)
 
 
@@ -184,7 +198,7 @@ def team_new(request: AuthenticatedHttpRequest) -> HttpResponse:
 def team_switch(request: HttpRequest) -> HttpResponse:
     team, _ = team_access(request, request.POST.get("team", ""))
     request.session[selectors.SESSION_TEAM_KEY] = str(team.code)
-    messages.success(request, f"Now working in {team.name}.")
+    messages.success(request, ui("site.msg.team_switched", team=team.name))
     return redirect(_safe_next(request, reverse("home")))
 
 
@@ -198,11 +212,14 @@ def _team_page(request: HttpRequest, team: Team, role: str, *, new_invitation_ur
                new_invitation_note: str = "",
                invitation_form: InvitationForm | None = None) -> HttpResponse:
     is_owner = role == Membership.Role.OWNER
+    members = list(selectors.team_members(team=team))
     response = render(request, "accounts/team_detail.html", {
         "team": team,
         "role": role,
         "is_owner": is_owner,
-        "members": selectors.team_members(team=team),
+        "members": members,
+        # The only owner is offered no "Remove" for herself: the service would refuse it.
+        "owner_count": sum(m.role == Membership.Role.OWNER for m in members),
         "invitations": selectors.team_invitations(team=team) if is_owner else [],
         "roles": Membership.Role.choices,
         "invitation_form": invitation_form or InvitationForm(),
@@ -362,8 +379,8 @@ def invitation(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
             problem = str(exc)
         else:
             request.session[selectors.SESSION_TEAM_KEY] = str(found.team.code)
-            messages.success(request, f"You joined {found.team.name} as "
-                                      f"{found.get_role_display().lower()}.")
+            messages.success(request, ui("site.msg.joined", team=found.team.name,
+                                         role=ui(f"site.role.{found.role}")))
             return redirect("accounts:team_detail", code=found.team.code)
     status = 409 if (problem and request.method == "POST") else 200
     return render(request, "accounts/invitation.html",

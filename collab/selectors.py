@@ -25,6 +25,7 @@ from debates.engine import ResultPart, get_protocol
 from debates.models import Debate
 from debates.selectors import debate_result
 from view_kit.rendering import render_untrusted
+from view_kit.site_words import ui
 
 
 @dataclass(frozen=True)
@@ -74,23 +75,32 @@ def item_text(result: ResultView | None, kind: str, ref: str) -> str:
     return part.text if part is not None else ""
 
 
+def _kind_in_words(kind: str) -> str:
+    try:
+        return ui(f"site.kind.{kind}")
+    except KeyError:  # a plugin's kind of part: its name
+        return kind.replace("_", " ")
+
+
 def target_label(comment: Comment | Action, result: ResultView | None) -> str:
-    """What a thread (or an action) is about, in words, e.g. 'On risk R2 ("Vendor
-    lock-in")'."""
+    """What a thread (or an action) is about, in words in the request's language, e.g.
+    'On risk R2 ("Vendor lock-in")'."""
     kind, ref = comment.target_kind, comment.target_ref
     if kind == TargetKind.QUOTE and isinstance(comment, Comment):
-        return f'On the passage "{" ".join(comment.quote.split())}"'
+        return ui("site.target.passage", quote=" ".join(comment.quote.split()))
     if result is None or kind == TargetKind.SYNTHESIS:
-        return "On the synthesis"
+        return ui("site.target.synthesis")
     if kind == TargetKind.RECOMMENDATION:
         if ref and ref != "recommendation":
-            return f"On the recommendation ({ref.replace('_', ' ')})"
-        return "On the recommendation"
+            return ui("site.target.recommendation_part", part=ref.replace("_", " "))
+        return ui("site.target.recommendation")
     text = " ".join(item_text(result, kind, ref).split())
     if kind == TargetKind.DISAGREEMENT:
-        return f'On the disagreement about "{text}"' if text else "On a disagreement"
-    words = kind.replace("_", " ")
-    return f'On {words} {ref} ("{text}")' if text else f"On {words} {ref}"
+        return (ui("site.target.disagreement", text=text) if text
+                else ui("site.target.a_disagreement"))
+    words = _kind_in_words(kind)
+    return (ui("site.target.item", kind=words, ref=ref, text=text) if text
+            else ui("site.target.item_bare", kind=words, ref=ref))
 
 
 # ------------------------------------------------------------------ the quotable text

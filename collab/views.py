@@ -21,6 +21,7 @@ from collab.models import TargetKind
 from debates.limits import LimitExceeded
 from debates.models import Debate
 from view_kit.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from view_kit.site_words import ui
 
 _FIELD_NAMES = {"body": "comment", "target_kind": "about", "target_ref": "which one",
                 "quote": "quoted passage", "quote_offset": "quote position"}
@@ -44,7 +45,7 @@ def _target_kinds(result: selectors.ResultView | None) -> list[tuple[str, str]]:
     kinds = {p.kind for p in result.parts} if result else set()
     if result and result.passages:
         kinds.add(TargetKind.QUOTE)
-    known = [(k, label) for k, label in TargetKind.choices
+    known = [(k, ui(f"site.about.{k}")) for k in TargetKind.values
              if k == TargetKind.SYNTHESIS or k in kinds]
     own = [(k, selectors.kind_words(k).capitalize()) for k in
            dict.fromkeys(p.kind for p in result.parts) if k not in TargetKind.values] \

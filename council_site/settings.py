@@ -99,6 +99,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The user's language setting, else Accept-Language (docs/web.md, "Languages").
+    "accounts.language.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -294,7 +296,11 @@ LOGOUT_REDIRECT_URL = "login"
 
 # --- i18n ------------------------------------------------------------------------
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages the pages, messages and mails are written in (debates/locale): a user
+# picks one on their account page; a signed-out visitor gets Accept-Language's.
+# Chinese is "zh-hans" to Django (its own catalogue's name), "zh" to ours (accounts/language.py).
+LANGUAGES = [("en", "English"), ("ja", "日本語"), ("zh-hans", "中文"), ("fr", "Français")]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -24,6 +24,7 @@ from debates.engine import (
     known_protocols,
     translator,
 )
+from view_kit import site_words
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "django"
@@ -40,7 +41,10 @@ def _page_words(language: str) -> Catalogue:
     # The pages' words first, then the engine's, then every protocol's: a page may show
     # any protocol's labels (the compare page shows two debates side by side).
     return Catalogue(language, [
-        *domain_layers(DOMAIN, LOCALE_DIR, language), *translator(language).layers(),
+        *domain_layers(DOMAIN, LOCALE_DIR, language),
+        # The site's own words (view_kit/site_words.py): a page may show them too.
+        *domain_layers(site_words.DOMAIN, site_words.LOCALE_DIR, language),
+        *translator(language).layers(),
         *(layer for name in known_protocols()
           for layer in get_protocol(name).labels(language).layers())])
 
@@ -51,7 +55,8 @@ class PageWords(Catalogue):
     catalogue reads English; an unknown key is a KeyError."""
 
     def __init__(self, language: str | None = None) -> None:
-        language = language or translation.get_language() or ENGLISH
+        # Django's active code names a variant ("zh-hans", "en-us"); the catalogues, the language.
+        language = language or (translation.get_language() or ENGLISH).split("-")[0].lower()
         super().__init__(language, _page_words(language).layers())
 
 

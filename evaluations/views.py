@@ -71,6 +71,10 @@ def evaluation_new(request: HttpRequest) -> HttpResponse:
 
 def _context(evaluation: Evaluation, role: str) -> dict[str, Any]:
     report = selectors.evaluation_report(evaluation)
+    if report:  # the arms asked for: the engine's extra "synthesis" reading stays in the exports
+        asked = set(evaluation.arms)
+        report = {**report, "arms": {name: arm for name, arm in report["arms"].items()
+                                     if name in asked}}
     paired = (report or {}).get("paired", {}).get("council_vs_vote")
     caveats: dict[str, list[str]] = {}  # one line per caveat, naming its arms
     for name, arm in (report or {}).get("arms", {}).items():

@@ -24,6 +24,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 
+from accounts.language import override, scope_language
 from accounts.selectors import current_team
 from debates import selectors as debate_selectors
 from debates.live.consumers import CLOSE_FORBIDDEN, poll_seconds
@@ -49,6 +50,7 @@ class LiveChannel:
         self.rows: dict[uuid.UUID, tuple[Any, ...]] = {}
         self.team_code: uuid.UUID | None = None
         self.session = SessionCheck(scope)
+        self.language: str | None = None
 
     def _request(self) -> HttpRequest:
         # current_team reads the session's chosen team the way a page view does.
@@ -61,6 +63,13 @@ class LiveChannel:
         """The out-of-band fragments for what changed since the last call, one per
         message: a page parses a message as one fragment, and an HTML parser that
         starts on the badge's <a> drops a <tr> after it."""
+        if self.language is None:  # read once, here in a thread (the session may query)
+            # The badge and the rows speak the page's language (docs/web.md, "Languages").
+            self.language = scope_language(self.scope)
+        with override(self.language):
+            return self._batch()
+
+    def _batch(self) -> list[str]:
         user = self.scope["user"]
         out: list[str] = []
         unread = unread_count(user=user)

@@ -61,8 +61,10 @@ class LibraryDebateSources:
 
     def upload(self, *, team: Team, user: object, files: Sequence[Upload]) -> list[str]:
         try:
+            # Read now: a refused file (a scan with no text) is the form's answer, and no
+            # debate is made to fail on it a moment later (docs/web.md, "Sources").
             versions = sources_upload(team=team, user=user if isinstance(user, User) else None,
-                                      files=files)
+                                      files=files, read_now=True)
         except SourceError as exc:
             raise DebateSourceError(str(exc)) from None
         return [str(v.code) for v in versions]

@@ -89,15 +89,48 @@ def _title(name: str) -> str:
 
 
 def _store(source: Source, upload: Upload, kind: str, user: User | None,
-           note: str) -> SourceVersion:
+           note: str, text: str | None = None) -> SourceVersion:
     last = source.versions.order_by("-number").values_list("number", flat=True).first() or 0
     version = SourceVersion(
         source=source, number=last + 1, filename=PurePath(upload.name).name[:255],
-        sha256=hashlib.sha256(upload.data).hexdigest(), size=len(upload.data), kind=kind,
+        sha256=_sha256(upload), size=len(upload.data), kind=kind,
         uploaded_by=user, note=note[:300])
+    if text is not None:  # read in the request already: ready, no worker needed
+        version.status, version.text = SourceStatus.READY, text
+        version.extracted_at = timezone.now()
     version.file.save(upload.name, ContentFile(upload.data), save=False)
     version.save()
     return version
+
+
+def _sha256(upload: Upload) -> str:
+    return hashlib.sha256(upload.data).hexdigest()
+
+
+def _same_file(team: Team, sha256: str) -> SourceVersion | None:
+    """The team's source whose current version is this very file (not refused): an
+    upload of the same bytes again reuses it instead of making a second source of the
+    same name (docs/web.md, "Sources")."""
+    for version in (SourceVersion.objects.select_related("source")
+                    .filter(source__team=team, sha256=sha256)
+                    .exclude(status=SourceStatus.REFUSED).order_by("-number")):
+        latest = version.source.versions.order_by("-number").first()
+        if latest is not None and latest.pk == version.pk:
+            return version
+    return None
+
+
+def _read(checked: list[tuple[Upload, str]]) -> list[str]:
+    """Each file's text, read now: a refusal (a scan without a text layer, a locked PDF)
+    raises before anything is stored."""
+    texts = []
+    for upload, _ in checked:
+        try:
+            texts.append(extract_text(upload.data, shown_file_name(upload.name)).text)
+        except SourceRefused as exc:
+            raise SourceError(f"Nothing was saved: {exc}",
+                              field=exc.field or "content") from None
+    return texts
 
 
 def _queue_extraction(version: SourceVersion) -> None:
@@ -108,32 +141,53 @@ def _queue_extraction(version: SourceVersion) -> None:
 
 
 def sources_upload(*, team: Team, user: User | None, files: Sequence[Upload],
-                   source: Source | None = None, note: str = "") -> list[SourceVersion]:
+                   source: Source | None = None, note: str = "",
+                   read_now: bool = False) -> list[SourceVersion]:
     """New library sources (or, with ``source``, one new version of it), each queued to
     be read. Every file is checked (kind, bytes, size, zip bomb) and the quota counted
     before anything is stored; a failure part way deletes what was written, so a
-    refusal leaves nothing behind."""
+    refusal leaves nothing behind. A file the team already has as a source's current
+    version (same sha256) is that version again, not a second source. ``read_now``
+    reads every file here instead of in the worker, so a refused one (a scan with no
+    text) is refused to the caller and nothing is made: the new-debate form's way, so a
+    debate is never created to fail on its source (docs/web.md, "Sources")."""
     checked = _checked(files)
     if source is not None and len(checked) != 1:
         raise SourceError("A new version is one file.")
+    reused: dict[str, SourceVersion] = {}
+    if source is None:
+        for upload, _ in checked:
+            digest = _sha256(upload)
+            if digest not in reused and (same := _same_file(team, digest)) is not None:
+                reused[digest] = same
+    fresh = [(u, k) for u, k in checked if _sha256(u) not in reused]
+    texts: list[str | None] = list(_read(fresh)) if read_now else [None] * len(fresh)
     written: list[SourceVersion] = []
+    made: dict[str, SourceVersion] = {}
     try:
         with transaction.atomic():
             Team.objects.select_for_update().filter(pk=team.pk).first()  # one quota count at a time
-            _check_quota(team, sum(len(u.data) for u, _ in checked))
-            for upload, kind in checked:
+            _check_quota(team, sum(len(u.data) for u, _ in fresh))
+            for (upload, kind), text in zip(fresh, texts, strict=True):
+                if (digest := _sha256(upload)) in made:  # the same file twice in one go
+                    continue
                 target = source or Source.objects.create(
                     team=team, title=_title(upload.name), created_by=user)
-                written.append(_store(target, upload, kind, user,
-                                      note or ("New version" if source else "Uploaded")))
-                _queue_extraction(written[-1])
+                made[digest] = _store(target, upload, kind, user,
+                                      note or ("New version" if source else "Uploaded"),
+                                      text)
+                written.append(made[digest])
+                if text is None:
+                    _queue_extraction(made[digest])
+                else:  # read already: settled now, as the worker's reading says so
+                    signals.source_settled.send(SourceVersion, version=made[digest])
                 record("source.version" if source else "source.upload", target, user=user,
                        data={"file": written[-1].filename, "sha256": written[-1].sha256})
     except Exception:
         for version in written:
             version.file.delete(save=False)
         raise
-    return written
+    return [reused.get(_sha256(u)) or made[_sha256(u)] for u, _ in checked]
 
 
 def _settle(version: SourceVersion, *, text: str = "", error: str = "") -> None:

@@ -482,6 +482,7 @@ ROWS: list[R] = [
     R("accounts/password_change/", "GET", PERSONAL),
     R("accounts/password_change/done/", "GET", PERSONAL),
     R("accounts/verify-email/", "POST", PERSONAL),
+    R("accounts/language", "POST", PERSONAL, data=lambda w, r: {"language": "fr"}),
     R("accounts/tokens/", "GET", PERSONAL),
     R("accounts/tokens/", "POST", PERSONAL, data=lambda w, r: {"name": f"{r}'s CI"}),
     R("accounts/tokens/<uuid:code>/revoke", "POST", PERSONAL, kw=own_token),

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from django import template
+from django.utils import translation
 from django.utils.safestring import SafeString
 
 from debates.debate_sources import passage_url, source_urls
@@ -19,6 +20,7 @@ from debates.engine import (
     where_words,
 )
 from debates.page_words import PageWords, plain_outcome
+from view_kit import site_words
 from view_kit.rendering import render_untrusted
 
 register = template.Library()
@@ -191,11 +193,40 @@ def humanize_reason(value: str | None) -> str:
 
 def page_language(context: template.Context) -> str:
     """The page's language: ``lang`` if the view set one, else that of the ``result``
-    the synthesis and print views render (other pages stay English)."""
+    the synthesis and print views render or of the debate page, else the request's
+    (the user's setting or Accept-Language, ``accounts.language``)."""
     if context.get("lang"):
         return str(context["lang"])
     page_language = getattr(context.get("page"), "language", None)  # a DebatePage's
-    return str(getattr(context.get("result"), "language", None) or page_language or "en")
+    return str(getattr(context.get("result"), "language", None) or page_language
+               or active_language())
+
+
+def active_language() -> str:
+    """The active language as the catalogues name it ("zh" for "zh-hans")."""
+    return site_words.language_of(translation.get_language())
+
+
+@register.simple_tag
+def page_lang() -> str:
+    """``<html lang>``: the request's language, which the site's own words speak (the
+    user's setting or Accept-Language); a debate's parts keep the debate's (``tr``)."""
+    return active_language()
+
+
+@register.filter(name="ui_word")
+def ui_word(key: str) -> str:
+    """``{{ key|ui_word }}``: a site word whose key the template builds ("site.role."
+    and the role)."""
+    return site_words.ui(str(key), active_language())
+
+
+@register.simple_tag
+def ui(key: str, **values: object) -> str:
+    """The site's own words (navigation, account and team pages, the comments panel) in
+    the request's language, also on a debate's page, whose debate words (``tr``) speak
+    the debate's language (docs/web.md, "Languages")."""
+    return site_words.ui(key, active_language(), **values)
 
 
 @register.simple_tag(takes_context=True)

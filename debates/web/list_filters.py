@@ -9,22 +9,28 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
 
 from debates.models import DebateStatus
+from debates.page_words import PageWords
 from debates.selectors import SORTS, DebateFilters
+from view_kit.site_words import ui_lazy
 
 PAGE_SIZE = 25
-YES_NO = [("", "any"), ("yes", "yes"), ("no", "no")]
-SORT_CHOICES = [("newest", "newest first"), ("oldest", "oldest first"),
-                ("cost", "most expensive"), ("question", "question A–Z"),
-                ("relevance", "best match")]
+# In the request's language when the form renders (view_kit.site_words, the pages' words).
+_status_word = lazy(lambda value: PageWords()(f"status.{value}"), str)
+YES_NO = [("", ui_lazy("site.filter.any")), ("yes", ui_lazy("site.filter.yes")),
+          ("no", ui_lazy("site.filter.no"))]
+SORT_CHOICES = [(key, ui_lazy(f"site.sort.{key}"))
+                for key in ("newest", "oldest", "cost", "question", "relevance")]
 assert {k for k, _ in SORT_CHOICES} == {*SORTS, "relevance"}
 
 
 class DebateFilterForm(forms.Form):
     q = forms.CharField(required=False, max_length=200, label="Search")
     status = forms.ChoiceField(required=False,
-                               choices=[("", "any status"), *DebateStatus.choices])
+                               choices=[("", ui_lazy("site.filter.any_status")),
+                                        *((v, _status_word(v)) for v in DebateStatus.values)])
     stop_reason = forms.CharField(required=False, max_length=30, label="Stop reason")
     protocol = forms.CharField(required=False, max_length=20)
     author = forms.CharField(required=False, max_length=150, label="Started by")

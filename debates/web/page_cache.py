@@ -7,7 +7,7 @@ re-runs' rows (the lineage line shows their status) and what other apps show in 
 (``register_shown``: the team's decision in the answer block). The cache key is a
 fingerprint of exactly those rows, so any change makes a new key at once, in every server process,
 with nothing to invalidate (entries of old keys simply expire). The caller's role is
-part of the key: viewers see no action buttons.
+part of the key: viewers see no action buttons; so is the request's language.
 
 The body holds no CSRF token (the view renders it without a request); the page
 around it gives each viewer's action forms their own.
@@ -19,6 +19,7 @@ import hashlib
 from collections.abc import Callable
 
 from django.core.cache import cache
+from django.utils import translation
 from django.utils.safestring import SafeString
 
 from debates.models import Debate
@@ -42,7 +43,11 @@ def page_key(debate: Debate, role: str) -> str:
     reruns = list(Debate.objects.filter(parent=debate).order_by("id")
                   .values_list("code", "status"))
     shown = [(name, fingerprint(debate)) for name, fingerprint in sorted(_SHOWN.items())]
-    digest = hashlib.blake2b(repr((fields, reruns, shown, role)).encode(), digest_size=16)
+    # The request's language too: the site's own words on the page speak it (docs/web.md,
+    # "Languages"), so a body rendered for one reader's language is not another's.
+    language = translation.get_language()
+    digest = hashlib.blake2b(repr((fields, reruns, shown, role, language)).encode(),
+                             digest_size=16)
     return f"debate-page:{debate.code}:{digest.hexdigest()}"
 
 

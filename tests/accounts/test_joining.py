@@ -29,7 +29,7 @@ def test_the_invitation_link_sends_a_visitor_to_a_login_page_that_says_why(clien
     response = client.get(_link(invitation))
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     html = client.get(response["Location"]).content.decode()
-    assert "invited to join <strong>Acme</strong> as editor" in html
+    assert "invited to join Acme as editor" in html
     assert "no team of your own is needed" in html
     assert "your first team is created with you" not in html
     assert f"/accounts/signup/?next=/invitations/{invitation.secret}/" in html

@@ -137,3 +137,15 @@ def test_a_model_without_a_price_shows_its_cost_as_unknown_not_free(
     assert row.count(">unknown<") == 2  # the cost and the cost per right answer
     data = json.loads(viewer_client.get(f"/evaluations/{e.code}/export.json").content)
     assert data["cost_usd"] is None and data["report"]["arms"]["council"]["cost_known"] is False
+
+
+def test_the_page_shows_the_arms_asked_for_free_when_simulated_and_right_plurals(
+        viewer_client, team, owner) -> None:
+    """Issue 41, item 6: no "synthesis" row nobody asked for (the exports keep it),
+    "free (simulated)" instead of $0.0000, and "1 of 1 question"."""
+    e = finished(team, owner, n=1, arms=["vote", "council"])
+    page = viewer_client.get(f"/evaluations/{e.code}/").content.decode()
+    assert 'data-arm="vote"' in page and 'data-arm="council"' in page
+    assert 'data-arm="synthesis"' not in page and 'data-arm="single"' not in page
+    assert "free (simulated)" in page and "$0.0000" not in page
+    assert "1 of 1 question<" in page and "1 questions" not in page

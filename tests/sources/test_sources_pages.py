@@ -12,7 +12,7 @@ from debates.debate_sources import Upload
 from debates.models import Debate, Synthesis
 from sources.models import DebateSource, Source, SourceVersion
 from sources.services import extract_version, sources_upload
-from tests.source_files import docx_bytes, zip_bomb
+from tests.source_files import docx_bytes, pdf_bytes, zip_bomb
 
 pytestmark = pytest.mark.django_db
 
@@ -79,7 +79,19 @@ def test_the_new_debate_form_uploads_and_picks_library_sources(owner_client, tea
     links = list(DebateSource.objects.filter(debate=debate))
     assert [(lk.source_id, lk.title) for lk in links] == [("S1", "costs"), ("S2", "notes")]
     page = owner_client.get(reverse("debates:detail", args=[debate.code])).content.decode()
-    assert "S2" in page and "being read" in page and 'hx-trigger="every 2s"' in page
+    # The form read the upload before making the debate: nothing is left to wait for.
+    assert "S2" in page and "being read" not in page
+    assert links[1].version.status == "ready" and links[1].version.text.startswith("The team")
+
+
+def test_a_scan_with_no_text_on_the_form_is_refused_and_no_debate_is_made(owner_client, team):
+    """The form reads the file before it makes the debate: a scanned PDF is the form's
+    answer, not a debate failing a few seconds later (issue 41, item 6)."""
+    response = owner_client.post(reverse("debates:new"), {
+        "question": "Kafka or SQS for the event bus?", "mode": "quick", "model": "sim/default",
+        "protocol": "council", "source_files": [SimpleUploadedFile("scan.pdf", pdf_bytes())]})
+    assert response.status_code == 400 and "no text layer" in response.content.decode()
+    assert not Debate.objects.exists() and not Source.objects.exists()
 
 
 def test_a_refused_file_on_the_form_leaves_no_debate(owner_client, team):

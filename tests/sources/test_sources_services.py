@@ -170,3 +170,30 @@ def test_the_reading_is_a_worker_task_queued_once_the_upload_commits(
     assert queued == [("sources.tasks.extract_source", str(version.code))]
     func, code = queued[0]
     assert tasks.extract_source(str(code)) == SourceStatus.READY
+
+
+def test_the_same_file_again_reuses_its_source(team, owner, other_team, media_root):
+    """Same bytes (sha256), same team: the source the team has, not a second one of the
+    same name; another team's copy, or a file since replaced by a new version, is not
+    reused (issue 41, item 6)."""
+    [first] = sources_upload(team=team, user=owner, files=[Upload("costs.md", TEXT)])
+    [again, twice] = sources_upload(team=team, user=owner, files=[
+        Upload("costs (1).md", TEXT), Upload("costs.md", TEXT)])
+    assert again.pk == twice.pk == first.pk
+    assert Source.objects.filter(team=team).count() == 1 and len(stored_files(media_root)) == 1
+    [theirs] = sources_upload(team=other_team, user=None, files=[Upload("costs.md", TEXT)])
+    assert theirs.source_id != first.source_id
+    sources_upload(team=team, user=owner, files=[Upload("costs.md", b"new costs")],
+                   source=first.source)
+    [old_bytes] = sources_upload(team=team, user=owner, files=[Upload("costs.md", TEXT)])
+    assert old_bytes.source_id != first.source_id
+
+
+def test_read_now_refuses_a_scan_before_storing_anything(team, owner, media_root):
+    with pytest.raises(SourceError, match="no text layer"):
+        sources_upload(team=team, user=owner, read_now=True,
+                       files=[Upload("notes.md", TEXT), Upload("scan.pdf", pdf_bytes())])
+    assert not Source.objects.exists() and stored_files(media_root) == []
+    [version] = sources_upload(team=team, user=owner, files=[Upload("notes.md", TEXT)],
+                               read_now=True)
+    assert version.status == SourceStatus.READY and version.text.startswith("Kafka costs")

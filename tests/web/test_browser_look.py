@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from contextlib import contextmanager
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -49,14 +50,16 @@ TAP_TARGETS = """() => {
   const visible = el => el.checkVisibility() && el.getBoundingClientRect().height > 0;
   const target = el => (el.matches('input[type=checkbox], input[type=radio]')
     && el.closest('label')) || el;
+  // A citation chip is a target wherever it sits, prose included (issue 41).
   return [...document.querySelectorAll('body a, body button, body select, body summary, '
       + 'body input:not([type=hidden])')]
     .filter(visible)
-    .filter(el => !el.closest('.prose, p.muted, .empty, .visually-hidden'))
-    .map(el => [el, target(el).getBoundingClientRect().height])
-    .filter(([, h]) => h < 43.5)
-    .map(([el, h]) => el.tagName + '[' + (el.name || el.textContent.trim().slice(0, 30))
-         + '] ' + Math.round(h)).slice(0, 12);
+    .filter(el => el.matches('a.cite') || !el.closest('.prose, p.muted, .empty, .visually-hidden'))
+    .filter(el => !el.closest('.visually-hidden'))
+    .map(el => [el, target(el).getBoundingClientRect()])
+    .filter(([, box]) => box.height < 43.5 || box.width < 43.5)
+    .map(([el, box]) => el.tagName + '[' + (el.name || el.textContent.trim().slice(0, 30))
+         + '] ' + Math.round(box.width) + 'x' + Math.round(box.height)).slice(0, 12);
 }"""
 HEADER_ROWS = """() => new Set([...document.querySelectorAll('.site-header nav > *')]
   .filter(el => el.offsetParent !== null)
@@ -67,7 +70,7 @@ def _pages(team, owner, member):
     pages = walk_pages(team, owner)
     council, adversarial = pages["codes"]["council"], pages["codes"]["adversarial"]
     hidden = comment_create(debate=council, author=member, body="An aside to hide.")
-    comment_create(debate=council, author=owner, body="We checked the **rollback**.")
+    comment_create(debate=council, author=owner, body="We checked the **rollback**, @member.")
     comment_set_hidden(comment=hidden, user=owner, hidden=True)
     return {**pages["urls"],
             "adversarial synthesis": f"/debates/{adversarial.code}/synthesis",
@@ -123,6 +126,8 @@ def _shoot(page, name: str, size: str) -> None:
 
 
 def test_the_phone_header_and_every_tap_target(owner, member, team, base):
+    """Every target at least 44×44 px (WCAG 2.5.5): citation chips, source links,
+    export links and a comment's Edit too (issue 41, item 7)."""
     pages = _pages(team, owner, member)
     with _page(viewport=PHONE, is_mobile=True, has_touch=True) as phone:
         sign_in(phone, base, owner.username)
@@ -195,3 +200,71 @@ def test_the_desk_pages_line_up(owner, member, team, base):
         column = desk.locator("article.synthesis").bounding_box()
         comments = desk.locator("#comments").bounding_box()
         assert abs(comments["width"] - column["width"]) <= 2, (comments, column)
+
+
+# A question as people paste them: long, with an unbroken address in it.
+LONG_QUESTION = ("Should we move every team's nightly reconciliation of the warehouse, the "
+                 "billing ledger and the partner feeds from the old cron host to the new "
+                 "event-driven pipeline before the end of the quarter, given "
+                 "https://wiki.example.com/platform/migrations/2026/reconciliation-"
+                 "pipeline-cutover-plan-and-rollback-checklist-final-final and the "
+                 "on-call load we saw in the last three incidents? " * 2).strip()
+LONG_NAME = "Platform reliability and data engineering working group (EMEA and APAC)"
+WIDE = """(width) => [...document.querySelectorAll('body *')]
+  .filter(el => el.checkVisibility() && !el.closest('.visually-hidden, thead'))
+  .filter(el => !el.parentElement.closest('[tabindex="0"]'))
+  .filter(el => el.getBoundingClientRect().right > width + 1)
+  .map(el => el.tagName + '.' + el.className + ' '
+       + Math.round(el.getBoundingClientRect().right)).slice(0, 6)"""
+
+
+def _long_pages(team, owner, member):
+    """The walk's pages once the team has a long name, a long persona library, and a
+    finished debate with a long question that has a decision and an action."""
+    from collab.services import action_create
+    from debates.engine.schemas import DebateConfig
+    from debates.runtime.execution import run_to_completion
+    from debates.services import debate_create
+    from decisions.services import decision_record
+    from personas.services import library_create
+
+    team.name = LONG_NAME
+    team.save(update_fields=["name"])
+    pages = _pages(team, owner, member)
+    debate = debate_create(team=team, user=owner, question=LONG_QUESTION,
+                           config=DebateConfig(mode="quick"), start=False)
+    run_to_completion(debate.code)
+    debate.refresh_from_db()
+    decision_record(debate=debate, user=owner, choice=LONG_QUESTION[:180],
+                    rationale="Cheaper " * 40)
+    action_create(debate=debate, user=owner, target_kind="synthesis", target_ref="",
+                  owner=owner, due_date=date.today(), title=LONG_QUESTION[:250])
+    library_create(team=team, user=owner, name=LONG_NAME + " " + LONG_NAME)
+    return {**pages, "long detail": f"/debates/{debate.code}/",
+            "long synthesis": f"/debates/{debate.code}/synthesis"}
+
+
+def test_nothing_is_wider_than_the_window_with_long_names_and_the_badge(
+        owner, member, team, base):
+    """At 1024 and 1280 px and on a 390 px phone, with the notification badge, a long
+    question, a long team name and a long library: no page scrolls sideways and nothing
+    reaches past the right edge (a table inside its own keyboard-scrollable region, tabindex=0, may
+    scroll within it)."""
+    pages = _long_pages(team, owner, member)
+    problems = {}
+    for size in ({"width": 1024, "height": 800}, {"width": 1280, "height": 800}, PHONE):
+        phone = size is PHONE
+        with _page(viewport=size, is_mobile=phone, has_touch=phone) as page:
+            sign_in(page, base, owner.username)
+            assert page.locator("#nav-notifications .badge-unread").count() == 1
+            for name, path in pages.items():
+                page.goto(base + path)
+                found = []
+                if (wide := page.evaluate("document.documentElement.scrollWidth")) \
+                        > size["width"]:
+                    found.append(f"{wide} px wide")
+                if beyond := page.evaluate(WIDE, size["width"]):
+                    found.append(f"past the edge: {beyond}")
+                if found:
+                    problems[f"{name} at {size['width']}"] = found
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())

@@ -68,3 +68,21 @@ async def test_rows_and_badge_follow_the_database(member, team, member_client, m
     assert await communicator.receive_nothing(timeout=0.3)
     await communicator.disconnect()
     assert (await sync_to_async(Debate.objects.count)()) == 2
+
+
+async def test_the_badge_and_rows_speak_the_users_language(member, team, make_debate,
+                                                           fast_poll):
+    """The channel renders outside a request: it speaks the user's setting as the page
+    does (issue 41, item 4)."""
+    from accounts.models import AccountSettings
+
+    await sync_to_async(make_debate)(run=False)
+    await sync_to_async(AccountSettings.objects.create)(user=member, language="ja")
+    client = Client()
+    await sync_to_async(client.force_login)(member)  # the login reads the setting
+    communicator = _communicator(client)
+    assert (await communicator.connect(PATIENCE_S))[0]
+    badge, row = [await communicator.receive_from(PATIENCE_S) for _ in range(2)]
+    assert ">通知<" in badge and "Notifications" not in badge
+    assert "待機中" in row and "Queued" not in row
+    await communicator.disconnect()

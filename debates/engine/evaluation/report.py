@@ -61,7 +61,7 @@ class EvaluationReport:
 def caveat(n: int, width: float | None = None) -> str | None:
     """Why a figure is not a finding, in words; None when it may be read as one."""
     if n < MIN_QUESTIONS:
-        return f"not a finding: {n} questions, fewer than {MIN_QUESTIONS}"
+        return f"not a finding: {n} question{'' if n == 1 else 's'}, fewer than {MIN_QUESTIONS}"
     if width is not None and width > MAX_CI_WIDTH:
         return f"not a finding: the interval is {width:.2f} wide, over {MAX_CI_WIDTH}"
     return None
