@@ -12,12 +12,14 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.db import transaction
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
 from accounts.models import AccountSettings
+from audit.services import record
 
 # The user's setting, kept in the session so a page costs no query for it ("" = unset).
 SESSION_KEY = "council_language"
@@ -68,7 +70,11 @@ def language_set(*, request: HttpRequest, language: str) -> None:
     request on."""
     if language and language not in site_languages():
         raise ValueError(f"unknown language {language!r}")
-    AccountSettings.objects.update_or_create(user=request.user, defaults={"language": language})
+    with transaction.atomic():
+        AccountSettings.objects.update_or_create(user=request.user,
+                                                 defaults={"language": language})
+        record("account.language", user=request.user, kind="user",
+               code=request.user.get_username(), data={"language": language})
     request.session[SESSION_KEY] = language
     activate(language or _browser_language(request))
 

@@ -50,6 +50,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "POST accounts/tokens/": ("token.create", "token"),
     "POST accounts/tokens/<uuid:code>/revoke": ("token.revoke", "token"),
     "POST notifications/settings": ("notification.settings_change", "user"),
+    "POST accounts/language": ("account.language", "user"),
     "POST personas/libraries/new": ("library.create", "library"),
     "POST personas/libraries/<uuid:code>/edit": ("library.edit", "library"),
     "POST personas/libraries/<uuid:code>/archive": ("library.archive", "library"),
