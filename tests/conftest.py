@@ -125,10 +125,10 @@ SLOWEST_FIRST = (
     "tests/test_scaleout_postgres_restart.py",
     # The browser walks, by the settings of the site they share (tests/web/
     # browser_support.py, ``shared_site``): walks sharing one run one after another.
-    "tests/web/test_browser.py",  # stops and restarts a daphne of its own
-    "tests/web/test_browser_live_list.py",
+    "tests/web/test_browser.py",  # restarts the shared site's web process
     "tests/web/test_browser_csp.py",
     "tests/web/test_browser_protocols.py",
+    "tests/web/test_browser_live_list.py",
     "tests/web/test_browser_look.py",
     "tests/web/test_browser_",
     "tests/debates/test_durability.py",

@@ -161,42 +161,59 @@ def served_site(tmp_path: Path, env: dict[str, str]) -> Iterator[str]:
 # What every shared site runs with; a walk names only what it needs otherwise (a
 # simulated latency that keeps its debate running while it watches).
 SHARED_SETTINGS = {"COUNCIL_MODEL": "sim/default", "COUNCIL_SIM_LATENCY_MS": "0"}
-# Simulated calls slow enough to see a round running, fast enough for a short walk: the
-# walks that watch a debate the site runs share a site with these settings.
-WATCHABLE = {"COUNCIL_SIM_LATENCY_MS": "150"}
+# Simulated calls slow enough to see a round running (and to stop and restart the web
+# process mid-debate), fast enough for a short walk: the walks that watch a debate the
+# site runs share a site with these settings.
+WATCHABLE = {"COUNCIL_SIM_LATENCY_MS": "250"}
 
 
 @dataclass
-class _SharedSite:
+class SharedSite:
     settings: dict[str, str]
-    base: str
+    env: dict[str, str]
+    port: int
+    directory: Path
     web: subprocess.Popen
     worker: subprocess.Popen
     stack: ExitStack
 
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
     def alive(self) -> bool:
         return self.web.poll() is None and self.worker.poll() is None
 
+    def stop_web(self) -> None:
+        """The web process goes away (a deploy, a crash); the worker keeps running."""
+        stop(self.web)
 
-_shared: _SharedSite | None = None
+    def start_web(self) -> None:
+        """A new web process on the same port, once it answers."""
+        self.web = start(daphne_args(self.port), self.env, self.directory / "daphne.log")
+        wait_for_http(f"{self.base}/healthz", self.web, self.directory / "daphne.log")
 
 
-def _open_shared(settings: dict[str, str]) -> _SharedSite:
+_shared: SharedSite | None = None
+
+
+def _open_shared(settings: dict[str, str]) -> SharedSite:
     stack = ExitStack()
     directory = Path(tempfile.mkdtemp(prefix="council-walk-site-"))
     stack.callback(shutil.rmtree, directory, ignore_errors=True)
     try:
         env = site_env(COUNCIL_MEDIA_ROOT=str(directory / "media"), **settings)
         port = free_port()
-        web_log = directory / "daphne.log"
-        web = stack.enter_context(process(daphne_args(port), env, web_log))
-        worker = stack.enter_context(process([sys.executable, "manage.py", "qcluster"], env,
-                                             directory / "q.log"))
-        wait_for_http(f"http://127.0.0.1:{port}/healthz", web, web_log)
+        web = start(daphne_args(port), env, directory / "daphne.log")
+        site = SharedSite(settings, env, port, directory, web, web, stack)
+        stack.callback(lambda: stop(site.web))  # the web process of the moment
+        site.worker = stack.enter_context(
+            process([sys.executable, "manage.py", "qcluster"], env, directory / "q.log"))
+        wait_for_http(f"{site.base}/healthz", web, directory / "daphne.log")
     except BaseException:
         stack.close()
         raise
-    return _SharedSite(settings, f"http://127.0.0.1:{port}", web, worker, stack)
+    return site
 
 
 def close_shared_site() -> None:
@@ -227,3 +244,10 @@ def shared_site(**settings: str) -> Iterator[str]:
     if _shared is None:
         _shared = _open_shared(wanted)
     yield _shared.base
+
+
+def the_shared_site() -> SharedSite:
+    """The site ``shared_site`` yielded, for a walk that stops and restarts its web
+    process."""
+    assert _shared is not None, "no shared site is up"
+    return _shared
