@@ -48,7 +48,7 @@ def facts(question: str) -> dict[str, object]:
         "made": [(c.phase, c.agent) for c in progress.calls if c.purpose == "call"],
         # What the entry point made known, asked last so that nothing above came first.
         "known": known_protocols(),
-        "installed": [p.__name__ for p in plugins.installed()],
+        "installed": [getattr(p, "__name__", repr(p)) for p in plugins.installed()],
     }
 
 
