@@ -123,7 +123,14 @@ SLOWEST_FIRST = (
     "tests/test_scaleout_search.py",
     "tests/test_serve_command.py",
     "tests/test_scaleout_postgres_restart.py",
+    # The browser walks, by the settings of the site they share (tests/web/
+    # browser_support.py, ``shared_site``): walks sharing one run one after another.
+    "tests/web/test_browser.py",  # restarts the shared site's web process
+    "tests/web/test_browser_csp.py",
+    "tests/web/test_browser_protocols.py",
+    "tests/web/test_browser_live_list.py",
     "tests/web/test_browser_look.py",
+    "tests/web/test_browser_",
     "tests/debates/test_durability.py",
     "tests/engine/test_lazy_litellm.py",
     "tests/debates/test_worker_stop.py",
@@ -131,7 +138,6 @@ SLOWEST_FIRST = (
     "tests/api/test_mcp",
     "tests/test_served_request_limits.py",
     "tests/api/test_skill_file.py",
-    "tests/web/test_browser",
 )
 
 

@@ -23,46 +23,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_serve_starts_web_and_worker_and_sigint_stops_both(tmp_path):
-    port = free_port()
-    env = {**os.environ, "DJANGO_DEBUG": "1",
-           "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}"}
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
-                   check=True, timeout=120)
-    proc = subprocess.Popen([sys.executable, "manage.py", "serve", "--port", str(port)],
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
+def _health(port: int) -> bytes | None:
     try:
-        def health() -> bytes | None:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
-                                            timeout=10) as response:
-                    return response.read()
-            except OSError:
-                return None
-
-        body = wait_until(health, what="the site to answer", interval=0.5)
-        assert body.strip() == b"ok"
-        children = subprocess.run(["pgrep", "-g", str(proc.pid), "-f", "qcluster"],
-                                  capture_output=True, text=True).stdout.split()
-        assert children, "the worker cluster is not running"
-        proc.send_signal(signal.SIGINT)
-        proc.wait(timeout=PATIENCE_S)
-        wait_until(lambda: not group_members(proc.pid),
-                   what="every process to exit after Ctrl-C",
-                   detail=lambda: f": {group_members(proc.pid)} still running")
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
+                                    timeout=10) as response:
+            return response.read()
+    except OSError:
+        return None
 
 
 @pytest.mark.django_db(transaction=True)
 # Each pairing starts a whole server, so two cover both signals and both targets: a
-# supervisor's TERM to the group, and Ctrl-C-like INT to the main process alone.
+# supervisor's TERM to the group, and Ctrl-C-like INT to the main process alone. The
+# Ctrl-C case first sees serve start both halves, the web answering and a worker
+# cluster running (once a test of its own, with a server start and a migration of its
+# own: docs/performance.md, "The test suite's time").
 @pytest.mark.parametrize(("signum", "target"),
                          [(signal.SIGTERM, "group"), (signal.SIGINT, "main")],
                          ids=["TERM-group", "INT-main"])
-def test_a_signal_stops_serve_without_waiting_for_the_call_and_hands_the_lease_on(
+def test_serve_starts_web_and_worker_and_a_signal_stops_both_and_hands_the_lease_on(
         signum, target):
     from accounts.models import Team
     from debates.engine.schemas import DebateConfig, SimulatorOptions
@@ -75,6 +54,13 @@ def test_a_signal_stops_serve_without_waiting_for_the_call_and_hands_the_lease_o
                             cwd=ROOT, env=worker_env(), stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     try:
+        if target == "main":  # as `make run` is stopped: both halves are up first
+            body = wait_until(lambda: _health(port), what="the site to answer",
+                              interval=0.2)
+            assert body.strip() == b"ok"
+            children = subprocess.run(["pgrep", "-g", str(proc.pid), "-f", "qcluster"],
+                                      capture_output=True, text=True).stdout.split()
+            assert children, "the worker cluster is not running"
         # Ten minutes per model call: the step is in flight whenever the signal comes,
         # and a stop that waited for it would run far past the wait below.
         config = DebateConfig(mode="quick", seed=2,
@@ -90,6 +76,7 @@ def test_a_signal_stops_serve_without_waiting_for_the_call_and_hands_the_lease_o
             return not group_members(proc.pid)
 
         wait_for(all_gone, what="web and worker processes to exit")
+        assert proc.wait(timeout=PATIENCE_S) is not None
     finally:
         if proc.poll() is None or group_members(proc.pid):
             os.killpg(proc.pid, signal.SIGKILL)

@@ -58,13 +58,20 @@ def engines(*runs: list[str]) -> list[subprocess.CompletedProcess[str]]:
     return done
 
 
-def test_the_plugin_is_found_by_its_entry_point():
-    found = subprocess.run(
-        [sys.executable, "-c", "from debates.engine import plugins, known_protocols; "
-         "print(known_protocols(), [p.__name__ for p in plugins.installed()])"],
-        cwd=ROOT, env=plugin_env(), capture_output=True, text=True, timeout=300, check=True)
-    assert found.stdout.strip() == \
-        "['council', 'adversarial', 'workflow', 'toy'] ['council_toy']"
+@pytest.fixture(scope="module")
+def toy_facts() -> dict[str, Any]:
+    """tests/plugins/toy_facts.py's findings, from one process for the module's tests
+    (each interpreter start costs seconds on a loaded machine)."""
+    run = subprocess.run([sys.executable, "-m", "tests.plugins.toy_facts", QUESTION],
+                         cwd=ROOT, env=plugin_env(), capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_the_plugin_is_found_by_its_entry_point(toy_facts):
+    assert (toy_facts["known"], toy_facts["installed"]) == \
+        (["council", "adversarial", "workflow", "toy"], ["council_toy"])
 
 
 def test_the_plugin_imports_nothing_but_the_engines_face():
@@ -76,12 +83,8 @@ def test_the_plugin_imports_nothing_but_the_engines_face():
     assert imported == {"debates.engine"}
 
 
-def test_the_plugin_does_what_a_built_in_does():
-    run = subprocess.run([sys.executable, "-m", "tests.plugins.toy_facts", QUESTION],
-                         cwd=ROOT, env=plugin_env(), capture_output=True, text=True,
-                         timeout=300)
-    assert run.returncode == 0, run.stderr
-    facts = json.loads(run.stdout)
+def test_the_plugin_does_what_a_built_in_does(toy_facts):
+    facts = toy_facts
     assert facts["phase"] == "oracle_says"  # read before any registry was asked
     # (a) its phase, worded by its own catalogue in each language
     assert facts["labels"] == {"en": "the oracle speaks", "fr": "l’oracle parle"}

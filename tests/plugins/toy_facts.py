@@ -15,6 +15,8 @@ from debates.engine import (
     ProtocolResult,
     Step,
     get_protocol,
+    known_protocols,
+    plugins,
     resolve_config,
     run_here,
     start_progress,
@@ -44,6 +46,9 @@ def facts(question: str) -> dict[str, object]:
         "parts": [(p.kind, p.ref, p.text) for p in toy.result_parts(result)],
         "planned": [(c.phase.value, c.agent) for c in planned],
         "made": [(c.phase, c.agent) for c in progress.calls if c.purpose == "call"],
+        # What the entry point made known, asked last so that nothing above came first.
+        "known": known_protocols(),
+        "installed": [getattr(p, "__name__", repr(p)) for p in plugins.installed()],
     }
 
 

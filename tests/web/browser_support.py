@@ -3,14 +3,18 @@ on the test's own SQLite database, and users who can sign in there."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -150,3 +154,100 @@ def served_site(tmp_path: Path, env: dict[str, str]) -> Iterator[str]:
             process([sys.executable, "manage.py", "qcluster"], env, tmp_path / "q.log"):
         wait_for_http(f"http://127.0.0.1:{port}/healthz", web, web_log)
         yield f"http://127.0.0.1:{port}"
+
+
+# --- one served site for a run of walks ----------------------------------------------
+
+# What every shared site runs with; a walk names only what it needs otherwise (a
+# simulated latency that keeps its debate running while it watches).
+SHARED_SETTINGS = {"COUNCIL_MODEL": "sim/default", "COUNCIL_SIM_LATENCY_MS": "0"}
+# Simulated calls slow enough to see a round running (and to stop and restart the web
+# process mid-debate), fast enough for a short walk: the walks that watch a debate the
+# site runs share a site with these settings.
+WATCHABLE = {"COUNCIL_SIM_LATENCY_MS": "250"}
+
+
+@dataclass
+class SharedSite:
+    settings: dict[str, str]
+    env: dict[str, str]
+    port: int
+    directory: Path
+    web: subprocess.Popen
+    worker: subprocess.Popen
+    stack: ExitStack
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def alive(self) -> bool:
+        return self.web.poll() is None and self.worker.poll() is None
+
+    def stop_web(self) -> None:
+        """The web process goes away (a deploy, a crash); the worker keeps running."""
+        stop(self.web)
+
+    def start_web(self) -> None:
+        """A new web process on the same port, once it answers."""
+        self.web = start(daphne_args(self.port), self.env, self.directory / "daphne.log")
+        wait_for_http(f"{self.base}/healthz", self.web, self.directory / "daphne.log")
+
+
+_shared: SharedSite | None = None
+
+
+def _open_shared(settings: dict[str, str]) -> SharedSite:
+    stack = ExitStack()
+    directory = Path(tempfile.mkdtemp(prefix="council-walk-site-"))
+    stack.callback(shutil.rmtree, directory, ignore_errors=True)
+    try:
+        env = site_env(COUNCIL_MEDIA_ROOT=str(directory / "media"), **settings)
+        port = free_port()
+        web = start(daphne_args(port), env, directory / "daphne.log")
+        site = SharedSite(settings, env, port, directory, web, web, stack)
+        stack.callback(lambda: stop(site.web))  # the web process of the moment
+        site.worker = stack.enter_context(
+            process([sys.executable, "manage.py", "qcluster"], env, directory / "q.log"))
+        wait_for_http(f"{site.base}/healthz", web, directory / "daphne.log")
+    except BaseException:
+        stack.close()
+        raise
+    return site
+
+
+def close_shared_site() -> None:
+    """Stops the shared site, if one is up (tests/web/conftest.py calls it after the
+    last walk of a run, and at the end of the session)."""
+    global _shared
+    site, _shared = _shared, None
+    if site is not None:
+        site.stack.close()
+
+
+atexit.register(close_shared_site)
+
+
+@contextmanager
+def shared_site(**settings: str) -> Iterator[str]:
+    """daphne and a qcluster on the test database, shared by the walks that follow one
+    another in this test process with the same ``settings`` (environment variables over
+    ``SHARED_SETTINGS``); yields the site's base URL. Each walk makes its own rows, and
+    the flush after each test removes them, so walks stay independent; starting the
+    two Django processes once instead of once a walk is the saving (docs/performance.md,
+    "The test suite's time"). The walks' files are ordered so that walks with the same
+    settings run one after another (tests/conftest.py, ``SLOWEST_FIRST``)."""
+    global _shared
+    wanted = {**SHARED_SETTINGS, **settings}
+    if _shared is not None and (_shared.settings != wanted or not _shared.alive()):
+        close_shared_site()
+    if _shared is None:
+        _shared = _open_shared(wanted)
+    yield _shared.base
+
+
+def the_shared_site() -> SharedSite:
+    """The site ``shared_site`` yielded, for a walk that stops and restarts its web
+    process."""
+    assert _shared is not None, "no shared site is up"
+    return _shared

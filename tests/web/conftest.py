@@ -41,3 +41,13 @@ def make_debate(team: Team) -> MakeDebate:
 @pytest.fixture
 def finished(make_debate: MakeDebate) -> Debate:
     return make_debate()
+
+
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """The walks' shared site lives while walks follow one another in this process:
+    stopped before any other test, which must not find a worker taking its queued
+    tasks (tests/web/browser_support.py, ``shared_site``)."""
+    if nextitem is None or nextitem.get_closest_marker("browser") is None:
+        from tests.web.browser_support import close_shared_site
+
+        close_shared_site()

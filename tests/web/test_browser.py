@@ -7,8 +7,6 @@ screenshots land in docs/screenshots/ for people to look at.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,42 +15,27 @@ from tests.conftest import PASSWORD
 from tests.web.browser_support import (
     PATIENCE_MS,
     SCREENSHOTS,
-    daphne_args,
-    free_port,
+    WATCHABLE,
+    SharedSite,
     launch,
-    process,
     real_password,
     require_chromium,
-    site_env,
-    start,
-    stop,
-    wait_for_http,
+    shared_site,
+    the_shared_site,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_submit_watch_rounds_live_read_synthesis_and_export(owner, team, tmp_path):
+def test_submit_watch_rounds_live_read_synthesis_and_export(owner, team):
     require_chromium()
     real_password(owner)
     # The web process puts the simulator settings into the debate it creates.
-    env = site_env(COUNCIL_SIM_LATENCY_MS="250", COUNCIL_MODEL="sim/default")
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    web_log, worker_log = tmp_path / "daphne.log", tmp_path / "qcluster.log"
-    daphne = daphne_args(port)
-    web = start(daphne, env, web_log)
-    try:
-        with process([sys.executable, "manage.py", "qcluster"], env, worker_log):
-            wait_for_http(f"{base}/healthz", web, web_log)
-            web = _drive_browser(base, owner.username, web, daphne, env, web_log)
-    finally:
-        stop(web)
+    with shared_site(**WATCHABLE) as base:
+        _drive_browser(base, owner.username, the_shared_site())
 
 
-def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list[str],
-                   env: dict[str, str], web_log: Path) -> subprocess.Popen:
-    """Returns the web server process it ends with (it restarts it once)."""
+def _drive_browser(base: str, username: str, site: SharedSite) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as pw:
@@ -98,10 +81,9 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
             # The web server goes away mid-debate (a deploy, a crash) while the worker
             # keeps appending events; the page must reconnect and catch up on its own.
             seen = int(page.locator("#debate-seq").get_attribute("data-last-seq") or 0)
-            stop(web)
+            site.stop_web()
             expect(live).to_have_attribute("data-ws", "closed")
-            web = start(daphne, env, web_log)
-            wait_for_http(f"{base}/healthz", web, web_log)
+            site.start_web()
             expect(live).to_have_attribute("data-ws", "open")
             assert len(sockets) >= 2, sockets
             resumed_from = int(sockets[-1].rsplit("after=", 1)[1])
@@ -134,4 +116,3 @@ def _drive_browser(base: str, username: str, web: subprocess.Popen, daphne: list
             assert "## Convergence" in text
         finally:
             browser.close()
-    return web

@@ -14,9 +14,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,13 +51,12 @@ def _beside(page) -> None:
     assert abs(thread["y"] - passage["y"]) < passage["height"] + 8, (passage, thread)
 
 
-def test_select_comment_and_see_the_thread_beside_then_below(owner, viewer, team, make_debate,
-                                                             tmp_path):
+def test_select_comment_and_see_the_thread_beside_then_below(owner, viewer, team, make_debate):
     require_chromium()
     real_password(owner, viewer)
     debate = make_debate()
     url = f"/debates/{debate.code}/synthesis"
-    with served_site(tmp_path, site_env(COUNCIL_MODEL="sim/default")) as base:
+    with shared_site() as base:
         from playwright.sync_api import expect, sync_playwright
 
         with sync_playwright() as pw:

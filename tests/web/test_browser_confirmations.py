@@ -14,22 +14,21 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_revoke_and_delete_ask_and_a_dismissed_dialog_changes_nothing(
-        owner, team, make_debate, tmp_path):
+        owner, team, make_debate):
     require_chromium()
     real_password(owner)
     token, _ = api_token_create(user=owner, name="ci-deploy")
     debate = make_debate()
     comment = comment_create(debate=debate, author=owner, body="Is the window long enough?")
-    with served_site(tmp_path, site_env(COUNCIL_MODEL="sim/default")) as base:
+    with shared_site() as base:
         from playwright.sync_api import expect, sync_playwright
 
         with sync_playwright() as pw:

@@ -16,11 +16,11 @@ import pytest
 from tests.conftest import PASSWORD
 from tests.web.browser_support import (
     PATIENCE_MS,
+    WATCHABLE,
     launch,
     real_password,
     require_chromium,
-    served_site,
-    site_env,
+    shared_site,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -33,11 +33,10 @@ LISTEN = """document.addEventListener("securitypolicyviolation", function (e) {
 
 
 def test_main_pages_run_with_no_policy_violation_and_the_live_page_updates(
-        owner, team, tmp_path):
+        owner, team):
     require_chromium()
     real_password(owner)
-    env = site_env(COUNCIL_SIM_LATENCY_MS="150", COUNCIL_MODEL="sim/default")
-    with served_site(tmp_path, env) as base:
+    with shared_site(**WATCHABLE) as base:
         from playwright.sync_api import expect, sync_playwright
 
         with sync_playwright() as pw:

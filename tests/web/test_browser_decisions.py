@@ -21,9 +21,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,8 +34,7 @@ WIDE = """() => [...document.querySelectorAll('body *')].filter(el => !el.closes
          + Math.round(el.getBoundingClientRect().right))"""
 
 
-def test_decide_on_desk_and_read_the_log_and_my_actions_on_a_phone(owner, member, team,
-                                                                    tmp_path):
+def test_decide_on_desk_and_read_the_log_and_my_actions_on_a_phone(owner, member, team):
     require_chromium()
     real_password(owner, member)
     debate = debate_create(team=team, user=owner, question=QUESTION,
@@ -45,7 +43,7 @@ def test_decide_on_desk_and_read_the_log_and_my_actions_on_a_phone(owner, member
     Action.objects.create(debate=debate, target_kind="risk", target_ref="R1",
                           title="Ask the vendor about exit costs and data export formats",
                           owner=member, due_date=timezone.localdate() + timedelta(days=3))
-    with served_site(tmp_path, site_env()) as base:
+    with shared_site() as base:
         _drive(base, member.username, debate.code)
     assert debate.decision.rationale == "Cheaper after the freeze; the vendor agreed."
 

@@ -15,9 +15,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 from tests.web.test_browser_phone_walk import SMALL_TARGETS
 
@@ -31,10 +30,10 @@ OVERFLOW = """() => [...document.querySelectorAll('body *')]
          + Math.round(el.getBoundingClientRect().right))"""
 
 
-def test_start_an_evaluation_watch_it_finish_and_read_it(member, team, tmp_path):
+def test_start_an_evaluation_watch_it_finish_and_read_it(member, team):
     require_chromium()
     real_password(member)
-    with served_site(tmp_path, site_env()) as base:
+    with shared_site() as base:
         _drive(base, member.username)
 
 

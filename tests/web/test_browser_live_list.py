@@ -13,20 +13,18 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_running_debates_row_and_the_badge_update_without_a_reload(owner, team, tmp_path):
+def test_a_running_debates_row_and_the_badge_update_without_a_reload(owner, team):
     require_chromium()
     real_password(owner)
     # Slow calls: the debate is still running when the list opens.
-    env = site_env(COUNCIL_MODEL="sim/default", COUNCIL_SIM_LATENCY_MS="700")
-    with served_site(tmp_path, env) as base:
+    with shared_site(COUNCIL_SIM_LATENCY_MS="700") as base:
         from playwright.sync_api import expect, sync_playwright
 
         with sync_playwright() as pw:

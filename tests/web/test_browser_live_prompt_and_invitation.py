@@ -17,9 +17,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -55,15 +54,14 @@ def _page(browser, base: str, username: str, **options):  # noqa: ANN202 - a pag
     return page
 
 
-def test_a_debate_finishing_while_watched_brings_the_decision_prompt(owner, member, team,
-                                                                      tmp_path):
+def test_a_debate_finishing_while_watched_brings_the_decision_prompt(owner, member, team):
     from playwright.sync_api import expect, sync_playwright
 
     require_chromium()
     real_password(member)
     debate = debate_create(team=team, user=owner, question="Should we move billing?",
                            config=DebateConfig(mode="quick"), start=False)
-    with served_site(tmp_path, site_env()) as base, sync_playwright() as pw:
+    with shared_site() as base, sync_playwright() as pw:
         browser = launch(pw)
         try:
             page = _page(browser, base, member.username, viewport={"width": 1280, "height": 800})
@@ -79,12 +77,12 @@ def test_a_debate_finishing_while_watched_brings_the_decision_prompt(owner, memb
             browser.close()
 
 
-def test_a_new_invitations_link_sits_beside_its_copy_it_now_note(owner, team, tmp_path):
+def test_a_new_invitations_link_sits_beside_its_copy_it_now_note(owner, team):
     from playwright.sync_api import expect, sync_playwright
 
     require_chromium()
     real_password(owner)
-    with served_site(tmp_path, site_env()) as base, sync_playwright() as pw:
+    with shared_site() as base, sync_playwright() as pw:
         browser = launch(pw)
         try:
             page = _page(browser, base, owner.username, viewport={"width": 1280, "height": 800})

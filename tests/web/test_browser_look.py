@@ -23,9 +23,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 from tests.web.test_browser_phone_walk import PHONE, walk_pages
 
@@ -81,24 +80,13 @@ def _pages(team, owner, member):
             "teams": "/teams/"}
 
 
-@pytest.fixture(scope="module")
-def walk_site(django_db_setup, django_db_blocker, tmp_path_factory):
-    """One served site for the module's tests: its base URL. It serves the test
-    database, whose rows each test makes (and the flush after it removes); starting
-    daphne and a worker once instead of once a test is most of the module's saving
-    (docs/performance.md, "The test suite's time")."""
-    require_chromium()
-    with django_db_blocker.unblock():
-        env = site_env()
-    with served_site(tmp_path_factory.mktemp("look-site"), env) as base:
-        yield base
-
-
 @pytest.fixture
-def base(walk_site, owner):
-    """The module's site, with ``owner`` able to sign in there."""
+def base(owner):
+    """The walks' shared site, with ``owner`` able to sign in there."""
+    require_chromium()
     real_password(owner)
-    return walk_site
+    with shared_site() as url:
+        yield url
 
 
 @contextmanager

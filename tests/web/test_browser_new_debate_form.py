@@ -10,19 +10,18 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_switching_protocol_while_typing_keeps_the_estimate_and_updates_the_options_preview(
-        owner, team, tmp_path):
+        owner, team):
     require_chromium()
     real_password(owner)
-    with served_site(tmp_path, site_env(COUNCIL_MODEL="sim/default")) as base:
+    with shared_site() as base:
         from playwright.sync_api import expect, sync_playwright
 
         with sync_playwright() as pw:
@@ -51,14 +50,14 @@ def test_switching_protocol_while_typing_keeps_the_estimate_and_updates_the_opti
 
 
 def test_the_previewed_options_fill_the_field_to_edit_and_the_debate_uses_the_edit(
-        owner, team, tmp_path):
+        owner, team):
     from debates.models import Debate
 
     require_chromium()
     real_password(owner)
     question = ("Should we build enterprise SSO and audit logs this quarter, or keep "
                 "focusing on self-serve onboarding?")
-    with served_site(tmp_path, site_env(COUNCIL_MODEL="sim/default")) as base:
+    with shared_site() as base:
         from playwright.sync_api import expect, sync_playwright
 
         with sync_playwright() as pw:

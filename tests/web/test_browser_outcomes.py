@@ -22,9 +22,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -54,7 +53,7 @@ OVERFLOW = """() => [...document.querySelectorAll('body *')]
          + Math.round(el.getBoundingClientRect().right))"""
 
 
-def test_decide_review_and_calibration_on_desk_and_phone(member, team, tmp_path):
+def test_decide_review_and_calibration_on_desk_and_phone(member, team):
     require_chromium()
     real_password(member)
     codes = []
@@ -65,7 +64,7 @@ def test_decide_review_and_calibration_on_desk_and_phone(member, team, tmp_path)
             simulator=SimulatorOptions(script=script)), start=False)
         run_to_completion(debate.code)
         codes.append(str(debate.code))
-    with served_site(tmp_path, site_env()) as base:
+    with shared_site() as base:
         _drive(base, member.username, codes)
 
 

@@ -19,9 +19,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -108,11 +107,11 @@ def walk_pages(team, owner):
     return {"urls": urls, "codes": made}
 
 
-def test_every_page_fits_a_phone_with_44px_targets(owner, team, tmp_path):
+def test_every_page_fits_a_phone_with_44px_targets(owner, team):
     require_chromium()
     real_password(owner)
     pages = walk_pages(team, owner)["urls"]
-    with served_site(tmp_path, site_env()) as base:
+    with shared_site() as base:
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as pw:

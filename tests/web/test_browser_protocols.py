@@ -11,11 +11,11 @@ from tests.conftest import PASSWORD
 from tests.web.browser_support import (
     PATIENCE_MS,
     SCREENSHOTS,
+    WATCHABLE,
     launch,
     real_password,
     require_chromium,
-    served_site,
-    site_env,
+    shared_site,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,12 +24,10 @@ ADV_QUESTION = "Design the API and database schema for a multi-tenant rate limit
 WF_QUESTION = "Should we adopt a four-day week for the support team?"
 
 
-def test_adversarial_and_workflow_debates_live_and_synthesis(owner, team, tmp_path):
+def test_adversarial_and_workflow_debates_live_and_synthesis(owner, team):
     require_chromium()
     real_password(owner)
-    # Slow enough to see a round running, fast enough for a short test.
-    env = site_env(COUNCIL_SIM_LATENCY_MS="100", COUNCIL_MODEL="sim/default")
-    with served_site(tmp_path, env) as base:
+    with shared_site(**WATCHABLE) as base:
         _drive(base, owner.username)
 
 

@@ -12,9 +12,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,9 +50,8 @@ def test_upload_on_the_form_watch_the_debate_and_follow_a_citation(owner, team, 
     notes = tmp_path / "bus-notes.md"
     notes.write_text(NOTES)
     shots = tmp_path / "shots"
-    env = site_env(COUNCIL_MODEL="sim/default", COUNCIL_SIM_LATENCY_MS="0",
-                   COUNCIL_MEDIA_ROOT=str(tmp_path / "media"))
-    with served_site(tmp_path, env) as base:
+    # The shared site keeps its uploads in a directory of its own (COUNCIL_MEDIA_ROOT).
+    with shared_site() as base:
         from playwright.sync_api import expect, sync_playwright
 
         with sync_playwright() as pw:

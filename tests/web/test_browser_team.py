@@ -15,9 +15,8 @@ from tests.web.browser_support import (
     launch,
     real_password,
     require_chromium,
-    served_site,
+    shared_site,
     sign_in,
-    site_env,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,8 +25,7 @@ LISBON = "Should we open an office in Lisbon next spring?"
 HIRING = "Should we hire a second SRE before the migration?"
 
 
-def test_search_a_notification_arriving_and_the_synthesis_on_a_phone(owner, member, team,
-                                                                     tmp_path):
+def test_search_a_notification_arriving_and_the_synthesis_on_a_phone(owner, member, team):
     require_chromium()
     real_password(owner, member)
     debates = {}
@@ -38,7 +36,7 @@ def test_search_a_notification_arriving_and_the_synthesis_on_a_phone(owner, memb
                                config=DebateConfig(mode="quick"), start=False)
         run_to_completion(debate.code)
         debates[question] = debate
-    with served_site(tmp_path, site_env()) as base:
+    with shared_site() as base:
         _drive(base, owner.username, member.username, debates[LISBON].code)
 
 
