@@ -84,7 +84,8 @@ class EvaluationSpec:
             raise ValueError(f"{self.agents} agents; a debate has {MIN_AGENTS} to {MAX_AGENTS}")
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "arms": list(self.arms)}
+        return {**asdict(self), "arms": list(self.arms),
+                "sim_accuracies": list(self.sim_accuracies)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> EvaluationSpec:
