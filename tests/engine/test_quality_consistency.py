@@ -121,3 +121,30 @@ async def test_one_sentence_repeated_across_a_turns_list_is_doubtful():
     assert len(found) == 1 and found[0].where.endswith("· reasoning")
     assert found[0].evidence.startswith("8 of 8 items the same")
     assert result.quality is Quality.DOUBTFUL
+
+
+def _hollow_panel(step):
+    return [agent(name, 0.6, [step], position_verdict="for") for name in ("Ann", "Bo", "Cy")]
+
+
+async def test_a_panel_that_agrees_without_new_material_is_called_hollow():
+    # All three for from the start; round 1 raises every confidence to 0.9 with no
+    # concession, no new argument and no passage: agreement by repetition (issue 42).
+    quiet = {"updated_confidence": 0.9, "concessions": [], "remaining_disagreements": []}
+    _, result, _ = await debate(_hollow_panel(quiet))
+    [hollow] = [r for r in result.quality_reasons if r.rule == "consensus.hollow"]
+    assert hollow.severity == "doubtful" and result.quality is not Quality.SOUND
+    assert "all for" in hollow.evidence and "no concession" in hollow.evidence
+    assert "0.60 → 0.90" in hollow.evidence
+
+
+async def test_agreement_earned_by_arguments_and_concessions_is_not_hollow():
+    argued = {"updated_confidence": 0.9, "concessions": ["The pilot data answers my doubt"],
+              "remaining_disagreements": ["Whether the vendor's support covers nights"]}
+    _, result, _ = await debate(_hollow_panel(argued))
+    assert "consensus.hollow" not in rules(result)
+    # A panel still split at the end is no consensus at all, hollow or not.
+    quiet = {"updated_confidence": 0.9, "concessions": [], "remaining_disagreements": []}
+    split = [*_hollow_panel(quiet)[:2], agent("Cy", 0.6, [quiet], position_verdict="against")]
+    _, result, _ = await debate(split)
+    assert "consensus.hollow" not in rules(result)

@@ -113,6 +113,12 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     Rule("decision.missing", "unusable",
          "the synthesis wrote neither a recommendation nor a divergence report",
          "a result without either has no decision at all, whatever else it says"),
+    Rule("consensus.hollow", "doubtful",
+         "every agent (2 or more) ends on one verdict after cross-examination that "
+         "brought no new argument and cited no passage, or in which the panel's mean "
+         "confidence rose with no concession",
+         "agreement reached without a new reason, a source or a concession is agreement "
+         "by repetition (herding), not by argument"),
     Rule("stances.contradict_verdict", "doubtful",
          "a stance that is an option, or opens with one (\"Against: ...\"), other than "
          "the verdict given with it",

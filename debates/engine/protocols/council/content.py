@@ -10,6 +10,7 @@ from ...schemas import Phase, QualityReason, TurnStatus, VerifierReport
 from ...state import DebateState
 from ..content import claim_quotes, corpus, judged, option_names, policy, read_turns
 from ..judge import judge_reasons
+from .convergence import STABLE_DELTA
 from .phases import CouncilPhase
 from .schemas import (
     ComposedPanel,
@@ -52,6 +53,7 @@ def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
                               CouncilPhase.CROSS_EXAM.value, result.rounds_completed)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
     more += _stance_verdicts(state, result)
+    more += _hollow_consensus(result)
     more += _synthesis_reasons(state, result)
     more += judge_reasons(state)
     return judged(state, result, read_turns(state, step_label), text_policy(state),
@@ -71,6 +73,34 @@ def _stance_verdicts(state: DebateState, result: DebateResult) -> list[QualityRe
             stated.append((f"round {last} · {name}", a.final_stance, a.final_verdict,
                            CouncilPhase.CROSS_EXAM.value, last, a.index))
     return panel.stance_verdicts(stated, option_names(state))
+
+
+def _hollow_consensus(result: DebateResult) -> list[QualityReason]:
+    """A panel that agrees at the end without new material (issue 42; docs/engine.md,
+    "Content checks"): no new argument and no passage cited in any round, or the mean
+    confidence rising with no concession."""
+    rounds = [m for m in result.metrics if m.round >= 1]
+    verdicts = [a.final_verdict or a.initial_verdict for a in result.agents]
+    if not rounds or len(verdicts) < 2 or None in verdicts or len(set(verdicts)) > 1:
+        return []
+    new = sum(m.new_arguments or 0 for m in rounds)
+    conceded = sum(m.concessions or 0 for m in rounds)
+    cited = result.evidence is not None and any(
+        c.where.startswith("round") and c.known and c.found for c in result.evidence.citations)
+    before, after = result.metrics[0].mean_confidence, rounds[-1].mean_confidence
+    why = []
+    if new == 0 and not cited:
+        plural = "" if len(rounds) == 1 else "s"
+        why.append(f"no new point or passage in {len(rounds)} round{plural}")
+    if conceded == 0 and after - before >= STABLE_DELTA:
+        why.append(f"confidence {before:.2f} → {after:.2f}, no concession")
+    # The figures first: the evidence is cut at 80 characters.
+    if not why:
+        return []
+    last = result.rounds_completed
+    return [panel.reason("consensus.hollow", f"every agent's verdict after round {last}",
+                         f"all {verdicts[0]}: " + "; ".join(reversed(why)),
+                         CouncilPhase.CROSS_EXAM.value, last)]
 
 
 def _synthesis_reasons(state: DebateState, result: DebateResult) -> list[QualityReason]:
