@@ -129,12 +129,15 @@ def redis_answers(url: str) -> bool:
         return False
 
 
+def configurations() -> dict[str, str | None]:
+    """The channel layers to measure: the embedded one, and Redis when it answers."""
+    return {"embedded": None, **({"redis": REDIS_URL} if redis_answers(REDIS_URL) else {})}
+
+
 def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
     figures: list[Figure] = []
-    configurations: dict[str, str | None] = {"embedded": None}
-    if redis_answers(REDIS_URL):
-        configurations["redis"] = REDIS_URL
-    for name, redis_url in configurations.items():
+    layers = configurations()
+    for name, redis_url in layers.items():
         with running_site(root=root, mode="quick", redis_url=redis_url) as site:
             delays, frames = _follow_one_debate(site, latency_ms)
         p95 = statistics.quantiles(delays, n=20, method="inclusive")[-1] * 1000
@@ -150,7 +153,7 @@ def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
                 statistics.fmean(later) / 1024, "KB",
                 detail=f"{len(frames)} frames, {sum(frames) / 1024:.0f} KB in all, first "
                        f"frame {frames[0] / 1024:.1f} KB (every part)"))
-    if "redis" not in configurations:
+    if "redis" not in layers:
         figures.append(Figure("events", "event commit → websocket client p95 (redis)",
                               float("nan"), "ms", target="≤ 150 ms", ok=False,
                               detail=f"not measured: no Redis at {REDIS_URL}"))

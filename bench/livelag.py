@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bench.events import CREATE, REDIS_URL, RUN, redis_answers
+from bench.events import CREATE, RUN, configurations
 from bench.failure import AreaSkipped
 from bench.figures import Figure
 from bench.site import ROOT, Site, running_site
@@ -103,10 +103,7 @@ def measure(latency_ms: int = 500, *, root: Path = ROOT) -> list[Figure]:
     if not os.path.exists(CHROMIUM):
         raise AreaSkipped(f"no browser at {CHROMIUM} (apt-get install chromium)")
     figures: list[Figure] = []
-    configurations: dict[str, str | None] = {"embedded": None}
-    if redis_answers(REDIS_URL):
-        configurations["redis"] = REDIS_URL
-    for name, redis_url in configurations.items():
+    for name, redis_url in configurations().items():
         with running_site(root=root, mode="quick", redis_url=redis_url) as site:
             started = time.monotonic()
             per_viewer, events = _lags_of_one_debate(site, latency_ms)

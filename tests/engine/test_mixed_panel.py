@@ -11,22 +11,14 @@ import pytest
 
 from debates.engine import InputError, parse_panel_models, run_protocol
 from debates.engine.configure import resolve_config
-from debates.engine.hooks import EngineHooks
 from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.steps import agent_request
 from debates.engine.schemas import Persona, SimulatorOptions
 from debates.engine.state import DebateState, Step
 from debates.estimates import debate_models, estimate
+from tests.engine.test_fidelity import Recorder
 
 QUESTION = "Should we move to usage-based pricing?"
-
-
-class Recorder(EngineHooks):
-    def __init__(self) -> None:
-        self.calls = []
-
-    async def on_call(self, record):
-        self.calls.append(record)
 
 
 def _agent(name, confidence):
