@@ -19,6 +19,7 @@ SET_CHOICES = [
 ARM_HELP = {
     "single": "one agent, one call",
     "vote": "plurality of the panel's independent positions (round 0, no extra calls)",
+    "confidence": "the independent positions weighted by confidence rank (no extra calls)",
     "council": "the full debate's final plurality",
     "adversarial": "where a set has a solution to refine",
 }

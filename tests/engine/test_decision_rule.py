@@ -14,8 +14,6 @@ from debates.engine.llm.usage import usage_from_calls
 from debates.engine.protocols.council.change import VoteTally
 from debates.engine.protocols.council.decision import (
     RuleSource,
-    confidence_ranks,
-    confidence_scores,
     decide,
     resolve_rule,
 )
@@ -25,6 +23,7 @@ from debates.engine.protocols.council.schemas import DebateResult
 from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
 from debates.engine.schemas import DecisionRule, Persona, SimulatorOptions
 from debates.engine.state import DebateState
+from debates.engine.votes import confidence_ranks, confidence_scores, confidence_vote
 from tests.engine.test_debate_change import FIXTURES
 from tests.engine.test_debate_change import result as stored_result
 from tests.engine.test_trajectories import agent, debate
@@ -53,6 +52,18 @@ def test_confidence_scores_sum_ranks_per_option():
     positions = [("for", 0.6), ("for", 0.7), ("against", 0.95), ("against", 0.99),
                  (None, 0.8), ("for", None)]
     assert confidence_scores(positions, OPTIONS) == {"for": 3.0, "against": 7.0}
+
+
+def test_the_confidence_vote_reads_ranks_and_breaks_ties_by_the_first_given():
+    # for at 0.6 and 0.7 (ranks 1, 2): 3; against at 0.9 (rank 3): 3, a tie the first
+    # given answer wins. A lone dissenter at 0.99 can only tie two agents, whatever its
+    # number: ranks 1.5 + 1.5 against 3.
+    assert confidence_vote([("for", 0.6), ("for", 0.7), ("against", 0.9)]) == "for"
+    assert confidence_vote([("for", 0.5), ("for", 0.5), ("against", 0.99)]) == "for"
+    # Two sure agents outweigh three unsure ones: ranks 4 + 5 = 9 against 1 + 2 + 3 = 6.
+    assert confidence_vote([("for", 0.5), ("for", 0.6), ("for", 0.7), ("against", 0.9),
+                            ("against", 0.95)]) == "against"
+    assert confidence_vote([("for", None), (None, 0.8)]) is None
 
 
 def test_each_rule_picks_its_own_option():

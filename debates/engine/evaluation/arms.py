@@ -42,6 +42,7 @@ from ..schemas import (
     SimulatorOptions,
 )
 from ..state import DebateState
+from ..votes import confidence_vote
 from .population import SimulatedDebate, plurality
 from .sets import Question, canonical_number, last_number
 
@@ -250,6 +251,10 @@ def _read_council(question: Question, state: DebateState, calls: list[CallRecord
     vote_answer = plurality(first)
     vote = Read(vote_answer, _backing(panel.first, first, vote_answer), costs_of(round_zero),
                 "" if vote_answer else "no agent gave a readable first answer")
+    ranked = confidence_vote([(answer, _clamped(given.confidence) if given else None)
+                              for answer, given in zip(first, panel.first, strict=True)])
+    confidence = Read(ranked, _backing(panel.first, first, ranked), costs_of(round_zero),
+                      "" if ranked else "no agent gave a readable first answer and confidence")
     everything = costs_of(calls)
     final: list[str | None] = []
     if panel.rounds >= 1:
@@ -263,8 +268,8 @@ def _read_council(question: Question, state: DebateState, calls: list[CallRecord
     synthesis = Read(*_recommendation(question, panel, everything))
     detail = {"first": first, "final": final, "rounds": panel.rounds,
               "stop_reason": panel.stop_reason, "options": list(state.options)}
-    return CouncilReading({"single": single, "vote": vote, "council": verdict,
-                           "synthesis": synthesis}, notes, detail)
+    return CouncilReading({"single": single, "vote": vote, "confidence": confidence,
+                           "council": verdict, "synthesis": synthesis}, notes, detail)
 
 
 def _recommendation(question: Question, panel: PanelReading, costs: Costs

@@ -36,12 +36,14 @@ from .stats import (
 )
 
 SINGLE, ADVERSARIAL = "single", "adversarial"
-ARMS = (SINGLE, VOTE, COUNCIL, ADVERSARIAL)
+# The council's ``confidence`` decision rule on the independent positions (votes.py).
+CONFIDENCE = "confidence"
+ARMS = (SINGLE, VOTE, CONFIDENCE, COUNCIL, ADVERSARIAL)
 DEFAULT_ARMS = (SINGLE, VOTE, COUNCIL)
 # Reported whenever the council runs, after it: the synthesis's recommendation.
 SYNTHESIS = "synthesis"
 # The arms one council debate answers.
-COUNCIL_ARMS = (SINGLE, VOTE, COUNCIL)
+COUNCIL_ARMS = (SINGLE, VOTE, CONFIDENCE, COUNCIL)
 
 
 UPDATES = ("martingale", "corrective", "herding")
@@ -146,7 +148,7 @@ async def evaluate_question(question: Question, spec: EvaluationSpec) -> Questio
     detail: dict[str, Any] = {}
     if any(arm in spec.arms for arm in COUNCIL_ARMS):
         reading = await council_reading(question, spec, simulated)
-        wanted = [arm for arm in (SINGLE, VOTE, COUNCIL) if arm in spec.arms]
+        wanted = [arm for arm in COUNCIL_ARMS if arm in spec.arms]
         if COUNCIL in spec.arms:
             wanted.append(SYNTHESIS)
         arms.update({arm: _arm_answer(reading.arms[arm]) for arm in wanted})

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from debates.engine.evaluation import arms
-from debates.engine.evaluation.population import expected_vote_yes_no
+from debates.engine.evaluation.population import expected_vote_yes_no, plurality
 from debates.engine.evaluation.report import EvaluationReport, report_json
 from debates.engine.evaluation.runs import (
     SYNTHESIS,
@@ -210,3 +210,22 @@ def test_a_herding_mixed_panel_with_a_corrector_runs_through_the_engine_as_simul
 def test_an_impossible_population_is_refused(bad, says):
     with pytest.raises(ValueError, match=says):
         EvaluationSpec("compare", n=5, agents=3, sim_accuracy=0.6, **bad)
+
+
+def test_the_confidence_arm_follows_the_confident_seat_of_a_mixed_panel():
+    # Seats of 0.9, 0.5, 0.5, each stating its accuracy: ranks 3, 1.5, 1.5. The strong
+    # seat's answer scores 3 alone (a tie with the other two together, which the first
+    # given wins) or 4.5 with one of them: the confidence arm answers as seat 0 does
+    # on every question, the vote as the plurality.
+    spec = EvaluationSpec("compare", n=12, seed=5, agents=3, sim_accuracy=0.6,
+                          sim_accuracies=(0.9, 0.5, 0.5),
+                          arms=("single", "vote", "confidence", "council"))
+    labelled = questions_for(spec)
+    outcomes = _outcomes(spec, labelled.questions)
+    population = population_of(spec)
+    for question, outcome in zip(labelled.questions, outcomes, strict=True):
+        first = population.debate(question).first
+        assert outcome.arms["confidence"].answer == first[0], question.id
+        assert outcome.arms["vote"].answer == plurality(first), question.id
+    report = report_from_outcomes(labelled, spec, outcomes)
+    assert list(report.arms)[:3] == ["single", "vote", "confidence"]

@@ -31,6 +31,7 @@ from pydantic import BaseModel
 
 from ...i18n import option_label
 from ...schemas import DecisionRule
+from ...votes import confidence_scores
 from .change import VoteTally
 
 
@@ -77,31 +78,6 @@ def resolve_rule(asked: DecisionRule | None, models: Sequence[str]
     if len(set(models)) > 1:
         return DecisionRule.DEBATE, RuleSource.MIXED_MODELS
     return DecisionRule.VOTE, RuleSource.ONE_MODEL
-
-
-def confidence_ranks(confidences: Sequence[float]) -> list[float]:
-    """Each confidence's rank among ``confidences``, 1 for the lowest, equal values
-    sharing their mean rank: [0.9, 0.9, 0.6] -> [2.5, 2.5, 1.0]."""
-    order = sorted(confidences)
-    ranks = {}
-    for value in set(order):
-        first = order.index(value) + 1
-        last = len(order) - order[::-1].index(value)
-        ranks[value] = (first + last) / 2
-    return [ranks[c] for c in confidences]
-
-
-def confidence_scores(positions: Sequence[tuple[str | None, float | None]],
-                      options: Sequence[str]) -> dict[str, float]:
-    """``positions``: each agent's independent (verdict, confidence); those without
-    both are not counted. Per option, the summed confidence ranks of its agents."""
-    counted = [(v, c) for v, c in positions if v in options and c is not None]
-    ranks = confidence_ranks([c for _, c in counted])
-    scores: dict[str, float] = {}
-    for (verdict, _), rank in zip(counted, ranks, strict=True):
-        assert verdict is not None
-        scores[verdict] = scores.get(verdict, 0.0) + rank
-    return {o: scores[o] for o in options if o in scores}
 
 
 def _tops(scores: dict[str, float], among: Sequence[str]) -> list[str]:
