@@ -134,8 +134,8 @@ async def test_a_panel_that_agrees_without_new_material_is_called_hollow():
     _, result, _ = await debate(_hollow_panel(quiet))
     [hollow] = [r for r in result.quality_reasons if r.rule == "consensus.hollow"]
     assert hollow.severity == "doubtful" and result.quality is not Quality.SOUND
-    assert "all for" in hollow.evidence and "no concession" in hollow.evidence
-    assert "0.60 → 0.90" in hollow.evidence
+    assert hollow.evidence == ("all for, confidence 0.60 → 0.90; no new point, passage or "
+                               "concession in 2 rounds")
 
 
 async def test_agreement_earned_by_arguments_and_concessions_is_not_hollow():
@@ -148,3 +148,17 @@ async def test_agreement_earned_by_arguments_and_concessions_is_not_hollow():
     split = [*_hollow_panel(quiet)[:2], agent("Cy", 0.6, [quiet], position_verdict="against")]
     _, result, _ = await debate(split)
     assert "consensus.hollow" not in rules(result)
+    # Agreed from the independent positions on, confidence flat: the strongest agreement.
+    steady = {"updated_confidence": None, "concessions": [], "remaining_disagreements": []}
+    _, result, _ = await debate(_hollow_panel(steady))
+    assert "consensus.hollow" not in rules(result)
+
+
+async def test_a_panel_that_comes_round_without_a_concession_is_hollow():
+    # Cy moves to for in round 1 conceding nothing, and nobody raises a new point.
+    quiet = {"concessions": [], "remaining_disagreements": []}
+    moved = [*_hollow_panel(quiet)[:2],
+             agent("Cy", 0.6, [{**quiet, "updated_verdict": "for"}], position_verdict="against")]
+    _, result, _ = await debate(moved)
+    [hollow] = [r for r in result.quality_reasons if r.rule == "consensus.hollow"]
+    assert hollow.evidence.startswith("verdicts moved to all for; no new point")

@@ -114,9 +114,9 @@ BUILTIN_RULES: tuple[Rule, ...] = (
          "the synthesis wrote neither a recommendation nor a divergence report",
          "a result without either has no decision at all, whatever else it says"),
     Rule("consensus.hollow", "doubtful",
-         "every agent (2 or more) ends on one verdict after cross-examination that "
-         "brought no new argument and cited no passage, or in which the panel's mean "
-         "confidence rose with no concession",
+         "every agent (2 or more) ends on one verdict after its verdicts moved or its "
+         "mean confidence rose, while no round of cross-examination brought a new "
+         "point, a passage found in the sources or a concession",
          "agreement reached without a new reason, a source or a concession is agreement "
          "by repetition (herding), not by argument"),
     Rule("stances.contradict_verdict", "doubtful",

@@ -76,31 +76,30 @@ def _stance_verdicts(state: DebateState, result: DebateResult) -> list[QualityRe
 
 
 def _hollow_consensus(result: DebateResult) -> list[QualityReason]:
-    """A panel that agrees at the end without new material (issue 42; docs/engine.md,
-    "Content checks"): no new argument and no passage cited in any round, or the mean
-    confidence rising with no concession."""
+    """A panel that came together without material (issue 42; docs/engine.md, "Content
+    checks"): every agent ends on one verdict after its verdicts moved or its mean
+    confidence rose, while no round brought a new point, a passage found in the sources
+    or a concession. A panel agreed from its independent positions on is not hollow:
+    that is the strongest agreement there is."""
     rounds = [m for m in result.metrics if m.round >= 1]
-    verdicts = [a.final_verdict or a.initial_verdict for a in result.agents]
-    if not rounds or len(verdicts) < 2 or None in verdicts or len(set(verdicts)) > 1:
+    finals = [a.final_verdict or a.initial_verdict for a in result.agents]
+    if not rounds or len(finals) < 2 or None in finals or len(set(finals)) > 1:
         return []
-    new = sum(m.new_arguments or 0 for m in rounds)
-    conceded = sum(m.concessions or 0 for m in rounds)
     cited = result.evidence is not None and any(
         c.where.startswith("round") and c.known and c.found for c in result.evidence.citations)
-    before, after = result.metrics[0].mean_confidence, rounds[-1].mean_confidence
-    why = []
-    if new == 0 and not cited:
-        plural = "" if len(rounds) == 1 else "s"
-        why.append(f"no new point or passage in {len(rounds)} round{plural}")
-    if conceded == 0 and after - before >= STABLE_DELTA:
-        why.append(f"confidence {before:.2f} → {after:.2f}, no concession")
-    # The figures first: the evidence is cut at 80 characters.
-    if not why:
+    if cited or any(m.new_arguments or m.concessions for m in rounds):
         return []
+    before, after = result.metrics[0].mean_confidence, rounds[-1].mean_confidence
+    moved = len({a.initial_verdict for a in result.agents}) > 1
+    if not moved and after - before < STABLE_DELTA:
+        return []
+    how = (f"verdicts moved to all {finals[0]}" if moved
+           else f"all {finals[0]}, confidence {before:.2f} → {after:.2f}")
+    plural = "" if len(rounds) == 1 else "s"
     last = result.rounds_completed
     return [panel.reason("consensus.hollow", f"every agent's verdict after round {last}",
-                         f"all {verdicts[0]}: " + "; ".join(reversed(why)),
-                         CouncilPhase.CROSS_EXAM.value, last)]
+                         f"{how}; no new point, passage or concession in {len(rounds)} "
+                         f"round{plural}", CouncilPhase.CROSS_EXAM.value, last)]
 
 
 def _synthesis_reasons(state: DebateState, result: DebateResult) -> list[QualityReason]:
