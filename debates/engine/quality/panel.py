@@ -63,10 +63,16 @@ def confidences(trails: Sequence[Sequence[float]]) -> list[QualityReason]:
     return []
 
 
-def stances(stated: Sequence[str], where: str, phase: str,
-            round_number: int) -> list[QualityReason]:
+def stances(stated: Sequence[str], where: str, phase: str, round_number: int,
+            options: dict[str, str] | None = None) -> list[QualityReason]:
+    """Every agent's stance the same words: one agent's sentence copied by the rest.
+    Stances that are each just an option's name (``options``: normalised name or label
+    -> option) are a panel agreeing in the fewest words, not copying: the real Qwen
+    1.5B panel wrote "against" three times (docs/engine.md, "Content checks")."""
     stated = [s for s in stated if s.strip()]
     if len(stated) < 2:
+        return []
+    if options and all(normalised(s) in options for s in stated):
         return []
     same = all(normalised(a) == normalised(b) or _alike(a, b)
                for a, b in combinations(stated, 2))

@@ -44,13 +44,14 @@ def text_policy(state: DebateState) -> TextPolicy:
 def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
     composed = [p.name for p in state.personas[len(state.given_personas):]]
     trails = [[c for c in a.confidence_by_round if c is not None] for a in result.agents]
+    options = option_names(state)
     more = [*panel.names(composed), *panel.confidences(trails),
             *panel.stances([a.initial_stance or "" for a in result.agents],
-                           "every agent's position", CouncilPhase.POSITION.value, 0)]
+                           "every agent's position", CouncilPhase.POSITION.value, 0, options)]
     if result.rounds_completed:
         more += panel.stances([a.final_stance or "" for a in result.agents],
                               f"every agent's stance in round {result.rounds_completed}",
-                              CouncilPhase.CROSS_EXAM.value, result.rounds_completed)
+                              CouncilPhase.CROSS_EXAM.value, result.rounds_completed, options)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
     more += _stance_verdicts(state, result)
     more += _hollow_consensus(result)
