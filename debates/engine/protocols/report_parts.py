@@ -98,8 +98,9 @@ def evidence_section(result: ProtocolResult) -> list[str]:
     out.append("")
     if evidence.not_found:
         out += [f"### {t('evidence.not_found')}", ""]
-        out += [f"- [{inline(c.passage)}] \"{inline(c.quote)}\" "
-                f"({inline(where_words(t, c.where))}: "
+        out += [f"- [{inline(c.passage)}] "
+                + (f"\"{inline(c.quote)}\" " if c.quote else "")
+                + f"({inline(where_words(t, c.where))}: "
                 f"{t('evidence.wrong_quote' if c.known else 'evidence.unknown')})"
                 for c in evidence.not_found]
         out.append("")
