@@ -118,20 +118,27 @@ def turn_citations(payload: dict[str, Any], books: Mapping[str, Passage],
     an id that a passage holds; each passage a figure or five words were copied from
     alone (docs/engine.md, "Sources"). A passage credited once in a turn is not
     credited again by a weaker way."""
-    found: list[tuple[Way, str, str, bool, tuple[str, ...]]] = []
     prose = [(path, text) for path, text in leaves(payload)
              if PASSAGES_FIELD not in path[:1]]
-    for path, text in prose:
-        for cite in citations_in(text):
-            passage = books.get(cite.passage)
-            found.append(("cited", cite.passage, cite.quote,
-                          passage is not None and quote_found(cite.quote, passage.text), path))
+    found: list[tuple[Way, str, str, bool, tuple[str, ...]]] = [
+        ("cited", cite.passage, cite.quote, cite.passage in books
+         and quote_found(cite.quote, books[cite.passage].text), path)
+        for path, text in prose for cite in citations_in(text)]
     credited = {f[1] for f in found}
     for passage_id in listed_ids(payload):
         if passage_id not in credited:
             credited.add(passage_id)
             found.append(("listed", passage_id, "", passage_id in books,
                           (PASSAGES_FIELD,)))
+    return found + unmarked_citations(prose, texts, common, credited)
+
+
+def unmarked_citations(prose: Sequence[tuple[tuple[str, ...], str]],
+                       texts: Sequence[tuple[str, str]], common: str, credited: set[str]
+                       ) -> list[tuple[Way, str, str, bool, tuple[str, ...]]]:
+    """The quotes without an id found in a passage, then the passages a figure or five
+    words were copied from alone (one each, those already ``credited`` left out)."""
+    found: list[tuple[Way, str, str, bool, tuple[str, ...]]] = []
     for path, text in prose:
         for quote in loose_quotes(text):
             holder = holding_passage(quote, texts)

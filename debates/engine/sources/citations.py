@@ -205,21 +205,34 @@ def copied_from(text: str, passages: Sequence[tuple[str, str]], common: str = ""
     shared = normalised(common)
     figures = [normalised(m.group(1)) for m in _FIGURE.finditer(flat)]
     figures = [f for f in dict.fromkeys(figures) if f not in shared]
-    runs = _runs(_tokens(plain), COPIED_RUN_WORDS) - _runs(_tokens(common), COPIED_RUN_WORDS)
+    said = _tokens(plain)
+    known = _runs(_tokens(common), COPIED_RUN_WORDS)
+    runs = [run for run in dict.fromkeys(tuple(said[n:n + COPIED_RUN_WORDS])
+                                         for n in range(len(said) - COPIED_RUN_WORDS + 1))
+            if run not in known]
     holders: dict[str, list[str]] = {}
     for figure in figures:
-        held = [pid for pid, body in passages if _holds_figure(figure, normalised(body))]
+        held = [pid for pid, body in passages if _holds_figure(figure, _flat(body))]
         if len(held) == 1:
             holders.setdefault(held[0], []).append(figure)
     if runs:
-        by_run: dict[tuple[str, ...], list[str]] = {}
-        for pid, body in passages:
-            for run in runs & _runs(_tokens(body), COPIED_RUN_WORDS):
-                by_run.setdefault(run, []).append(pid)
-        for run, held in by_run.items():
+        bodies = [(pid, _run_set(body)) for pid, body in passages]
+        for run in runs:  # in the text's order: the first run copied is the one named
+            held = [pid for pid, body_runs in bodies if run in body_runs]
             if len(held) == 1:
                 holders.setdefault(held[0], []).append(" ".join(run))
     return [(pid, holders[pid][0]) for pid, _ in passages if pid in holders]
+
+
+# A passage's text is read for every answer of a debate: its forms are kept.
+@lru_cache(maxsize=4096)
+def _flat(text: str) -> str:
+    return normalised(text)
+
+
+@lru_cache(maxsize=4096)
+def _run_set(text: str) -> frozenset[tuple[str, ...]]:
+    return frozenset(_runs(_tokens(text), COPIED_RUN_WORDS))
 
 
 def _holds_figure(figure: str, body: str) -> bool:
