@@ -88,7 +88,7 @@ def check_citations(state: DebateState, rules: EvidenceRules
             offers.append(PassageOffer(where=where, agent=turn.agent,
                                        passages=list(turn.offered)))
         for way, passage_id, quote, found, path in turn_citations(
-                turn.payload, books, texts, common):
+                turn.payload or {}, books, texts, common):
             checked.append(CheckedCitation(
                 passage=passage_id, quote=quote, where=where, agent=turn.agent,
                 known=passage_id in books, found=found, offered=passage_id in seen,
