@@ -120,6 +120,7 @@ _ANY_QUOTE = re.compile(
     rf"[{_OPEN}]([^{_CLOSE}\n]{{1,600}}?)[{_CLOSE}]"
     rf"|(?<!\w)[{_SINGLE_OPEN}]([^\n]{{1,600}}?)[{_SINGLE_CLOSE}](?!\w)")
 _CURRENCY = "£$€¥₹"
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 # A figure with its unit: a currency sign before a number, a percent sign, or a word
 # after it ("40 chargers"). Only numbers of two digits or more, or with a decimal or a
 # currency, are figures: "3 years" is in too many texts to say where it came from.
@@ -198,13 +199,18 @@ def copied_from(text: str, passages: Sequence[tuple[str, str]], common: str = ""
     """What ``text`` copies, outside its quotes and citations, from exactly one of
     ``passages`` (id, text): a figure with its unit ("£76,000", "40 chargers", "15%")
     or a run of ``COPIED_RUN_WORDS`` words, none of them in ``common`` (the question
-    and background, which any answer may repeat). Each (passage id, what was copied),
+    and background, which any answer may repeat; a figure whose number they give
+    neither). Each (passage id, what was copied),
     one per passage, in the order of ``passages``."""
     plain = _unquoted(text)
     flat = normalised(plain)
     shared = normalised(common)
     figures = [normalised(m.group(1)) for m in _FIGURE.finditer(flat)]
-    figures = [f for f in dict.fromkeys(figures) if f not in shared]
+    # A figure whose number the question gives ("22 leases" after "22 expiring van
+    # leases") may come from the question, not from a passage.
+    asked = set(_NUMBER.findall(shared))
+    figures = [f for f in dict.fromkeys(figures)
+               if f not in shared and not set(_NUMBER.findall(f)) & asked]
     said = _tokens(plain)
     known = _runs(_tokens(common), COPIED_RUN_WORDS)
     runs = [run for run in dict.fromkeys(tuple(said[n:n + COPIED_RUN_WORDS])

@@ -75,6 +75,12 @@ def test_figures_and_runs_copied_from_one_passage_count_as_that_passage_used():
     # What the question says is no sign of a passage read.
     assert copied_from("expand its electric vehicle charging network", [
         ("S9.1", "They expand its electric vehicle charging network.")], QUESTION) == []
+    # Nor is a figure whose number the question gives (the real 0.5B run's "22 leases",
+    # asked about "22 expiring van leases"), while the source's own figures count.
+    depot = [("S1.1", "The north depot runs 38 diesel vans. The first 22 leases end.")]
+    question = "Should the depot switch its 22 expiring van leases to electric vans?"
+    assert copied_from("Of 38 diesel vans, 22 leases end", depot, question) == [
+        ("S1.1", "38 diesel")]
     # Small numbers and quotes are not copies ("3 years" is in too many texts).
     assert copied_from("in 3 years", [("S9.1", "in 3 years")]) == []
     assert copied_from('[S1.1] "40 chargers at a cost" only', PASSAGES) == []
