@@ -173,3 +173,26 @@ def test_invented_quotes_and_unknown_ids_are_marked_and_make_the_result_doubtful
             in report)
     assert "[S7.2] *(no passage S7.2)*" in report
     assert '"the maintenance contract ends in March" — cited by' in report
+
+
+async def test_a_figure_copied_in_a_round_does_not_make_a_hollow_consensus_earned():
+    # All three for from the start, confidence up, no concession or new point: hollow
+    # (docs/engine.md, "Content checks"). A figure every agent repeats is what a herd
+    # does; a passage cited with its words is a source brought.
+    from tests.engine.test_trajectories import agent, debate
+
+    quiet = {"updated_confidence": 0.9, "concessions": [], "remaining_disagreements": []}
+    state, result, _ = await debate([agent(name, 0.6, [quiet], position_verdict="for")
+                                     for name in ("Ann", "Bo", "Cy")])
+    state.sources = documents()
+
+    def hollow(reflection: str) -> bool:
+        for turn in state.turns.values():
+            if turn.phase.value == "cross_exam" and turn.payload:
+                turn.payload["reflection"] = reflection
+        state.changed()
+        rebuilt = get_protocol("council").build_result(state, result.usage)
+        return "consensus.hollow" in {r.rule for r in rebuilt.quality_reasons}
+
+    assert hollow("We install 40 chargers for £76,000, as agreed.")
+    assert not hollow("[S1.1] 'installation of 40 chargers at a cost of £76,000' settles it.")
