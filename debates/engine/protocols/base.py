@@ -38,7 +38,7 @@ from ..schemas import (
 from ..state import DebateState, StateView, Step
 from .reading import PanelReading
 from .registry import get_protocol
-from .sourced import offered_ids
+from .sourced import asked_schema, offered_ids
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
 
@@ -603,7 +603,7 @@ async def _call(protocol: DebateProtocol, state: DebateState, step: Step, ask: A
     while request is not None:
         try:
             outcome = await gateway.structured(
-                ask.schema, messages=request.messages, model=model, tag=tag,
+                asked_schema(state, ask.schema), messages=request.messages, model=model, tag=tag,
                 temperature=persona.temperature if persona and persona.temperature is not None
                 else config.temperature,
                 seed=config.seed + max(ask.agent, 0), hints=request.hints,

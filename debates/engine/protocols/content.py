@@ -24,7 +24,8 @@ R = TypeVar("R", bound=ProtocolResult)
 # Fields that hold an id, an enum value, an option or a name, in every protocol.
 CONSTRAINED = frozenset({
     "id", "issue_id", "risk_id", "verdict", "updated_verdict", "options", "status", "type",
-    "severity", "basis", "kind", "likelihood", "impact", "source_role", "agent", "model"})
+    "severity", "basis", "kind", "likelihood", "impact", "source_role", "agent", "model",
+    "passages"})
 
 
 def read_turns(state: DebateState, label: Callable[[Step], str]) -> list[TurnText]:
@@ -94,8 +95,10 @@ def citation_reasons(result: ProtocolResult) -> list[QualityReason]:
     (``evidence.unfound_citation``); none without sources."""
     if result.evidence is None:
         return []
+    # What was copied without quotes shows the passage used; it claims no citation.
     return panel.unfound_citations([(c.where, c.passage, c.quote, c.known, c.found, c.agent)
-                                    for c in result.evidence.citations])
+                                    for c in result.evidence.citations
+                                    if c.way != "copied"])
 
 
 def judged(state: DebateState, result: R, turns: list[TurnText], text_policy: TextPolicy,

@@ -150,10 +150,11 @@ def unfound_citations(cited: Sequence[tuple[str, str, str, bool, bool, int]]
     """Each citation of a source as (where, passage, quote, known, found, agent): when
     at least ``UNFOUND_CITATION_SHARE`` of them do not check out, one reason for each
     that does not, where it was made. A passage that exists cited without any quote
-    counts neither way."""
+    counts neither way, unless it was credited (found: its id given in the turn's
+    passages field, docs/engine.md, "Sources")."""
     # A passage that exists cited without a quote claims no words: neither found nor
-    # invented, so it does not count.
-    cited = [c for c in cited if c[2] or not c[3]]
+    # invented, so it does not count; one listed in the passages field is a citation.
+    cited = [c for c in cited if c[2] or not c[3] or c[4]]
     bad = [c for c in cited if not (c[3] and c[4])]
     if not bad or len(bad) / len(cited) < UNFOUND_CITATION_SHARE:
         return []

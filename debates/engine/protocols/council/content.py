@@ -86,8 +86,11 @@ def _hollow_consensus(result: DebateResult) -> list[QualityReason]:
     finals = [a.final_verdict or a.initial_verdict for a in result.agents]
     if not rounds or len(finals) < 2 or None in finals or len(set(finals)) > 1:
         return []
+    # A passage cited, listed or quoted is a source brought; a figure copied without
+    # quotes is not (a herd repeats one agent's figures: docs/engine.md, "Sources").
     cited = result.evidence is not None and any(
-        c.where.startswith("round") and c.known and c.found for c in result.evidence.citations)
+        c.where.startswith("round") and c.known and c.found and c.way != "copied"
+        for c in result.evidence.citations)
     if cited or any(m.new_arguments or m.concessions for m in rounds):
         return []
     before, after = result.metrics[0].mean_confidence, rounds[-1].mean_confidence
