@@ -50,6 +50,9 @@ async def test_a_synthesis_without_a_decision_is_repaired_once_and_the_result_sa
     assert [(r.step, r.taken) for r in result.repairs] == [("synthesis", True)]
     assert json.loads(result.model_dump_json())["repairs"] == [
         {"step": "synthesis", "taken": True}]
+    report = get_protocol("council").render_markdown(result)
+    assert ("*One repair: the first answer of the synthesis step lacked its decision; the "
+            "repaired answer is used.*") in report
 
 
 async def test_a_repair_that_still_names_no_decision_keeps_the_first_and_is_unusable():
@@ -59,6 +62,8 @@ async def test_a_repair_that_still_names_no_decision_keeps_the_first_and_is_unus
     assert "decision.missing" in {r.rule for r in result.quality_reasons}
     assert result.quality.value == "unusable"
     assert [(r.step, r.taken) for r in result.repairs] == [("synthesis", False)]
+    assert "and so did the repair; the first answer is kept." in get_protocol(
+        "council").render_markdown(result)
 
 
 async def test_a_synthesis_with_its_decision_gets_no_repair_and_the_json_is_unchanged():
@@ -67,6 +72,7 @@ async def test_a_synthesis_with_its_decision_gets_no_repair_and_the_json_is_unch
     turn = state.turn(Phase.SYNTHESIS)
     assert turn is not None and turn.repaired is None
     assert result.repairs == [] and "repairs" not in json.loads(result.model_dump_json())
+    assert "One repair" not in get_protocol("council").render_markdown(result)
 
 
 def test_the_estimate_prices_the_repair_in_the_synthesis_s_worst_case():
