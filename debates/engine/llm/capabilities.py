@@ -16,7 +16,6 @@ import ipaddress
 import json
 import os
 import tomllib
-import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -302,6 +301,9 @@ def _positive(value: Any) -> bool:
 
 
 def _get_json(url: str) -> Any:
+    # Imported here: only a probe needs it, never a page that reads debates.
+    import urllib.request
+
     try:
         with urllib.request.urlopen(url, timeout=SERVER_PROBE_TIMEOUT_S) as response:
             return json.loads(response.read(1_000_000))
