@@ -167,3 +167,38 @@ def test_a_cut_turn_is_a_doubtful_text_cut_naming_its_fields() -> None:
         "text.cut", "doubtful", "premortem · Ann")
     assert reason.evidence == "failure_scenario, root_causes[1]"
     assert (reason.phase, reason.agent) == ("premortem", 0)
+
+
+# ------------------------------------------------------------------ through a step, over HTTP
+
+
+async def test_a_compose_cut_at_its_bound_is_stored_and_read_as_text_cut() -> None:
+    # The small-model stub writes every text up to the bound sent, mid-sentence, as a
+    # small model under a grammar does: each turn records its cut fields, the quality
+    # reads them.
+    from debates.engine import get_protocol, resolve_config
+    from debates.engine.hooks import EngineHooks, make_gateway
+    from debates.engine.protocols.content import read_turns
+    from debates.engine.protocols.council.phases import CouncilPhase
+    from debates.engine.protocols.council.state import step_label
+    from debates.engine.state import DebateState, Step
+
+    from .openai_stub import StubServer
+
+    server = StubServer("small_model").start()
+    try:
+        config = resolve_config(mode="quick", model="openai/small", output_mode="json_object")
+        state = DebateState(question="Should we migrate billing to PostgreSQL?", config=config)
+        hooks = EngineHooks()
+        gw = make_gateway(state, hooks, api_base=server.api_base, api_key="test")
+        await get_protocol("council").run_step(state, Step(CouncilPhase.COMPOSE), hooks, gw)
+    finally:
+        server.stop()
+    turn = state.turn(CouncilPhase.COMPOSE)
+    assert turn is not None and turn.payload is not None
+    assert "personas[0].background" in turn.cut
+    background = turn.payload["personas"][0]["background"]
+    assert background.endswith(CUT_MARK)
+    (reason,) = cut_reasons(read_turns(state, step_label))
+    assert reason.rule == "text.cut" and reason.where == "compose"
+    assert reason.evidence.startswith("personas[0].")
