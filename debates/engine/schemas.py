@@ -398,6 +398,12 @@ class Turn(BaseModel):
     compaction: int = 0
     # The ids of the source passages the call was shown (docs/engine.md, "Sources").
     offered: list[str] = Field(default_factory=list)
+    # The payload's text fields cut at the bound the server was sent, by path (each
+    # ends in "…"; docs/models.md, "Text bounds from the context").
+    cut: list[str] = Field(default_factory=list)
+    # None: no content repair asked; True: the payload is the repaired answer; False:
+    # one was asked and did not give what was missing (docs/engine.md, "Content checks").
+    repaired: bool | None = None
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -611,6 +617,16 @@ class EvidenceReport(BaseModel):
         return [c for c in self.citations if not (c.known and c.found)]
 
 
+class ContentRepair(BaseModel):
+    """An answer that lacked what its step must hold (a synthesis without its decision)
+    and got one repair call (docs/engine.md, "Content checks")."""
+
+    step: str = Field(description="The turn repaired, in words.")
+    taken: bool = Field(description=(
+        "Whether the repaired answer is the one used; false: it still lacked it and "
+        "the first answer was kept."))
+
+
 class ProtocolResult(BaseModel):
     """What every protocol's typed result holds: the question and settings it ran with,
     and the verifier, degradation and usage that close it.
@@ -637,6 +653,10 @@ class ProtocolResult(BaseModel):
     quality_reasons: list[QualityReason] = Field(default_factory=list)
     # The sources' evidence (None: the debate had no sources).
     evidence: EvidenceReport | None = None
+    # Every content repair the debate made; left out of the JSON when there was none,
+    # so results read as they did before repairs.
+    repairs: list[ContentRepair] = Field(default_factory=list,
+                                         exclude_if=lambda value: not value)
 
     model_config = ConfigDict(json_schema_extra=_schema_with_summary)
 
@@ -644,7 +664,7 @@ class ProtocolResult(BaseModel):
         "question", "language", "protocol", "config", "prompt_version", "simulated")
     json_tail: ClassVar[tuple[str, ...]] = (
         "unverified_claims", "verifier_ok", "degraded", "degraded_notes", "synthesis_model",
-        "usage", "quality", "quality_reasons")
+        "usage", "repairs", "quality", "quality_reasons")
 
     @computed_field(  # type: ignore[prop-decorator]
         description="How the debate ended, in the same fields under every protocol.")

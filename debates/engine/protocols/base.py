@@ -299,6 +299,14 @@ class DebateProtocol:
         fails). Recorded on the turn (``Turn.compaction``)."""
         return None
 
+    def answer_check(self, state: DebateState, step: Step, ask: Ask
+                     ) -> Callable[[Any], str | None] | None:
+        """What a valid answer to ``ask`` must still hold, as a check that says what it
+        lacks (None: nothing), or None for no check. An answer that lacks it gets
+        exactly one repair (``LLMGateway.structured``): a synthesis without its decision
+        (docs/engine.md, "Content checks")."""
+        return None
+
     def call_error(self, step: Step, exc: CallFailed) -> str:
         """A failed call's error, as its turn records it."""
         return f"{exc.error_class} from {exc.model}: {exc.message}"
@@ -608,6 +616,7 @@ async def _call(protocol: DebateProtocol, state: DebateState, step: Step, ask: A
                 else config.temperature,
                 seed=config.seed + max(ask.agent, 0), hints=request.hints,
                 fallback_model=config.fallback_model if ask.fallback else None,
+                check=protocol.answer_check(state, step, ask),
             )
         except ContextTooLong as exc:
             error = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
@@ -620,7 +629,8 @@ async def _call(protocol: DebateProtocol, state: DebateState, step: Step, ask: A
             break
         return Turn(phase=step.phase, round=step.round, agent=ask.agent,
                     payload=outcome.value.model_dump(mode="json"), model=outcome.model,
-                    compaction=compaction, offered=offered_ids(request.hints))
+                    compaction=compaction, offered=offered_ids(request.hints),
+                    cut=outcome.cut, repaired=outcome.repaired)
     return Turn(phase=step.phase, round=step.round, agent=ask.agent,
                 status=TurnStatus.FAILED, error=error, model=model, compaction=compaction)
 

@@ -39,10 +39,14 @@ def usage_line(result: ProtocolResult) -> str:
 
 def quality_lines(result: ProtocolResult) -> list[str]:
     """The content checks' verdict, for the top of a report: nothing when sound (as a
-    result stored before the checks reads), else the verdict and the rules that fired."""
-    if result.quality is Quality.SOUND:
-        return []
+    result stored before the checks reads), else the verdict and the rules that fired;
+    and every content repair the debate made (docs/engine.md, "Content checks")."""
     t = translator(result.language)
+    repairs = [t("repair.taken" if r.taken else "repair.kept", step=inline(r.step))
+               for r in result.repairs]
+    repaired = [*repairs, ""] if repairs else []
+    if result.quality is Quality.SOUND:
+        return repaired
     rules = list(dict.fromkeys(r.rule for r in result.quality_reasons))
     shown = ", ".join(rules[:4]) + (", …" if len(rules) > 4 else "")
     # Each reason with its place and evidence: a reader (or an export) sees what fired
@@ -51,7 +55,7 @@ def quality_lines(result: ProtocolResult) -> list[str]:
                for r in result.quality_reasons]
     return [f"**{t('quality')}:** " + t(f"quality.{result.quality.value}",
                                         reasons=inline(shown)), "", *reasons,
-            *([""] if reasons else [])]
+            *([""] if reasons else []), *repaired]
 
 
 def not_advice(result: ProtocolResult) -> list[str]:
