@@ -119,6 +119,8 @@ def _paired_json(paired: PairedResult) -> dict[str, Any]:
     t, f = paired.table, paired.flips
     note = caveat(t.n)
     return {
+        "first": paired.first,
+        "second": paired.second,
         "table": {"both_right": t.both_right, f"{paired.first}_only": t.first_only,
                   f"{paired.second}_only": t.second_only, "both_wrong": t.both_wrong},
         "n": t.n,
