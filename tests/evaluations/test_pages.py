@@ -168,6 +168,14 @@ def test_the_mixed_arms_name_their_models_and_their_paired_comparisons(
     assert "mixed panel sim/a, sim/b, sim/c" in page
     assert 'data-pair="mixed_council_vs_council"' in page
     assert "mixed_council against council: exact McNemar p = " in page
+    arms = {r["arm"]: r for r in csv.DictReader(io.StringIO(viewer_client.get(
+        f"/evaluations/{e.code}/arms.csv").content.decode()))}
+    assert arms["mixed_council"]["models"] == "sim/a|sim/b|sim/c"
+    # The questions' export names each seat's model in both debates.
+    rows = list(csv.DictReader(io.StringIO(viewer_client.get(
+        f"/evaluations/{e.code}/questions.csv").content.decode())))
+    assert [(r["seat_models"], r["mixed_seat_models"]) for r in rows] == [
+        ("sim/a|sim/a|sim/a", "sim/a|sim/b|sim/c")] * 2
     refused = member_client.post("/evaluations/new", {
         **FORM, "arms": ["mixed_vote"], "agents": "3", "panel_models": ""})
     assert refused.status_code == 400
