@@ -155,6 +155,8 @@ def test_the_mixed_arms_name_their_models_and_their_paired_comparisons(
         member_client, viewer_client, team, owner) -> None:
     """Issue 42, item 5: the mixed arms beside the one-model arms, each naming its models,
     the mixed pairs with their McNemar p, the form taking the panel's models."""
+    form = member_client.get("/evaluations/new").content.decode()
+    assert 'name="panel_models"' in form and 'value="mixed_council"' in form
     response = member_client.post("/evaluations/new", {
         **FORM, "arms": ["vote", "council", "mixed_vote", "mixed_council"],
         "agents": "3", "panel_models": "sim/a, sim/b"})
