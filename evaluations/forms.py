@@ -21,6 +21,8 @@ ARM_HELP = {
     "vote": "plurality of the panel's independent positions (round 0, no extra calls)",
     "confidence": "the independent positions weighted by confidence rank (no extra calls)",
     "council": "the full debate's final plurality",
+    "mixed_vote": "the vote of a second panel seated on the panel models",
+    "mixed_council": "that mixed panel's debate, its final plurality",
     "adversarial": "where a set has a solution to refine",
 }
 
@@ -42,6 +44,11 @@ class EvaluationForm(forms.Form):
                                 initial=3)
     model = forms.CharField(label="Model", max_length=200, initial="sim/default",
                             help_text="litellm model name, as for a debate.")
+    panel_models = forms.CharField(
+        label="Panel models", max_length=1000, required=False,
+        help_text="For the mixed arms: models given to the seats in turn, comma-separated "
+        "(at least two different ones; simulated ones, sim/a, sim/b, with a simulated "
+        "accuracy).")
     sim_accuracy = forms.FloatField(
         label="Simulated accuracy", required=False, min_value=0.0, max_value=1.0,
         help_text="Set it to run a simulated population instead of the model: each agent "
@@ -58,6 +65,6 @@ class EvaluationForm(forms.Form):
         return EvaluationRequest(
             set_name=data["set_name"], n=data["n"], seed=data["seed"],
             arms=tuple(data["arms"]), agents=data["agents"], model=data["model"],
-            sim_accuracy=data.get("sim_accuracy"),
+            sim_accuracy=data.get("sim_accuracy"), panel_models=data.get("panel_models") or "",
             upload=upload.read() if upload is not None else None,
             filename=upload.name if upload is not None else "")
