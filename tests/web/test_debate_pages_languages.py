@@ -163,3 +163,13 @@ def test_english_pages_read_as_before(member, debates):
     assert "Compare two runs" in pages["compare-pick"]
     assert 'aria-label="Progress"' in pages["running"]
     assert re.search(r"Stopping after the current step", pages["stopped"])
+
+
+@pytest.mark.parametrize("language", ["ja", "zh"])
+def test_the_home_page_of_a_user_without_a_team_speaks_their_language(django_user_model,
+                                                                        language):
+    """Not the debate list: the page that says how to get a team."""
+    loner = django_user_model.objects.create_user("loner", "loner@example.com", "pw-loner-1")
+    html = _speaking(loner, language).get("/").content.decode()
+    assert f'<html lang="{language}">' in html and 'href="/teams/"' in html
+    assert english_left(_main(html), allowed={loner.username}) == []
