@@ -8,7 +8,8 @@ from typing import Any
 
 from django import template
 from django.utils import translation
-from django.utils.safestring import SafeString
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from debates.debate_sources import passage_url, source_urls
 from debates.engine import (
@@ -264,6 +265,16 @@ def tr(context: template.Context, key: str, value: object = None, **values: obje
     if value is not None:
         key = f"{key}.{getattr(value, 'value', value)}"
     return PageWords(page_language(context))(key, **values)
+
+
+@register.simple_tag(takes_context=True)
+def tr_strong(context: template.Context, key: str, **values: object) -> SafeString:
+    """``key`` in the page's language with each value in bold ("Cancelled by
+    <strong>ana</strong>", "<strong>ana</strong> が中止しました"): the sentence's own word
+    order places the name; the text and the values are escaped."""
+    text = str(conditional_escape(PageWords(page_language(context))(key)))
+    return mark_safe(text.format(**{name: format_html("<strong>{}</strong>", value)  # noqa: S308
+                                    for name, value in values.items()}))
 
 
 @register.simple_tag(takes_context=True)

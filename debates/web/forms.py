@@ -13,6 +13,7 @@ from typing import Any, get_args
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import lazy
 from pydantic import ValidationError
 
 from accounts.models import Team
@@ -40,8 +41,10 @@ from debates.engine import (
 )
 from debates.engine import choices as protocol_choices
 from debates.models import Debate
+from debates.page_words import PageWords
 from debates.persona_sources import persona_source
 from debates.services import MAX_CONTEXT_CHARS, DebateSpec, RerunPanel
+from view_kit.site_words import ui, ui_lazy
 
 # --------------------------------------------------------------------- persona libraries
 #
@@ -64,71 +67,77 @@ def _first_pydantic_error(exc: ValidationError) -> str:
     return f"{where}: {err['msg']}" if where else err["msg"]
 
 
+def _mode_choice(mode: str, agents: int, rounds: int) -> str:
+    """A mode's radio label in the request's language: its name (the engine's
+    catalogue, as the debate's head line says it) and what it runs."""
+    return (f"{PageWords()(f'mode.{mode}')} · "
+            f"{ui('site.new.mode_detail', agents=agents, rounds=rounds)}")
+
+
+_mode_choice_lazy = lazy(_mode_choice, str)
+
+
 class SettingsForm(forms.Form):
-    """The settings a debate and its re-runs share."""
+    """The settings a debate and its re-runs share. Labels, help and errors are the
+    site catalogue's, read when the form renders (docs/web.md, "Languages")."""
 
     mode = forms.ChoiceField(
-        choices=[(m.value, f"{m.value} · {d.agents} agents, up to {d.max_rounds} rounds")
+        label=ui_lazy("site.new.mode"),
+        choices=[(m.value, _mode_choice_lazy(m.value, d.agents, d.max_rounds))
                  for m, d in MODE_DEFAULTS.items()],
         initial=Mode.MEDIUM.value, widget=forms.RadioSelect,
     )
     model = forms.CharField(
-        max_length=200, help_text="A litellm model string, e.g. openai/gpt-4o-mini; "
-        "sim/default runs the offline simulator.",
+        label=ui_lazy("site.new.model"), max_length=200,
+        help_text=ui_lazy("site.new.model_help"),
     )
     panel_models = forms.CharField(
-        label="Panel models", required=False, max_length=2000,
-        widget=forms.TextInput(attrs={"placeholder": "the model above for every agent"}),
-        help_text="A mixed panel: litellm model strings, comma-separated, given to the "
-        "agents in turn (a persona's own model wins). Agents on different models see "
-        "each other's arguments anonymised, without verdicts.",
+        label=ui_lazy("site.new.panel_models"), required=False, max_length=2000,
+        widget=forms.TextInput(attrs={"placeholder": ui_lazy("site.new.panel_models_placeholder")}),
+        help_text=ui_lazy("site.new.panel_models_help"),
     )
     agents = forms.IntegerField(
-        required=False, min_value=MIN_AGENTS, max_value=MAX_AGENTS,
-        help_text=f"{MIN_AGENTS}–{MAX_AGENTS}; blank = the mode's number (council only: "
-        "the other protocols have fixed roles).",
+        label=ui_lazy("site.new.agents"), required=False, min_value=MIN_AGENTS,
+        max_value=MAX_AGENTS,
+        help_text=ui_lazy("site.new.agents_help", low=MIN_AGENTS, high=MAX_AGENTS),
     )
     max_rounds = forms.IntegerField(
-        label="Max rounds", required=False, min_value=MIN_ROUNDS, max_value=MAX_ROUNDS,
-        help_text=f"{MIN_ROUNDS}–{MAX_ROUNDS}; blank = the mode's cap.",
+        label=ui_lazy("site.new.max_rounds"), required=False, min_value=MIN_ROUNDS,
+        max_value=MAX_ROUNDS,
+        help_text=ui_lazy("site.new.max_rounds_help", low=MIN_ROUNDS, high=MAX_ROUNDS),
     )
     threshold = forms.FloatField(
-        label="Convergence threshold", required=False, min_value=0.01, max_value=0.99,
-        help_text="Dispersion below this (with a stable mean) counts as converged; "
-        "blank = the mode's.",
+        label=ui_lazy("site.new.threshold"), required=False, min_value=0.01, max_value=0.99,
+        help_text=ui_lazy("site.new.threshold_help"),
     )
     anonymize_peers = forms.BooleanField(
-        label="Anonymise peers (agents see 'Agent B', not names)", required=False,
+        label=ui_lazy("site.new.anonymize_peers"), required=False,
     )
     # Which vote a council's recommendation follows (docs/protocols.md 1.9, "The
     # decision rule"); blank = the default, by the panel's models.
     decision_rule = forms.ChoiceField(
-        label="Decision rule", required=False,
-        choices=[("", "default: the independent vote, or the debate's on a mixed panel"),
-                 ("vote", "vote: the independent positions, before any agent saw another's"),
-                 ("debate", "debate: the final positions, after cross-examination"),
-                 ("confidence", "confidence: the independent positions weighted by "
-                                "confidence rank")],
-        help_text="Which vote the council's recommendation follows (council only); the "
-        "result flags a debate that overturned the independent vote.",
+        label=ui_lazy("site.new.decision_rule"), required=False,
+        choices=[("", ui_lazy("site.new.decision_rule.default")),
+                 ("vote", ui_lazy("site.new.decision_rule.vote")),
+                 ("debate", ui_lazy("site.new.decision_rule.debate")),
+                 ("confidence", ui_lazy("site.new.decision_rule.confidence"))],
+        help_text=ui_lazy("site.new.decision_rule_help"),
     )
-    # Advanced: for models behind the team's own server (docs/models.md).
+    # Advanced: for models behind the team's own server (docs/models.md). Its values
+    # are the settings' own names, written the same in every language.
     output_mode = forms.ChoiceField(
-        label="Structured output", required=False, initial="auto",
+        label=ui_lazy("site.new.output_mode"), required=False, initial="auto",
         choices=[(m, m) for m in get_args(ModeSetting)],
-        help_text="auto picks per model; json_object suits llama.cpp, tools suits servers "
-        "with function calling, prompt constrains nothing.",
+        help_text=ui_lazy("site.new.output_mode_help"),
     )
     context_limit_tokens = forms.IntegerField(
-        label="Context limit (tokens)", required=False, min_value=512,
-        help_text="blank = the model's own; prompts are compacted to fit.",
+        label=ui_lazy("site.new.context_limit"), required=False, min_value=512,
+        help_text=ui_lazy("site.new.context_limit_help"),
     )
     options = forms.CharField(
-        label="Options", required=False, max_length=700,
-        widget=forms.TextInput(attrs={"placeholder": "automatic"}),
-        help_text="The answers the panel chooses between, comma-separated (e.g. Kafka, "
-        "SQS, conditional); blank = automatic: for, against, conditional, or the "
-        "alternatives the question names.",
+        label=ui_lazy("site.new.options"), required=False, max_length=700,
+        widget=forms.TextInput(attrs={"placeholder": ui_lazy("site.new.options_placeholder")}),
+        help_text=ui_lazy("site.new.options_help"),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -150,7 +159,8 @@ class SettingsForm(forms.Form):
         try:
             return parse_panel_models(self.cleaned_data.get("panel_models") or "")
         except InputError as exc:
-            raise forms.ValidationError(f"Panel models: {exc}.") from None
+            raise forms.ValidationError(
+                ui("site.new.error.panel_models", reason=exc)) from None
 
     def automatic_options(self) -> list[str]:
         """The options a blank field gives for the question typed so far (the compose
@@ -162,7 +172,7 @@ class SettingsForm(forms.Form):
         try:
             return parse_options(self.cleaned_data.get("options") or "")
         except ValueError as exc:
-            raise forms.ValidationError(f"Options: {exc}.") from None
+            raise forms.ValidationError(ui("site.new.error.options", reason=exc)) from None
 
     def settings_overrides(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -194,30 +204,31 @@ class SettingsForm(forms.Form):
 
 class DebateForm(SettingsForm):
     question = forms.CharField(
+        label=ui_lazy("site.new.question"),
         widget=forms.Textarea(attrs={"rows": 4, "placeholder":
-                                     "Should we split our monolith into services this year?"}),
+                                     ui_lazy("site.new.question_placeholder")}),
         strip=False,
     )
     context = forms.CharField(
-        label="Background (optional)", required=False, strip=False,
+        label=ui_lazy("site.new.context_optional"), required=False, strip=False,
         widget=forms.Textarea(attrs={"rows": 3, "placeholder":
-                                     "Anything the panel should know: constraints, numbers, "
-                                     "history."}),
+                                     ui_lazy("site.new.context_placeholder")}),
     )
     # Every registered protocol; blank means the default (the council, registered first).
-    protocol = forms.ChoiceField(choices=protocol_choices, initial="council",
+    protocol = forms.ChoiceField(label=ui_lazy("site.new.protocol"), choices=protocol_choices,
+                                 initial="council",
                                  required=False, widget=forms.RadioSelect)
     library_personas = forms.MultipleChoiceField(
-        label="Personas from your team's library", required=False,
+        label=ui_lazy("site.new.library_personas"), required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="Chosen personas sit on the panel first; the rest are composed.",
+        help_text=ui_lazy("site.new.library_personas_help"),
     )
     # Files come in request.FILES ("source_files"), stored by the view (docs/web.md,
     # "Sources"); these are the team's library sources, by code.
     library_sources = forms.MultipleChoiceField(
-        label="Sources from your team's library", required=False,
+        label=ui_lazy("site.new.library_sources"), required=False,
         widget=forms.CheckboxSelectMultiple,
-        help_text="The panel reads these documents and cites their passages.",
+        help_text=ui_lazy("site.new.library_sources_help"),
     )
 
     field_order = ["question", "context", "protocol", "library_personas", "library_sources",
@@ -233,8 +244,8 @@ class DebateForm(SettingsForm):
         assert isinstance(sources, forms.MultipleChoiceField)
         sources.choices = debate_sources().choices(team=team)
         # An unknown protocol (API, MCP) is told which ones there are, as the CLI does.
-        self.fields["protocol"].error_messages["invalid_choice"] = (
-            f"Unknown protocol '%(value)s'; known protocols: {', '.join(known_protocols())}.")
+        self.fields["protocol"].error_messages["invalid_choice"] = ui(
+            "site.new.error.protocol", known=", ".join(known_protocols()))
 
     @property
     def library_field(self) -> forms.MultipleChoiceField:
@@ -249,22 +260,31 @@ class DebateForm(SettingsForm):
 
     @property
     def protocol_radios(self) -> list[tuple[Any, str]]:
-        """Each protocol's radio with its one-line description, from the registry."""
-        return [(radio, get_protocol(radio.data["value"]).description)
-                for radio in self["protocol"]]
+        """Each protocol's radio, its name and one-line description in the request's
+        language where the pages' catalogue has them (the built-ins), else the registry's."""
+        words = PageWords()
+        radios = []
+        for radio in self["protocol"]:
+            name = radio.data["value"]
+            if f"protocol.{name}" in words:
+                radio.data["label"] = words(f"protocol.{name}")
+            key = f"protocol_description.{name}"
+            radios.append((radio, words(key) if key in words
+                           else get_protocol(name).description))
+        return radios
 
     def clean_question(self) -> str:
         try:
             return clean_question(self.cleaned_data.get("question"))
         except InputError as exc:
-            raise forms.ValidationError(f"The question is not usable: {exc}.") from None
+            raise forms.ValidationError(ui("site.new.error.question", reason=exc)) from None
 
     def clean_context(self) -> str:
         text = (self.cleaned_data.get("context") or "").strip()
         if len(text) > MAX_CONTEXT_CHARS:
-            raise forms.ValidationError(
-                f"The background is {len(text):,} characters long; the limit is "
-                f"{MAX_CONTEXT_CHARS:,}.")
+            raise forms.ValidationError(ui("site.new.error.context_length",
+                                           chars=f"{len(text):,}",
+                                           limit=f"{MAX_CONTEXT_CHARS:,}"))
         return text
 
     def clean(self) -> dict[str, Any] | None:
@@ -273,12 +293,13 @@ class DebateForm(SettingsForm):
             try:
                 check_agents(data["protocol"] or "council", data.get("agents"))
             except ValueError as exc:
-                self.add_error("agents", f"Agents: {exc}.")
+                self.add_error("agents", ui("site.new.error.agents", reason=exc))
             try:
                 check_decision_rule(data["protocol"] or "council", data.get("decision_rule")
                                     or None)
             except ValueError as exc:
-                self.add_error("decision_rule", f"Decision rule: {exc}.")
+                self.add_error("decision_rule", ui("site.new.error.decision_rule",
+                                                   reason=exc))
         return data
 
     def spec(self) -> DebateSpec:
@@ -302,23 +323,25 @@ class DebateForm(SettingsForm):
 class RerunForm(SettingsForm):
     """Same or edited settings, prefilled from the parent debate."""
 
-    question = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), strip=False)
+    question = forms.CharField(label=ui_lazy("site.new.question"),
+                               widget=forms.Textarea(attrs={"rows": 4}), strip=False)
     context = forms.CharField(
-        label="Background", required=False, strip=False,
+        label=ui_lazy("site.rerun.context"), required=False, strip=False,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Kept from the original; edit it to tell the panel what changed.")
+        help_text=ui_lazy("site.rerun.context_help"))
     panel = forms.ChoiceField(
-        choices=RerunPanel.CHOICES, initial=RerunPanel.SAME, widget=forms.RadioSelect,
-        label="Panel", required=False,
-        help_text="The same panel compares like with like (did the new background or the "
-                  "objections change their minds?); a fresh one draws new composed members "
-                  "(personas your team chose stay either way).")
+        choices=[(RerunPanel.SAME, ui_lazy("site.rerun.panel.same")),
+                 (RerunPanel.FRESH, ui_lazy("site.rerun.panel.fresh"))],
+        initial=RerunPanel.SAME, widget=forms.RadioSelect,
+        label=ui_lazy("site.rerun.panel"), required=False,
+        help_text=ui_lazy("site.rerun.panel_help"))
 
     keep_sources = forms.MultipleChoiceField(
-        label="Sources", required=False, widget=forms.CheckboxSelectMultiple,
-        help_text="Untick a source to leave it out; add files or library sources below.")
+        label=ui_lazy("site.rerun.sources"), required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=ui_lazy("site.rerun.keep_sources_help"))
     library_sources = forms.MultipleChoiceField(
-        label="Add sources from your team's library", required=False,
+        label=ui_lazy("site.rerun.library_sources"), required=False,
         widget=forms.CheckboxSelectMultiple)
 
     field_order = ["question", "context", "panel", "keep_sources", "library_sources",
@@ -364,16 +387,16 @@ class RerunForm(SettingsForm):
         try:
             return clean_question(self.cleaned_data.get("question"))
         except InputError as exc:
-            raise forms.ValidationError(f"The question is not usable: {exc}.") from None
+            raise forms.ValidationError(ui("site.new.error.question", reason=exc)) from None
 
     def clean_context(self) -> str:
         if "context" not in self.data:  # a page from before the field: keep the original
             return self.debate.context
         text = (self.cleaned_data.get("context") or "").strip()
         if len(text) > MAX_CONTEXT_CHARS:
-            raise forms.ValidationError(
-                f"The background is {len(text):,} characters long; the limit is "
-                f"{MAX_CONTEXT_CHARS:,}.")
+            raise forms.ValidationError(ui("site.new.error.context_length",
+                                           chars=f"{len(text):,}",
+                                           limit=f"{MAX_CONTEXT_CHARS:,}"))
         return text
 
     def clean_panel(self) -> str:

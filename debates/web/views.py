@@ -71,6 +71,7 @@ from debates.web.pages import debate_page
 from debates.web.run_changes import run_changes
 from debates.web.transcript_page import transcript_language, transcript_sections
 from view_kit.http import AuthenticatedHttpRequest
+from view_kit.site_words import ui
 
 
 def _page_context(debate: Debate, role: str) -> dict[str, object]:
@@ -373,31 +374,29 @@ def protocol_name(language: str, protocol: str) -> str:
 
 # Actions that cannot be undone ask first. With JS the button's data-confirm asks in a
 # dialog and sends confirm=yes; without JS (or from an old page) this page asks.
-CONFIRM = {
-    "cancel": ("Cancel this debate?", "It stops for good: no synthesis, nothing to resume. "
-               "To end it early and still get a synthesis, use “Stop now & synthesise”.",
-               "Yes, cancel it", "Keep it running"),
-    "more_round": ("Run one more round?", "The panel debates exactly one more round, then "
-                   "writes a new synthesis; the current one stays readable as an earlier "
-                   "version. This costs model calls.",
-                   "Yes, one more round", "Keep the current synthesis"),
-}
+# Each step's title, text and two buttons are site keys site.confirm.<action>.<part>,
+# in the request's language.
+CONFIRM = ("cancel", "more_round")
 
 
 def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate],
             done: str, confirm: str = "") -> HttpResponse:
     debate, _ = debate_access(user=request.user, code=code, write=True)
     if confirm and request.POST.get("confirm") != "yes":
-        title, text, yes, no = CONFIRM[confirm]
+        assert confirm in CONFIRM
+        # The cancel step names the stop button as the page shows it.
+        stop = PageWords()("action.stop")
+        title, text, yes, no = (ui(f"site.confirm.{confirm}.{part}", stop=stop)
+                                for part in ("title", "text", "yes", "no"))
         return render(request, "debates/confirm.html", {
             "debate": debate, "title": title, "text": text, "yes": yes, "no": no,
             "action": f"debates:{confirm}"})
     try:
         service(debate=debate)
     except IllegalTransition as exc:
-        messages.error(request, f"Not possible now: {exc}.")
+        messages.error(request, ui("site.debate.msg.not_possible", reason=exc))
     except LimitExceeded as exc:  # one more round spends: the team's limits apply
-        messages.error(request, f"Not started: {exc}")
+        messages.error(request, ui("site.debate.msg.not_started", reason=exc))
     else:
         messages.success(request, done)
     return redirect("debates:detail", code=debate.code)
@@ -407,14 +406,14 @@ def _action(request: HttpRequest, code: uuid.UUID, service: Callable[..., Debate
 @require_POST
 def debate_cancel_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpResponse:
     return _action(request, code, partial(debate_cancel, user=request.user),
-                   "Debate cancelled.", confirm="cancel")
+                   ui("site.debate.msg.cancelled"), confirm="cancel")
 
 
 @login_required
 @require_POST
 def debate_stop_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     return _action(request, code, debate_stop,
-                   "Stopping after the current step; the synthesis uses what there is.")
+                   ui("site.debate.msg.stopping"))
 
 
 @login_required
@@ -422,7 +421,7 @@ def debate_stop_view(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
 def debate_more_round_view(request: AuthenticatedHttpRequest, code: uuid.UUID
                            ) -> HttpResponse:
     return _action(request, code, partial(debate_more_round, user=request.user),
-                   "One more round queued.", confirm="more_round")
+                   ui("site.debate.msg.more_round"), confirm="more_round")
 
 
 @login_required
@@ -446,7 +445,7 @@ def debate_rerun_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Htt
         except (InputError, ValidationError) as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "Re-run started.")
+            messages.success(request, ui("site.debate.msg.rerun_started"))
             return redirect("debates:detail", code=child.code)
     return render(request, "debates/rerun.html", {
         "form": form, "debate": debate, "refuses_unpriced": refuses_unpriced(debate.team),
