@@ -124,6 +124,10 @@ class Turn(models.Model):
     # citation "offered" (turns stored before the column were given theirs by
     # migration 0014).
     offered = models.JSONField(default=list, blank=True)
+    # The payload's text fields cut at the bound the server was sent, by path, and
+    # whether the payload came from a content repair (None: none asked; engine's Turn).
+    cut = models.JSONField(default=list, blank=True)
+    repaired = models.BooleanField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

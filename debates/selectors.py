@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from accounts.models import Team
 from debates import event_log
-from debates.engine import Quality, get_protocol
+from debates.engine import EvidenceReport, Quality, get_protocol
 from debates.models import ACTIVE_STATUSES, Agent, Debate, DebateEvent, EarlierSynthesis, Synthesis
 from debates.persona_sources import persona_source
 from debates.runtime.state_rows import load_state
@@ -231,6 +231,20 @@ def debate_quality(*, debate: Debate) -> tuple[Quality, list[str]] | None:
     except Synthesis.DoesNotExist:
         return None
     return Quality(stored["quality"]), [str(r["rule"]) for r in stored["quality_reasons"]]
+
+
+def unfound_citations(*, debate: Debate) -> tuple[EvidenceReport, str] | None:
+    """The result's evidence and language when some citation does not check out (what
+    the pages mark in the agents' text: docs/web.md, "Sources"), read from the stored
+    JSON without parsing the whole result; None otherwise."""
+    try:
+        stored = debate.synthesis.result
+    except Synthesis.DoesNotExist:
+        return None
+    if not isinstance(stored.get("evidence"), dict):
+        return None
+    evidence = EvidenceReport.model_validate(stored["evidence"])
+    return (evidence, str(stored.get("language") or "en")) if evidence.not_found else None
 
 
 def round_measures(*, debate: Debate) -> list[dict[str, Any]]:

@@ -106,6 +106,11 @@ def _result(debate: Debate, decided_at: datetime) -> dict[str, Any] | None:
             "degraded": summary.degraded,
             "simulated": summary.simulated,
         })
+    # A synthesis (or another answer) that lacked its decision got one repair call:
+    # the receipt says so (left out when none was made, as receipts were before).
+    repairs = getattr(result, "repairs", None)
+    if repairs:
+        digest["repairs"] = [r.model_dump(mode="json") for r in repairs]
     if forecasts.agents:
         digest["options"] = list(forecasts.options)
         digest["independent_vote"] = _votes(forecasts, first=True)

@@ -56,7 +56,8 @@ class EvaluationOut(EvaluationSummaryOut):
     error: str
     report: dict[str, Any] | None = Field(description=(
         "report_json: arms.<arm> with accuracy, ci [low, high], n, prompt_tokens, "
-        "completion_tokens, cost_usd ...; paired.council_vs_vote with table and p_value. "
+        "completion_tokens, cost_usd, models ...; paired.council_vs_vote (and the mixed "
+        "arms' pairs, e.g. mixed_council_vs_council) with table and p_value. "
         "While running: the report so far; null before any question is stored."))
 
 
@@ -81,6 +82,9 @@ class EvaluationIn(Schema):
     sim_accuracy: float | None = Field(default=None, ge=0.0, le=1.0, description=(
         "Set: a simulated population answers (each agent right with this probability); "
         "no model is called."))
+    panel_models: list[str] = Field(default_factory=list, max_length=MAX_AGENTS, description=(
+        "For the arms mixed_vote and mixed_council: a second panel's models, given to the "
+        "seats round-robin (at least two different; simulated ones with sim_accuracy)."))
     upload: UploadIn | None = Field(default=None, description="For set upload.")
 
 
@@ -140,6 +144,7 @@ def create_evaluation(request: AuthenticatedHttpRequest, payload: EvaluationIn) 
             services.EvaluationRequest(
                 set_name=payload.set, n=payload.n, seed=payload.seed, arms=tuple(payload.arms),
                 agents=payload.agents, model=payload.model, sim_accuracy=payload.sim_accuracy,
+                panel_models=payload.panel_models,
                 upload=_upload_bytes(payload.upload) if payload.upload else None,
                 filename=payload.upload.filename if payload.upload else "")))
     except RateLimited:

@@ -14,7 +14,7 @@ from evaluations.selectors import evaluation_report, question_rows
 
 ARM_COLUMNS = ("arm", "accuracy", "ci_low", "ci_high", "n", "right", "prompt_tokens",
                "completion_tokens", "cost_usd", "cost_per_right_usd", "seconds", "brier",
-               "finding", "caveat", "simulated")
+               "finding", "caveat", "simulated", "models")
 
 
 def evaluation_json(evaluation: Evaluation) -> dict[str, Any]:
@@ -70,18 +70,24 @@ def arms_csv(evaluation: Evaluation) -> str:
                      arm["right"], arm["prompt_tokens"], arm["completion_tokens"],
                      arm["cost_usd"], arm["cost_per_right_usd"], arm["seconds"],
                      arm["brier"], arm["finding"], arm["caveat"] or "",
-                     evaluation.simulated])
+                     evaluation.simulated, "|".join(arm.get("models", []))])
     return _csv(rows)
 
 
 def questions_csv(evaluation: Evaluation) -> str:
+    """A row per question; with the mixed arms, each debate's seats' models too
+    (``|``-separated, seat by seat)."""
     arms = evaluation.arms
+    mixed = bool(evaluation.spec.get("panel_models"))
     rows: list[list[Any]] = [["position", "question_id", "question", "options", "answer",
                               *(f"{a}_answer" for a in arms), *(f"{a}_right" for a in arms),
-                              "note", "error"]]
+                              "note", "error",
+                              *(("seat_models", "mixed_seat_models") if mixed else ())]]
     for r in question_rows(evaluation):
         rows.append([r.position, r.question_id, r.text,
                      "|".join(r.options) if r.options else "", r.answer,
                      *(r.answers[a] if r.answers[a] is not None else "" for a in arms),
-                     *(r.right[a] for a in arms), r.note, r.error])
+                     *(r.right[a] for a in arms), r.note, r.error,
+                     *(("|".join(r.seat_models), "|".join(r.mixed_seat_models))
+                       if mixed else ())])
     return _csv(rows)

@@ -50,6 +50,9 @@ class EvaluationForm(forms.Form):
                                 max_value=MAX_AGENTS, initial=3)
     model = forms.CharField(label=ui_lazy("site.eval.col.model"), max_length=200,
                             initial="sim/default", help_text=ui_lazy("site.eval.form.model_help"))
+    panel_models = forms.CharField(
+        label=ui_lazy("site.eval.form.panel_models"), max_length=1000, required=False,
+        help_text=ui_lazy("site.eval.form.panel_models_help"))
     sim_accuracy = forms.FloatField(
         label=ui_lazy("site.eval.form.sim_accuracy"), required=False, min_value=0.0,
         max_value=1.0, help_text=ui_lazy("site.eval.form.sim_accuracy_help"))
@@ -64,6 +67,6 @@ class EvaluationForm(forms.Form):
         return EvaluationRequest(
             set_name=data["set_name"], n=data["n"], seed=data["seed"],
             arms=tuple(data["arms"]), agents=data["agents"], model=data["model"],
-            sim_accuracy=data.get("sim_accuracy"),
+            sim_accuracy=data.get("sim_accuracy"), panel_models=data.get("panel_models") or "",
             upload=upload.read() if upload is not None else None,
             filename=upload.name if upload is not None else "")

@@ -42,6 +42,9 @@ class QuestionRow:
     right: dict[str, bool]
     note: str
     error: str
+    # Each seat's model in the one-model debate and in the mixed one (empty: not run).
+    seat_models: tuple[str, ...] = ()
+    mixed_seat_models: tuple[str, ...] = ()
 
 
 def question_rows(evaluation: Evaluation) -> list[QuestionRow]:
@@ -59,5 +62,7 @@ def question_rows(evaluation: Evaluation) -> list[QuestionRow]:
             result.position + 1, question.id, question.text, question.options,
             question.answer, answers,
             {arm: question.is_right(answer) for arm, answer in answers.items()},
-            outcome.note, result.error))
+            outcome.note, result.error,
+            tuple(outcome.detail.get("models", ())),
+            tuple(outcome.detail.get("mixed", {}).get("models", ()))))
     return rows

@@ -22,6 +22,7 @@ from debates.engine import (
     UploadError,
     check_model,
     is_simulated,
+    parse_panel_models,
     parse_upload,
     questions_for,
     resolve_config,
@@ -65,6 +66,8 @@ class EvaluationRequest:
     agents: int = 3
     model: str = "sim/default"
     sim_accuracy: float | None = None
+    # The mixed arms' panel (docs/engine.md, "The mixed arms"): a list or "a, b".
+    panel_models: Sequence[str] | str = ()
     upload: bytes | None = None  # the file, for set_name "upload"
     filename: str = ""
 
@@ -92,12 +95,14 @@ def _spec(request: EvaluationRequest) -> EvaluationSpec:
         raise EvaluationError("The simulated accuracy is a probability, from 0 to 1.",
                               field="sim_accuracy")
     model = check_model(request.model, field="model")  # InputError: an unroutable model
+    panel_models = tuple(parse_panel_models(request.panel_models))  # InputError too
     try:
         return EvaluationSpec(set_name=request.set_name, n=request.n, seed=request.seed,
                               arms=arms, agents=request.agents, model=model,
-                              sim_accuracy=request.sim_accuracy)
+                              sim_accuracy=request.sim_accuracy, panel_models=panel_models)
     except ValueError as exc:
-        raise EvaluationError(str(exc)) from None
+        field = "panel_models" if "panel models" in str(exc) or "mixed" in str(exc) else None
+        raise EvaluationError(str(exc), field=field) from None
 
 
 def _labelled(team: Team, request: EvaluationRequest, spec: EvaluationSpec
@@ -139,11 +144,17 @@ def _labelled(team: Team, request: EvaluationRequest, spec: EvaluationSpec
 def per_question_estimate(spec: EvaluationSpec) -> tuple[float | None, tuple[str, ...]]:
     """One question's debate at its worst case (USD; None: unpriced), and the models
     without a price. A simulated population or model costs nothing."""
-    if spec.sim_accuracy is not None or is_simulated(spec.model):
+    if spec.sim_accuracy is not None or (
+            is_simulated(spec.model) and all(is_simulated(m) for m in spec.panel_models)):
         return 0.0, ()
-    config = resolve_config({"mode": "quick", "model": spec.model, "agents": spec.agents})
-    found = estimate(config)
-    return found.cost_usd, found.unpriced_models
+    settings = {"mode": "quick", "model": spec.model, "agents": spec.agents}
+    debates = [resolve_config(settings)]
+    if spec.panel_models:  # the mixed arms' second debate
+        debates.append(resolve_config({**settings, "panel_models": list(spec.panel_models)}))
+    found = [estimate(config) for config in debates]
+    costs = [f.cost_usd for f in found]
+    unpriced = tuple(dict.fromkeys(m for f in found for m in f.unpriced_models))
+    return (None if None in costs else sum(c for c in costs if c is not None)), unpriced
 
 
 def evaluation_start(*, team: Team, user: User, request: EvaluationRequest) -> Evaluation:

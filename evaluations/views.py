@@ -98,12 +98,16 @@ def _context(evaluation: Evaluation, role: str) -> dict[str, Any]:
         report = {**report, "arms": {name: {**arm, "caveat_words": _caveat_words(
             arm.get("caveat") or "")} for name, arm in report["arms"].items() if name in asked}}
     paired = (report or {}).get("paired", {}).get("council_vs_vote")
+    # The mixed arms' pairs (docs/engine.md, "The mixed arms"), each with its arms' names.
+    mixed_pairs = [pair for key, pair in (report or {}).get("paired", {}).items()
+                   if key != "council_vs_vote"]
     caveats: dict[str, list[str]] = {}  # one line per caveat, naming its arms
     for name, arm in (report or {}).get("arms", {}).items():
         if arm.get("caveat"):
             caveats.setdefault(arm["caveat_words"], []).append(name)
     return {
         "evaluation": evaluation, "report": report, "paired": paired,
+        "mixed_pairs": mixed_pairs,
         "caveats": [(", ".join(arms), caveat) for caveat, arms in caveats.items()],
         "paired_caveat": _caveat_words(paired["caveat"]) if paired and paired.get("caveat")
         else "",

@@ -8,6 +8,8 @@ end: the two share the work.
 
     EVAL_MODEL=openai/smollm2-135m-instruct COUNCIL_MODELS='{...api_base...}' \\
         .venv/bin/python scripts/evaluate_resumable.py compare 50 out.jsonl
+
+EVAL_ARMS=single,vote,confidence,council picks the arms (the harness's default without).
 """
 
 from __future__ import annotations
@@ -49,7 +51,11 @@ def stored_outcomes(out: Path) -> dict[str, QuestionOutcome]:
 
 
 def main(set_name: str, n: int, out: Path) -> None:
-    spec = EvaluationSpec(set_name, n=n, seed=7, agents=3, model=os.environ["EVAL_MODEL"])
+    # EVAL_ARMS=single,vote,confidence,council: the arms to run (the harness's default
+    # otherwise); vote, confidence and council read one debate.
+    arms = tuple(a for a in os.environ.get("EVAL_ARMS", "").split(",") if a)
+    spec = EvaluationSpec(set_name, n=n, seed=7, agents=3, model=os.environ["EVAL_MODEL"],
+                          **({"arms": arms} if arms else {}))
     labelled = questions_for(spec)
     order = labelled.questions[::-1] if os.environ.get("REVERSE") else labelled.questions
     for question in order:

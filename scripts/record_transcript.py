@@ -12,8 +12,10 @@ so a recording is the debate the CLI would have run.
 
 Writes FILE.json:
 ``{"recorded": {model, server, date, protocol, question}, "config", "personas",
-"turns", "result", "failure", "calls"}``; ``result`` is null and ``failure`` says why
-when the debate failed (exit 1, as the CLI): the turns up to the failure are kept.
+"sources", "turns", "result", "failure", "calls"}``: ``sources`` are the debate's
+documents (id, title, text), so a replay checks its citations against them; ``result``
+is null and ``failure`` says why when the debate failed (exit 1, as the CLI): the turns
+up to the failure are kept.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ def recording(state: DebateState, labels: dict[str, str], result: Any,
         },
         "config": state.config.model_dump(mode="json"),
         "personas": [p.model_dump(mode="json") for p in state.personas],
+        "sources": [s.model_dump(mode="json") for s in state.sources],
         "turns": [t.model_dump(mode="json") for t in state.turns.values()],
         "result": result.model_dump(mode="json") if result is not None else None,
         "failure": failure,

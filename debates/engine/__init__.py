@@ -110,6 +110,7 @@ from .protocols import (  # noqa: E402
 )
 from .protocols.base import role_persona  # noqa: E402
 from .protocols.content import checked as check_content  # noqa: E402
+from .protocols.report_parts import mark_unfound_citations  # noqa: E402
 from .quality.rules import Finding as RuleFinding  # noqa: E402
 from .quality.rules import Rule as QualityRule  # noqa: E402
 from .receipts import FORMAT as RECEIPT_FORMAT  # noqa: E402
@@ -183,7 +184,7 @@ __all__ = [
     # sources (the team's documents)
     "SourceDocument", "Passage", "split_passages", "ExtractedText", "SourceRefused", "extract_text",
     "PassageCitation", "citations_in", "quote_found", "EvidenceReport", "CheckedCitation",
-    "EvidenceUse",
+    "EvidenceUse", "mark_unfound_citations",
     "check_source_file", "MAX_SOURCE_BYTES", "SOURCE_BUDGET_TOKENS", "SOURCE_FOCUS_SHARE",
     # uploaded text (docs/engine.md, "Uploaded text")
     "printable",

@@ -6,20 +6,25 @@ every result has (``ProtocolResult``). A protocol's own shapes are in its packag
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Sequence
 from enum import StrEnum
+from functools import cache
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     computed_field,
+    create_model,
     field_validator,
     model_serializer,
 )
+from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import core_schema
 
 from .loading import plugins_needed
@@ -35,6 +40,49 @@ class Strict(BaseModel):
     """Unknown fields are rejected: a typo in a persona file must not pass silently."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+# The field a turn that may cite lists the passage ids it rests on in (docs/engine.md,
+# "Sources"): a small model that writes no "[S1.2] "quote"" still names its passages.
+PASSAGES_FIELD = "passages"
+PASSAGES_DESCRIPTION = ("ids of the source passages this answer rests on, e.g. "
+                        "[\"S1.2\", \"S2.5\"]; [] when none")
+
+
+def _passage_ids(value: Any) -> Any:
+    # A small model writes "S1.2, S1.5", ["[S1.2]"] or a number: read, never refused
+    # (a turn is not lost to its list of ids); the evidence check reads the ids.
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = re.split(r"[,;\s]+", value)
+    if not isinstance(value, list):
+        value = [value]
+    return [text for item in value if (text := str(item).strip())]
+
+
+PassageIds = Annotated[list[str], BeforeValidator(_passage_ids)]
+
+
+class MayCite(Strict):
+    """A turn that may rest on the debate's sources. Its ``passages`` field is asked
+    for only when the debate has sources (``citing``): hidden from the schema and left
+    out of a dump otherwise, so a debate without sources is asked what it was before."""
+
+    passages: SkipJsonSchema[PassageIds] = Field(default_factory=list, exclude=True)
+
+
+@cache
+def citing(schema: type[BaseModel]) -> type[BaseModel]:
+    """``schema`` with its ``passages`` field asked for and kept, under the same name
+    (prompts, the simulator and the ledger know a schema by it); a schema that cannot
+    cite as it is."""
+    if not issubclass(schema, MayCite):
+        return schema
+    model: type[BaseModel] = create_model(
+        schema.__name__, __base__=schema, __module__=schema.__module__,
+        passages=(PassageIds, Field(default_factory=list, description=PASSAGES_DESCRIPTION)))
+    return model
 
 
 # --------------------------------------------------------------------------- LLM outputs
@@ -350,6 +398,12 @@ class Turn(BaseModel):
     compaction: int = 0
     # The ids of the source passages the call was shown (docs/engine.md, "Sources").
     offered: list[str] = Field(default_factory=list)
+    # The payload's text fields cut at the bound the server was sent, by path (each
+    # ends in "…"; docs/models.md, "Text bounds from the context").
+    cut: list[str] = Field(default_factory=list)
+    # None: no content repair asked; True: the payload is the repaired answer; False:
+    # one was asked and did not give what was missing (docs/engine.md, "Content checks").
+    repaired: bool | None = None
 
     @property
     def key(self) -> tuple[str, int, int]:
@@ -509,8 +563,15 @@ class CheckedCitation(BaseModel):
     where: str  # the step and who cited it, as the report names them
     agent: int = -1  # -1: a panel-wide call (the synthesis)
     known: bool  # the id names a passage of the debate's sources
-    found: bool  # the quote is in that passage, whitespace and case aside
+    # The quote is in that passage (whitespace, case, punctuation and a typo aside); for
+    # an id given in the passages field, that the passage exists.
+    found: bool
     offered: bool  # the passage had been shown to whoever cited it
+    # How the passage was cited: "cited" ([S1.2] "quote"), "listed" (its id in the
+    # turn's passages field), "quoted" (a quote without an id, found in it), "copied"
+    # (a figure or five words copied from it alone, counted as used, not as a
+    # citation). Results stored before read as cited.
+    way: Literal["cited", "listed", "quoted", "copied"] = "cited"
 
 
 class EvidenceUse(BaseModel):
@@ -556,6 +617,16 @@ class EvidenceReport(BaseModel):
         return [c for c in self.citations if not (c.known and c.found)]
 
 
+class ContentRepair(BaseModel):
+    """An answer that lacked what its step must hold (a synthesis without its decision)
+    and got one repair call (docs/engine.md, "Content checks")."""
+
+    step: str = Field(description="The turn repaired, in words.")
+    taken: bool = Field(description=(
+        "Whether the repaired answer is the one used; false: it still lacked it and "
+        "the first answer was kept."))
+
+
 class ProtocolResult(BaseModel):
     """What every protocol's typed result holds: the question and settings it ran with,
     and the verifier, degradation and usage that close it.
@@ -582,6 +653,10 @@ class ProtocolResult(BaseModel):
     quality_reasons: list[QualityReason] = Field(default_factory=list)
     # The sources' evidence (None: the debate had no sources).
     evidence: EvidenceReport | None = None
+    # Every content repair the debate made; left out of the JSON when there was none,
+    # so results read as they did before repairs.
+    repairs: list[ContentRepair] = Field(default_factory=list,
+                                         exclude_if=lambda value: not value)
 
     model_config = ConfigDict(json_schema_extra=_schema_with_summary)
 
@@ -589,7 +664,7 @@ class ProtocolResult(BaseModel):
         "question", "language", "protocol", "config", "prompt_version", "simulated")
     json_tail: ClassVar[tuple[str, ...]] = (
         "unverified_claims", "verifier_ok", "degraded", "degraded_notes", "synthesis_model",
-        "usage", "quality", "quality_reasons")
+        "usage", "repairs", "quality", "quality_reasons")
 
     @computed_field(  # type: ignore[prop-decorator]
         description="How the debate ended, in the same fields under every protocol.")

@@ -59,6 +59,7 @@ class PersistingHooks(EngineHooks):
                         agent_index=turn.agent, status=turn.status.value,
                         payload=turn.payload, error=turn.error or "", model=turn.model or "",
                         compaction=turn.compaction, offered=list(turn.offered),
+                        cut=list(turn.cut), repaired=turn.repaired,
                     )
                 superseded = False
             except IntegrityError:

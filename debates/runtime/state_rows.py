@@ -33,7 +33,8 @@ def load_state(debate: Debate) -> DebateState:
         state.add(Turn(phase=Phase(row.phase), round=row.round, agent=row.agent_index,
                        status=TurnStatus(row.status), payload=row.payload,
                        error=row.error or None, model=row.model or None,
-                       compaction=row.compaction, offered=list(row.offered)))
+                       compaction=row.compaction, offered=list(row.offered),
+                       cut=list(row.cut), repaired=row.repaired))
     # The protocol fills what it derives before its first step (a fixed-role
     # protocol's roles as the panel), so pages and the agent snapshot can name them.
     get_protocol(state.config.protocol).prepare(state)

@@ -15,11 +15,14 @@ from debates.engine import (
     citer_words,
     get_protocol,
     known_protocols,
+    mark_unfound_citations,
     option_label,
     step_words,
     where_words,
 )
+from debates.models import Debate
 from debates.page_words import PageWords, plain_outcome
+from debates.selectors import unfound_citations
 from view_kit import site_words
 from view_kit.rendering import render_untrusted
 
@@ -96,15 +99,36 @@ def untrusted_inline(text: object) -> SafeString:
 @register.filter(name="untrusted_cited")
 def untrusted_cited(text: object, debate: Any) -> SafeString:
     """``untrusted`` for an agent's text in ``debate``: each passage citation
-    ``[S2.14]`` a link to its passage on the debate's source page."""
-    return render_untrusted(text, sources=source_urls(debate) if debate else None)
+    ``[S2.14]`` a link to its passage on the debate's source page, and one that does
+    not check out marked where it stands (``marked_citations``)."""
+    return render_untrusted(marked_citations(text, debate),
+                            sources=source_urls(debate) if debate else None)
 
 
 @register.filter(name="untrusted_inline_cited")
 def untrusted_inline_cited(text: object, debate: Any) -> SafeString:
-    """``untrusted_inline`` with the passage citations linked (``untrusted_cited``)."""
-    return render_untrusted(text, inline=True,
+    """``untrusted_inline`` with the passage citations linked and marked
+    (``untrusted_cited``)."""
+    return render_untrusted(marked_citations(text, debate), inline=True,
                             sources=source_urls(debate) if debate else None)
+
+
+# The attribute a loaded debate keeps what its result found wrong in its citations on,
+# so a page of many turns reads the result once.
+_UNFOUND = "_council_unfound_citations"
+
+
+def marked_citations(text: object, debate: Any) -> object:
+    """An agent's text with each citation its debate's result found not to check out
+    followed by the report's mark ("*(not found in S1)*", "*(no passage S9.9)*", in the
+    debate's language), so no page shows an invented quote as the source's words
+    (docs/web.md, "Sources")."""
+    if not isinstance(debate, Debate) or not isinstance(text, str) or "S" not in text:
+        return text
+    if not hasattr(debate, _UNFOUND):
+        setattr(debate, _UNFOUND, unfound_citations(debate=debate))
+    unfound = getattr(debate, _UNFOUND)
+    return mark_unfound_citations(text, *unfound) if unfound else text
 
 
 @register.filter(name="names")

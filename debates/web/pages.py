@@ -7,6 +7,7 @@ page updated by the consumer ends up exactly like a fresh load.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
@@ -208,7 +209,22 @@ def turn_fields(protocol: DebateProtocol, phase: str, payload: dict[str, Any],
             fields.append(TurnField(label=label, key=key, number=f"{value:.2f}"))
         else:
             fields.append(TurnField(label=label, key=key, text=str(value)))
+    listed = payload.get(PASSAGES_KEY)
+    if listed and isinstance(listed, list) and PASSAGES_KEY not in {k for k, _ in keys}:
+        fields.append(TurnField(label=field_label(PASSAGES_KEY, t), key=PASSAGES_KEY,
+                                items=[_as_citation(str(item)) for item in listed]))
     return fields
+
+
+# The passage ids a turn rests on (docs/engine.md, "Sources"): shown as citations, so
+# each links to its passage and one that names no passage is marked like any other.
+PASSAGES_KEY = "passages"
+_PASSAGE_ID = re.compile(r"\[?\s*(S[1-9][0-9]*\.[1-9][0-9]*)\s*\]?", re.IGNORECASE)
+
+
+def _as_citation(item: str) -> str:
+    found = _PASSAGE_ID.fullmatch(item.strip())
+    return f"[{found.group(1).upper()}]" if found else item
 
 
 def turn_summary(protocol: DebateProtocol, phase: str, payload: dict[str, Any],

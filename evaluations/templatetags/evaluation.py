@@ -29,3 +29,9 @@ def p_value(value: object) -> str:
 @register.filter(name="sum_tokens")
 def sum_tokens(arm: dict[str, int]) -> int:
     return int(arm.get("prompt_tokens", 0)) + int(arm.get("completion_tokens", 0))
+
+
+@register.filter(name="only")
+def only(table: dict[str, int], arm: str) -> int:
+    """A paired table's count of questions only ``arm`` got right (``<arm>_only``)."""
+    return int(table.get(f"{arm}_only", 0))

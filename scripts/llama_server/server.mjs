@@ -192,7 +192,14 @@ function send(res, status, payload) {
 const server = http.createServer(async (req, res) => {
   const url = new URL(req.url, "http://x");
   if (req.method === "GET" && (url.pathname === "/v1/models" || url.pathname === "/models")) {
-    return send(res, 200, { object: "list", data: [{ id: args.alias, object: "model", owned_by: "local" }] });
+    return send(res, 200, { object: "list", data: [{ id: args.alias, object: "model", owned_by: "local",
+                                                      meta: { n_ctx: context.contextSize } }] });
+  }
+  // As llama.cpp's llama-server says its context size: Council sizes its text bounds
+  // from it (docs/models.md, "Text bounds from the context").
+  if (req.method === "GET" && url.pathname === "/props") {
+    return send(res, 200, { default_generation_settings: { n_ctx: context.contextSize },
+                            total_slots: parallel });
   }
   if (req.method === "GET" && url.pathname === "/health") return send(res, 200, { status: "ok" });
   if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) {

@@ -82,6 +82,12 @@ def test_an_upload_is_evaluated(tmp_path):
     (("--set", "compare", "--update", "martingale", "--strength", "0.3"), "martingale"),
     (("--set", "compare", "--sim-accuracy", "0.9,0.5"), "2 accuracies for 3 agents"),
     (("--set", "compare", "--sim-accuracy", "0.9,x,1"), "not a probability or a list"),
+    (("--set", "compare", "--arms", "mixed_vote"), "need a panel of at least two"),
+    (("--set", "compare", "--panel-models", "sim/a,sim/b"), "read only by the mixed arms"),
+    (("--set", "compare", "--arms", "mixed_vote", "--panel-models", "sim/a,nosuchprovider-xyz"),
+     "--panel-models: unknown model"),
+    (("--set", "compare", "--arms", "mixed_vote", "--panel-models", "sim/a,sim/b",
+      "--sim-accuracy", "0.9,0.5,0.5"), "3 accuracies for 2 panel models"),
 ])
 def test_bad_input_exits_2_and_runs_nothing(no_debate, args, message):
     assert message in refused(*args)
@@ -106,3 +112,25 @@ def test_an_unreadable_file_and_a_size_past_the_file_are_refused(no_debate, tmp_
 def test_a_set_and_a_file_together_are_refused():
     with pytest.raises(CommandError):
         evaluate("--set", "compare", "--file", "x.csv")
+
+
+def test_the_mixed_arms_are_reported_beside_the_one_model_arms_with_their_models():
+    out, err = evaluate("--set", "compare", "--n", "4", "--sim-accuracy", "0.9,0.6,0.5",
+                        "--panel-models", "sim/a,sim/b,sim/c", "--update", "herding",
+                        "--strength", "0.5", "--arms", "vote,council,mixed_vote,mixed_council",
+                        "--format", "json")
+    report = json.loads(out)
+    assert list(report["arms"]) == ["vote", "council", "synthesis", "mixed_vote",
+                                    "mixed_council"]
+    assert report["simulated"] is True
+    assert report["arms"]["council"]["models"] == ["sim/a"]
+    assert report["arms"]["mixed_council"]["models"] == ["sim/a", "sim/b", "sim/c"]
+    assert set(report["paired"]) == {"council_vs_vote", "mixed_council_vs_mixed_vote",
+                                     "mixed_council_vs_council", "mixed_vote_vs_vote"}
+    assert report["settings"]["sim_accuracies"] == [0.9, 0.6, 0.5]
+    assert "mixed_council" in err.splitlines()[0]  # the progress line shows the mixed arms
+    markdown, _ = evaluate("--set", "compare", "--n", "2", "--sim-accuracy", "0.6",
+                           "--panel-models", "sim/a,sim/b", "--arms", "mixed_vote")
+    assert markdown.splitlines()[2].startswith("Simulated:")
+    assert "| mixed_vote |" in markdown and markdown.count("| sim/a, sim/b |") == 1
+    assert "| vote |" not in markdown

@@ -238,3 +238,17 @@ def test_the_result_is_the_one_the_team_decided_on_after_one_more_round(
     moment = datetime.fromisoformat
     assert moment(result["written_at"]) == old.created_at
     assert moment(result["written_at"]) <= moment(envelope["receipt"]["decision"]["decided_at"])
+
+
+def test_the_receipt_says_a_content_repair_was_made(member_client, decided, tmp_path):
+    # A synthesis that named no decision got one repair (docs/engine.md, "Content
+    # checks"): the result lists it, and the receipt's result digest says so.
+    envelope, _ = download(member_client, decided, tmp_path)
+    assert "repairs" not in envelope["receipt"]["result"]  # none made: as before
+    synthesis = decided.synthesis
+    synthesis.result = {**synthesis.result, "repairs": [{"step": "synthesis", "taken": True}]}
+    synthesis.save(update_fields=["result"])
+    envelope, path = download(member_client, decided, tmp_path)
+    assert envelope["receipt"]["result"]["repairs"] == [{"step": "synthesis", "taken": True}]
+    code, said = verify(path)
+    assert code == 0, said

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 import pytest
 
 from debates.engine import prompts
-from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS
 from debates.engine.llm.gateway import LLMGateway
 from debates.engine.llm.output_format import sent_schema
 from debates.engine.protocols.council.schemas import Position
@@ -40,6 +39,12 @@ def asked() -> list[dict[str, str]]:
                             schema=Position)
 
 
+def bound(stub: StubServer) -> int | None:
+    """The text bound the gateway sizes from the context for ``asked()``."""
+    gw = gateway(stub)
+    return gw.text_bound(Position, MODEL, gw.prompt_tokens(asked(), MODEL, Position))
+
+
 async def test_the_prompt_names_the_keys_and_the_request_carries_the_schema(stub):
     await gateway(stub).structured(Position, messages=asked(), model=MODEL, tag=TAG)
     (request,) = stub.requests
@@ -48,7 +53,7 @@ async def test_the_prompt_names_the_keys_and_the_request_carries_the_schema(stub
     assert user == ('Should we migrate?\n\nReply in JSON with keys "stance","verdict",'
                     '"reasoning","confidence","key_assumptions".')
     assert body["response_format"] == {"type": "json_object",
-                                       "schema": sent_schema(Position, UNKNOWN_LOCAL_TEXT_CHARS)}
+                                       "schema": sent_schema(Position, bound(stub))}
     assert TAIL not in json.dumps(body["messages"])
 
 
@@ -65,4 +70,4 @@ async def test_after_an_invalid_reply_the_repair_and_later_prompts_state_the_sch
     await gateway(stub).structured(Position, messages=asked(), model=MODEL, tag=TAG)
     later = stub.requests[2]["body"]
     assert TAIL in later["messages"][1]["content"]
-    assert later["response_format"]["schema"] == sent_schema(Position, UNKNOWN_LOCAL_TEXT_CHARS)
+    assert later["response_format"]["schema"] == sent_schema(Position, bound(stub))

@@ -13,8 +13,8 @@ import pytest
 from debates.engine import get_protocol, run_protocol
 from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks, make_gateway
-from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS
 from debates.engine.llm.gateway import CallFailed, LLMGateway, output_tokens, sent_schema
+from debates.engine.llm.output_format import bounded_output_tokens
 from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import Position, Premortem, SynthesisNarrative
 from debates.engine.protocols.council.synthesis import build_result, synthesis_messages
@@ -22,10 +22,15 @@ from debates.engine.schemas import CallRecord, CallTag, Mode, Phase, TurnStatus,
 from debates.engine.state import DebateState, Step
 from tests.waiting import wait_until_async
 
-from .openai_stub import LLAMACPP_REJECTION, StubServer, completion_body, error_body
+from .openai_stub import LLAMACPP_REJECTION, RAMBLE, StubServer, completion_body, error_body
 
 MESSAGES = [{"role": "user", "content": "Should we migrate billing to PostgreSQL?"}]
 TAG = CallTag(phase=CouncilPhase.POSITION, agent=0, agent_name="Dana Reyes")
+
+
+def RAMBLE_AT(length: int) -> str:  # noqa: N802 - reads as the stub's constant
+    """What the small-model stub writes in a text field of ``length`` characters."""
+    return (RAMBLE * (length // len(RAMBLE) + 1))[:length].strip()
 
 
 def serve(behaviour: str, **kwargs: Any) -> Iterator[StubServer]:
@@ -125,9 +130,13 @@ async def test_a_json_schema_rejection_moves_to_json_object_and_is_remembered(
     assert 0.0 <= outcome.value.confidence <= 1.0
     first, second = bodies(llamacpp)
     assert first["response_format"]["type"] == "json_schema"
-    # An unknown model on a local server: the sent schema bounds its texts by default.
+    # An unknown model on a local server: the sent schema bounds its texts by default,
+    # sized from the context the prompt leaves.
+    expected = gw.text_bound(Position, "openai/local-llama",
+                             gw.prompt_tokens(MESSAGES, "openai/local-llama", Position))
+    assert expected is not None
     assert second["response_format"] == {
-        "type": "json_object", "schema": sent_schema(Position, UNKNOWN_LOCAL_TEXT_CHARS)}
+        "type": "json_object", "schema": sent_schema(Position, expected)}
     assert [(r.ok, r.error_class) for r in ledger.records] == [
         (False, "BadRequestError"), (True, None)]
     assert "json_schema rejected" in (ledger.records[0].error or "")
@@ -270,7 +279,10 @@ async def test_every_call_sets_max_tokens_from_its_schema_within_the_context(
         Position, messages=MESSAGES, model="openai/prose-model", tag=TAG
     )
     wide, narrow = bodies(prose)
-    assert wide["max_tokens"] == output_tokens(Position)
+    # An unknown local model's texts are bounded from the context: max_tokens leaves
+    # room for every text field at that bound, and never less than the schema's ceiling.
+    bound = wide["response_format"]["schema"]["properties"]["stance"]["maxLength"]
+    assert wide["max_tokens"] == bounded_output_tokens(Position, bound) > output_tokens(Position)
     assert narrow["max_tokens"] < output_tokens(Position)
     assert narrow["max_tokens"] <= 600
 
@@ -339,18 +351,25 @@ async def test_max_text_chars_lets_a_rambling_model_finish_its_json(
     small: StubServer,
 ) -> None:
     from debates.engine.llm import capabilities as caps_module
-    from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS, ModelSettings
+    from debates.engine.llm.capabilities import ModelSettings
 
-    # A model litellm does not know, on a local server, is bounded without a setting:
-    # unbounded (before), this model repeated itself until max_tokens cut its JSON.
-    outcome = await gateway(small, output_mode="json_object").structured(
-        Premortem, messages=MESSAGES, model="openai/small", tag=TAG
-    )
-    assert 0 < len(outcome.value.failure_scenario) <= UNKNOWN_LOCAL_TEXT_CHARS
+    # A model litellm does not know, on a local server, is bounded without a setting,
+    # sized from the context its prompt leaves (docs/models.md, "Text bounds from the
+    # context"): unbounded (before), this model repeated itself until max_tokens cut its
+    # JSON. It writes every text up to the bound, mid-sentence: each is marked as cut.
+    gw = gateway(small, output_mode="json_object")
+    outcome = await gw.structured(Premortem, messages=MESSAGES, model="openai/small", tag=TAG)
+    bound = gw.text_bound(Premortem, "openai/small",
+                          gw.prompt_tokens(MESSAGES, "openai/small", Premortem))
+    assert bound is not None and bound > 150  # the old fixed bound cut every sentence
+    scenario = outcome.value.failure_scenario
+    assert scenario.endswith("…") and len(scenario) <= bound + 1
+    assert scenario[:-1].rstrip() == RAMBLE_AT(bound)
+    assert "failure_scenario" in outcome.cut and "root_causes[0]" in outcome.cut
     sent = bodies(small)[-1]["response_format"]["schema"]
-    assert sent["properties"]["failure_scenario"]["maxLength"] == UNKNOWN_LOCAL_TEXT_CHARS
+    assert sent["properties"]["failure_scenario"]["maxLength"] == bound
     assert sent["properties"]["root_causes"]["maxItems"] == 4
-    assert sent["properties"]["root_causes"]["items"]["maxLength"] == UNKNOWN_LOCAL_TEXT_CHARS
+    assert sent["properties"]["root_causes"]["items"]["maxLength"] == bound
     # Only the request is bounded: validation still takes the full answer of a model
     # that is not constrained.
     assert "maxLength" not in Premortem.model_json_schema()["properties"]["failure_scenario"]
@@ -367,13 +386,13 @@ async def test_max_text_chars_lets_a_rambling_model_finish_its_json(
 
 
 def test_only_an_unknown_model_on_a_local_server_gets_the_default_text_bound() -> None:
-    from debates.engine.llm.capabilities import UNKNOWN_LOCAL_TEXT_CHARS, capabilities
+    from debates.engine.llm.capabilities import capabilities
 
     local = "http://127.0.0.1:8080/v1"
-    assert capabilities("openai/some-gguf", local).max_text_chars == UNKNOWN_LOCAL_TEXT_CHARS
-    assert capabilities("openai/gpt-4o-mini", local).max_text_chars is None  # litellm knows it
-    assert capabilities("openai/some-model", "https://models.example.com/v1"
-                        ).max_text_chars is None  # a remote server
+    assert capabilities("openai/some-gguf", local).context_text_bound
+    assert not capabilities("openai/gpt-4o-mini", local).context_text_bound  # litellm knows it
+    assert not capabilities("openai/some-model", "https://models.example.com/v1"
+                            ).context_text_bound  # a remote server
 
 
 async def test_a_slow_single_slot_server_is_bounded_by_the_turn_budget(

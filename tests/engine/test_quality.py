@@ -217,6 +217,12 @@ EXPECTED = {
     "smollm2-council-checked-run2": ("unusable", {"agents.placeholder_name",
                                                   "confidence.extreme", "degenerate_decision",
                                                   "degenerate_text.digit_run"}),
+    # Issue 42's Qwen runs with a source (docs/models.md): the 0.5B's junk, and the
+    # 1.5B's stances "against" with the verdict "conditional".
+    "qwen05-council-source": ("unusable", {
+        "decision.missing", "degenerate_text.echo", "degenerate_text.repeated_items",
+        "agents.placeholder_name", "stances.contradict_verdict"}),
+    "qwen15-council-source": ("doubtful", {"stances.contradict_verdict"}),
     # Their synthesis timed out.
     "smollm2-council": ("failed: the synthesis failed", {
         "degenerate_text.digit_run", "degenerate_text.echo", "degenerate_text.repetition",

@@ -162,3 +162,40 @@ async def test_a_panel_that_comes_round_without_a_concession_is_hollow():
     _, result, _ = await debate(moved)
     [hollow] = [r for r in result.quality_reasons if r.rule == "consensus.hollow"]
     assert hollow.evidence.startswith("verdicts moved to all for; no new point")
+
+
+def test_the_qwen_runs_junk_is_flagged_and_their_sensible_turns_are_not():
+    from tests.engine.transcripts import FIXTURES, load, replay
+
+    real = FIXTURES / "real_transcripts"
+    small = replay(load(real / "qwen05-council-source.json"))
+    echoes = [r for r in small.quality_reasons if r.rule == "degenerate_text.echo"]
+    # Peers' headings written back as concessions and as an updated position.
+    assert {"round 1 · Alice Johnson · concessions (and 1 more)",
+            "round 2 · Alice Johnson · updated_position"} <= {r.where for r in echoes}
+    # John Doe's premortem restates the source's risks: sensible, and not flagged.
+    assert not [r for r in small.quality_reasons if r.where.startswith("premortem · John Doe")]
+    larger = replay(load(real / "qwen15-council-source.json"))
+    # "against" three times is agreement in one word, not a copied sentence...
+    assert "stances.identical" not in rules(larger)
+    # ...and its premortems, which use the source's figures, pass every text rule.
+    assert not [r for r in larger.quality_reasons if r.phase == "premortem"]
+    assert rules(larger) == {"stances.contradict_verdict"}
+
+
+def test_a_stance_made_of_position_headings_is_an_echo_and_one_that_argues_is_not():
+    from debates.engine.quality.text import EchoVocabulary
+
+    echo = EchoVocabulary([], "Should we lease?", [])
+    assert echo.echo("Jane Smith (verdict against, confidence 0.70); Jane Smith "
+                     "(verdict against, confidence 0.50)")
+    assert echo.echo("Jane Smith (verdict against, confidence 0.50) raised the cost of the "
+                     "chargers, which the quote puts at 76,000 GBP for forty of them") is None
+
+
+def test_identical_stances_that_only_name_an_option_are_agreement_not_a_copy():
+    names = {"for": "for", "against": "against", "conditional": "conditional"}
+    assert panel.stances(["against", "Against", "against"], "w", "position", 0, names) == []
+    assert panel.stances(["against", "Against", "against"], "w", "position", 0)
+    said = "We should not lease: the chargers will not be ready"
+    assert panel.stances([said, said], "w", "position", 0, names)

@@ -1,8 +1,8 @@
 """Recorded debates replayed through the content checks: a transcript file holds the
-config, the personas, the stored turns and the result as recorded
-(tests/fixtures/real_transcripts/ from real servers, tests/fixtures/sound_transcripts/
-written by hand); the result is rebuilt from the turns, so it is judged by the checks
-as they are now."""
+config, the personas, the sources it argued from (recordings since issue 42), the stored
+turns and the result as recorded (tests/fixtures/real_transcripts/ from real servers,
+tests/fixtures/sound_transcripts/ written by hand); the result is rebuilt from the turns,
+so it is judged by the checks as they are now."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from debates.engine.protocols import get_protocol
 from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.schemas import ComposedPanel
 from debates.engine.schemas import DebateConfig, Persona, ProtocolResult, Turn, Usage
+from debates.engine.sources.documents import SourceDocument
 from debates.engine.state import DebateState
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -36,7 +37,9 @@ def state_of(recorded: dict[str, Any]) -> DebateState:
     question = result.get("question") or recorded["recorded"]["question"]
     state = DebateState(question=question,
                         context=recorded.get("context", ""), config=config,
-                        given_personas=given if config.protocol == "council" else [])
+                        given_personas=given if config.protocol == "council" else [],
+                        sources=[SourceDocument.model_validate(s)
+                                 for s in recorded.get("sources") or []])
     for turn in turns:
         state.add(turn)
     get_protocol(config.protocol).prepare(state)

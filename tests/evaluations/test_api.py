@@ -91,3 +91,22 @@ def test_other_teams_get_404(member, outsider) -> None:
     for path in ("", "/export.json", "/export.csv"):
         assert other.get(f"/api/evaluations/{code}{path}").status_code == 404
     assert post(other, f"/api/evaluations/{code}/cancel").status_code == 404
+
+
+def test_the_mixed_arms_through_the_api(member) -> None:
+    client = token_client(member)
+    body = {**BODY, "n": 2, "arms": ["vote", "mixed_vote"], "panel_models": ["sim/a", "sim/b"]}
+    created = post(client, "/api/evaluations/", body)
+    assert created.status_code == 201, created.content
+    code = created.json()["code"]
+    while runner.run(code):
+        pass
+    report = client.get(f"/api/evaluations/{code}").json()["report"]
+    assert list(report["arms"]) == ["vote", "mixed_vote"]
+    assert report["arms"]["mixed_vote"]["models"] == ["sim/a", "sim/b", "sim/a"]
+    assert report["paired"]["mixed_vote_vs_vote"]["first"] == "mixed_vote"
+    refused = post(client, "/api/evaluations/", {**body, "panel_models": ["sim/a", "gpt-x?"]})
+    assert refused.status_code == 400
+    refused = post(client, "/api/evaluations/", {**body, "panel_models": ["openai/gpt-4o-mini",
+                                                                          "sim/b"]})
+    assert refused.status_code == 400 and "simulated models" in refused.content.decode()

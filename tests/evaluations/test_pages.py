@@ -149,3 +149,36 @@ def test_the_page_shows_the_arms_asked_for_free_when_simulated_and_right_plurals
     assert 'data-arm="synthesis"' not in page and 'data-arm="single"' not in page
     assert "free (simulated)" in page and "$0.0000" not in page
     assert "1 of 1 question<" in page and "1 questions" not in page
+
+
+def test_the_mixed_arms_name_their_models_and_their_paired_comparisons(
+        member_client, viewer_client, team, owner) -> None:
+    """Issue 42, item 5: the mixed arms beside the one-model arms, each naming its models,
+    the mixed pairs with their McNemar p, the form taking the panel's models."""
+    form = member_client.get("/evaluations/new").content.decode()
+    assert 'name="panel_models"' in form and 'value="mixed_council"' in form
+    response = member_client.post("/evaluations/new", {
+        **FORM, "arms": ["vote", "council", "mixed_vote", "mixed_council"],
+        "agents": "3", "panel_models": "sim/a, sim/b"})
+    assert response.status_code == 302
+    assert Evaluation.objects.get().spec["panel_models"] == ["sim/a", "sim/b"]
+    e = finished(team, owner, n=2, arms=["council", "mixed_council"],
+                 panel_models=["sim/a", "sim/b", "sim/c"])
+    page = viewer_client.get(f"/evaluations/{e.code}/").content.decode()
+    assert 'data-arm="mixed_council"' in page and 'data-arm="council"' in page
+    assert "sim/a, sim/b, sim/c</td>" in page and ">sim/a</td>" in page
+    assert "mixed panel sim/a, sim/b, sim/c" in page
+    assert 'data-pair="mixed_council_vs_council"' in page
+    assert "mixed_council against council: exact McNemar p = " in page
+    arms = {r["arm"]: r for r in csv.DictReader(io.StringIO(viewer_client.get(
+        f"/evaluations/{e.code}/arms.csv").content.decode()))}
+    assert arms["mixed_council"]["models"] == "sim/a|sim/b|sim/c"
+    # The questions' export names each seat's model in both debates.
+    rows = list(csv.DictReader(io.StringIO(viewer_client.get(
+        f"/evaluations/{e.code}/questions.csv").content.decode())))
+    assert [(r["seat_models"], r["mixed_seat_models"]) for r in rows] == [
+        ("sim/a|sim/a|sim/a", "sim/a|sim/b|sim/c")] * 2
+    refused = member_client.post("/evaluations/new", {
+        **FORM, "arms": ["mixed_vote"], "agents": "3", "panel_models": ""})
+    assert refused.status_code == 400
+    assert "need a panel of at least two different models" in refused.content.decode()

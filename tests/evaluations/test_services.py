@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django_q.models import OrmQ
 
-from debates.engine import QuestionOutcome
+from debates.engine import EvaluationSpec, QuestionOutcome
 from debates.limits import LimitExceeded
 from evaluations import runner
 from evaluations.models import Evaluation, EvaluationStatus, QuestionResult
@@ -19,6 +19,7 @@ from evaluations.services import (
     IllegalTransition,
     evaluation_cancel,
     evaluation_start,
+    per_question_estimate,
 )
 
 
@@ -237,3 +238,17 @@ def test_a_lost_queued_task_is_queued_again_once(team, owner,
         assert runner.resume_stalled() == 1
     assert OrmQ.objects.count() == 1
     assert runner.resume_stalled() == 0  # taken: not again before the grace passes
+
+
+def test_the_mixed_arms_second_debate_is_in_the_estimate() -> None:
+    one = EvaluationSpec("compare", model="openai/gpt-4o-mini")
+    mixed = EvaluationSpec("compare", model="openai/gpt-4o-mini", arms=("vote", "mixed_vote"),
+                           panel_models=("openai/gpt-4o-mini", "openai/gpt-4o"))
+    one_cost, _ = per_question_estimate(one)
+    mixed_cost, unpriced = per_question_estimate(mixed)
+    assert one_cost is not None and mixed_cost is not None and unpriced == ()
+    # Two debates, the second partly on a dearer model.
+    assert mixed_cost > 2 * one_cost
+    simulated = EvaluationSpec("compare", sim_accuracy=0.6, arms=("mixed_vote",),
+                               panel_models=("sim/a", "sim/b"))
+    assert per_question_estimate(simulated) == (0.0, ())

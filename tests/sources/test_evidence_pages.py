@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from debates.debate_sources import Upload
-from debates.models import Debate, DebateStatus, Synthesis
+from debates.models import Debate, DebateStatus, Synthesis, Turn
 from debates.runtime.execution import run_to_completion
 from debates.services import DebateSpec, debate_start
 from sources.services import extract_version, sources_upload
@@ -184,3 +184,37 @@ def test_the_evidence_speaks_the_debates_language(owner_client, team, owner):
     assert "来自资料的证据" in section and "个段落" in section
     md = owner_client.get(reverse("debates:export_md", args=[debate.code])).content.decode()
     assert "## 资料" in md and "版本 1" in md
+
+
+def test_the_agents_text_marks_what_does_not_check_out_where_it_stands(
+        owner_client, team, owner):
+    # A small model's position: an invented quote in single marks and, in its passages
+    # field, an id that names no passage (docs/web.md, "Sources").
+    debate = sourced_debate(team, owner)
+    turn = Turn.objects.filter(debate=debate, phase="position").order_by("agent_index").first()
+    turn.payload = {**turn.payload, "passages": ["S1.1", "s9.4"], "reasoning": [
+        *turn.payload["reasoning"], "[S1.1] 'Kafka is free to run' so it wins"]}
+    turn.save()
+    synthesis = Synthesis.objects.get(debate=debate)
+    result = synthesis.result
+    result["evidence"]["citations"] += [
+        {"passage": "S1.1", "quote": "Kafka is free to run", "where": "position · Ann",
+         "agent": 0, "known": True, "found": False, "offered": True},
+        {"passage": "S9.4", "quote": "", "where": "position · Ann", "agent": 0,
+         "known": False, "found": False, "offered": False, "way": "listed"}]
+    synthesis.result = result
+    synthesis.save()
+    detail = owner_client.get(reverse("debates:detail", args=[debate.code])).content.decode()
+    rounds = detail[detail.index('id="debate-rounds"'):]
+    assert "Kafka is free to run&#x27; <em>(not found in S1)</em>" in rounds or (
+        "Kafka is free to run' <em>(not found in S1)</em>" in rounds)
+    # The ids the turn rests on, as citations: linked, and the unknown one marked.
+    assert "Passages cited" in rounds
+    assert "[S9.4] <em>(no passage S9.4)</em>" in rounds
+    base = reverse("sources:debate_source", args=[debate.code, "S1"])
+    assert (f"{base}#S1.1", "S1.1") in cite_links(rounds)
+    # A quote found in its passage is left as written.
+    found = next(c["quote"] for c in result["evidence"]["citations"]
+                 if c["found"] and c["where"].startswith(("position", "round")))
+    assert found[:25] in rounds
+    assert not re.search(re.escape(found[-20:]) + r"(&#x27;|&quot;|[\"'”])? <em>", rounds)

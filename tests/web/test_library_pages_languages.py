@@ -137,11 +137,15 @@ def _source_pages(client: Client, ready, waiting, debate) -> dict[str, str]:
 
 def _evaluation_pages(client: Client, team, owner) -> dict[str, str]:
     done = _finished(team, owner)
+    mixed = _finished(team, owner, arms=("vote", "council", "mixed_vote", "mixed_council"),
+                      panel_models="sim/a, sim/b")
     queued = evaluation_start(team=team, user=owner, request=EvaluationRequest(
         set_name="arithmetic", n=40, seed=1, agents=3, sim_accuracy=0.7))
     pages = {path: client.get(path).content.decode() for path in [
         "/evaluations/", "/evaluations/new", f"/evaluations/{done.code}/",
-        f"/evaluations/{done.code}/progress", f"/evaluations/{queued.code}/"]}
+        f"/evaluations/{done.code}/progress", f"/evaluations/{queued.code}/",
+        f"/evaluations/{mixed.code}/"]}
+    assert 'id="mixed-pairs"' in pages[f"/evaluations/{mixed.code}/"]
     pages["invalid form"] = client.post("/evaluations/new", {
         "set_name": "compare", "n": "0", "seed": "7", "agents": "3", "model": "sim/default",
     }).content.decode()
@@ -161,8 +165,8 @@ def _evaluation_pages(client: Client, team, owner) -> dict[str, str]:
 # (the API, the exports' columns and the debate list's protocol filter name them so),
 # the statistics' and the products' names, and acronyms.
 NAMES = {"compare", "arithmetic", "chain", "single", "vote", "confidence", "council",
-         "adversarial", "Brier", "McNemar", "Wilson", "litellm", "Word", "Excel", "OCR", "RFC",
-         "UTF-8", "MARKDOWN", "TXT"}
+         "mixed_vote", "mixed_council", "adversarial", "Brier", "McNemar", "Wilson", "litellm",
+         "Word", "Excel", "OCR", "RFC", "UTF-8", "MARKDOWN", "TXT"}
 # The keys of the files the forms read (a persona file's list, a question set's columns).
 FILE_KEYS = {'"personas"', '"question"', '"options"', '"answer"'}
 

@@ -17,7 +17,11 @@ number.
 
 With a simulated population, the debate runs on the simulated model and a simulator
 script makes agent i answer ``first[i]`` in round 0 and ``final[i]`` after
-cross-examination, stating the population's accuracy as its confidence.
+cross-examination, stating its seat's accuracy as its confidence.
+
+The mixed arms read a second council debate whose seats take the panel's models
+round-robin (``DebateConfig.panel_models``); each debate's detail names every seat's
+model.
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from ..schemas import (
 )
 from ..state import DebateState
 from ..votes import confidence_vote
-from .population import SimulatedDebate, plurality
+from .population import SimulatedDebate, SimulatedPopulation, plurality
 from .sets import Question, canonical_number, last_number
 
 if TYPE_CHECKING:
@@ -166,16 +170,27 @@ def sim_script(question: Question, simulated: SimulatedDebate, confidences: Sequ
             "recommendation": f"The panel's answer: {plurality(simulated.final)}."}
 
 
+def one_model_of(spec: EvaluationSpec) -> str:
+    """The model every seat of the one-model debate answers on: on a simulated
+    population with panel models, the first listed (its copies are the one-model arms)."""
+    if spec.sim_accuracy is None:
+        return spec.model
+    return spec.panel_models[0] if spec.panel_models else SIM_MODEL
+
+
 def _config(spec: EvaluationSpec, protocol: str, question: Question,
-            script: dict[str, Any] | None) -> DebateConfig:
+            script: dict[str, Any] | None, panel_models: Sequence[str] = ()) -> DebateConfig:
     settings: dict[str, Any] = {
         "protocol": protocol, "mode": Mode.QUICK, "max_rounds": rounds_of(spec),
-        "model": SIM_MODEL if spec.sim_accuracy is not None else spec.model,
+        "model": one_model_of(spec) if protocol == "council" else (
+            SIM_MODEL if spec.sim_accuracy is not None else spec.model),
         "seed": spec.seed,
         "simulator": SimulatorOptions(script=script, seed=spec.seed) if script
         else SimulatorOptions(seed=spec.seed)}
     if protocol == "council":
         settings["agents"] = spec.agents
+        if panel_models:
+            settings["panel_models"] = list(panel_models)
         if question.options:
             settings["options"] = list(question.options)
     return resolve_config(**settings)
@@ -193,14 +208,17 @@ async def _run(state: DebateState) -> tuple[list[CallRecord], str]:
 
 
 async def council_reading(question: Question, spec: EvaluationSpec,
-                          simulated: SimulatedDebate | None) -> CouncilReading:
+                          simulated: SimulatedDebate | None,
+                          population: SimulatedPopulation | None = None,
+                          panel_models: Sequence[str] = ()) -> CouncilReading:
+    """One council debate's readings; ``panel_models`` seats a mixed panel."""
     script = None
     if simulated is not None:
-        assert spec.sim_accuracy is not None
-        confidences = spec.sim_accuracies or (spec.sim_accuracy,) * spec.agents
+        assert population is not None
+        confidences = [population.accuracy_of(i) for i in range(spec.agents)]
         script = sim_script(question, simulated, confidences, rounds_of(spec))
     try:
-        config = _config(spec, "council", question, script)
+        config = _config(spec, "council", question, script, panel_models)
     except ValueError as exc:  # pydantic's ValidationError too
         return _nothing(f"the debate could not be configured: {exc}")
     state = DebateState(question=debate_question(question), config=config,
@@ -267,7 +285,9 @@ def _read_council(question: Question, state: DebateState, calls: list[CallRecord
         verdict = Read(None, None, everything, "no cross-examination round was completed")
     synthesis = Read(*_recommendation(question, panel, everything))
     detail = {"first": first, "final": final, "rounds": panel.rounds,
-              "stop_reason": panel.stop_reason, "options": list(state.options)}
+              "stop_reason": panel.stop_reason, "options": list(state.options),
+              "models": [p.model or state.config.model
+                         for p in state.config.seated(state.given_personas)]}
     return CouncilReading({"single": single, "vote": vote, "confidence": confidence,
                            "council": verdict, "synthesis": synthesis}, notes, detail)
 

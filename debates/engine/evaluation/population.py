@@ -22,6 +22,10 @@
     look at a peer; each adopts the right answer with probability ``correction``, else
     keeps its own.
 - Agents may differ in accuracy (``accuracies``, one a seat): a mixed panel.
+- Seats may name their model (``models``, one a seat): a herding agent's chance of
+  following the tally is weighed by whose answers it saw, a peer on its own model at
+  1 and one on another at ``cross_herding`` (a mixed panel's peers are anonymised and
+  answer from other families: docs/engine.md, "The mixed arms").
 - Each question draws from its own seeded generator (seed and question id), so a
   question's simulated debate does not depend on which questions came before it.
 """
@@ -97,8 +101,19 @@ def _updated(index: int, answers: Sequence[str], right: str, update: BeliefUpdat
     return answers[peer]
 
 
+def herding_weight(index: int, models: Sequence[str], cross_herding: float) -> float:
+    """How much of the herding strength agent ``index`` feels: the mean weight of the
+    answers given before its own, 1 for a peer on its own model, ``cross_herding`` for
+    one on another (no models named: every peer weighs 1)."""
+    if not models or index == 0:
+        return 1.0
+    return sum(1.0 if models[j] == models[index] else cross_herding
+               for j in range(index)) / index
+
+
 def _round(current: Sequence[str], right: str, update: BeliefUpdate,
-           rng: random.Random) -> tuple[str, ...]:
+           rng: random.Random, models: Sequence[str] = (),
+           cross_herding: float = 1.0) -> tuple[str, ...]:
     """One round, the agents in turn (a herding agent sees the answers given so far)."""
     given: list[str] = []
     first_corrector = len(current) - update.correctors
@@ -106,18 +121,20 @@ def _round(current: Sequence[str], right: str, update: BeliefUpdate,
         if i >= first_corrector:
             given.append(right if rng.random() < update.correction else own)
         elif update.kind == "herding":
+            chance = update.strength * herding_weight(i, models, cross_herding)
             given.append(plurality(given) or own
-                         if given and rng.random() < update.strength else own)
+                         if given and rng.random() < chance else own)
         else:
             given.append(_updated(i, current, right, update, rng))
     return tuple(given)
 
 
 def cross_examine(answers: Sequence[str], question: Question, update: BeliefUpdate,
-                  rng: random.Random, rounds: int = 1) -> tuple[str, ...]:
+                  rng: random.Random, rounds: int = 1, models: Sequence[str] = (),
+                  cross_herding: float = 1.0) -> tuple[str, ...]:
     current = tuple(answers)
     for _ in range(rounds):
-        current = _round(current, question.answer, update, rng)
+        current = _round(current, question.answer, update, rng, models, cross_herding)
     return current
 
 
@@ -130,10 +147,18 @@ class SimulatedPopulation:
     seed: int = 0
     # One a seat when the agents differ (a mixed panel); empty: ``accuracy`` for all.
     accuracies: tuple[float, ...] = ()
+    # One a seat when the seats name their models; empty: every seat on one model.
+    models: tuple[str, ...] = ()
+    # A herding agent's weight for a peer on another model (its own model's weigh 1).
+    cross_herding: float = 1.0
 
     def __post_init__(self) -> None:
-        if not all(0 <= p <= 1 for p in (self.accuracy, *self.accuracies)):
-            raise ValueError("an accuracy is not a probability (0..1)")
+        if not all(0 <= p <= 1 for p in (self.accuracy, *self.accuracies,
+                                          self.cross_herding)):
+            raise ValueError("an accuracy or the cross-model herding is not a "
+                             "probability (0..1)")
+        if self.models and len(self.models) != self.agents:
+            raise ValueError(f"{len(self.models)} models for {self.agents} agents")
         if self.agents < 1 or self.rounds < 0:
             raise ValueError("at least one agent, and no negative number of rounds")
         if self.accuracies and len(self.accuracies) != self.agents:
@@ -150,7 +175,8 @@ class SimulatedPopulation:
         first = tuple(independent_answer(question, self.accuracy_of(i), rng)
                       for i in range(self.agents))
         return SimulatedDebate(first, cross_examine(first, question, self.update, rng,
-                                                    self.rounds))
+                                                    self.rounds, self.models,
+                                                    self.cross_herding))
 
 
 # --- the exact expectations the simulation is checked against ---------------------

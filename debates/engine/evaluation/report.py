@@ -3,10 +3,12 @@
 JSON: ``arms.<arm>`` holds ``accuracy``, ``ci`` ([low, high]), ``n``, ``prompt_tokens``,
 ``completion_tokens``, ``cost_usd`` (null, with ``cost_known`` false, when a call's model
 has no price) (and ``right``, ``cost_per_right_usd``, ``seconds``, ``brier``,
-``reliability``, ``finding``, ``caveat``); ``paired.council_vs_vote`` holds
-the 2×2 ``table``, ``p_value`` and the ``flips``. A figure from fewer than
-``MIN_QUESTIONS`` questions, or with an interval wider than ``MAX_CI_WIDTH``, is marked
-as not a finding, in words.
+``reliability``, ``finding``, ``caveat``, ``models``: the models its answers came
+from, one a seat for a mixed arm); ``paired.council_vs_vote`` holds the 2×2
+``table``, ``p_value`` and the ``flips``, and ``paired.<first>_vs_<second>`` the same
+for the mixed arms' pairs; ``simulated`` says whether a simulated population answered.
+A figure from fewer than ``MIN_QUESTIONS`` questions, or with an interval wider than
+``MAX_CI_WIDTH``, is marked as not a finding, in words.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .stats import (
 MIN_QUESTIONS = 30
 MAX_CI_WIDTH = 0.3
 COUNCIL, VOTE = "council", "vote"
+MIXED_COUNCIL, MIXED_VOTE = "mixed_council", "mixed_vote"
 
 
 @dataclass(frozen=True)
@@ -38,12 +41,19 @@ class ArmResult:
     seconds: float = 0.0  # wall time of the arm's calls
     brier: float | None = None  # None: the arm states no confidence
     reliability: tuple[ReliabilityBin, ...] = ()
+    models: tuple[str, ...] = ()  # the models its answers came from (a mixed arm: a seat's)
 
 
 @dataclass(frozen=True)
 class PairedResult:
-    table: PairedTable  # first arm: council, second: vote
-    flips: Flips
+    table: PairedTable  # first arm: ``first``, second: ``second``
+    flips: Flips  # how ``first``'s answers differ from ``second``'s
+    first: str = COUNCIL
+    second: str = VOTE
+
+    @property
+    def key(self) -> str:
+        return f"{self.first}_vs_{self.second}"
 
     @property
     def p_value(self) -> float:
@@ -54,8 +64,15 @@ class PairedResult:
 class EvaluationReport:
     set_name: str
     arms: Mapping[str, ArmResult]
-    paired: PairedResult | None = None
+    paired: PairedResult | None = None  # council against vote
     settings: Mapping[str, Any] = field(default_factory=dict)  # model, agents, seed...
+    # The mixed arms' pairs: each debate against its own vote, each mixed arm against
+    # its one-model arm.
+    more_paired: tuple[PairedResult, ...] = ()
+
+    @property
+    def simulated(self) -> bool:
+        return self.settings.get("sim_accuracy") is not None
 
 
 def caveat(n: int, width: float | None = None) -> str | None:
@@ -86,6 +103,7 @@ def _arm_json(arm: ArmResult) -> dict[str, Any]:
         "reliability": [_bin_json(b) for b in arm.reliability],
         "finding": note is None,
         "caveat": note,
+        "models": list(arm.models),
     }
 
 
@@ -101,8 +119,10 @@ def _paired_json(paired: PairedResult) -> dict[str, Any]:
     t, f = paired.table, paired.flips
     note = caveat(t.n)
     return {
-        "table": {"both_right": t.both_right, "council_only": t.first_only,
-                  "vote_only": t.second_only, "both_wrong": t.both_wrong},
+        "first": paired.first,
+        "second": paired.second,
+        "table": {"both_right": t.both_right, f"{paired.first}_only": t.first_only,
+                  f"{paired.second}_only": t.second_only, "both_wrong": t.both_wrong},
         "n": t.n,
         # Four significant digits: a p of 1e-20 must not read as 0.
         "p_value": float(f"{paired.p_value:.4g}"),
@@ -116,13 +136,18 @@ def _paired_json(paired: PairedResult) -> dict[str, Any]:
 def report_json(report: EvaluationReport) -> dict[str, Any]:
     out: dict[str, Any] = {
         "set": report.set_name,
+        "simulated": report.simulated,
         "settings": dict(report.settings),
         "arms": {name: _arm_json(arm) for name, arm in report.arms.items()},
         "paired": {},
     }
-    if report.paired is not None:
-        out["paired"][f"{COUNCIL}_vs_{VOTE}"] = _paired_json(report.paired)
+    for paired in _all_paired(report):
+        out["paired"][paired.key] = _paired_json(paired)
     return out
+
+
+def _all_paired(report: EvaluationReport) -> list[PairedResult]:
+    return ([report.paired] if report.paired is not None else []) + list(report.more_paired)
 
 
 def _money(value: float | None, *, known: bool = True) -> str:
@@ -137,10 +162,12 @@ def _arm_row(name: str, arm: ArmResult) -> str:
     brier = "–" if arm.brier is None else f"{arm.brier:.3f}"
     note = caveat(acc.n, acc.ci.width) or ""
     priced = arm.cost_usd is not None
+    models = ", ".join(dict.fromkeys(arm.models)) or "–"  # each model once
     cells = [name, rate, f"[{acc.ci.low:.3f}, {acc.ci.high:.3f}]", str(acc.n),
              str(arm.prompt_tokens), str(arm.completion_tokens),
              _money(arm.cost_usd, known=priced),
-             _money(cost_per_right_answer(arm.cost_usd, acc.right), known=priced), brier, note]
+             _money(cost_per_right_answer(arm.cost_usd, acc.right), known=priced), brier, note,
+             models]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -148,35 +175,50 @@ def _p_text(p_value: float) -> str:
     return "p < 0.0001" if p_value < 0.0001 else f"p = {p_value:.4f}"
 
 
+def _changes(paired: PairedResult) -> str:
+    f = paired.flips
+    if (paired.first, paired.second) == (COUNCIL, VOTE):
+        return (f"The debate changed the vote's answer on {f.changed} of {f.n} questions: "
+                f"{f.changed_to_right} to the right answer, {f.changed_from_right} away "
+                "from it.")
+    return (f"{paired.first} answered otherwise than {paired.second} on {f.changed} of "
+            f"{f.n} questions: {f.changed_to_right} right where {paired.second} was wrong, "
+            f"{f.changed_from_right} wrong where it was right.")
+
+
 def _paired_lines(paired: PairedResult) -> list[str]:
-    t, f = paired.table, paired.flips
+    t, first, second = paired.table, paired.first, paired.second
+    title = ("Council against vote" if (first, second) == (COUNCIL, VOTE)
+             else f"{first} against {second}")
     lines = [
         "",
-        "Council against vote, on the same questions:",
+        f"{title}, on the same questions:",
         "",
-        "| | vote right | vote wrong |",
+        f"| | {second} right | {second} wrong |",
         "|---|---|---|",
-        f"| council right | {t.both_right} | {t.first_only} |",
-        f"| council wrong | {t.second_only} | {t.both_wrong} |",
+        f"| {first} right | {t.both_right} | {t.first_only} |",
+        f"| {first} wrong | {t.second_only} | {t.both_wrong} |",
         "",
         f"Exact McNemar {_p_text(paired.p_value)} ({t.first_only} against {t.second_only} "
         "discordant questions).",
-        f"The debate changed the vote's answer on {f.changed} of {f.n} questions: "
-        f"{f.changed_to_right} to the right answer, {f.changed_from_right} away from it.",
+        _changes(paired),
     ]
     note = caveat(t.n)
     return lines + ([f"This comparison is {note}."] if note else [])
 
 
 def report_markdown(report: EvaluationReport) -> str:
-    lines = [
-        f"## Evaluation: {report.set_name}",
-        "",
+    lines = [f"## Evaluation: {report.set_name}", ""]
+    if report.simulated:
+        lines += ["Simulated: a simulated population answered (docs/engine.md, "
+                  "\"Evaluation harness\"); these figures check the harness, they say "
+                  "nothing about a model.", ""]
+    lines += [
         "| arm | accuracy | 95 % CI | n | prompt tokens | completion tokens | cost "
-        "| cost per right answer | Brier | |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| cost per right answer | Brier | | models |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [_arm_row(name, arm) for name, arm in report.arms.items()]
-    if report.paired is not None:
-        lines += _paired_lines(report.paired)
+    for paired in _all_paired(report):
+        lines += _paired_lines(paired)
     return "\n".join(lines) + "\n"

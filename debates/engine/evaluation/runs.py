@@ -9,9 +9,12 @@ Every arm comes from debates the engine runs (docs/engine.md, "Evaluation harnes
 one council debate per question gives ``single`` (agent 0's round-0 position),
 ``vote`` (the plurality of the round-0 positions), ``council`` (the plurality of the
 final verdicts) and ``synthesis`` (the synthesis's recommendation); ``adversarial``
-is one adversarial debate per free-number question. With ``spec.sim_accuracy`` the
-debate runs on the simulated model, its agents scripted to answer what the simulated
-population says, so the whole path is exercised against known accuracies.
+is one adversarial debate per free-number question. With ``spec.panel_models`` a
+second council debate per question seats those models round-robin and gives the mixed
+arms, ``mixed_vote`` and ``mixed_council`` (docs/engine.md, "The mixed arms"). With
+``spec.sim_accuracy`` the debates run on the simulated model, their agents scripted to
+answer what the simulated population says, so the whole path is exercised against
+known accuracies.
 """
 
 from __future__ import annotations
@@ -20,10 +23,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..llm.capabilities import is_simulated
 from ..schemas import MAX_AGENTS, MIN_AGENTS
-from .arms import Read, adversarial_reading, council_reading
+from .arms import Read, adversarial_reading, council_reading, one_model_of
 from .population import BeliefUpdate, SimulatedPopulation
-from .report import COUNCIL, VOTE, ArmResult, EvaluationReport, PairedResult
+from .report import (
+    COUNCIL,
+    MIXED_COUNCIL,
+    MIXED_VOTE,
+    VOTE,
+    ArmResult,
+    EvaluationReport,
+    PairedResult,
+)
 from .sets import LabelledSet, Question, generate
 from .stats import (
     ConfidentAnswer,
@@ -38,7 +50,10 @@ from .stats import (
 SINGLE, ADVERSARIAL = "single", "adversarial"
 # The council's ``confidence`` decision rule on the independent positions (votes.py).
 CONFIDENCE = "confidence"
-ARMS = (SINGLE, VOTE, CONFIDENCE, COUNCIL, ADVERSARIAL)
+# The mixed arms read a second council debate, its seats on the panel's models: each
+# mixed arm and the reading of that debate it is.
+MIXED_ARMS = {MIXED_VOTE: VOTE, MIXED_COUNCIL: COUNCIL}
+ARMS = (SINGLE, VOTE, CONFIDENCE, COUNCIL, MIXED_VOTE, MIXED_COUNCIL, ADVERSARIAL)
 DEFAULT_ARMS = (SINGLE, VOTE, COUNCIL)
 # Reported whenever the council runs, after it: the synthesis's recommendation.
 SYNTHESIS = "synthesis"
@@ -65,8 +80,13 @@ class EvaluationSpec:
     rounds: int = 1  # the population's cross-examination rounds
     correctors: int = 0  # the population's last agents, who never look at a peer
     correction: float = 0.0  # a corrector's chance of adopting the right answer
-    # One a seat (a mixed panel); empty: ``sim_accuracy`` for every agent.
+    # One a seat; with ``panel_models``, one a listed model; empty: ``sim_accuracy`` for
+    # every agent.
     sim_accuracies: tuple[float, ...] = ()
+    # The mixed arms' panel, seated round-robin; empty: no mixed arm.
+    panel_models: tuple[str, ...] = ()
+    # The simulated mixed panel's herding weight for a peer on another model.
+    cross_herding: float = 0.5
 
     def __post_init__(self) -> None:
         unknown = [a for a in self.arms if a not in ARMS]
@@ -78,21 +98,48 @@ class EvaluationSpec:
             raise ValueError(f"unknown update {self.update!r}; known: {', '.join(UPDATES)}")
         BeliefUpdate(self.update, self.strength,  # type: ignore[arg-type]  # checks them
                      correctors=self.correctors, correction=self.correction)
+        self._check_panel_models()
         if self.sim_accuracy is not None:
             population_of(self)  # checks the accuracies against the panel
+            if self.panel_models:
+                mixed_population_of(self)
         if self.rounds < 0:
             raise ValueError("the rounds must not be negative")
         if not MIN_AGENTS <= self.agents <= MAX_AGENTS:
             raise ValueError(f"{self.agents} agents; a debate has {MIN_AGENTS} to {MAX_AGENTS}")
 
+    def _check_panel_models(self) -> None:
+        mixed = [a for a in self.arms if a in MIXED_ARMS]
+        if mixed and len(set(self.panel_models)) < 2:
+            raise ValueError(f"{', '.join(mixed)} need a panel of at least two different "
+                             "models (panel models a,b)")
+        if self.panel_models and not mixed:
+            raise ValueError("panel models are read only by the mixed arms: ask for "
+                             f"{' or '.join(MIXED_ARMS)}")
+        if len(self.panel_models) > self.agents:
+            raise ValueError(f"{len(self.panel_models)} panel models for {self.agents} agents")
+        if not 0 <= self.cross_herding <= 1:
+            raise ValueError(f"cross-model herding {self.cross_herding} is not a probability")
+        if self.sim_accuracy is not None:
+            real = [m for m in self.panel_models if not is_simulated(m)]
+            if real:
+                raise ValueError("a simulated population runs on simulated models (sim/a, "
+                                 f"sim/b ...), not {', '.join(real)}")
+            if self.panel_models and self.sim_accuracies and \
+                    len(self.sim_accuracies) != len(self.panel_models):
+                raise ValueError(f"{len(self.sim_accuracies)} accuracies for "
+                                 f"{len(self.panel_models)} panel models (one a model)")
+
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "arms": list(self.arms),
-                "sim_accuracies": list(self.sim_accuracies)}
+                "sim_accuracies": list(self.sim_accuracies),
+                "panel_models": list(self.panel_models)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> EvaluationSpec:
         return cls(**{**data, "arms": tuple(data.get("arms", DEFAULT_ARMS)),
-                      "sim_accuracies": tuple(data.get("sim_accuracies", ()))})
+                      "sim_accuracies": tuple(data.get("sim_accuracies", ())),
+                      "panel_models": tuple(data.get("panel_models", ()))})
 
 
 @dataclass(frozen=True)
@@ -131,23 +178,63 @@ def questions_for(spec: EvaluationSpec) -> LabelledSet:
     return generate(spec.set_name, spec.n, spec.seed)
 
 
-def population_of(spec: EvaluationSpec) -> SimulatedPopulation:
+def _update_of(spec: EvaluationSpec) -> BeliefUpdate:
+    return BeliefUpdate(spec.update, spec.strength,  # type: ignore[arg-type]
+                        correctors=spec.correctors, correction=spec.correction)
+
+
+def model_accuracies(spec: EvaluationSpec) -> tuple[float, ...]:
+    """With panel models on a simulated population: each listed model's accuracy."""
     assert spec.sim_accuracy is not None
-    update = BeliefUpdate(spec.update, spec.strength,  # type: ignore[arg-type]
-                          correctors=spec.correctors, correction=spec.correction)
-    return SimulatedPopulation(spec.sim_accuracy, spec.agents, update, spec.rounds, spec.seed,
-                               accuracies=spec.sim_accuracies)
+    return spec.sim_accuracies or (spec.sim_accuracy,) * len(spec.panel_models)
+
+
+def population_of(spec: EvaluationSpec) -> SimulatedPopulation:
+    """The one-model panel's population; with panel models, copies of the first
+    listed model (its accuracy on every seat)."""
+    assert spec.sim_accuracy is not None
+    if spec.panel_models:
+        return SimulatedPopulation(model_accuracies(spec)[0], spec.agents, _update_of(spec),
+                                   spec.rounds, spec.seed)
+    return SimulatedPopulation(spec.sim_accuracy, spec.agents, _update_of(spec), spec.rounds,
+                               spec.seed, accuracies=spec.sim_accuracies)
+
+
+def mixed_population_of(spec: EvaluationSpec) -> SimulatedPopulation:
+    """The mixed panel's population: seat i on listed model i mod k, at that model's
+    accuracy, herding on a peer of another model at ``cross_herding``'s weight. The
+    same seed as the one-model panel's: the same draws, so the two differ only by the
+    seats' profiles (docs/engine.md, "The mixed arms")."""
+    assert spec.sim_accuracy is not None and spec.panel_models
+    per_model = model_accuracies(spec)
+    k = len(spec.panel_models)
+    return SimulatedPopulation(
+        spec.sim_accuracy, spec.agents, _update_of(spec), spec.rounds, spec.seed,
+        accuracies=tuple(per_model[i % k] for i in range(spec.agents)),
+        models=tuple(spec.panel_models[i % k] for i in range(spec.agents)),
+        cross_herding=spec.cross_herding)
+
+
+def arm_models(spec: EvaluationSpec, arm: str) -> tuple[str, ...]:
+    """The models an arm's answers come from, one a seat for a mixed arm."""
+    if arm in MIXED_ARMS:
+        k = len(spec.panel_models)
+        return tuple(spec.panel_models[i % k] for i in range(spec.agents))
+    if arm == ADVERSARIAL:
+        return (spec.model,)
+    return (one_model_of(spec),)
 
 
 async def evaluate_question(question: Question, spec: EvaluationSpec) -> QuestionOutcome:
     """Runs the debates ``spec``'s arms read, for one question; never raises for a
     debate that fails (its arms have no answer, ``note`` says why)."""
-    simulated = population_of(spec).debate(question) if spec.sim_accuracy is not None else None
+    population = population_of(spec) if spec.sim_accuracy is not None else None
+    simulated = population.debate(question) if population is not None else None
     arms: dict[str, ArmAnswer] = {}
     notes: list[str] = []
     detail: dict[str, Any] = {}
     if any(arm in spec.arms for arm in COUNCIL_ARMS):
-        reading = await council_reading(question, spec, simulated)
+        reading = await council_reading(question, spec, simulated, population)
         wanted = [arm for arm in COUNCIL_ARMS if arm in spec.arms]
         if COUNCIL in spec.arms:
             wanted.append(SYNTHESIS)
@@ -166,7 +253,28 @@ async def evaluate_question(question: Question, spec: EvaluationSpec) -> Questio
                 notes.append(f"adversarial: {read.note}")
     if simulated is not None:
         detail["population"] = {"first": list(simulated.first), "final": list(simulated.final)}
+    if any(arm in spec.arms for arm in MIXED_ARMS):
+        await _mixed_arms(question, spec, arms, notes, detail)
     return QuestionOutcome(question.id, arms, "; ".join(notes), detail)
+
+
+async def _mixed_arms(question: Question, spec: EvaluationSpec, arms: dict[str, ArmAnswer],
+                      notes: list[str], detail: dict[str, Any]) -> None:
+    """The second debate, its seats on the panel's models: the mixed arms' answers,
+    its notes prefixed "mixed", its detail (each seat's model too) under "mixed"."""
+    population = mixed_population_of(spec) if spec.sim_accuracy is not None else None
+    simulated = population.debate(question) if population is not None else None
+    reading = await council_reading(question, spec, simulated, population,
+                                    panel_models=spec.panel_models)
+    wanted = [arm for arm in MIXED_ARMS if arm in spec.arms]
+    arms.update({arm: _arm_answer(reading.arms[MIXED_ARMS[arm]]) for arm in wanted})
+    notes += [f"mixed: {note}" for note in reading.notes]
+    notes += [f"{arm}: {reading.arms[MIXED_ARMS[arm]].note}" for arm in wanted
+              if reading.arms[MIXED_ARMS[arm]].note]
+    detail["mixed"] = dict(reading.detail)
+    if simulated is not None:
+        detail["mixed"]["population"] = {"first": list(simulated.first),
+                                         "final": list(simulated.final)}
 
 
 def _arm_answer(read: Read) -> ArmAnswer:
@@ -185,7 +293,8 @@ def reported_arms(spec: EvaluationSpec) -> tuple[str, ...]:
     return tuple(arms)
 
 
-def _arm_result(name: str, pairs: Sequence[tuple[Question, QuestionOutcome]]) -> ArmResult:
+def _arm_result(name: str, pairs: Sequence[tuple[Question, QuestionOutcome]],
+                models: tuple[str, ...] = ()) -> ArmResult:
     answers = [(q, o.arms[name]) for q, o in pairs if name in o.arms]
     rights = [q.is_right(a.answer) for q, a in answers]
     confident = [ConfidentAnswer(a.confidence, right)
@@ -198,25 +307,38 @@ def _arm_result(name: str, pairs: Sequence[tuple[Question, QuestionOutcome]]) ->
         cost_usd=total_cost(a.cost_usd for _, a in answers),
         seconds=sum(a.seconds for _, a in answers),
         brier=brier_score(confident),
-        reliability=tuple(reliability_table(confident)) if confident else ())
+        reliability=tuple(reliability_table(confident)) if confident else (),
+        models=models)
+
+
+# The paired comparisons the mixed arms add, when both arms were asked for: each
+# debate against its own vote, and each mixed arm against its one-model arm.
+MIXED_PAIRS = ((MIXED_COUNCIL, MIXED_VOTE), (MIXED_COUNCIL, COUNCIL), (MIXED_VOTE, VOTE))
+
+
+def _paired(first: str, second: str, pairs: Sequence[tuple[Question, QuestionOutcome]]
+            ) -> PairedResult:
+    both = [(q, o) for q, o in pairs if first in o.arms and second in o.arms]
+    firsts = [q.canonical(o.arms[first].answer) for q, o in both]
+    seconds = [q.canonical(o.arms[second].answer) for q, o in both]
+    answers = [q.answer for q, _ in both]
+    return PairedResult(
+        paired_table([q.is_right(o.arms[first].answer) for q, o in both],
+                     [q.is_right(o.arms[second].answer) for q, o in both]),
+        flips(seconds, firsts, answers), first, second)
 
 
 def report_from_outcomes(labelled: LabelledSet, spec: EvaluationSpec,
                          outcomes: Sequence[QuestionOutcome]) -> EvaluationReport:
     """The report over the questions that have an outcome (a run in progress reports
-    what it has); arms in the spec's order."""
+    what it has); arms in the spec's order, each naming its models."""
     by_id = {o.question_id: o for o in outcomes}
     pairs = [(q, by_id[q.id]) for q in labelled.questions if q.id in by_id]
-    arms = {name: _arm_result(name, pairs) for name in reported_arms(spec)}
-    paired = None
-    if COUNCIL in spec.arms and VOTE in spec.arms:
-        both = [(q, o) for q, o in pairs if COUNCIL in o.arms and VOTE in o.arms]
-        council = [q.canonical(o.arms[COUNCIL].answer) for q, o in both]
-        vote = [q.canonical(o.arms[VOTE].answer) for q, o in both]
-        answers = [q.answer for q, _ in both]
-        paired = PairedResult(
-            paired_table([q.is_right(o.arms[COUNCIL].answer) for q, o in both],
-                         [q.is_right(o.arms[VOTE].answer) for q, o in both]),
-            flips(vote, council, answers))
+    arms = {name: _arm_result(name, pairs, arm_models(spec, name))
+            for name in reported_arms(spec)}
+    paired = _paired(COUNCIL, VOTE, pairs) if COUNCIL in spec.arms and VOTE in spec.arms \
+        else None
+    more = tuple(_paired(first, second, pairs) for first, second in MIXED_PAIRS
+                 if first in spec.arms and second in spec.arms)
     settings = {k: v for k, v in spec.to_json().items() if k not in ("set_name", "arms")}
-    return EvaluationReport(labelled.name, arms, paired, settings)
+    return EvaluationReport(labelled.name, arms, paired, settings, more)

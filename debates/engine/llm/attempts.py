@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, TypeVar
 
 from pydantic import BaseModel
@@ -22,7 +22,7 @@ from debates.engine.llm.errors import (
     is_retryable,
 )
 from debates.engine.llm.output_format import learn_mode, learn_schema_in_prompt
-from debates.engine.llm.replies import InvalidReply, parse_reply, reply_text
+from debates.engine.llm.replies import InvalidReply, marked_cuts, parse_reply, reply_text
 from debates.engine.llm.request import AttemptRequest, StructuredCall, send
 from debates.engine.llm.retry import AnotherAttempt, TurnBudget
 from debates.engine.schemas import CallRecord
@@ -47,6 +47,11 @@ class CallOutcome(Generic[T]):
     completion_tokens: int
     cost_usd: float | None
     attempts: int = 1
+    # The paths of the text fields cut at the sent bound (``replies.marked_cuts``).
+    cut: list[str] = field(default_factory=list)
+    # None: no content repair was asked; True: the repaired answer is the value; False:
+    # the repair did not give what was missing, the first answer is kept.
+    repaired: bool | None = None
 
 
 @dataclass
@@ -71,6 +76,7 @@ class ModelAttempts(Generic[T]):
         tally: Tally,
         budget: TurnBudget,
         prompt_tokens: int | None = None,
+        repair_prompt: list[dict[str, str]] | None = None,
     ) -> None:
         self.gateway = gateway
         self.call = call
@@ -80,8 +86,10 @@ class ModelAttempts(Generic[T]):
         self.caps = gateway.capabilities(model)
         self.modes = gateway.modes(model)
         self.probing = len(self.modes) > 1
-        self.purpose: Literal["call", "repair"] = "call"
-        self.prompt = call.messages
+        # A content repair (``LLMGateway.structured``'s ``check``) is a repair from its
+        # first attempt on, so a reply to it that fails validation gets no repair of its own.
+        self.purpose: Literal["call", "repair"] = "repair" if repair_prompt else "call"
+        self.prompt = repair_prompt or call.messages
         # The original prompt's tokens, when the caller counted them already.
         self.prompt_tokens = prompt_tokens
         self.last_error: str | None = None
@@ -122,7 +130,8 @@ class ModelAttempts(Generic[T]):
         if self.prompt is not self.call.messages or self.prompt_tokens is None:
             self.prompt_tokens = gateway.prompt_tokens(self.prompt, model, self.call.schema)
         max_tokens = gateway.max_tokens(self.call.schema, model, self.prompt_tokens)
-        return AttemptRequest(self.prompt, self.modes[0], timeout, max_tokens)
+        bound = gateway.text_bound(self.call.schema, model, self.prompt_tokens)
+        return AttemptRequest(self.prompt, self.modes[0], timeout, max_tokens, bound)
 
     def _spend(self, started: float) -> int:
         """Charges the attempt's wall time to the turn; its latency in milliseconds."""
@@ -172,11 +181,15 @@ class ModelAttempts(Generic[T]):
                 # its keys only: the repair, and every later prompt, state it whole.
                 learn_schema_in_prompt(self.model, self.caps.api_base)
             self._repair(invalid, text, attempt)
+        cut: list[str] = []
+        if request.max_text_chars and request.mode != "prompt":
+            value, cut = marked_cuts(self.call.schema, value, request.max_text_chars)
         if self.probing:
             learn_mode(self.model, self.caps.api_base, request.mode)
         await self._record(attempt, latency_ms, ok=True, used=used)
         return CallOutcome(
             value=value,
+            cut=cut,
             model=self.model,
             prompt_tokens=self.tally.prompt_tokens,
             completion_tokens=self.tally.completion_tokens,

@@ -58,13 +58,18 @@ class Capabilities:
     api_key: str | None = None
     timeout_s: float | None = None
     max_text_chars: int | None = None
+    # Whether each call's text bound is sized from the context left after its prompt
+    # (``LLMGateway.text_bound``): a model litellm knows nothing about on a local server,
+    # most likely a small model on a CPU, where a constrained decoder writes every string
+    # up to its bound (SmolLM2-135M filled 1000-character fields and timed out) and a
+    # fixed 150 cut every field of Qwen2.5-Coder-1.5B mid-sentence. A ``max_text_chars``
+    # setting replaces it.
+    context_text_bound: bool = False
 
 
-# The text bound (``max_text_chars``) a model gets by default when litellm knows nothing
-# about it and it runs on a local server: most likely a small model on a CPU, where a
-# constrained decoder writes every string up to its bound (SmolLM2-135M at 2-7 tokens/s
-# filled 1000-character fields and timed out). Sent, not validated; a setting overrides it.
-UNKNOWN_LOCAL_TEXT_CHARS = 150
+# How long the probe of a local server's context size may take (``server_context_limit``):
+# a server that answers at all answers at once; one that does not costs the debate this.
+SERVER_PROBE_TIMEOUT_S = 2.0
 
 
 BUILTIN_PROVIDERS: dict[str, Capabilities] = {
@@ -211,6 +216,7 @@ def capabilities(model: str, api_base: str | None = None) -> Capabilities:
         api_key=key,
         timeout_s=settings.timeout_s,
         max_text_chars=settings.max_text_chars or caps.max_text_chars,
+        context_text_bound=caps.context_text_bound and not settings.max_text_chars,
     )
 
 
@@ -250,6 +256,8 @@ def _litellm_capabilities(model: str, api_base: str | None) -> Capabilities:
     else:
         mode = "prompt"
     local = provider in LOCAL_PROVIDERS or _is_local_url(api_base)
+    if limit is None and api_base and local and not model_settings(model).context_limit:
+        limit = server_context_limit(api_base)
     return Capabilities(
         provider=provider,
         output_mode=mode,
@@ -258,8 +266,49 @@ def _litellm_capabilities(model: str, api_base: str | None) -> Capabilities:
         simulated=False,
         local=local,
         params=supported,
-        max_text_chars=UNKNOWN_LOCAL_TEXT_CHARS if info is None and local else None,
+        context_text_bound=info is None and local,
     )
+
+
+@lru_cache(maxsize=32)
+def server_context_limit(api_base: str) -> int | None:
+    """The context size an OpenAI-compatible local server says it runs with, asked once
+    per process: llama.cpp's ``GET /props`` (``default_generation_settings.n_ctx``, or
+    ``n_ctx``), else ``GET /v1/models`` (a model's ``meta.n_ctx`` or ``meta.n_ctx_train``);
+    None when the server says neither (docs/models.md, "Text bounds from the context")."""
+    base = api_base.rstrip("/")
+    root = base[: -len("/v1")] if base.endswith("/v1") else base
+    props = _get_json(f"{root}/props")
+    if isinstance(props, dict):
+        settings = props.get("default_generation_settings")
+        for found in (settings.get("n_ctx") if isinstance(settings, dict) else None,
+                      props.get("n_ctx")):
+            if isinstance(found, int) and _positive(found):
+                return found
+    models = _get_json(f"{base}/models")
+    data = models.get("data") if isinstance(models, dict) else None
+    for entry in data if isinstance(data, list) else []:
+        meta = entry.get("meta") if isinstance(entry, dict) else None
+        if isinstance(meta, dict):
+            for key in ("n_ctx", "n_ctx_train"):
+                if _positive(meta.get(key)):
+                    return int(meta[key])
+    return None
+
+
+def _positive(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 256
+
+
+def _get_json(url: str) -> Any:
+    # Imported here: only a probe needs it, never a page that reads debates.
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=SERVER_PROBE_TIMEOUT_S) as response:
+            return json.loads(response.read(1_000_000))
+    except Exception:
+        return None
 
 
 def _flag(check: Any, model: str) -> bool:

@@ -44,7 +44,10 @@ from debates.engine.llm.errors import (
 from debates.engine.llm.loader import litellm_module as _litellm
 from debates.engine.llm.loader import load_tokenizer_soon
 from debates.engine.llm.output_format import (
+    MAX_OUTPUT_TOKENS,
     MIN_OUTPUT_TOKENS,
+    bounded_output_tokens,
+    context_text_chars,
     forget_learned_modes,
     format_params,
     json_schema_of,
@@ -275,8 +278,42 @@ class LLMGateway:
         return tokens
 
     def max_tokens(self, schema: type[BaseModel], model: str, prompt_tokens: int) -> int:
+        """The answer's ``max_tokens``: the schema's ceiling, or, with a text bound sized
+        from the context, room for every text field at that bound; never more than the
+        context leaves after the prompt."""
         room = self.context_limit(model) - prompt_tokens
-        return max(MIN_OUTPUT_TOKENS // 4, min(output_tokens(schema), room))
+        wanted = output_tokens(schema)
+        if self.capabilities(model).context_text_bound:
+            bound = self.text_bound(schema, model, prompt_tokens)
+            assert bound is not None
+            wanted = max(wanted, bounded_output_tokens(schema, bound))
+        return max(MIN_OUTPUT_TOKENS // 4, min(wanted, room))
+
+    def text_bound(self, schema: type[BaseModel], model: str, prompt_tokens: int) -> int | None:
+        """The bound on every text field of the schema sent (``max_text_chars``): the
+        model's setting; else, for a model whose bound is sized from the context
+        (``Capabilities.context_text_bound``), what the context leaves after the prompt
+        (at most ``MAX_OUTPUT_TOKENS``) shared among the answer's text fields
+        (``context_text_chars``, docs/models.md "Text bounds from the context"); else
+        none."""
+        caps = self.capabilities(model)
+        if caps.max_text_chars:
+            return caps.max_text_chars
+        if not caps.context_text_bound:
+            return None
+        return context_text_chars(schema, self.answer_room(model, prompt_tokens))
+
+    def answer_room(self, model: str, prompt_tokens: int) -> int:
+        """The tokens a reply may take, as a context-sized text bound reads them: what
+        the context leaves after the prompt, at most ``MAX_OUTPUT_TOKENS``, and on a
+        local server at most what the slowest pace writes within ``LOCAL_TURN_CAP_S``
+        after reading the prompt: a full answer finishes on a slow machine."""
+        room = min(self.context_limit(model) - prompt_tokens, MAX_OUTPUT_TOKENS)
+        if self.capabilities(model).local:
+            writable = (LOCAL_TURN_CAP_S - prompt_tokens / LOCAL_READ_TOKENS_PER_S
+                        ) * LOCAL_WRITE_TOKENS_PER_S
+            room = min(room, int(writable))
+        return room
 
     def fitting_repair(
         self,
@@ -308,16 +345,29 @@ class LLMGateway:
         seed: int | None = None,
         hints: dict[str, Any] | None = None,
         fallback_model: str | None = None,
+        check: Callable[[T], str | None] | None = None,
     ) -> CallOutcome[T]:
         """Ask ``model`` for a ``schema`` object; raises CallFailed, ContextTooLong, Cancelled.
 
         When ``model`` fails, ``fallback_model`` gets the same procedure, within what is
-        left of the turn's time budget; every attempt counts in the outcome's totals."""
+        left of the turn's time budget; every attempt counts in the outcome's totals.
+        ``check`` says what a valid answer still lacks (None: nothing): such an answer
+        gets exactly one content repair (``_content_repair``)."""
         self.raise_if_cancelled()
         tokens = self.check_context(messages, model, schema)
         call = StructuredCall(schema, messages, tag, temperature, seed, hints)
         tally = Tally()
         budget = TurnBudget(total_s=self.turn_budget(model, schema, tokens))
+        outcome = await self._answer(call, model, fallback_model, tally, budget, tokens)
+        lack = check(outcome.value) if check is not None else None
+        if lack is None:
+            return outcome
+        assert check is not None
+        return await self._content_repair(call, outcome, lack, check, tally, budget)
+
+    async def _answer(self, call: StructuredCall[T], model: str, fallback_model: str | None,
+                      tally: Tally, budget: TurnBudget, tokens: int) -> CallOutcome[T]:
+        """The first valid answer of ``model``, else of ``fallback_model``."""
         try:
             outcome = await ModelAttempts(self, call, model, tally, budget, tokens).run()
         except CallFailed as failure:
@@ -340,6 +390,33 @@ class LLMGateway:
         except CallFailed as failure:
             failure.attempts = tally.attempts
             raise
+
+    async def _content_repair(self, call: StructuredCall[T], first: CallOutcome[T],
+                              lack: str, check: Callable[[T], str | None], tally: Tally,
+                              budget: TurnBudget) -> CallOutcome[T]:
+        """One repair of a valid answer that lacks what ``check`` asks for (a synthesis
+        with no decision, docs/engine.md "Content checks"): the model that answered is
+        shown its reply and told what is missing, within what is left of the turn's
+        time budget. Its answer is taken when it now has it; else the first is kept
+        (``repaired`` False), and the protocol's rule reads it as it is."""
+        shown = first.value.model_dump_json()
+        repair = self.fitting_repair(call.messages, shown, lack, call.schema, first.model)
+        kept = CallOutcome(first.value, first.model, 0, 0, None, cut=first.cut, repaired=False)
+        if repair is not None:
+            log.info("%s: %s; one repair", first.model, lack)
+            try:
+                again = await ModelAttempts(self, call, first.model, tally, budget,
+                                            repair_prompt=repair).run()
+            except CallFailed as failure:
+                log.info("%s: the repair failed (%s); the first answer is kept",
+                         first.model, failure)
+            else:
+                if check(again.value) is None:
+                    kept = again
+                    kept.repaired = True
+        kept.prompt_tokens, kept.completion_tokens = tally.prompt_tokens, tally.completion_tokens
+        kept.cost_usd, kept.attempts = tally.cost_usd, tally.attempts
+        return kept
 
     def _check_fallback(
         self, call: StructuredCall[Any], fallback: str, failure: CallFailed, tally: Tally

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from debates.engine.llm.capabilities import OutputMode
-from debates.engine.llm.grammar_limits import grammar_safe
+from debates.engine.llm.grammar_limits import GRAMMAR_MAX_REPEAT, grammar_safe
 from debates.engine.schema_titles import without_titles
 
 # ``max_tokens`` per answer, read off its schema (see ``output_tokens``).
@@ -59,6 +59,69 @@ def output_tokens(schema: type[BaseModel], items: int = 4) -> int:
 # Lists in a bounded request schema hold at most this many items (unless the schema
 # asks for more): the count ``output_tokens`` assumes.
 BOUNDED_LIST_ITEMS = 4
+
+# A text bound sized from the context (docs/models.md, "Text bounds from the context"):
+# the reply's room in tokens, less what its keys, numbers and enum values take, shared
+# among its text fields (lists at ``BOUNDED_LIST_ITEMS`` items) at this many characters a
+# token (English runs near 4 with the usual tokenizers; 3 leaves a margin), never below
+# ``MIN_TEXT_CHARS`` (the bound that finished a debate on a slow CPU: docs/models.md) nor
+# above the grammar's limit.
+CHARS_PER_TOKEN = 3
+MIN_TEXT_CHARS = 150
+
+
+@lru_cache(maxsize=64)
+def answer_shape(schema: type[BaseModel]) -> tuple[int, int]:
+    """(free-text fields, tokens of everything else) of an answer to ``schema`` with its
+    lists at ``BOUNDED_LIST_ITEMS`` items (or the count the schema asks for), counted as
+    ``output_tokens`` counts them."""
+    root = json_schema_of(schema)
+    defs = root.get("$defs", {})
+
+    def shape(node: dict[str, Any], depth: int = 0) -> tuple[int, int]:
+        if depth > 8:
+            return 0, 0
+        if "$ref" in node:
+            return shape(defs.get(node["$ref"].rsplit("/", 1)[-1], {}), depth + 1)
+        for key in ("anyOf", "oneOf"):
+            if key in node:
+                return max((shape(branch, depth + 1) for branch in node[key]),
+                           key=lambda found: found[0])
+        kind = node.get("type")
+        if kind == "object":
+            fields, other = 0, 8
+            for prop in node.get("properties", {}).values():
+                more, rest = shape(prop, depth + 1)
+                fields, other = fields + more, other + 6 + rest
+            return fields, other
+        if kind == "array":
+            count = min(max(BOUNDED_LIST_ITEMS, node.get("minItems", 0)),
+                        node.get("maxItems", 10**6))
+            fields, other = shape(node.get("items", {}), depth + 1)
+            return count * fields, 4 + count * other
+        if kind == "string" and "enum" not in node and "const" not in node:
+            return 1, 0
+        return 0, 4
+
+    return shape(root)
+
+
+def context_text_chars(schema: type[BaseModel], answer_tokens: int) -> int:
+    """The text bound of an answer to ``schema`` that may use ``answer_tokens`` tokens:
+    every text field at this bound, and the rest of the answer, fit in them (unless the
+    floor ``MIN_TEXT_CHARS`` is more)."""
+    fields, other = answer_shape(schema)
+    if not fields:
+        return GRAMMAR_MAX_REPEAT
+    share = (answer_tokens - other) // fields * CHARS_PER_TOKEN
+    return max(MIN_TEXT_CHARS, min(GRAMMAR_MAX_REPEAT, share))
+
+
+def bounded_output_tokens(schema: type[BaseModel], max_text_chars: int) -> int:
+    """The tokens an answer to ``schema`` takes with every text field at
+    ``max_text_chars`` (``CHARS_PER_TOKEN``): the ``max_tokens`` that lets it finish."""
+    fields, other = answer_shape(schema)
+    return other + fields * -(-max_text_chars // CHARS_PER_TOKEN)
 
 
 @lru_cache(maxsize=64)

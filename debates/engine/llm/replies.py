@@ -92,6 +92,49 @@ def reply_text(response: Any) -> str:
     return content if isinstance(content, str) else ""
 
 
+# What ends a sentence (closing quotes and brackets after it aside), and the mark a
+# text field cut at its bound gets (docs/models.md, "Text bounds from the context").
+SENTENCE_ENDS = ".!?。！？…"
+CLOSING_MARKS = "\"'”’)]）」』»"
+CUT_MARK = "…"
+
+
+def ends_sentence(text: str) -> bool:
+    body = text.rstrip().rstrip(CLOSING_MARKS)
+    return bool(body) and body[-1] in SENTENCE_ENDS
+
+
+def marked_cuts(schema: type[T], value: T, max_text_chars: int) -> tuple[T, list[str]]:
+    """``value`` with every text field that reached ``max_text_chars`` without ending its
+    sentence marked as cut (``CUT_MARK`` appended, or in place of its last character
+    when the schema's own limit leaves no room), and the paths of those fields
+    ("recommended_path.recommendation", "reasoning[1]"). A server that constrains
+    decoding ends a string at its bound wherever the sentence is: the reader is told."""
+    cut: list[str] = []
+
+    def mark(node: Any, path: str, trim: bool) -> Any:
+        if isinstance(node, dict):
+            return {k: mark(v, f"{path}.{k}" if path else str(k), trim) for k, v in node.items()}
+        if isinstance(node, list):
+            return [mark(v, f"{path}[{i}]", trim) for i, v in enumerate(node)]
+        if isinstance(node, str) and len(node) >= max_text_chars and not ends_sentence(node):
+            if not trim:
+                cut.append(path)
+            return (node[:-1] if trim else node).rstrip() + CUT_MARK
+        return node
+
+    data = value.model_dump(mode="json")
+    appended = mark(data, "", trim=False)
+    if not cut:
+        return value, []
+    for marked in (appended, mark(data, "", trim=True)):
+        try:
+            return schema.model_validate(marked), cut
+        except ValidationError:
+            continue
+    return value, cut
+
+
 def repair_messages(
     messages: list[dict[str, str]], bad_reply: str, error: str, schema_name: str
 ) -> list[dict[str, str]]:

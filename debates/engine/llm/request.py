@@ -47,6 +47,8 @@ class AttemptRequest:
     mode: OutputMode
     timeout: float
     max_tokens: int
+    # The bound on every text field of the schema sent (``LLMGateway.text_bound``).
+    max_text_chars: int | None = None
 
 
 async def send(
@@ -91,7 +93,7 @@ def request_kwargs(
         # The gateway retries itself, so that every attempt reaches the ledger.
         "num_retries": 0,
         "max_retries": 0,
-        **format_params(request.mode, call.schema, caps.max_text_chars),
+        **format_params(request.mode, call.schema, request.max_text_chars),
     }
     supported = caps.params
     # Temperature is near-universal, so it is kept when litellm does not know the

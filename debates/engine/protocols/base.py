@@ -38,7 +38,7 @@ from ..schemas import (
 from ..state import DebateState, StateView, Step
 from .reading import PanelReading
 from .registry import get_protocol
-from .sourced import offered_ids
+from .sourced import asked_schema, offered_ids
 
 PANEL = -1  # the agent index of a call made for the whole debate (synthesis, verifier)
 
@@ -297,6 +297,14 @@ class DebateProtocol:
         """The request again, shortened to ``compaction`` (1, 2, ...), for a prompt that
         did not fit its model's context; None when it cannot be shorter (the turn
         fails). Recorded on the turn (``Turn.compaction``)."""
+        return None
+
+    def answer_check(self, state: DebateState, step: Step, ask: Ask
+                     ) -> Callable[[Any], str | None] | None:
+        """What a valid answer to ``ask`` must still hold, as a check that says what it
+        lacks (None: nothing), or None for no check. An answer that lacks it gets
+        exactly one repair (``LLMGateway.structured``): a synthesis without its decision
+        (docs/engine.md, "Content checks")."""
         return None
 
     def call_error(self, step: Step, exc: CallFailed) -> str:
@@ -603,11 +611,12 @@ async def _call(protocol: DebateProtocol, state: DebateState, step: Step, ask: A
     while request is not None:
         try:
             outcome = await gateway.structured(
-                ask.schema, messages=request.messages, model=model, tag=tag,
+                asked_schema(state, ask.schema), messages=request.messages, model=model, tag=tag,
                 temperature=persona.temperature if persona and persona.temperature is not None
                 else config.temperature,
                 seed=config.seed + max(ask.agent, 0), hints=request.hints,
                 fallback_model=config.fallback_model if ask.fallback else None,
+                check=protocol.answer_check(state, step, ask),
             )
         except ContextTooLong as exc:
             error = f"ContextTooLong: prompt of {exc.tokens} tokens exceeds {exc.limit}"
@@ -620,7 +629,8 @@ async def _call(protocol: DebateProtocol, state: DebateState, step: Step, ask: A
             break
         return Turn(phase=step.phase, round=step.round, agent=ask.agent,
                     payload=outcome.value.model_dump(mode="json"), model=outcome.model,
-                    compaction=compaction, offered=offered_ids(request.hints))
+                    compaction=compaction, offered=offered_ids(request.hints),
+                    cut=outcome.cut, repaired=outcome.repaired)
     return Turn(phase=step.phase, round=step.round, agent=ask.agent,
                 status=TurnStatus.FAILED, error=error, model=model, compaction=compaction)
 

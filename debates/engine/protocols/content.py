@@ -16,7 +16,14 @@ from ..quality.assess import assess, registered_reasons, schema_words
 from ..quality.text import EchoVocabulary, normalised
 from ..quality.turns import leaves
 from ..quality.verdict import verdict
-from ..schemas import Phase, ProtocolResult, QualityReason, TurnStatus, UnverifiedClaim
+from ..schemas import (
+    ContentRepair,
+    Phase,
+    ProtocolResult,
+    QualityReason,
+    TurnStatus,
+    UnverifiedClaim,
+)
 from ..state import DebateState, Step
 
 R = TypeVar("R", bound=ProtocolResult)
@@ -24,7 +31,8 @@ R = TypeVar("R", bound=ProtocolResult)
 # Fields that hold an id, an enum value, an option or a name, in every protocol.
 CONSTRAINED = frozenset({
     "id", "issue_id", "risk_id", "verdict", "updated_verdict", "options", "status", "type",
-    "severity", "basis", "kind", "likelihood", "impact", "source_role", "agent", "model"})
+    "severity", "basis", "kind", "likelihood", "impact", "source_role", "agent", "model",
+    "passages"})
 
 
 def read_turns(state: DebateState, label: Callable[[Step], str]) -> list[TurnText]:
@@ -39,7 +47,8 @@ def read_turns(state: DebateState, label: Callable[[Step], str]) -> list[TurnTex
         if 0 <= turn.agent < len(state.personas):
             where += f" · {state.personas[turn.agent].name}"
         texts.append(TurnText(where=where, phase=turn.phase.value, round=turn.round,
-                              agent=turn.agent, payload=turn.payload))
+                              agent=turn.agent, payload=turn.payload, cut=tuple(turn.cut),
+                              repaired=turn.repaired))
     return texts
 
 
@@ -94,8 +103,10 @@ def citation_reasons(result: ProtocolResult) -> list[QualityReason]:
     (``evidence.unfound_citation``); none without sources."""
     if result.evidence is None:
         return []
+    # What was copied without quotes shows the passage used; it claims no citation.
     return panel.unfound_citations([(c.where, c.passage, c.quote, c.known, c.found, c.agent)
-                                    for c in result.evidence.citations])
+                                    for c in result.evidence.citations
+                                    if c.way != "copied"])
 
 
 def judged(state: DebateState, result: R, turns: list[TurnText], text_policy: TextPolicy,
@@ -103,10 +114,19 @@ def judged(state: DebateState, result: R, turns: list[TurnText], text_policy: Te
     """``result`` with its quality and reasons filled in: the text rules over ``turns``,
     the protocol's own reasons (``more``) and the registered rules' checks."""
     quality, reasons = assess(turns, text_policy,
-                              [*more, *citation_reasons(result),
+                              [*more, *cut_reasons(turns), *citation_reasons(result),
                                *registered_reasons(state, result)])
     result.quality, result.quality_reasons = quality, reasons
+    result.repairs = [ContentRepair(step=t.where, taken=bool(t.repaired))
+                      for t in turns if t.repaired is not None]
     return result
+
+
+def cut_reasons(turns: Iterable[TurnText]) -> list[QualityReason]:
+    """One ``text.cut`` per turn with a text field cut at its sent bound, naming the
+    fields (docs/models.md, "Text bounds from the context")."""
+    return [panel.reason("text.cut", t.where, ", ".join(t.cut), t.phase, t.round, t.agent)
+            for t in turns if t.cut]
 
 
 def checked(state: DebateState, result: R, more: Iterable[QualityReason] = ()) -> R:

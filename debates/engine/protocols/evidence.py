@@ -11,12 +11,15 @@ that step or an earlier one (``Turn.offered``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
 from ..i18n import PANEL_CITER
 from ..quality.turns import leaves
 from ..schemas import (
+    PASSAGES_FIELD,
     CheckedCitation,
     EvidenceReport,
     EvidenceUse,
@@ -24,7 +27,15 @@ from ..schemas import (
     Phase,
     TurnStatus,
 )
-from ..sources.citations import citations_in, quote_found, without_citations
+from ..sources.citations import (
+    citations_in,
+    copied_from,
+    holding_passage,
+    loose_quotes,
+    quote_found,
+    without_citations,
+)
+from ..sources.passages import Passage
 from ..sources.retrieval import library
 from ..state import DebateState, Step
 
@@ -42,6 +53,7 @@ class EvidenceRules:
 
 
 _UNSOURCED = (Phase.VERIFY, Phase.JUDGE)
+Way = Literal["cited", "listed", "quoted", "copied"]
 
 
 def _who(state: DebateState, agent: int) -> str:
@@ -52,8 +64,12 @@ def check_citations(state: DebateState, rules: EvidenceRules
                     ) -> tuple[list[CheckedCitation], set[str], list[PassageOffer]]:
     """Every citation of every answered turn but the verifier's and the judge's, in the
     order the debate ran; the passage ids cited inside disputed fields; what each of
-    those turns was shown."""
+    those turns was shown. A turn's citations in the prompts' form come first, then
+    the ids of its passages field, the quotes without an id found in a passage, and
+    the figures and phrases copied from one passage alone (``turn_citations``)."""
     books = library(state.sources).by_id
+    texts = [(p.id, p.text) for p in library(state.sources).passages]
+    common = f"{state.question}\n{state.context}"
     turns = sorted((t for t in state.turns.values()
                     if t.status is TurnStatus.OK and t.payload
                     and t.phase not in _UNSOURCED),
@@ -71,17 +87,70 @@ def check_citations(state: DebateState, rules: EvidenceRules
         if turn.offered:
             offers.append(PassageOffer(where=where, agent=turn.agent,
                                        passages=list(turn.offered)))
-        for path, text in leaves(turn.payload):
-            for cite in citations_in(text):
-                passage = books.get(cite.passage)
-                checked.append(CheckedCitation(
-                    passage=cite.passage, quote=cite.quote, where=where, agent=turn.agent,
-                    known=passage is not None,
-                    found=passage is not None and quote_found(cite.quote, passage.text),
-                    offered=cite.passage in seen))
-                if set(path) & rules.disputed:
-                    disputed.add(cite.passage)
+        for way, passage_id, quote, found, path in turn_citations(
+                turn.payload or {}, books, texts, common):
+            checked.append(CheckedCitation(
+                passage=passage_id, quote=quote, where=where, agent=turn.agent,
+                known=passage_id in books, found=found, offered=passage_id in seen,
+                way=way))
+            if set(path) & rules.disputed and found:
+                disputed.add(passage_id)
     return checked, disputed, offers
+
+
+_PASSAGE_ID = re.compile(r"S[1-9][0-9]*\.[1-9][0-9]*", re.IGNORECASE)
+
+
+def listed_ids(payload: dict[str, Any]) -> list[str]:
+    """The passage ids a turn gives in its passages field, as the prompts write them
+    ("[S1.2]", "s1.2" and "S1.2" alike); what names no id is left out."""
+    value = payload.get(PASSAGES_FIELD)
+    items = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    return list(dict.fromkeys(m.group(0).upper() for item in items
+                              if (m := _PASSAGE_ID.search(str(item)))))
+
+
+def turn_citations(payload: dict[str, Any], books: Mapping[str, Passage],
+                   texts: Sequence[tuple[str, str]], common: str
+                   ) -> list[tuple[Way, str, str, bool, tuple[str, ...]]]:
+    """One turn's citations as (way, passage id, quote, found, field path): each
+    ``[S1.2] "quote"``; each id of the passages field not cited so; each quote without
+    an id that a passage holds; each passage a figure or five words were copied from
+    alone (docs/engine.md, "Sources"). A passage credited once in a turn is not
+    credited again by a weaker way."""
+    prose = [(path, text) for path, text in leaves(payload)
+             if PASSAGES_FIELD not in path[:1]]
+    found: list[tuple[Way, str, str, bool, tuple[str, ...]]] = [
+        ("cited", cite.passage, cite.quote, cite.passage in books
+         and quote_found(cite.quote, books[cite.passage].text), path)
+        for path, text in prose for cite in citations_in(text)]
+    credited = {f[1] for f in found}
+    for passage_id in listed_ids(payload):
+        if passage_id not in credited:
+            credited.add(passage_id)
+            found.append(("listed", passage_id, "", passage_id in books,
+                          (PASSAGES_FIELD,)))
+    return found + unmarked_citations(prose, texts, common, credited)
+
+
+def unmarked_citations(prose: Sequence[tuple[tuple[str, ...], str]],
+                       texts: Sequence[tuple[str, str]], common: str, credited: set[str]
+                       ) -> list[tuple[Way, str, str, bool, tuple[str, ...]]]:
+    """The quotes without an id found in a passage, then the passages a figure or five
+    words were copied from alone (one each, those already ``credited`` left out)."""
+    found: list[tuple[Way, str, str, bool, tuple[str, ...]]] = []
+    for path, text in prose:
+        for quote in loose_quotes(text):
+            holder = holding_passage(quote, texts)
+            if holder is not None:
+                credited.add(holder)
+                found.append(("quoted", holder, quote, True, path))
+    for path, text in prose:
+        for passage_id, copied in copied_from(text, texts, common):
+            if passage_id not in credited:
+                credited.add(passage_id)
+                found.append(("copied", passage_id, copied, True, path))
+    return found
 
 
 def _uses(state: DebateState, citations: Iterable[CheckedCitation]) -> dict[str, EvidenceUse]:
@@ -92,7 +161,7 @@ def _uses(state: DebateState, citations: Iterable[CheckedCitation]) -> dict[str,
             continue
         use = uses.setdefault(c.passage, EvidenceUse(
             passage=c.passage, source=names.get(c.passage.split(".")[0], "")))
-        if c.quote not in use.quotes:
+        if c.quote and c.quote not in use.quotes:  # a listed id quotes nothing
             use.quotes.append(c.quote)
         who = _who(state, c.agent)
         if who not in use.cited_by:
@@ -117,9 +186,12 @@ def evidence_report(state: DebateState, rules: EvidenceRules) -> EvidenceReport 
     books = library(state.sources)
     by_id = books.by_id
 
+    texts = [(p.id, p.text) for p in books.passages]
+    common = f"{state.question}\n{state.context}"
+
     def rests_on_some(claim: str) -> bool:
-        return any(c.passage in by_id and quote_found(c.quote, by_id[c.passage].text)
-                   for c in citations_in(claim))
+        return any(found for _, _, _, found, _ in turn_citations(
+            {"claim": claim}, by_id, texts, common))
 
     unsupported = [without_citations(claim) for claim in rules.claims
                    if not rests_on_some(claim)]

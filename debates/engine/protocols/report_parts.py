@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from ..i18n import citer_words, translator, where_words
 from ..markdown import inline
-from ..schemas import EvidenceUse, ProtocolResult, Quality, UnverifiedClaim
+from ..schemas import EvidenceReport, EvidenceUse, ProtocolResult, Quality, UnverifiedClaim
 from ..sources.citations import PassageCitation, mark_citations, normalised
 
 
@@ -39,10 +39,14 @@ def usage_line(result: ProtocolResult) -> str:
 
 def quality_lines(result: ProtocolResult) -> list[str]:
     """The content checks' verdict, for the top of a report: nothing when sound (as a
-    result stored before the checks reads), else the verdict and the rules that fired."""
-    if result.quality is Quality.SOUND:
-        return []
+    result stored before the checks reads), else the verdict and the rules that fired;
+    and every content repair the debate made (docs/engine.md, "Content checks")."""
     t = translator(result.language)
+    repairs = [t("repair.taken" if r.taken else "repair.kept", step=inline(r.step))
+               for r in result.repairs]
+    repaired = [*repairs, ""] if repairs else []
+    if result.quality is Quality.SOUND:
+        return repaired
     rules = list(dict.fromkeys(r.rule for r in result.quality_reasons))
     shown = ", ".join(rules[:4]) + (", …" if len(rules) > 4 else "")
     # Each reason with its place and evidence: a reader (or an export) sees what fired
@@ -51,7 +55,7 @@ def quality_lines(result: ProtocolResult) -> list[str]:
                for r in result.quality_reasons]
     return [f"**{t('quality')}:** " + t(f"quality.{result.quality.value}",
                                         reasons=inline(shown)), "", *reasons,
-            *([""] if reasons else [])]
+            *([""] if reasons else []), *repaired]
 
 
 def not_advice(result: ProtocolResult) -> list[str]:
@@ -98,8 +102,9 @@ def evidence_section(result: ProtocolResult) -> list[str]:
     out.append("")
     if evidence.not_found:
         out += [f"### {t('evidence.not_found')}", ""]
-        out += [f"- [{inline(c.passage)}] \"{inline(c.quote)}\" "
-                f"({inline(where_words(t, c.where))}: "
+        out += [f"- [{inline(c.passage)}] "
+                + (f"\"{inline(c.quote)}\" " if c.quote else "")
+                + f"({inline(where_words(t, c.where))}: "
                 f"{t('evidence.wrong_quote' if c.known else 'evidence.unknown')})"
                 for c in evidence.not_found]
         out.append("")
@@ -114,7 +119,16 @@ def mark_unfound(markdown: str, result: ProtocolResult) -> str:
     evidence = result.evidence
     if evidence is None or not evidence.not_found:
         return markdown
-    t = translator(result.language)
+    return mark_unfound_citations(markdown, evidence, result.language)
+
+
+def mark_unfound_citations(markdown: str, evidence: EvidenceReport, language: str) -> str:
+    """``markdown`` (a report, or one answer's text as a page shows it) with the
+    citations of ``evidence`` that do not check out marked where they stand, in
+    ``language`` (``mark_unfound``)."""
+    if not evidence.not_found:
+        return markdown
+    t = translator(language)
     bad = {(c.passage, normalised(c.quote)): c.known for c in evidence.not_found}
     unknown = {c.passage for c in evidence.not_found if not c.known}
 

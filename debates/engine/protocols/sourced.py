@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from .. import prompts
+from ..schemas import citing
 from ..sources.offer import Offer, hint, offer, render_passages
 from ..state import DebateState
 
@@ -40,12 +41,19 @@ def framing(state: DebateState, model: str, *, focus: str = "", compaction: int 
 def sourced_messages(state: DebateState, model: str, *, own: str, user: str,
                      schema: type[BaseModel], hints: dict[str, Any], focus: str = "",
                      compaction: int = 0, tag: str = "question") -> list[dict[str, str]]:
-    """The call's messages; the passages shown are added to ``hints``."""
+    """The call's messages; the passages shown are added to ``hints``. With sources,
+    a schema that may cite asks for its ``passages`` field (``asked_schema``)."""
     frame = framing(state, model, focus=focus, compaction=compaction, tag=tag)
     if frame.offer:
         hints[PASSAGES_HINT] = hint(frame.offer)
-    return prompts.laid_out(head=frame.head, own=own, user=user, schema=schema,
-                            focused=frame.focused)
+    return prompts.laid_out(head=frame.head, own=own, user=user,
+                            schema=asked_schema(state, schema), focused=frame.focused)
+
+
+def asked_schema(state: DebateState, schema: type[BaseModel]) -> type[BaseModel]:
+    """The schema a call of ``state`` states and is answered in: with sources, one that
+    may cite asks for the passage ids it rests on (``schemas.citing``)."""
+    return citing(schema) if state.sources else schema
 
 
 def offered_ids(hints: dict[str, Any]) -> list[str]:

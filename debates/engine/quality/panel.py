@@ -63,10 +63,16 @@ def confidences(trails: Sequence[Sequence[float]]) -> list[QualityReason]:
     return []
 
 
-def stances(stated: Sequence[str], where: str, phase: str,
-            round_number: int) -> list[QualityReason]:
+def stances(stated: Sequence[str], where: str, phase: str, round_number: int,
+            options: dict[str, str] | None = None) -> list[QualityReason]:
+    """Every agent's stance the same words: one agent's sentence copied by the rest.
+    Stances that are each just an option's name (``options``: normalised name or label
+    -> option) are a panel agreeing in the fewest words, not copying: the real Qwen
+    1.5B panel wrote "against" three times (docs/engine.md, "Content checks")."""
     stated = [s for s in stated if s.strip()]
     if len(stated) < 2:
+        return []
+    if options and all(normalised(s) in options for s in stated):
         return []
     same = all(normalised(a) == normalised(b) or _alike(a, b)
                for a, b in combinations(stated, 2))
@@ -144,10 +150,11 @@ def unfound_citations(cited: Sequence[tuple[str, str, str, bool, bool, int]]
     """Each citation of a source as (where, passage, quote, known, found, agent): when
     at least ``UNFOUND_CITATION_SHARE`` of them do not check out, one reason for each
     that does not, where it was made. A passage that exists cited without any quote
-    counts neither way."""
+    counts neither way, unless it was credited (found: its id given in the turn's
+    passages field, docs/engine.md, "Sources")."""
     # A passage that exists cited without a quote claims no words: neither found nor
-    # invented, so it does not count.
-    cited = [c for c in cited if c[2] or not c[3]]
+    # invented, so it does not count; one listed in the passages field is a citation.
+    cited = [c for c in cited if c[2] or not c[3] or c[4]]
     bad = [c for c in cited if not (c[3] and c[4])]
     if not bad or len(bad) / len(cited) < UNFOUND_CITATION_SHARE:
         return []

@@ -113,6 +113,13 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     Rule("decision.missing", "unusable",
          "the synthesis wrote neither a recommendation nor a divergence report",
          "a result without either has no decision at all, whatever else it says"),
+    Rule("text.cut", "doubtful",
+         "a text field of a turn that reached the bound the server was sent without "
+         "ending its sentence (the engine ends it with \"…\"; one reason per turn, "
+         "naming its fields)",
+         "a sentence cut at a bound may have lost what qualifies it (\"... is no longer "
+         "efficient and could\"): read it as cut, not as said; the rest of the turn "
+         "stands, so doubtful, not unusable"),
     Rule("consensus.hollow", "doubtful",
          "every agent (2 or more) ends on one verdict after its verdicts moved or its "
          "mean confidence rose, while no round of cross-examination brought a new "

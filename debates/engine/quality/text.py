@@ -26,6 +26,11 @@ _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac0
 _DIGIT_RUN = re.compile(
     r"\d+(?P<sep>[.,:;/\-])\d+(?:(?P=sep)\d+){" + str(DIGIT_RUN_NUMBERS - 2) + ",}")
 EVIDENCE_CHARS = 80
+# A position's heading as the cross-examination prompt writes it, "Ann (verdict for,
+# confidence 0.70)": a reply made of such headings copies labels, not arguments (the
+# real Qwen runs wrote peers' headings as concessions and positions; docs/engine.md,
+# "Content checks").
+_HEADING = re.compile(r"\(verdict [^,()]+, confidence [0-9.]+\)")
 
 Finding = tuple[str, str]  # (rule, evidence)
 
@@ -83,6 +88,9 @@ class EchoVocabulary:
             return ("degenerate_text.echo", f"a schema name or value: {shorten(text)}")
         if flat == self.question:
             return ("degenerate_text.echo", f"the question itself: {shorten(text)}")
+        if _HEADING.search(text) and len(words(_HEADING.sub(" ", text))) < ECHO_MIN_TOKENS:
+            return ("degenerate_text.echo", f"a position's heading from the prompt: "
+                                            f"{shorten(text)}")
         tokens = words(text)
         if len(tokens) < ECHO_MIN_TOKENS or not self.grams:
             return None

@@ -40,6 +40,9 @@ class TurnText:
     round: int
     agent: int
     payload: dict[str, Any]
+    # The engine's Turn.cut and Turn.repaired (docs/engine.md, "Content checks").
+    cut: tuple[str, ...] = ()
+    repaired: bool | None = None
 
 
 def leaves(value: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], str]]:

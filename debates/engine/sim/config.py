@@ -12,7 +12,7 @@ import os
 import random
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -204,6 +204,10 @@ class SimScript(_ScriptModel):
     # The synthesis's recommendation, word for word (an evaluation reads its answer
     # from it); None: the simulator writes one.
     recommendation: str | None = None
+    # A synthesis that names no decision (recommended_path and divergence_report both
+    # null, as the 0.5B run wrote): "first" in the first answer only, so the engine's one
+    # repair gets one; "always" in the repair's answer too (docs/simulator.md).
+    synthesis_without_decision: Literal["first", "always"] | None = None
 
     @field_validator("agents")
     @classmethod

@@ -69,6 +69,8 @@ class CallContext:
     json_schema: dict[str, Any] | None = None
     script: SimScript | None = None
     phrases: list[str] = field(default_factory=list)
+    # Whether the prompt shows the model a reply of its own (a repair).
+    shown_reply: bool = False
 
     def rng(self, *extra: Any) -> random.Random:
         # The point ids an agent is shown change only which ids it cites, not its

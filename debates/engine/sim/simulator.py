@@ -178,6 +178,7 @@ class SimHandler(litellm.CustomLLM):
             json_schema=meta.get("json_schema"),
             script=script,
             phrases=salient_phrases(question, language),
+            shown_reply=any(m.get("role") == "assistant" for m in messages),
         )
 
         identity = stable_hash(full_model, schema, phase, round_, agent_name, hints, last_user)

@@ -3,7 +3,8 @@ run in this process on one model and panel (docs/engine.md, "Evaluation harness"
 
 Every question runs through the engine (``evaluate_question``): one council debate
 answers ``single``, ``vote``, ``council`` and the synthesis; ``adversarial`` runs its
-own debate on free-number questions. Progress goes to stderr, one line per question;
+own debate on free-number questions; ``mixed_vote`` and ``mixed_council`` read a second
+debate seated on ``--panel-models``. Progress goes to stderr, one line per question;
 the report goes to stdout (a Markdown table, or JSON). Bad input (an unknown set or
 arm, a refused upload, a size out of range) exits 2 before anything runs.
 """
@@ -37,6 +38,7 @@ from debates.engine import (
     evaluate_question,
     litellm_module,
     load_model_settings,
+    parse_panel_models,
     parse_upload,
     questions_for,
     report_from_outcomes,
@@ -52,9 +54,10 @@ def _bad(message: str) -> CommandError:
     return CommandError(message, returncode=EXIT_BAD_INPUT)
 
 
-def _simulated(text: str | None, agents: int) -> dict[str, Any]:
+def _simulated(text: str | None, agents: int, panel_models: tuple[str, ...]) -> dict[str, Any]:
     """The spec's simulated population from ``--sim-accuracy``: one accuracy for all,
-    or one a seat (their mean is the population's accuracy)."""
+    or one a seat, or with ``--panel-models`` one a listed model (their mean is the
+    population's accuracy)."""
     if text is None:
         return {}
     try:
@@ -63,7 +66,10 @@ def _simulated(text: str | None, agents: int) -> dict[str, Any]:
         raise _bad(f"--sim-accuracy: not a probability or a list of them: {text!r}") from None
     if len(accuracies) == 1:
         return {"sim_accuracy": accuracies[0]}
-    if len(accuracies) != agents:
+    if panel_models and len(accuracies) != len(panel_models):
+        raise _bad(f"--sim-accuracy: {len(accuracies)} accuracies for {len(panel_models)} "
+                   "panel models (one a model)")
+    if not panel_models and len(accuracies) != agents:
         raise _bad(f"--sim-accuracy: {len(accuracies)} accuracies for {agents} agents")
     return {"sim_accuracy": sum(accuracies) / len(accuracies), "sim_accuracies": accuracies}
 
@@ -94,10 +100,18 @@ class Command(BaseCommand):
                             help="seed of the set, the models and the simulator (default: 7)")
         parser.add_argument("--rounds", type=int, default=1,
                             help="cross-examination rounds at most (default: 1)")
+        parser.add_argument("--panel-models", metavar="M1,M2[,...]",
+                            help="the mixed arms' panel: models given to the seats "
+                                 "round-robin (with --arms mixed_vote and/or mixed_council; "
+                                 "on --sim-accuracy, simulated ones: sim/a,sim/b)")
         parser.add_argument("--sim-accuracy", metavar="P[,P...]",
                             help="run on the simulated model, each agent right with this "
                                  "probability (0-1), independently; one a seat, "
-                                 "comma-separated, for a mixed panel")
+                                 "comma-separated, for a mixed panel; with --panel-models "
+                                 "one a listed model")
+        parser.add_argument("--cross-herding", type=float, default=0.5,
+                            help="with --sim-accuracy and --panel-models: how much a herding "
+                                 "agent weighs a peer on another model (0-1, default 0.5)")
         parser.add_argument("--update", default="martingale", choices=POPULATION_UPDATES,
                             help="with --sim-accuracy: how the simulated agents update in "
                                  "cross-examination (default: martingale)")
@@ -147,12 +161,17 @@ class Command(BaseCommand):
             raise _bad(str(exc)) from None
         labelled = self.questions(opts)
         try:
+            panel_models = tuple(parse_panel_models(opts["panel_models"], field=None))
+        except InputError as exc:
+            raise _bad(f"--panel-models: {exc}") from None
+        try:
             spec = EvaluationSpec(
                 set_name=opts["set_name"] or labelled.name, n=len(labelled),
                 seed=opts["seed"], arms=arms, agents=opts["agents"], model=model,
                 update=opts["update"], strength=opts["strength"], rounds=opts["rounds"],
                 correctors=opts["correctors"], correction=opts["correction"],
-                **_simulated(opts["sim_accuracy"], opts["agents"]))
+                panel_models=panel_models, cross_herding=opts["cross_herding"],
+                **_simulated(opts["sim_accuracy"], opts["agents"], panel_models))
         except ValueError as exc:
             raise _bad(str(exc)) from None
         return labelled, spec

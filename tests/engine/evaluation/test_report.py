@@ -80,9 +80,11 @@ def test_the_markdown_table():
     lines = text.splitlines()
     assert lines[0] == "## Evaluation: compare"
     assert lines[2].startswith("| arm | accuracy | 95 % CI | n |")
-    assert lines[4] == "| vote | 0.600 | [0.462, 0.724] | 50 | 0 | 0 | $0.0000 | $0.0000 | – |  |"
+    # The last column names the arm's models: none given here.
+    assert lines[4] == ("| vote | 0.600 | [0.462, 0.724] | 50 | 0 | 0 | $0.0000 | $0.0000 | – "
+                        "|  | – |")
     assert lines[5] == ("| council | 0.700 | [0.562, 0.809] | 50 | 12000 | 3400 | $0.3500 "
-                        "| $0.0100 | 0.210 |  |")
+                        "| $0.0100 | 0.210 |  | – |")
     assert "| council right | 29 | 6 |" in lines
     assert "| council wrong | 1 | 14 |" in lines
     assert "Exact McNemar p = 0.1250 (6 against 1 discordant questions)." in lines
@@ -116,3 +118,42 @@ def test_an_arms_reliability_table_is_in_its_json():
                                      "mean_confidence": 0.725, "accuracy": 0.5}
     assert out["reliability"][0] == {"low": 0.0, "high": 0.2, "n": 0,
                                      "mean_confidence": None, "accuracy": None}
+
+
+def _mixed_report(simulated: bool) -> EvaluationReport:
+    one, mixed = ("sim/a",), ("sim/a", "sim/b", "sim/c")
+    arms = {"council": ArmResult(accuracy([True] * 30 + [False] * 20), models=one),
+            "mixed_council": ArmResult(accuracy([True] * 40 + [False] * 10), models=mixed)}
+    # mixed_council right on 12 questions council got wrong, wrong on 2 it got right.
+    table = PairedTable(both_right=28, first_only=12, second_only=2, both_wrong=8)
+    mixed_vs_one = PairedResult(table, Flips(n=50, changed=14, changed_to_right=12,
+                                             changed_from_right=2),
+                                "mixed_council", "council")
+    settings = {"sim_accuracy": 0.6} if simulated else {"sim_accuracy": None}
+    return EvaluationReport("compare", arms, None, settings, (mixed_vs_one,))
+
+
+def test_a_mixed_arm_names_its_models_and_gets_its_own_paired_comparison():
+    out = report_json(_mixed_report(simulated=False))
+    assert out["arms"]["council"]["models"] == ["sim/a"]
+    assert out["arms"]["mixed_council"]["models"] == ["sim/a", "sim/b", "sim/c"]
+    paired = out["paired"]["mixed_council_vs_council"]
+    assert paired["table"] == {"both_right": 28, "mixed_council_only": 12,
+                               "council_only": 2, "both_wrong": 8}
+    # b = 12, c = 2: 2 · (1 + 14 + 91) / 2^14 = 212 / 16384
+    assert paired["p_value"] == float(f"{212 / 2**14:.4g}")
+    assert out["simulated"] is False
+    text = report_markdown(_mixed_report(simulated=False))
+    assert "| mixed_council right | 28 | 12 |" in text
+    assert "Exact McNemar p = 0.0129 (12 against 2 discordant questions)." in text
+    assert ("mixed_council answered otherwise than council on 14 of 50 questions: 12 right "
+            "where council was wrong, 2 wrong where it was right.") in text
+    assert text.splitlines()[4].endswith("| sim/a |")
+    assert text.splitlines()[5].endswith("| sim/a, sim/b, sim/c |")
+    assert "Simulated" not in text
+
+
+def test_a_simulated_report_says_so():
+    assert report_json(_mixed_report(simulated=True))["simulated"] is True
+    text = report_markdown(_mixed_report(simulated=True))
+    assert text.splitlines()[2].startswith("Simulated: a simulated population answered")

@@ -8,6 +8,7 @@ from typing import Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ...schemas import (
+    MayCite,
     NonEmpty,
     ProtocolResult,
     ResultSummary,
@@ -24,13 +25,13 @@ class IssueReply(Strict):
     reply: NonEmpty
 
 
-class Proposal(Strict):
+class Proposal(MayCite):
     summary: NonEmpty  # the approach, or what changed since the previous version
     replies: list[IssueReply] = Field(default_factory=list)  # one per issue of the feedback
     proposal: NonEmpty  # the full version, never a diff
 
 
-class Critique(Strict):
+class Critique(MayCite):
     assessment: NonEmpty
     resolutions: list[Resolution] = Field(default_factory=list)
     issues: list[Issue] = Field(default_factory=list)
@@ -71,7 +72,7 @@ class KeyDecision(Strict):
     rationale: NonEmpty
 
 
-class AdversarialSynthesis(Strict):
+class AdversarialSynthesis(MayCite):
     final_solution: NonEmpty
     key_decisions: list[KeyDecision] = Field(default_factory=list)
     remaining_risks: list[NonEmpty] = Field(default_factory=list)

@@ -44,13 +44,14 @@ def text_policy(state: DebateState) -> TextPolicy:
 def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
     composed = [p.name for p in state.personas[len(state.given_personas):]]
     trails = [[c for c in a.confidence_by_round if c is not None] for a in result.agents]
+    options = option_names(state)
     more = [*panel.names(composed), *panel.confidences(trails),
             *panel.stances([a.initial_stance or "" for a in result.agents],
-                           "every agent's position", CouncilPhase.POSITION.value, 0)]
+                           "every agent's position", CouncilPhase.POSITION.value, 0, options)]
     if result.rounds_completed:
         more += panel.stances([a.final_stance or "" for a in result.agents],
                               f"every agent's stance in round {result.rounds_completed}",
-                              CouncilPhase.CROSS_EXAM.value, result.rounds_completed)
+                              CouncilPhase.CROSS_EXAM.value, result.rounds_completed, options)
     more += panel.quotes(claim_quotes(result.unverified_claims), corpus(state))
     more += _stance_verdicts(state, result)
     more += _hollow_consensus(result)
@@ -85,8 +86,11 @@ def _hollow_consensus(result: DebateResult) -> list[QualityReason]:
     finals = [a.final_verdict or a.initial_verdict for a in result.agents]
     if not rounds or len(finals) < 2 or None in finals or len(set(finals)) > 1:
         return []
+    # A passage cited, listed or quoted is a source brought; a figure copied without
+    # quotes is not (a herd repeats one agent's figures: docs/engine.md, "Sources").
     cited = result.evidence is not None and any(
-        c.where.startswith("round") and c.known and c.found for c in result.evidence.citations)
+        c.where.startswith("round") and c.known and c.found and c.way != "copied"
+        for c in result.evidence.citations)
     if cited or any(m.new_arguments or m.concessions for m in rounds):
         return []
     before, after = result.metrics[0].mean_confidence, rounds[-1].mean_confidence

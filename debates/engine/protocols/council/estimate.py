@@ -70,4 +70,4 @@ def _closing(config: DebateConfig, *, agents: int, rounds: int,
         config,
         synthesis_prompt=(SYNTHESIS[0] + question_tokens
                           + SYNTHESIS_PER_AGENT_ROUND * agents * (rounds + 2)),
-        synthesis_completion=SYNTHESIS[1])
+        synthesis_completion=SYNTHESIS[1], decision_repair=True)

@@ -125,6 +125,12 @@ class CouncilProtocol(DebateProtocol):
             _, messages, hints = steps.agent_request(state, step, ask.agent, compaction)
         return Request(messages=messages, hints=hints)
 
+    def answer_check(self, state: DebateState, step: Step, ask: Ask
+                     ) -> Callable[[Any], str | None] | None:
+        if step.phase is Phase.SYNTHESIS:
+            return synthesis.decision_check(state)
+        return None
+
     def call_error(self, step: Step, exc: CallFailed) -> str:
         # An agent's turn records its own model: its error does not repeat it.
         if step.phase in _AGENT_STEPS:

@@ -24,6 +24,7 @@ from ...points import normalise_items
 from ...schemas import (
     Confidence,
     DecisionRule,
+    MayCite,
     Mode,
     NonEmpty,
     Persona,
@@ -76,13 +77,13 @@ def composed_panel_of(n: int) -> type[ComposedPanel]:
     )
 
 
-class Premortem(Strict):
+class Premortem(MayCite):
     failure_scenario: NonEmpty
     root_causes: list[NonEmpty] = Field(min_length=1)
     early_warning_signals: list[NonEmpty] = Field(default_factory=list)
 
 
-class Position(Strict):
+class Position(MayCite):
     stance: NonEmpty
     # One of the debate's options. The model is asked with the options as an enum
     # (verdicts.position_schema); None only in turns stored before verdicts existed.
@@ -92,7 +93,7 @@ class Position(Strict):
     key_assumptions: list[NonEmpty] = Field(default_factory=list)
 
 
-class CrossExamination(Strict):
+class CrossExamination(MayCite):
     concessions: list[NonEmpty] = Field(default_factory=list)
     remaining_disagreements: list[NonEmpty] = Field(default_factory=list)
     updated_position: str | None = None
@@ -162,7 +163,7 @@ class DivergenceReport(Strict):
     what_would_resolve_it: list[NonEmpty] = Field(default_factory=list)
 
 
-class SynthesisNarrative(Strict):
+class SynthesisNarrative(MayCite):
     """The LLM's share of the synthesis; the rest is computed by code."""
 
     consensus_points: list[NonEmpty] = Field(default_factory=list)

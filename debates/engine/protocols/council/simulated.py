@@ -356,6 +356,9 @@ def _synthesis(ctx: CallContext) -> dict[str, Any]:
             "risks": [writer.fill(t) for t in rng.sample(path["risks"], 2)],
         }
 
+    missing = ctx.script.synthesis_without_decision if ctx.script else None
+    if missing == "always" or (missing == "first" and not ctx.shown_reply):
+        recommended_path = divergence_report = None
     return {
         "consensus_points": writer.many(ctx.banks.consensus, 1, 3),
         "disagreements": disagreements,

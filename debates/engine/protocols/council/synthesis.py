@@ -7,6 +7,7 @@ narrative cannot quietly rewrite it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ... import novelty, prompts
@@ -231,6 +232,28 @@ def synthesis_messages(
     return sourced_messages(
         state, state.config.model_for(Phase.SYNTHESIS.value), own="", user=user,
         schema=SynthesisNarrative, hints=hints, focus=focus, compaction=compaction), hints
+
+
+def decision_check(state: DebateState) -> Callable[[Any], str | None]:
+    """What a synthesis without its decision lacks, in the words its one repair shows
+    the model (``DebateProtocol.answer_check``): a recommendation, or under genuine
+    disagreement a divergence report. The 0.5B run set both to null (issue 42)."""
+    stop = council(state).stop()
+    disagree = stop is not None and stop[0] is StopReason.GENUINE_DISAGREEMENT
+    wanted = ("divergence_report: the panel ended in genuine disagreement; summarise the "
+              "divergence, each camp's view (by agent name) and what would resolve it"
+              if disagree else
+              "recommended_path: what is at stake, where evidence is strongest and "
+              "weakest, what each path depends on, the recommended path and its risks")
+
+    def lacks(narrative: Any) -> str | None:
+        assert isinstance(narrative, SynthesisNarrative)
+        if narrative.recommended_path is not None or narrative.divergence_report is not None:
+            return None
+        return ("recommended_path and divergence_report are both null, so the synthesis "
+                f"names no decision. Keep the rest and write {wanted}.")
+
+    return lacks
 
 
 def _concession_lines(state: DebateState, finals: list[int], last: int, compaction: int) -> str:

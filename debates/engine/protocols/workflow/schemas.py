@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from ...schemas import (
+    MayCite,
     NonEmpty,
     ProtocolResult,
     ResultSummary,
@@ -31,7 +32,7 @@ class Finding(Strict):
     kind: Literal["evidence", "speculation"]
 
 
-class ResearcherAnalysis(Strict):
+class ResearcherAnalysis(MayCite):
     summary: NonEmpty
     findings: list[Finding] = Field(min_length=1)
     alternatives: list[NonEmpty] = Field(default_factory=list)
@@ -47,7 +48,7 @@ class RiskItem(Strict):
     impact: Level
 
 
-class CriticAnalysis(Strict):
+class CriticAnalysis(MayCite):
     summary: NonEmpty
     risks: list[RiskItem] = Field(min_length=1)
     weaknesses: list[NonEmpty] = Field(default_factory=list)
@@ -58,7 +59,7 @@ class Criterion(Strict):
     favours: NonEmpty  # what outcome of this criterion favours which option
 
 
-class SynthesizerAnalysis(Strict):
+class SynthesizerAnalysis(MayCite):
     summary: NonEmpty
     patterns: list[NonEmpty] = Field(min_length=1)
     options: list[NonEmpty] = Field(min_length=2)  # contract: no single best option
@@ -71,7 +72,7 @@ class Citation(Strict):
     response: str = ""
 
 
-class Discussion(Strict):
+class Discussion(MayCite):
     """Phase 2. Lax on purpose: the contract is checked in code and reported."""
 
     response: NonEmpty
@@ -80,7 +81,7 @@ class Discussion(Strict):
     key_recommendation: str = ""
 
 
-class Rebuttal(Strict):
+class Rebuttal(MayCite):
     """Phase 2b: concede or justify, and a path forward."""
 
     stance: Literal["concede", "justify"]
@@ -109,7 +110,7 @@ class ConvergenceCheck(Strict):
     disagreement: str = ""  # what phase 2b must address
 
 
-class WorkflowSynthesis(Strict):
+class WorkflowSynthesis(MayCite):
     summary: NonEmpty
     consensus: list[NonEmpty] = Field(default_factory=list)
     tensions: list[NonEmpty] = Field(default_factory=list)
