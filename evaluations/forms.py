@@ -6,54 +6,56 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import lazy
 
 from debates.engine import EVALUATION_ARMS, MAX_AGENTS, MIN_AGENTS
 from evaluations import sets
 from evaluations.services import DEFAULT_ARMS, MAX_QUESTIONS, MAX_SEED, EvaluationRequest
+from view_kit.site_words import ui, ui_lazy
 
+# The generated sets keep their names (the API's and the exports'); the words around
+# them, the other sets and the arms' help read in the page's language (docs/web.md,
+# "Languages").
 SET_CHOICES = [
-    *((name, f"{name} (generated)") for name in sets.GENERATED),
-    (sets.UPLOAD, "upload a file (JSONL or CSV)"),
-    (sets.DECISIONS, "the team's reviewed decisions"),
+    *((name, ui_lazy("site.eval.set.generated", name=name)) for name in sets.GENERATED),
+    (sets.UPLOAD, ui_lazy("site.eval.set.upload")),
+    (sets.DECISIONS, ui_lazy("site.eval.set.decisions")),
 ]
-ARM_HELP = {
-    "single": "one agent, one call",
-    "vote": "plurality of the panel's independent positions (round 0, no extra calls)",
-    "confidence": "the independent positions weighted by confidence rank (no extra calls)",
-    "council": "the full debate's final plurality",
-    "mixed_vote": "the vote of a second panel seated on the panel models",
-    "mixed_council": "that mixed panel's debate, its final plurality",
-    "adversarial": "where a set has a solution to refine",
-}
+
+
+def _arm_choice(arm: str) -> str:
+    """An arm's checkbox label: its name (as the API and the exports name it) and what
+    it does, in the page's language."""
+    return ui("site.eval.arm_choice", arm=arm, help=ui(f"site.eval.arm_help.{arm}"))
+
+
+ARM_CHOICES = [(arm, lazy(_arm_choice, str)(arm)) for arm in EVALUATION_ARMS]
 
 
 class EvaluationForm(forms.Form):
-    set_name = forms.ChoiceField(label="Question set", choices=SET_CHOICES, initial="compare")
-    upload = forms.FileField(
-        label="File", required=False,
-        help_text="JSONL (one {\"question\", \"options\", \"answer\"} a line) or CSV with "
-        "those columns, options separated by |; for the upload set only.")
-    n = forms.IntegerField(label="Questions", min_value=1, max_value=MAX_QUESTIONS, initial=50,
-                           help_text="Fewer than 30 is not a finding.")
-    seed = forms.IntegerField(label="Seed", min_value=0, max_value=MAX_SEED, initial=7,
-                              help_text="The same set, size and seed give the same questions.")
+    set_name = forms.ChoiceField(label=ui_lazy("site.eval.form.set"), choices=SET_CHOICES,
+                                 initial="compare")
+    upload = forms.FileField(label=ui_lazy("site.eval.form.file"), required=False,
+                             help_text=ui_lazy("site.eval.form.file_help"))
+    n = forms.IntegerField(label=ui_lazy("site.eval.col.questions"), min_value=1,
+                           max_value=MAX_QUESTIONS, initial=50,
+                           help_text=ui_lazy("site.eval.form.n_help"))
+    seed = forms.IntegerField(label=ui_lazy("site.eval.form.seed"), min_value=0,
+                              max_value=MAX_SEED, initial=7,
+                              help_text=ui_lazy("site.eval.form.seed_help"))
     arms = forms.MultipleChoiceField(
-        label="Arms", widget=forms.CheckboxSelectMultiple, initial=list(DEFAULT_ARMS),
-        choices=[(a, f"{a}: {ARM_HELP.get(a, '')}") for a in EVALUATION_ARMS])
-    agents = forms.IntegerField(label="Agents", min_value=MIN_AGENTS, max_value=MAX_AGENTS,
-                                initial=3)
-    model = forms.CharField(label="Model", max_length=200, initial="sim/default",
-                            help_text="litellm model name, as for a debate.")
+        label=ui_lazy("site.eval.arms"), widget=forms.CheckboxSelectMultiple,
+        initial=list(DEFAULT_ARMS), choices=ARM_CHOICES)
+    agents = forms.IntegerField(label=ui_lazy("site.eval.form.agents"), min_value=MIN_AGENTS,
+                                max_value=MAX_AGENTS, initial=3)
+    model = forms.CharField(label=ui_lazy("site.eval.col.model"), max_length=200,
+                            initial="sim/default", help_text=ui_lazy("site.eval.form.model_help"))
     panel_models = forms.CharField(
-        label="Panel models", max_length=1000, required=False,
-        help_text="For the mixed arms: models given to the seats in turn, comma-separated "
-        "(at least two different ones; simulated ones, sim/a, sim/b, with a simulated "
-        "accuracy).")
+        label=ui_lazy("site.eval.form.panel_models"), max_length=1000, required=False,
+        help_text=ui_lazy("site.eval.form.panel_models_help"))
     sim_accuracy = forms.FloatField(
-        label="Simulated accuracy", required=False, min_value=0.0, max_value=1.0,
-        help_text="Set it to run a simulated population instead of the model: each agent "
-        "is right with this probability, independently. Its figures measure the harness, "
-        "not a model.")
+        label=ui_lazy("site.eval.form.sim_accuracy"), required=False, min_value=0.0,
+        max_value=1.0, help_text=ui_lazy("site.eval.form.sim_accuracy_help"))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -34,6 +34,7 @@ from evaluations.models import ACTIVE_STATUSES, Evaluation, EvaluationStatus, Se
 from evaluations.queue import enqueue_run
 from evaluations.reports import build_report
 from view_kit.file_names import shown_file_name
+from view_kit.site_words import Words
 
 # A run a team reads through on one page; the generated sets allow more, for the CLI.
 MAX_QUESTIONS = 1_000
@@ -47,10 +48,11 @@ class EvaluationError(InputError):
     one is. An InputError: the API answers 400."""
 
     def __init__(self, message: str, problems: Sequence[str] = (), *,
-                 field: str | None = None) -> None:
+                 field: str | None = None, words: Words | None = None) -> None:
         super().__init__(message, field=field)
         self.message = message
         self.problems = list(problems)
+        self.words = words  # the pages' words for it (view_kit.site_words.said)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -109,7 +111,7 @@ def _labelled(team: Team, request: EvaluationRequest, spec: EvaluationSpec
     if spec.set_name == sets.UPLOAD:
         if not request.upload:
             raise EvaluationError("Choose a JSONL or CSV file of questions to upload.",
-                                  field="upload")
+                                  field="upload", words=("site.eval.refused.no_file", {}))
         try:
             labelled = parse_upload(request.upload, request.filename or "upload.jsonl")
         except UploadError as exc:
@@ -117,17 +119,22 @@ def _labelled(team: Team, request: EvaluationRequest, spec: EvaluationSpec
             name = shown_file_name(request.filename or "The file")  # as a page shows it
             raise EvaluationError(f"{name} is refused ({len(lines)} problem"
                                   f"{'' if len(lines) == 1 else 's'}); nothing was saved.",
-                                  lines, field="upload") from None
+                                  lines, field="upload", words=("site.eval.refused.file", {
+                                      "name": name,
+                                      "problems": ("site.eval.problems.count",
+                                                   {"n": len(lines)})})) from None
         if len(labelled) > MAX_QUESTIONS:
             raise EvaluationError(f"The file holds {len(labelled)} questions; at most "
-                                  f"{MAX_QUESTIONS:,}.", field="upload")
+                                  f"{MAX_QUESTIONS:,}.", field="upload", words=(
+                                      "site.eval.refused.too_many",
+                                      {"n": f"{len(labelled):,}", "max": f"{MAX_QUESTIONS:,}"}))
         labelled = LabelledSet(labelled.name, labelled.questions[:spec.n])
         return labelled, SetKind.UPLOAD, (request.filename or "upload")[:200]
     if spec.set_name == sets.DECISIONS:
         try:
             return sets.decisions_set(team=team, n=spec.n), SetKind.DECISIONS, "decisions"
         except sets.NotEnoughDecisions as exc:
-            raise EvaluationError(str(exc)) from None
+            raise EvaluationError(str(exc), words=exc.words) from None
     try:
         return questions_for(spec), SetKind.GENERATED, spec.set_name
     except ValueError as exc:
@@ -180,7 +187,9 @@ def evaluation_cancel(*, evaluation: Evaluation) -> Evaluation:
         row = Evaluation.objects.select_for_update().get(pk=evaluation.pk)
         if row.status not in ACTIVE_STATUSES:
             raise IllegalTransition(f"This evaluation is {row.get_status_display().lower()}; "
-                                    "only a queued or running one can be cancelled.")
+                                    "only a queued or running one can be cancelled.",
+                                    words=("site.eval.refused.not_active", {
+                                        "status": (f"site.eval.status.{row.status}", {})}))
         row.status = EvaluationStatus.CANCELLED
         row.cancel_requested = True
         row.finished_at = timezone.now()
@@ -193,4 +202,6 @@ def evaluation_cancel(*, evaluation: Evaluation) -> Evaluation:
 
 
 class IllegalTransition(Exception):
-    pass
+    def __init__(self, message: str, *, words: Words | None = None) -> None:
+        super().__init__(message)
+        self.words = words  # the pages' words for it (view_kit.site_words.said)

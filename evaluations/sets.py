@@ -11,13 +11,19 @@ from debates.engine import GENERATED_SETS, LabelledSet, Question
 from debates.selectors import debate_options
 from decisions.models import Decision
 from decisions.selectors import latest_outcomes
+from view_kit.site_words import Words
 
 UPLOAD, DECISIONS = "upload", "decisions"
 GENERATED = tuple(sorted(GENERATED_SETS))
 
 
 class NotEnoughDecisions(ValueError):
-    """The team has fewer labelled decisions than asked for; the message says how many."""
+    """The team has fewer labelled decisions than asked for; the message says how many,
+    ``words`` the same for the pages (view_kit.site_words.said)."""
+
+    def __init__(self, message: str, *, words: Words) -> None:
+        super().__init__(message)
+        self.words = words
 
 
 def question_json(question: Question) -> dict[str, Any]:
@@ -61,11 +67,15 @@ def decisions_set(*, team: Team, n: int) -> LabelledSet:
     if not found:
         raise NotEnoughDecisions(
             "The team has no reviewed decision whose outcome names the option that "
-            "proved right yet: review decisions first (Decisions, then Review it now).")
+            "proved right yet: review decisions first (Decisions, then Review it now).",
+            words=("site.eval.refused.no_decisions", {}))
     if len(found) < n:
         raise NotEnoughDecisions(
             f"The team has only {len(found)} reviewed decision"
             f"{'' if len(found) == 1 else 's'} whose outcome names the option that proved "
             f"right; {n} were asked for. Ask for {len(found)} or fewer, or review more "
-            "decisions first.")
+            "decisions first.",
+            words=("site.eval.refused.few_decisions", {
+                "decisions": ("site.eval.reviewed_decisions.count", {"n": len(found)}),
+                "asked": n, "found": len(found)}))
     return LabelledSet(DECISIONS, tuple(found[:n]))

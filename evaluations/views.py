@@ -4,6 +4,7 @@ its live progress and results, cancel, and the exports (docs/web.md)."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 
@@ -24,6 +25,7 @@ from evaluations.access import evaluation_access
 from evaluations.charts import arms_chart
 from evaluations.forms import EvaluationForm
 from evaluations.models import Evaluation
+from view_kit.site_words import said, ui
 
 POLL_SECONDS = 2
 
@@ -55,12 +57,12 @@ def evaluation_new(request: HttpRequest) -> HttpResponse:
                 evaluation = services.evaluation_start(team=team, user=request.user,
                                                        request=form.request())
             except services.EvaluationError as exc:
-                form.add_error(None, exc.message)
+                form.add_error(None, said(exc))
                 problems = exc.problems
             except InputError as exc:  # the model, a limit
                 form.add_error(None, str(exc))
             else:
-                messages.success(request, "The evaluation is started; this page follows it.")
+                messages.success(request, ui("site.eval.msg.started"))
                 return redirect("evaluations:detail", code=evaluation.code)
     else:
         form = EvaluationForm()
@@ -69,12 +71,32 @@ def evaluation_new(request: HttpRequest) -> HttpResponse:
     }, status=400 if request.method == "POST" else 200)
 
 
+# The engine's caveats (debates/engine/evaluation/report.py, ``caveat``), as stored in a
+# report, said in the page's language; one the patterns miss is shown as stored.
+_CAVEATS = (
+    (re.compile(r"not a finding: (?P<n>\d+) questions?, fewer than (?P<min>\d+)"),
+     "site.eval.caveat.few"),
+    (re.compile(r"not a finding: the interval is (?P<width>[\d.]+) wide, over (?P<max>[\d.]+)"),
+     "site.eval.caveat.wide"),
+)
+
+
+def _caveat_words(caveat: str) -> str:
+    for pattern, key in _CAVEATS:
+        if found := pattern.fullmatch(caveat):
+            values = found.groupdict()
+            if "n" in values:  # "1 question", "12 questions": counted in the page's language
+                values["questions"] = ui("site.eval.questions.count", n=values.pop("n"))
+            return ui(key, **values)
+    return caveat
+
+
 def _context(evaluation: Evaluation, role: str) -> dict[str, Any]:
     report = selectors.evaluation_report(evaluation)
     if report:  # the arms asked for: the engine's extra "synthesis" reading stays in the exports
         asked = set(evaluation.arms)
-        report = {**report, "arms": {name: arm for name, arm in report["arms"].items()
-                                     if name in asked}}
+        report = {**report, "arms": {name: {**arm, "caveat_words": _caveat_words(
+            arm.get("caveat") or "")} for name, arm in report["arms"].items() if name in asked}}
     paired = (report or {}).get("paired", {}).get("council_vs_vote")
     # The mixed arms' pairs (docs/engine.md, "The mixed arms"), each with its arms' names.
     mixed_pairs = [pair for key, pair in (report or {}).get("paired", {}).items()
@@ -82,11 +104,13 @@ def _context(evaluation: Evaluation, role: str) -> dict[str, Any]:
     caveats: dict[str, list[str]] = {}  # one line per caveat, naming its arms
     for name, arm in (report or {}).get("arms", {}).items():
         if arm.get("caveat"):
-            caveats.setdefault(arm["caveat"], []).append(name)
+            caveats.setdefault(arm["caveat_words"], []).append(name)
     return {
         "evaluation": evaluation, "report": report, "paired": paired,
         "mixed_pairs": mixed_pairs,
         "caveats": [(", ".join(arms), caveat) for caveat, arms in caveats.items()],
+        "paired_caveat": _caveat_words(paired["caveat"]) if paired and paired.get("caveat")
+        else "",
         "chart": arms_chart(report["arms"]) if report else None,
         "can_write": role in WRITE_ROLES, "poll_seconds": POLL_SECONDS,
         "simulated": evaluation.simulated,
@@ -115,9 +139,9 @@ def evaluation_cancel(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
     try:
         services.evaluation_cancel(evaluation=evaluation)
     except services.IllegalTransition as exc:
-        messages.error(request, str(exc))
+        messages.error(request, said(exc))
     else:
-        messages.success(request, "The evaluation is cancelled; what it measured so far stays.")
+        messages.success(request, ui("site.eval.msg.cancelled"))
     return redirect("evaluations:detail", code=evaluation.code)
 
 

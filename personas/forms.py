@@ -10,6 +10,7 @@ from debates.engine import (
     PERSONA_TEXT_MAX,
     Persona,
 )
+from view_kit.site_words import ui, ui_lazy
 
 # The file's limit is in characters (MAX_PERSONA_FILE_CHARS, checked when it is read);
 # UTF-8 takes at most 4 bytes a character, so a larger upload cannot be within it and
@@ -18,23 +19,30 @@ MAX_IMPORT_BYTES = 4 * MAX_PERSONA_FILE_CHARS
 
 
 class LibraryForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    name = forms.CharField(max_length=200, label=ui_lazy("site.personas.field.name"))
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False,
+                                  label=ui_lazy("site.personas.col.description"))
 
 
 class PersonaForm(forms.Form):
     # The engine's Persona limits, so the browser stops typing where the engine would refuse.
-    name = forms.CharField(max_length=PERSONA_NAME_MAX)
+    name = forms.CharField(max_length=PERSONA_NAME_MAX, label=ui_lazy("site.personas.field.name"))
     background = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}),
-                                 max_length=PERSONA_TEXT_MAX)
+                                 max_length=PERSONA_TEXT_MAX,
+                                 label=ui_lazy("site.personas.field.background"))
     expertise = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}),
-                                max_length=PERSONA_TEXT_MAX)
+                                max_length=PERSONA_TEXT_MAX,
+                                label=ui_lazy("site.personas.field.expertise"))
     approach = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}),
-                               max_length=PERSONA_TEXT_MAX)
-    bias = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=PERSONA_TEXT_MAX)
+                               max_length=PERSONA_TEXT_MAX,
+                               label=ui_lazy("site.personas.field.approach"))
+    bias = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=PERSONA_TEXT_MAX,
+                           label=ui_lazy("site.personas.field.bias"))
     model = forms.CharField(max_length=PERSONA_MODEL_MAX, required=False,
-                            help_text="Optional litellm model for this persona only.")
-    temperature = forms.FloatField(required=False, min_value=0.0, max_value=2.0)
+                            label=ui_lazy("site.personas.field.model"),
+                            help_text=ui_lazy("site.personas.model_help"))
+    temperature = forms.FloatField(required=False, min_value=0.0, max_value=2.0,
+                                   label=ui_lazy("site.personas.field.temperature"))
 
     def persona(self) -> Persona | None:
         """The engine persona, or None with the problems added as form errors."""
@@ -54,33 +62,35 @@ class PersonaEditForm(PersonaForm):
     explain, so only edits ask."""
 
     note = forms.CharField(max_length=300, required=False,
-                           help_text="Optional: why you changed it (shown in the history).")
+                           label=ui_lazy("site.personas.note"),
+                           help_text=ui_lazy("site.personas.note_help"))
 
 
 class ImportForm(forms.Form):
-    file = forms.FileField(required=False, help_text="A .yaml, .yml or .json persona file.")
+    file = forms.FileField(required=False, label=ui_lazy("site.personas.import_file"),
+                           help_text=ui_lazy("site.personas.import_file_help"))
     text = forms.CharField(widget=forms.Textarea(attrs={"rows": 6}), required=False,
-                           label="…or paste the file")
+                           label=ui_lazy("site.personas.import_paste"))
     format = forms.ChoiceField(choices=[("yaml", "YAML"), ("json", "JSON")], initial="yaml",
-                               label="Format of pasted text")
+                               label=ui_lazy("site.personas.import_format"))
 
     def source(self) -> tuple[str, str] | None:
         """(text, filename) of the upload or the pasted text, or None with an error."""
         upload = self.cleaned_data.get("file")
         if upload is not None:
             if upload.size > MAX_IMPORT_BYTES:
-                self.add_error("file", f"The file is longer than {MAX_PERSONA_FILE_CHARS:,} "
-                                       "characters.")
+                self.add_error("file", ui("site.personas.import_too_long",
+                                          chars=f"{MAX_PERSONA_FILE_CHARS:,}"))
                 return None
             raw = upload.read()
             try:
                 return raw.decode("utf-8"), upload.name
             except UnicodeDecodeError:
-                self.add_error("file", f"{upload.name}: not UTF-8 text")
+                self.add_error("file", ui("site.personas.import_not_utf8", name=upload.name))
                 return None
         text = self.cleaned_data.get("text") or ""
         if not text.strip():
-            self.add_error(None, "Choose a file or paste its contents.")
+            self.add_error(None, ui("site.personas.import_empty"))
             return None
         return text, f"pasted.{self.cleaned_data.get('format') or 'yaml'}"
 

@@ -25,6 +25,7 @@ from debates.engine import (
 from debates.models import Agent, Debate
 from personas.models import LibraryPersona, PersonaLibrary, PersonaVersion
 from view_kit.file_names import shown_file_name
+from view_kit.site_words import Words
 
 ExportFormat = Literal["yaml", "json"]
 
@@ -42,8 +43,10 @@ class PersonaError(ValueError):
     ``errors`` key): a form shows ``detail`` next to it, and
     the message (the API's and the CLI's) starts "field '<name>': "."""
 
-    def __init__(self, detail: str, *, field: str | None = None) -> None:
+    def __init__(self, detail: str, *, field: str | None = None,
+                 words: Words | None = None) -> None:
         self.detail, self.field = detail, field
+        self.words = words  # the pages' words for it (view_kit.site_words.said)
         super().__init__(f"field '{field}': {detail}" if field else detail)
 
 
@@ -126,13 +129,17 @@ def _library_name(team: Team, name: str, *, exclude: int | None = None) -> str:
     (case-insensitively; the database constraint catches a concurrent twin)."""
     name = name.strip()
     if not name:
-        raise PersonaError("A library needs a name.", field="name")
+        raise PersonaError("A library needs a name.", field="name",
+                           words=("site.personas.msg.needs_name", {}))
     if len(name) > LIBRARY_NAME_MAX:
         raise PersonaError(f"A library name has at most {LIBRARY_NAME_MAX} characters "
-                           f"(this one has {len(name)}).", field="name")
+                           f"(this one has {len(name)}).", field="name",
+                           words=("site.personas.refused.name_long",
+                                  {"max": LIBRARY_NAME_MAX, "length": len(name)}))
     named = PersonaLibrary.objects.filter(team=team, name__iexact=name)
     if (named.exclude(pk=exclude) if exclude is not None else named).exists():
-        raise PersonaError(f"Your team already has a library called '{name}'.", field="name")
+        raise PersonaError(f"Your team already has a library called '{name}'.", field="name",
+                           words=("site.personas.refused.library_taken", {"name": name}))
     return name
 
 
@@ -155,8 +162,9 @@ def library_create(
             record("library.create", library, user=user, data={"name": name})
             return library
     except IntegrityError:
-        raise PersonaError(f"Your team already has a library called '{name}'.",
-                           field="name") from None
+        raise PersonaError(f"Your team already has a library called '{name}'.", field="name",
+                           words=("site.personas.refused.library_taken", {"name": name})
+                           ) from None
 
 
 @transaction.atomic
@@ -203,7 +211,9 @@ def persona_create(
     _check(data)
     _make_room(library)
     if _name_taken(library, data.name):
-        raise PersonaError(f"'{data.name}' already exists in {library.name}", field="name")
+        raise PersonaError(f"'{data.name}' already exists in {library.name}", field="name",
+                           words=("site.personas.refused.persona_taken",
+                                  {"name": data.name, "library": library.name}))
     persona = LibraryPersona.objects.create(library=library, **_fields(data))
     _version(persona, user, note or "Created")
     record("persona.create", persona, user=user, data={"name": data.name})
@@ -221,7 +231,9 @@ def persona_update(
         return persona
     if _name_taken(persona.library, data.name, exclude=persona.pk):
         raise PersonaError(f"'{data.name}' already exists in {persona.library.name}",
-                           field="name")
+                           field="name", words=("site.personas.refused.persona_taken",
+                                                {"name": data.name,
+                                                 "library": persona.library.name}))
     for field, value in _fields(data).items():
         setattr(persona, field, value)
     persona.save()
@@ -237,10 +249,12 @@ def persona_restore(
     """Makes an old version current again, as a new version (history only grows)."""
     version = persona.versions.filter(number=number).first()
     if version is None:
-        raise PersonaError(f"{persona.name} has no version {number}.")
+        raise PersonaError(f"{persona.name} has no version {number}.", words=(
+            "site.personas.refused.no_version", {"name": persona.name, "number": number}))
     data = Persona.model_validate(version.data)
     if data == persona.as_persona():
-        raise PersonaError(f"Version {number} is the same as the current one.")
+        raise PersonaError(f"Version {number} is the same as the current one.", words=(
+            "site.personas.refused.same_version", {"number": number}))
     return persona_update(persona=persona, user=user, data=data,
                           note=f"Restored version {number}", audit_action="persona.restore")
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -24,6 +26,7 @@ from personas.forms import (
 )
 from personas.models import PersonaLibrary
 from view_kit.http import AuthenticatedHttpRequest
+from view_kit.site_words import said, ui
 
 
 def _current(request: HttpRequest, need: str) -> tuple[Team, str]:
@@ -33,9 +36,9 @@ def _current(request: HttpRequest, need: str) -> tuple[Team, str]:
 def _add_persona_error(form: PersonaForm, exc: services.PersonaError) -> None:
     """A refusal about one field (a name already taken) is shown next to that field."""
     if exc.field in form.fields:
-        form.add_error(exc.field, exc.detail)
+        form.add_error(exc.field, said(exc))
     else:
-        form.add_error(None, str(exc))
+        form.add_error(None, said(exc))
 
 
 @login_required
@@ -54,12 +57,12 @@ def library_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     team, _ = _current(request, Need.WRITE)
     form = LibraryForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "A library needs a name.")
+        messages.error(request, ui("site.personas.msg.needs_name"))
         return redirect("personas:library_list")
     try:
         library = services.library_create(team=team, user=request.user, **form.cleaned_data)
     except services.PersonaError as exc:
-        messages.error(request, exc.detail)  # the page says it without "field 'name':"
+        messages.error(request, said(exc))  # the page says it without "field 'name':"
         return redirect("personas:library_list")
     return redirect("personas:library_detail", code=library.code)
 
@@ -92,18 +95,19 @@ def library_edit(request: HttpRequest, code: str) -> HttpResponse:
         try:
             services.library_update(library=library, **form.cleaned_data)
         except services.PersonaError as exc:
-            messages.error(request, exc.detail)
+            messages.error(request, said(exc))
         else:
-            messages.success(request, "Library saved.")
+            messages.success(request, ui("site.personas.msg.saved"))
     else:
-        messages.error(request, "A library needs a name.")
+        messages.error(request, ui("site.personas.msg.needs_name"))
     return redirect("personas:library_detail", code=library.code)
 
 
 def _library_archive(request: HttpRequest, code: str, archived: bool) -> HttpResponse:
     library, _ = library_access(request, code, need=Need.WRITE)
     services.library_set_archived(library=library, archived=archived)
-    messages.success(request, f"{library.name} {'archived' if archived else 'restored'}.")
+    messages.success(request, ui("site.personas.msg.archived" if archived
+                                 else "site.personas.msg.restored", name=library.name))
     return redirect("personas:library_detail", code=library.code)
 
 
@@ -127,9 +131,9 @@ def library_fork(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
         fork = services.library_fork(library=library, user=request.user,
                                      name=request.POST.get("name"))
     except services.PersonaError as exc:
-        messages.error(request, exc.detail)
+        messages.error(request, said(exc))
         return redirect("personas:library_detail", code=library.code)
-    messages.success(request, f"Forked into {fork.name}.")
+    messages.success(request, ui("site.personas.msg.forked_library", name=fork.name))
     return redirect("personas:library_detail", code=fork.code)
 
 
@@ -161,10 +165,9 @@ def library_import(request: AuthenticatedHttpRequest, code: str) -> HttpResponse
             created = services.personas_import(library=library, user=request.user,
                                                text=source[0], filename=source[1])
         except PersonaFileError as exc:
-            form.add_error(None, f"Nothing imported. {exc}")
+            form.add_error(None, ui("site.personas.msg.nothing_imported", why=exc))
         else:
-            messages.success(request, f"Imported {len(created)} persona"
-                                      f"{'' if len(created) == 1 else 's'}.")
+            messages.success(request, ui("site.personas.msg.imported.count", n=len(created)))
             return redirect("personas:library_detail", code=library.code)
     return _library_page(request, library, role, import_form=form, status=400)
 
@@ -183,6 +186,24 @@ def persona_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     return render(request, "personas/persona_form.html", {"library": library, "form": form})
 
 
+# The notes the services write on a version (personas/services.py), said in the page's
+# language; a note a person wrote stays as written.
+_SERVICE_NOTES = (
+    (re.compile(r"Created"), "site.personas.note.created"),
+    (re.compile(r"Edited"), "site.personas.note.edited"),
+    (re.compile(r"Restored version (?P<number>\d+)"), "site.personas.note.restored"),
+    (re.compile(r"Forked from (?P<source>.+)"), "site.personas.note.forked"),
+    (re.compile(r"Imported from (?P<source>.+)"), "site.personas.note.imported"),
+)
+
+
+def _note_words(note: str) -> str:
+    for pattern, key in _SERVICE_NOTES:
+        if found := pattern.fullmatch(note):
+            return ui(key, **found.groupdict())
+    return note
+
+
 @login_required
 @require_GET
 def persona_detail(request: HttpRequest, code: str) -> HttpResponse:
@@ -191,7 +212,8 @@ def persona_detail(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "personas/persona_detail.html", {
         "persona": persona, "library": persona.library, "can_write": role in WRITE_ROLES,
         "usage": selectors.persona_usage(team=team, personas=[persona])[persona.code],
-        "history": selectors.persona_history(persona=persona),
+        "history": [(item, _note_words(item.version.note))
+                    for item in selectors.persona_history(persona=persona)],
         "libraries": PersonaLibrary.objects.filter(team=team, archived=False),
     })
 
@@ -216,7 +238,8 @@ def persona_edit(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
 def _persona_archive(request: HttpRequest, code: str, archived: bool) -> HttpResponse:
     persona, _ = persona_access(request, code, need=Need.WRITE)
     services.persona_set_archived(persona=persona, archived=archived)
-    messages.success(request, f"{persona.name} {'archived' if archived else 'restored'}.")
+    messages.success(request, ui("site.personas.msg.archived" if archived
+                                 else "site.personas.msg.restored", name=persona.name))
     return redirect("personas:persona_detail", code=persona.code)
 
 
@@ -246,7 +269,8 @@ def persona_fork(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
             raise Http404("No such library in this team.")
         target = chosen
     fork = services.persona_fork(persona=persona, user=request.user, target=target)
-    messages.success(request, f"Forked into {target.name} as {fork.name}.")
+    messages.success(request, ui("site.personas.msg.forked_persona", library=target.name,
+                                 name=fork.name))
     return redirect("personas:persona_detail", code=fork.code)
 
 
@@ -256,12 +280,13 @@ def persona_restore(request: AuthenticatedHttpRequest, code: str) -> HttpRespons
     persona, _ = persona_access(request, code, need=Need.WRITE)
     form = RestoreForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a version to restore.")
+        messages.error(request, ui("site.personas.msg.choose_version"))
     else:
         try:
             services.persona_restore(persona=persona, user=request.user,
                                      number=form.cleaned_data["number"])
-            messages.success(request, f"Restored version {form.cleaned_data['number']}.")
+            messages.success(request, ui("site.personas.msg.restored_version",
+                                         number=form.cleaned_data["number"]))
         except services.PersonaError as exc:
-            messages.error(request, str(exc))
+            messages.error(request, said(exc))
     return redirect("personas:persona_detail", code=persona.code)

@@ -24,6 +24,7 @@ from debates.runtime.queue import enqueue_step
 from sources import signals
 from sources.models import DebateSource, Source, SourceStatus, SourceVersion
 from view_kit.file_names import shown_file_name
+from view_kit.site_words import Words
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +37,11 @@ class SourceError(ValueError):
     """A refused upload or change; the message is meant for the user. ``field`` names
     the upload's part at fault when one is: "filename" or "content" (its bytes)."""
 
-    def __init__(self, message: str, *, field: str | None = None) -> None:
+    def __init__(self, message: str, *, field: str | None = None,
+                 words: Words | None = None) -> None:
         super().__init__(message)
         self.field = field
+        self.words = words  # the pages' words for it (view_kit.site_words.said)
 
 
 def quota_bytes() -> int:
@@ -58,9 +61,10 @@ def _mb(n: int) -> str:
 
 def _checked(files: Sequence[Upload]) -> list[tuple[Upload, str]]:
     if not files:
-        raise SourceError("Choose at least one file.")
+        raise SourceError("Choose at least one file.", words=("site.sources.refused.no_file", {}))
     if len(files) > MAX_FILES_AT_ONCE:
-        raise SourceError(f"At most {MAX_FILES_AT_ONCE} files at once.")
+        raise SourceError(f"At most {MAX_FILES_AT_ONCE} files at once.",
+                          words=("site.sources.refused.too_many", {"max": MAX_FILES_AT_ONCE}))
     checked = []
     for upload in files:
         try:
@@ -68,8 +72,9 @@ def _checked(files: Sequence[Upload]) -> list[tuple[Upload, str]]:
             checked.append((upload, check_source_file(upload.data,
                                                       shown_file_name(upload.name))))
         except SourceRefused as exc:
-            raise SourceError(f"Nothing was saved: {exc}",
-                              field=exc.field or "content") from None
+            raise SourceError(f"Nothing was saved: {exc}", field=exc.field or "content",
+                              words=("site.sources.refused.nothing_saved", {"why": str(exc)})
+                              ) from None
     return checked
 
 
@@ -78,7 +83,9 @@ def _check_quota(team: Team, adding: int) -> None:
     if used + adding > quota:
         raise SourceError(
             f"Nothing was saved: your team's sources take {_mb(used)} of its {_mb(quota)}; "
-            f"these files ({_mb(adding)}) do not fit. Delete sources you no longer need.")
+            f"these files ({_mb(adding)}) do not fit. Delete sources you no longer need.",
+            words=("site.sources.refused.quota",
+                   {"used": _mb(used), "quota": _mb(quota), "adding": _mb(adding)}))
 
 
 def _title(name: str) -> str:
@@ -128,8 +135,9 @@ def _read(checked: list[tuple[Upload, str]]) -> list[str]:
         try:
             texts.append(extract_text(upload.data, shown_file_name(upload.name)).text)
         except SourceRefused as exc:
-            raise SourceError(f"Nothing was saved: {exc}",
-                              field=exc.field or "content") from None
+            raise SourceError(f"Nothing was saved: {exc}", field=exc.field or "content",
+                              words=("site.sources.refused.nothing_saved", {"why": str(exc)})
+                              ) from None
     return texts
 
 
@@ -153,7 +161,8 @@ def sources_upload(*, team: Team, user: User | None, files: Sequence[Upload],
     debate is never created to fail on its source (docs/web.md, "Sources")."""
     checked = _checked(files)
     if source is not None and len(checked) != 1:
-        raise SourceError("A new version is one file.")
+        raise SourceError("A new version is one file.",
+                          words=("site.sources.refused.one_file", {}))
     reused: dict[str, SourceVersion] = {}
     if source is None:
         for upload, _ in checked:
@@ -251,7 +260,8 @@ def source_delete(*, source: Source) -> None:
     if DebateSource.objects.filter(version__source=source,
                                    debate__status__in=ACTIVE_STATUSES).exists():
         raise SourceError(f"'{source.title}' is in use by a debate that has not ended; "
-                          "delete it once the debate is over.")
+                          "delete it once the debate is over.",
+                          words=("site.sources.refused.in_use", {"title": source.title}))
     files = [v.file for v in source.versions.exclude(file="")]
     with transaction.atomic():
         record("source.delete", source, data={"title": source.title})

@@ -23,6 +23,7 @@ from sources import selectors, services
 from sources.access import source_access
 from sources.models import SourceStatus
 from view_kit.http import AuthenticatedHttpRequest
+from view_kit.site_words import said, ui
 
 WAITING = (SourceStatus.PENDING, SourceStatus.EXTRACTING)
 _PASSAGE_ID = re.compile(r"S[1-9][0-9]*\.[1-9][0-9]*")
@@ -56,10 +57,9 @@ def upload(request: AuthenticatedHttpRequest) -> HttpResponse:
     try:
         versions = services.sources_upload(team=team, user=request.user, files=_files(request))
     except services.SourceError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, said(exc))
     else:
-        messages.success(request, f"{len(versions)} file{'s' if len(versions) != 1 else ''} "
-                                  "uploaded; each is read in the background.")
+        messages.success(request, ui("site.sources.msg.uploaded.count", n=len(versions)))
     return redirect("sources:library")
 
 
@@ -93,9 +93,9 @@ def version_upload(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpRe
         services.sources_upload(team=source.team, user=request.user, files=_files(request),
                                 source=source, note=request.POST.get("note", ""))
     except services.SourceError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, said(exc))
     else:
-        messages.success(request, "New version uploaded; it is read in the background.")
+        messages.success(request, ui("site.sources.msg.version_uploaded"))
     return redirect("sources:detail", code=source.code)
 
 
@@ -106,9 +106,9 @@ def source_delete_view(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Ht
     try:
         services.source_delete(source=source)
     except services.SourceError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, said(exc))
         return redirect("sources:detail", code=source.code)
-    messages.success(request, f"'{source.title}' deleted.")
+    messages.success(request, ui("site.sources.msg.deleted", title=source.title))
     return redirect("sources:library")
 
 

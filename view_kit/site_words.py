@@ -69,3 +69,21 @@ def ui(key: str, language: str | None = None, **values: object) -> str:
 
 # A form's label or help, read when the form renders (in the request's language).
 ui_lazy = lazy(ui, str)
+
+
+Words = tuple[str, dict[str, object]]
+"""A site key and its values, which a service's refusal carries for the pages (its
+message stays English for the API); a value may be Words itself ("2 problems")."""
+
+
+def said(refusal: Exception) -> str:
+    """A service's refusal in the request's language: the ``words`` it carries, else
+    its own message (a refusal the catalogue has no words for, an engine's detail)."""
+    words: Words | None = getattr(refusal, "words", None)
+    return _say(words) if words else str(getattr(refusal, "detail", None) or refusal)
+
+
+def _say(words: Words) -> str:
+    key, values = words
+    return ui(key, **{name: _say(value) if isinstance(value, tuple) else value  # type: ignore[arg-type]
+                      for name, value in values.items()})
