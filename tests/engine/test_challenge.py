@@ -158,3 +158,24 @@ def test_the_estimate_plans_the_challenge_in_deep_mode_only():
     assert deep.count(CouncilPhase.CHALLENGE) == 1
     assert deep.count(CouncilPhase.CHALLENGE_ANSWER) == 7
     assert CouncilPhase.CHALLENGE not in planned("medium")
+
+
+def test_the_cli_markdown_and_json_show_the_challenge(tmp_path):
+    from tests.cli.test_debate_command import run
+
+    script = tmp_path / "script.yaml"
+    script.write_text(
+        "agents:\n" + "".join(
+            f"  - {{name: {name}, position_confidence: 0.6, position_verdict: for,\n"
+            f"     rounds: [{{updated_confidence: 0.9}}]{extra}}}\n"
+            for name, extra in (("Ann", ""), ("Bo", ""), (
+                "Cy", ",\n     challenge: {verdict: against, concession: The pilot churn}"))))
+    common = ("Should we move to usage-based pricing?", "--mode", "deep", "--agents", "3",
+              "--sim-script", str(script))
+    out, _ = run(*common, "--format", "json")
+    challenge = json.loads(out)["challenge"]
+    assert challenge["ran"] and challenge["target_verdict"] == "for"
+    assert [r["agent"] for r in challenge["responses"] if r["moved"]] == ["Cy"]
+    out, _ = run(*common)
+    assert "## Challenge (deep mode)" in out
+    assert "**Cy: for → against**" in out and "The pilot churn" in out

@@ -39,8 +39,8 @@ DECISION = (("synthesis", "recommended_path.recommendation"),
 
 def text_policy(state: DebateState) -> TextPolicy:
     return policy(state, (ComposedPanel, Premortem, Position, CrossExamination, Challenge,
-                          ChallengeAnswer, SynthesisNarrative, VerifierReport), (PROMPTS, TEMPLATES),
-                  PROSE, DECISION)
+                          ChallengeAnswer, SynthesisNarrative, VerifierReport),
+                  (PROMPTS, TEMPLATES), PROSE, DECISION)
 
 
 def with_quality(state: DebateState, result: DebateResult) -> DebateResult:

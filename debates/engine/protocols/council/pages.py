@@ -21,6 +21,7 @@ from .change import DebateChange, describe_change
 from .convergence import diagnostic_meaning
 from .decision import decide
 from .phases import CouncilPhase
+from .report import challenge_outcome
 from .schemas import (
     AgentView,
     ClusteredItem,
@@ -33,7 +34,6 @@ from .schemas import (
     VerdictSplit,
 )
 from .state import council, step_label
-from .report import challenge_outcome
 from .verdicts import describe as describe_split
 
 # Field order and labels of each of the council's turn kinds, for a reader rather

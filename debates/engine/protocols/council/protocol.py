@@ -174,13 +174,14 @@ class CouncilProtocol(DebateProtocol):
             else:
                 done = council(state).step_complete(step)
             steps.append(PageStep(step_label(step).replace(" ", "-"), step_label(step), done))
-        # Deep mode's challenge (the advocate and the panel's answers) is one step, shown
-        # once debating has stopped with a leading view (docs/protocols.md 1.7a).
+        # Deep mode's challenge, the advocate's case and the panel's answers, shown once
+        # debating has stopped with a leading view (docs/protocols.md 1.7a).
         view = council(state)
         if view.challenge_due or state.turn(CouncilPhase.CHALLENGE) is not None:
-            done = view.step_complete(Step(CouncilPhase.CHALLENGE_ANSWER)) if view.challenge_ran \
-                else state.turn(CouncilPhase.CHALLENGE) is not None
-            steps.append(PageStep("challenge", "challenge", done))
+            steps.append(PageStep("challenge", "challenge",
+                                  state.turn(CouncilPhase.CHALLENGE) is not None))
+            steps.append(PageStep("challenge_answer", "challenge_answer", view.challenge_ran
+                                  and view.step_complete(Step(CouncilPhase.CHALLENGE_ANSWER))))
         # Synthesis and its verifier are one step on the page.
         steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
         return steps
@@ -209,8 +210,9 @@ class CouncilProtocol(DebateProtocol):
         return metrics
 
     def panel_steps(self, state: DebateState, rounds: int) -> list[Step]:
+        answers = [Step(CouncilPhase.CHALLENGE_ANSWER)] if council(state).challenge_ran else []
         return [Step(CouncilPhase.PREMORTEM), Step(CouncilPhase.POSITION),
-                *(Step(CouncilPhase.CROSS_EXAM, r) for r in range(1, rounds + 1))]
+                *(Step(CouncilPhase.CROSS_EXAM, r) for r in range(1, rounds + 1)), *answers]
 
     def page_diagnostic(self, state: DebateState, result: BaseModel | None,
                         metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:

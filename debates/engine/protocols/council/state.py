@@ -439,15 +439,23 @@ class CouncilState(StateView):
                 return Step(phase)
         if self.stop() is None:
             return Step(CouncilPhase.CROSS_EXAM, self.completed_rounds + 1)
-        if self.challenge_due:
-            if self.state.turn(CouncilPhase.CHALLENGE) is None:
-                return Step(CouncilPhase.CHALLENGE)
-            if self.challenge_ran and not self.step_complete(Step(CouncilPhase.CHALLENGE_ANSWER)):
-                return Step(CouncilPhase.CHALLENGE_ANSWER)
+        if (challenge := self._challenge_step()) is not None:
+            return challenge
         if self.state.turn(Phase.SYNTHESIS) is None:
             return Step(Phase.SYNTHESIS)
         if self.state.turn(Phase.VERIFY) is None:
             return Step(Phase.VERIFY)
+        return None
+
+    def _challenge_step(self) -> Step | None:
+        """The challenge's next step once debating has stopped (docs/protocols.md 1.7a):
+        the devil's advocate, then the panel's answers; None when it is done or not due."""
+        if not self.challenge_due:
+            return None
+        if self.state.turn(CouncilPhase.CHALLENGE) is None:
+            return Step(CouncilPhase.CHALLENGE)
+        if self.challenge_ran and not self.step_complete(Step(CouncilPhase.CHALLENGE_ANSWER)):
+            return Step(CouncilPhase.CHALLENGE_ANSWER)
         return None
 
     def request_more_round(self) -> None:
