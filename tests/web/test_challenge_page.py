@@ -8,7 +8,7 @@ import pytest
 
 from debates.engine.protocols.council.labels import labels
 from tests.web.htmltools import outer_html
-from tests.web.test_page_languages import QUESTIONS, PAGES, _untranslated_labels, _written
+from tests.web.test_page_languages import PAGES, QUESTIONS, _untranslated_labels, _written
 
 pytestmark = pytest.mark.django_db
 
