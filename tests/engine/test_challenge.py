@@ -179,3 +179,16 @@ def test_the_cli_markdown_and_json_show_the_challenge(tmp_path):
     out, _ = run(*common)
     assert "## Challenge (deep mode)" in out
     assert "**Cy: for → against**" in out and "The pilot churn" in out
+
+
+async def test_an_agent_whose_answer_fails_keeps_its_verdict_and_the_result_says_so():
+    agents = _hollow({"Bo": MOVES})
+    agents[2]["fail_in"] = ["challenge_answer"]
+    _, result, _ = await _debate(agents)
+    cy = next(r for r in result.challenge.responses if r.agent == "Cy")
+    assert cy.failed and cy.verdict_after == "for" and not cy.moved
+    assert result.final_vote.counts == {"for": 2, "against": 1}
+    assert next(a for a in result.agents if a.persona.name == "Cy").failed_in \
+        == "challenge_answer"
+    assert any("Cy" in note and "challenge answer" in note for note in result.degraded_notes)
+    assert "no answer (verdict for kept)" in render_markdown(result)
