@@ -8,6 +8,8 @@ means, never by changing what it counts:
 
 - council: ``forced_rounds`` at the round cap (the engine's "one more round": the
   stopping rule is overruled up to that round), so every cross-examination round runs;
+  in deep mode the panel ends with a leading view, so the challenge runs
+  (docs/protocols.md 1.7a);
 - adversarial: the rule ``converged`` (no red, at most one yellow) never holds, so
   proposer and critic run to the round cap;
 - workflow: the convergence check never converges, so deep mode runs phase 2b and its
@@ -28,6 +30,7 @@ from debates.engine.configure import resolve_config
 from debates.engine.hooks import EngineHooks
 from debates.engine.protocols import get_protocol, run_protocol
 from debates.engine.protocols.adversarial import protocol as adversarial_protocol
+from debates.engine.protocols.council.state import CouncilState
 from debates.engine.protocols.workflow.protocol import WorkflowProtocol
 from debates.engine.schemas import CallRecord, DebateConfig, Persona
 from debates.engine.state import DebateState
@@ -63,6 +66,7 @@ def never_converging(monkeypatch: pytest.MonkeyPatch):
     """Runs a debate of ``config`` in which no round converges (module docstring)."""
     monkeypatch.setattr(adversarial_protocol, "converged", lambda counts: False)
     monkeypatch.setattr(WorkflowProtocol, "converged", lambda self, state, r: False)
+    monkeypatch.setattr(CouncilState, "leading_view", lambda self: self.options[0])
 
     def run(config: DebateConfig, **kwargs: object) -> list[CallRecord]:
         return _run(config, forced_rounds=config.round_cap, **kwargs)  # type: ignore[arg-type]

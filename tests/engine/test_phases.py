@@ -33,7 +33,8 @@ def test_each_builtin_protocol_lists_its_own_phases_then_the_shared_ones():
     from debates.engine import get_protocol
 
     assert get_protocol("council").phases == (
-        "compose", "premortem", "position", "cross_exam", "synthesis", "verify", "judge")
+        "compose", "premortem", "position", "cross_exam", "challenge", "challenge_answer",
+        "synthesis", "verify", "judge")
     assert get_protocol("adversarial").phases[:2] == ("propose", "critique")
     assert get_protocol("workflow").phases[:3] == ("analysis", "discussion", "convergence")
     assert not hasattr(Phase, "PREMORTEM")  # a protocol's phase is its package's

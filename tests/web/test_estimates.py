@@ -13,7 +13,9 @@ from debates.estimates import PREFIX, SOURCES_RULE, estimate, has_cached_price
                                                         ("deep", 7, 4)])
 def test_calls_are_compose_premortem_position_rounds_synthesis_verifier(mode, agents, rounds):
     est = estimate(resolve_config(mode=mode))
-    assert est.calls == 1 + agents + agents + agents * rounds + 1 + 1
+    # Deep mode adds its challenge: the devil's advocate and an answer per agent.
+    challenge = 1 + agents if mode == "deep" else 0
+    assert est.calls == 1 + agents + agents + agents * rounds + challenge + 1 + 1
 
 
 def test_overrides_change_the_count():

@@ -20,7 +20,7 @@ CITING_FIELDS = frozenset({
     "reasoning", "root_causes", "key_assumptions", "remaining_disagreements",
     "new_evidence_needed", "concessions", "consensus_points", "view", "strongest_evidence",
     "recommendation", "risks", "detail", "summary", "key_points", "evidence", "claims",
-    "findings", "analysis", "response", "justification", "path_forward"})
+    "findings", "analysis", "response", "justification", "path_forward", "claim", "answers"})
 WRONG_SHARE = 1 / 6
 _POINT_CITE = re.compile(r"^\s*[\[(][A-Za-z]{1,2}\d{1,4}(?:\s*[,;/&]\s*[A-Za-z]{1,2}\d{1,4})*"
                          r"[\])]\s*[:\-–—]?\s*")

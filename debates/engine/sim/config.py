@@ -164,6 +164,14 @@ class SimScriptRound(_ScriptModel):
     new_evidence_needed: list[_ScriptText] = Field(default_factory=list)
 
 
+class SimScriptChallenge(_ScriptModel):
+    """An agent's answer to deep mode's challenge (docs/protocols.md 1.7a)."""
+
+    verdict: str | None = None  # one of the debate's options; null = holds its verdict
+    confidence: _ScriptConfidence | None = None  # null = keeps its confidence
+    concession: str | None = None  # what convinced it, when it moves
+
+
 class SimScriptAgent(_ScriptModel):
     name: _ScriptText
     position_confidence: _ScriptConfidence | None = None
@@ -175,6 +183,8 @@ class SimScriptAgent(_ScriptModel):
     position_stance: str | None = None
     fail_in: list[str] = Field(default_factory=list)
     rounds: list[SimScriptRound] = Field(default_factory=list)
+    # Its answer to a challenge; None: the simulator holds its verdict.
+    challenge: SimScriptChallenge | None = None
 
     @field_validator("fail_in")
     @classmethod

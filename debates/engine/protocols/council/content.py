@@ -13,6 +13,8 @@ from ..judge import judge_reasons
 from .convergence import STABLE_DELTA
 from .phases import CouncilPhase
 from .schemas import (
+    Challenge,
+    ChallengeAnswer,
     ComposedPanel,
     CrossExamination,
     DebateResult,
@@ -28,17 +30,17 @@ PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
 # one word and are left to the other rules.
 PROSE = ("background", "approach", "bias", "failure_scenario", "stance", "reasoning",
          "reflection", "updated_position", "recommendation", "stakes", "strongest_evidence",
-         "weakest_evidence", "summary", "view", "why")
-TEMPLATES = ("compose", "premortem", "position", "cross_exam", "synthesis", "verifier",
-             "persona", "preamble", "sources")
+         "weakest_evidence", "summary", "view", "why", "claim", "concession")
+TEMPLATES = ("compose", "premortem", "position", "cross_exam", "challenge",
+             "challenge_answer", "synthesis", "verifier", "persona", "preamble", "sources")
 DECISION = (("synthesis", "recommended_path.recommendation"),
             ("synthesis", "divergence_report.summary"))
 
 
 def text_policy(state: DebateState) -> TextPolicy:
-    return policy(state, (ComposedPanel, Premortem, Position, CrossExamination,
-                          SynthesisNarrative, VerifierReport), (PROMPTS, TEMPLATES),
-                  PROSE, DECISION)
+    return policy(state, (ComposedPanel, Premortem, Position, CrossExamination, Challenge,
+                          ChallengeAnswer, SynthesisNarrative, VerifierReport),
+                  (PROMPTS, TEMPLATES), PROSE, DECISION)
 
 
 def with_quality(state: DebateState, result: DebateResult) -> DebateResult:
@@ -81,9 +83,16 @@ def _hollow_consensus(result: DebateResult) -> list[QualityReason]:
     checks"): every agent ends on one verdict after its verdicts moved or its mean
     confidence rose, while no round brought a new point, a passage found in the sources
     or a concession. A panel agreed from its independent positions on is not hollow:
-    that is the strongest agreement there is."""
+    that is the strongest agreement there is.
+
+    The consensus is read where the rounds left it, before any challenge; in deep mode
+    the evidence says whether it survived the challenge (docs/protocols.md 1.7a)."""
     rounds = [m for m in result.metrics if m.round >= 1]
-    finals = [a.final_verdict or a.initial_verdict for a in result.agents]
+    challenge = result.challenge if result.challenge and result.challenge.ran else None
+    before_challenge = {r.agent: r.verdict_before for r in challenge.responses} \
+        if challenge else {}
+    finals = [before_challenge.get(a.persona.name, a.final_verdict) or a.initial_verdict
+              for a in result.agents]
     if not rounds or len(finals) < 2 or None in finals or len(set(finals)) > 1:
         return []
     # A passage cited, listed or quoted is a source brought; a figure copied without
@@ -101,7 +110,17 @@ def _hollow_consensus(result: DebateResult) -> list[QualityReason]:
            else f"all {finals[0]}, confidence {before:.2f} → {after:.2f}")
     plural = "" if len(rounds) == 1 else "s"
     last = result.rounds_completed
-    return [panel.reason("consensus.hollow", f"every agent's verdict after round {last}",
+    # Whether it survived deep mode's challenge goes with where the consensus stood
+    # (the evidence is cut to a line).
+    tested = ""
+    if challenge is not None:
+        movers = challenge.movers
+        tested = (" (it survived a challenge: nobody moved)" if not movers else
+                  f" (a challenge moved {len(movers)} of {len(challenge.responses)}: "
+                  f"{', '.join(m.agent for m in movers)})")
+    elif result.challenge is not None:
+        tested = " (the challenge did not run)"
+    return [panel.reason("consensus.hollow", f"every agent's verdict after round {last}{tested}",
                          f"{how}; no new point, passage or concession in {len(rounds)} "
                          f"round{plural}", CouncilPhase.CROSS_EXAM.value, last)]
 

@@ -21,6 +21,7 @@ from .change import DebateChange, describe_change
 from .convergence import diagnostic_meaning
 from .decision import decide
 from .phases import CouncilPhase
+from .report import challenge_outcome
 from .schemas import (
     AgentView,
     ClusteredItem,
@@ -50,10 +51,14 @@ TURN_FIELDS: dict[str, list[tuple[str, str]]] = {
                                     ("remaining_disagreements", "Remaining disagreements"),
                                     ("new_evidence_needed", "New evidence needed"),
                                     ("reflection", "Reflection")],
+    CouncilPhase.CHALLENGE_ANSWER.value: [("verdict", "Verdict"), ("confidence", "Confidence"),
+                                          ("answers", "Answers to the attacks"),
+                                          ("concession", "Concession")],
 }
 
 # Steps whose label alone would read badly as a heading.
-_TITLES = {"premortem": "Premortem", "position": "Positions (round 0)"}
+_TITLES = {"premortem": "Premortem", "position": "Positions (round 0)",
+           "challenge_answer": "Answers to the devil's advocate (deep mode)"}
 
 
 def turn_summary(phase: str, payload: dict[str, Any]) -> str:
@@ -63,6 +68,8 @@ def turn_summary(phase: str, payload: dict[str, Any]) -> str:
         return str(payload.get("updated_position") or payload.get("reflection") or "")
     if phase == CouncilPhase.PREMORTEM.value:
         return str(payload.get("failure_scenario", ""))
+    if phase == CouncilPhase.CHALLENGE_ANSWER.value:
+        return str(payload.get("concession") or "; ".join(payload.get("answers") or []))
     if phase == Phase.SYNTHESIS.value:
         path = payload.get("recommended_path") or payload.get("divergence_report") or {}
         if isinstance(path, dict):
@@ -215,6 +222,7 @@ def page_answer(result: BaseModel, words: Callable[..., str]) -> PageAnswer:
                   final=describe_split(result.verdicts_after, words)),
             why=describe_change(change, words)))
     facts += decision_facts(result, words)
+    facts += challenge_facts(result, words)
     path, report = result.recommended_path, result.divergence_report
     if path is not None:
         title, text = words("answer.decision"), path.recommendation
@@ -246,6 +254,23 @@ def decision_facts(result: DebateResult, words: Callable[..., str]) -> list[Answ
         facts.append(AnswerFact("overturn", words("overturn.title"), "; ".join(moved),
                                 why="; ".join(reasons)))
     return facts
+
+
+def challenge_facts(result: DebateResult, words: Callable[..., str]) -> list[AnswerFact]:
+    """Deep mode's challenge (``answer-challenge``, docs/protocols.md 1.7a): whether the
+    leading view survived the devil's advocate, or why none ran; who moved and what
+    moved them behind "why"."""
+    challenge = result.challenge
+    if challenge is None:
+        return []
+    reasons = []
+    for r in challenge.movers:
+        to = option_label(r.verdict_after, words) if r.verdict_after else "–"
+        mover = words("overturn.mover", agent=r.agent,
+                      from_=option_label(r.verdict_before or "–", words), to=to)
+        reasons.append(f"{mover}: {r.concession or words('overturn.no_concession')}")
+    return [AnswerFact("challenge", words("challenge.title"),
+                       challenge_outcome(challenge, words), why="; ".join(reasons))]
 
 
 # ------------------------------------------------------------------ values in words

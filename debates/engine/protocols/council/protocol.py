@@ -42,19 +42,23 @@ _AGENT_STEPS: dict[Phase, str] = {
     CouncilPhase.PREMORTEM: "premortem",
     CouncilPhase.POSITION: "position",
     CouncilPhase.CROSS_EXAM: "cross_exam",
+    CouncilPhase.CHALLENGE_ANSWER: "challenge_answer",
 }
 _PANEL_STEPS: dict[Phase, tuple[str, bool]] = {
-    CouncilPhase.COMPOSE: ("compose", False), Phase.SYNTHESIS: ("synthesis", True),
+    CouncilPhase.COMPOSE: ("compose", False), CouncilPhase.CHALLENGE: ("challenge", False),
+    Phase.SYNTHESIS: ("synthesis", True),
     Phase.VERIFY: ("verifier", True)}
 
 
 class CouncilProtocol(DebateProtocol):
     name = "council"
     label = "Council"
-    description = "compose → premortem → position → cross-examination → synthesis"
+    description = ("compose → premortem → position → cross-examination → (deep: challenge) → "
+                   "synthesis")
     result_model = DebateResult
     phases = (CouncilPhase.COMPOSE, CouncilPhase.PREMORTEM, CouncilPhase.POSITION,
-              CouncilPhase.CROSS_EXAM, Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE)
+              CouncilPhase.CROSS_EXAM, CouncilPhase.CHALLENGE, CouncilPhase.CHALLENGE_ANSWER,
+              Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE)
     state_view = CouncilState
     more_rounds = True
     votes = True
@@ -117,6 +121,8 @@ class CouncilProtocol(DebateProtocol):
     def _request(self, state: DebateState, step: Step, ask: Ask, compaction: int) -> Request:
         if step.phase is CouncilPhase.COMPOSE:
             messages, hints = steps.compose_messages(state)
+        elif step.phase is CouncilPhase.CHALLENGE:
+            messages, hints = steps.challenge_messages(state, compaction)
         elif step.phase is Phase.SYNTHESIS:
             messages, hints = synthesis.synthesis_messages(state, compaction)
         elif step.phase is Phase.VERIFY:
@@ -174,6 +180,14 @@ class CouncilProtocol(DebateProtocol):
             else:
                 done = council(state).step_complete(step)
             steps.append(PageStep(step_label(step).replace(" ", "-"), step_label(step), done))
+        # Deep mode's challenge, the advocate's case and the panel's answers, shown once
+        # debating has stopped with a leading view (docs/protocols.md 1.7a).
+        view = council(state)
+        if view.challenge_due or state.turn(CouncilPhase.CHALLENGE) is not None:
+            steps.append(PageStep("challenge", "challenge",
+                                  state.turn(CouncilPhase.CHALLENGE) is not None))
+            steps.append(PageStep("challenge_answer", "challenge_answer", view.challenge_ran
+                                  and view.step_complete(Step(CouncilPhase.CHALLENGE_ANSWER))))
         # Synthesis and its verifier are one step on the page.
         steps.append(PageStep("synthesis", "synthesis", state.turn(Phase.VERIFY) is not None))
         return steps
@@ -202,8 +216,9 @@ class CouncilProtocol(DebateProtocol):
         return metrics
 
     def panel_steps(self, state: DebateState, rounds: int) -> list[Step]:
+        answers = [Step(CouncilPhase.CHALLENGE_ANSWER)] if council(state).challenge_ran else []
         return [Step(CouncilPhase.PREMORTEM), Step(CouncilPhase.POSITION),
-                *(Step(CouncilPhase.CROSS_EXAM, r) for r in range(1, rounds + 1))]
+                *(Step(CouncilPhase.CROSS_EXAM, r) for r in range(1, rounds + 1)), *answers]
 
     def page_diagnostic(self, state: DebateState, result: BaseModel | None,
                         metrics: list[RoundMetrics]) -> tuple[Diagnostic | None, str]:

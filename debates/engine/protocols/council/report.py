@@ -8,7 +8,7 @@ from ...i18n import option_label, step_words
 from ...markdown import cell, inline
 from ..report_parts import evidence_section, not_advice, quality_lines
 from .labels import labels as translator
-from .schemas import DebateResult, VerdictSplit
+from .schemas import ChallengeRecord, DebateResult, VerdictSplit
 from .verdicts import describe
 
 
@@ -68,6 +68,50 @@ def overturn_section(result: DebateResult, t: Callable[..., str]) -> list[str]:
     return [*out, ""]
 
 
+def challenge_outcome(challenge: ChallengeRecord, t: Callable[..., str]) -> str:
+    """In a line: why no challenge ran, or whether the leading view survived it."""
+    if not challenge.ran:
+        return challenge.skipped
+    target = option_label(challenge.target_verdict or "–", t)
+    movers = challenge.movers
+    if not movers:
+        return t("challenge.survived", target=target)
+    return t("challenge.moved", target=target, n=len(movers), of=len(challenge.responses))
+
+
+def challenge_section(result: DebateResult, t: Callable[..., str]) -> list[str]:
+    """Deep mode's challenge (docs/protocols.md 1.7a): the devil's advocate's attacks,
+    each agent's answer and who moved, with the concession that moved it."""
+    challenge = result.challenge
+    if challenge is None:
+        return []
+    out = [f"## {t('challenge.title')}", "", inline(challenge_outcome(challenge, t)), ""]
+    if not challenge.ran:
+        return out
+    out += [f"**{t('challenge.attacks')}:**", ""]
+    out += [f"{n}. {inline(a.claim)} — *{t('challenge.if_true')}:* "
+            f"{inline(a.would_have_to_be_true)}" for n, a in enumerate(challenge.attacks, 1)]
+    out += ["", f"**{t('challenge.answers')}:**", ""]
+    for r in challenge.responses:
+        before = option_label(r.verdict_before, t) if r.verdict_before else "–"
+        after = option_label(r.verdict_after, t) if r.verdict_after else "–"
+        if r.failed:
+            move = t("challenge.failed", verdict=before)
+        elif r.verdict_after != r.verdict_before:
+            move = t("overturn.mover", agent=inline(r.agent), from_=inline(before),
+                     to=inline(after))
+        else:
+            move = t("challenge.held", agent=inline(r.agent), verdict=inline(after))
+        confidence = f" ({_num(r.confidence_before)} → {_num(r.confidence_after)})" \
+            if not r.failed else ""
+        out.append(f"- **{move}**{confidence}")
+        out += [f"  - {inline(a)}" for a in r.answers]
+        if r.verdict_after != r.verdict_before and not r.failed:
+            out.append(f"  - *{t('challenge.concession')}:* "
+                       + inline(r.concession or t("overturn.no_concession")))
+    return [*out, ""]
+
+
 def render_markdown(result: DebateResult) -> str:
     t = translator(result.language)
     cfg = result.config
@@ -112,6 +156,7 @@ def render_markdown(result: DebateResult) -> str:
         out.append(f"**{t('degraded')}:** " + " ".join(map(inline, result.degraded_notes)))
     out.append("")
     out += overturn_section(result, t)
+    out += challenge_section(result, t)
 
     if result.recommended_path is not None:
         p = result.recommended_path

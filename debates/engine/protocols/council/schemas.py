@@ -126,6 +126,39 @@ class CrossExamination(MayCite):
         return value
 
 
+class Attack(Strict):
+    """One line of the devil's advocate's case against the leading view."""
+
+    claim: NonEmpty
+    # What would have to be true for the claim to sink the leading view: the test a
+    # panel member's answer can meet or fail.
+    would_have_to_be_true: NonEmpty
+
+
+class Challenge(Strict):
+    """The devil's advocate's answer (deep mode, docs/protocols.md 1.7a): the strongest
+    case against the leading view. Its verdict field is one of the debate's options in
+    the schema sent (``verdicts.challenge_schema``)."""
+
+    target_verdict: str
+    attacks: list[Attack] = Field(min_length=1)
+
+
+class ChallengeAnswer(Strict):
+    """One agent's answer to the challenge: its verdict after it (the same one to hold),
+    its confidence, an answer to each attack in order, and a concession when it moves."""
+
+    verdict: str
+    confidence: Confidence
+    answers: list[NonEmpty] = Field(min_length=1)
+    concession: str | None = None
+
+    @field_validator("concession")
+    @classmethod
+    def _blank_is_none(cls, value: str | None) -> str | None:
+        return value.strip() or None if value is not None else None
+
+
 class RiskStatus(StrEnum):
     MITIGATED = "mitigated"
     PARTIALLY = "partially"
@@ -287,6 +320,43 @@ class MovedAgent(BaseModel):
     final_stance: str | None = None
 
 
+class ChallengeResponse(BaseModel):
+    """How one agent answered the challenge."""
+
+    agent: str
+    verdict_before: str | None  # its verdict after the last round
+    verdict_after: str | None  # after the challenge (None: its answer failed, kept)
+    confidence_before: float | None = None
+    confidence_after: float | None = None
+    answers: list[str] = Field(default_factory=list)
+    concession: str | None = None
+    moved: bool = False  # left the target verdict for another
+    failed: bool = False  # its answer failed: its verdict is carried forward
+
+
+class ChallengeRecord(BaseModel):
+    """The deep mode's challenge round (docs/protocols.md 1.7a): whether it ran, and if
+    so the devil's advocate's case, every agent's answer and who moved."""
+
+    ran: bool
+    # Why it did not run (no leading view, or the advocate's call failed), in the
+    # debate's language; "" when it ran.
+    skipped: str = ""
+    target_verdict: str | None = None
+    attacks: list[Attack] = Field(default_factory=list)
+    responses: list[ChallengeResponse] = Field(default_factory=list)
+    model: str | None = None
+
+    @property
+    def movers(self) -> list[ChallengeResponse]:
+        return [r for r in self.responses if r.moved]
+
+    @property
+    def survived(self) -> bool:
+        """Whether the leading view came through: it ran and nobody left it."""
+        return self.ran and not self.movers
+
+
 class DebateResult(ProtocolResult):
     mode: Mode
     agents: list[AgentResult]
@@ -313,6 +383,9 @@ class DebateResult(ProtocolResult):
     # When the debate overturned the independent plurality: the agents who left it,
     # with their concessions (empty otherwise).
     overturn_movers: list[MovedAgent] = Field(default_factory=list)
+    # Deep mode's challenge round (docs/protocols.md 1.7a); None in other modes and in
+    # results stored before it existed. The final verdicts above are read after it.
+    challenge: ChallengeRecord | None = None
 
     json_head = ("question", "language", "protocol", "mode", "config", "prompt_version",
                  "simulated")

@@ -18,7 +18,15 @@ from typing import TYPE_CHECKING, Any
 from ...language import detect_language
 from ...options import CONDITIONAL, YES_NO, options_from_question
 from ...schemas import JudgeGrade, VerifierReport
-from .schemas import ComposedPanel, CrossExamination, Position, Premortem, SynthesisNarrative
+from .schemas import (
+    Challenge,
+    ChallengeAnswer,
+    ComposedPanel,
+    CrossExamination,
+    Position,
+    Premortem,
+    SynthesisNarrative,
+)
 
 if TYPE_CHECKING:
     from ...sim.generate import CallContext, Generator
@@ -298,6 +306,48 @@ def _cross_exam(ctx: CallContext) -> dict[str, Any]:
     }
 
 
+def _challenge(ctx: CallContext) -> dict[str, Any]:
+    """The devil's advocate: two or three attacks on the target verdict."""
+    writer = ctx.writer(ctx.rng())
+    options = _options(ctx)
+    target = str(ctx.hints.get("target") or options[0])
+    claims = writer.many(ctx.banks.reasons, 2, 3)
+    return {"target_verdict": target,
+            "attacks": [{"claim": claim, "would_have_to_be_true": writer.one(ctx.banks.assumptions)}
+                        for claim in claims]}
+
+
+def _challenge_answer(ctx: CallContext) -> dict[str, Any]:
+    """An agent's answer: a scripted one as written; otherwise it holds its verdict
+    (one in seven comes round to another option, conceding), a little less sure."""
+    rng = ctx.rng()
+    writer = ctx.writer(rng)
+    options = _options(ctx)
+    own = ctx.hints.get("own_verdict")
+    verdict = own if own in options else options[0]
+    own_confidence = ctx.hints.get("own_confidence")
+    confidence = float(own_confidence) if isinstance(own_confidence, int | float) else 0.6
+    answers = [writer.one(ctx.banks.reflections)
+               for _ in range(max(1, int(ctx.hints.get("attacks") or 1)))]
+    scripted = ctx.script.agent(ctx.agent_name) if ctx.script else None
+    concession = None
+    if scripted is not None:
+        if scripted.challenge is not None:
+            verdict = scripted.challenge.verdict or verdict
+            if scripted.challenge.confidence is not None:
+                confidence = scripted.challenge.confidence
+            concession = scripted.challenge.concession
+    elif rng.random() < 1 / 7:
+        verdict = next((o for o in options if o != verdict), verdict)
+        concession = writer.one(ctx.banks.views)
+    else:
+        confidence = round(_clamp(confidence - rng.uniform(0.0, 0.08), 0.05, 0.95), 2)
+    if verdict != own and concession is None and scripted is None:
+        concession = writer.one(ctx.banks.views)
+    return {"verdict": verdict, "confidence": confidence, "answers": answers,
+            "concession": concession}
+
+
 def _synthesis(ctx: CallContext) -> dict[str, Any]:
     rng = ctx.rng()
     writer = ctx.writer(rng)
@@ -420,6 +470,8 @@ GENERATORS: dict[type, Generator] = {
     Premortem: _premortem,
     Position: _position,
     CrossExamination: _cross_exam,
+    Challenge: _challenge,
+    ChallengeAnswer: _challenge_answer,
     SynthesisNarrative: _synthesis,
     VerifierReport: _verify,
     JudgeGrade: _judge,

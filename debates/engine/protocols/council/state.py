@@ -17,11 +17,12 @@ from pydantic import BaseModel
 from ...i18n import translator
 from ...options import options_from_question
 from ...points import KINDS, Ledger, LedgerItem
-from ...schemas import Persona, Phase, StopReason, TurnStatus
+from ...schemas import Mode, Persona, Phase, StopReason, TurnStatus
 from ...state import DebateState, StateView, Step
 from . import convergence, verdicts
 from .phases import CouncilPhase
 from .schemas import (
+    ChallengeAnswer,
     ComposedPanel,
     CrossExamination,
     Diagnostic,
@@ -45,6 +46,9 @@ def council(state: DebateState) -> CouncilState:
 def step_label(step: Step) -> str:
     """"round N" for a cross-examination round, else the phase."""
     return f"round {step.round}" if step.phase is CouncilPhase.CROSS_EXAM else step.phase.value
+
+
+CHALLENGE_STEPS = (CouncilPhase.CHALLENGE, CouncilPhase.CHALLENGE_ANSWER)
 
 
 def step_order(step: Step) -> tuple[int, int]:
@@ -337,6 +341,53 @@ class CouncilState(StateView):
                 "explain.stopped_by_user", n=self.completed_rounds) + split
         return None
 
+    # ------------------------------------------------------------------ the challenge
+
+    @property
+    def deep(self) -> bool:
+        return self.state.config.mode is Mode.DEEP
+
+    def leading_view(self) -> str | None:
+        """The verdict a majority of the counted agents hold after the last round (what
+        a challenge attacks); None on a split panel."""
+        return verdicts.majority_of(self.verdict_split(self.completed_rounds))
+
+    @property
+    def challenge_due(self) -> bool:
+        """Deep mode, debating has stopped and a majority leads: one challenge round
+        runs before the synthesis (docs/protocols.md 1.7a)."""
+        return self.deep and self.stop() is not None and self.leading_view() is not None
+
+    @property
+    def challenge_ran(self) -> bool:
+        """The devil's advocate answered: the panel answers it, and its answers count."""
+        return self.challenge_due and self.state.ok_payload(
+            CouncilPhase.CHALLENGE, 0, -1) is not None
+
+    def challenge_answer(self, agent: int) -> ChallengeAnswer | None:
+        if not self.challenge_ran:
+            return None
+        return self._parsed(CouncilPhase.CHALLENGE_ANSWER, 0, agent, ChallengeAnswer)
+
+    def final_verdict(self, agent: int) -> str | None:
+        """The agent's verdict at the end: its challenge answer's, else the last round's."""
+        answer = self.challenge_answer(agent)
+        if answer is not None:
+            return verdicts.normalize(answer.verdict, self.options)
+        return self.verdict(agent, self.completed_rounds)
+
+    def final_confidence(self, agent: int) -> float | None:
+        answer = self.challenge_answer(agent)
+        if answer is not None:
+            return answer.confidence
+        return self.confidence(agent, self.completed_rounds)
+
+    def final_split(self) -> VerdictSplit | None:
+        """The counted agents' final verdicts (after any challenge)."""
+        return verdicts.split([self.final_verdict(i)
+                               for i in self.counted_agents(self.completed_rounds)],
+                              self.options)
+
     # ------------------------------------------------------------------ progress
 
     def failure(self) -> str | None:
@@ -388,17 +439,33 @@ class CouncilState(StateView):
                 return Step(phase)
         if self.stop() is None:
             return Step(CouncilPhase.CROSS_EXAM, self.completed_rounds + 1)
+        if (challenge := self._challenge_step()) is not None:
+            return challenge
         if self.state.turn(Phase.SYNTHESIS) is None:
             return Step(Phase.SYNTHESIS)
         if self.state.turn(Phase.VERIFY) is None:
             return Step(Phase.VERIFY)
         return None
 
+    def _challenge_step(self) -> Step | None:
+        """The challenge's next step once debating has stopped (docs/protocols.md 1.7a):
+        the devil's advocate, then the panel's answers; None when it is done or not due."""
+        if not self.challenge_due:
+            return None
+        if self.state.turn(CouncilPhase.CHALLENGE) is None:
+            return Step(CouncilPhase.CHALLENGE)
+        if self.challenge_ran and not self.step_complete(Step(CouncilPhase.CHALLENGE_ANSWER)):
+            return Step(CouncilPhase.CHALLENGE_ANSWER)
+        return None
+
     def request_more_round(self) -> None:
         """"One more round" after a stop: the next round runs whatever the rule says,
-        and the old synthesis (its check and its grade) no longer describes the debate."""
+        and the old synthesis (its check and its grade) no longer describes the debate,
+        nor does an old challenge: a new one attacks the view the new round leads with."""
         self.state.forced_rounds = self.completed_rounds + 1
         self.state.stop_requested = False
-        for phase in (Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE):
+        for phase in (Phase.SYNTHESIS, Phase.VERIFY, Phase.JUDGE, CouncilPhase.CHALLENGE):
             self.state.turns.pop((phase.value, 0, -1), None)
+        for i in range(len(self.personas)):
+            self.state.turns.pop((CouncilPhase.CHALLENGE_ANSWER.value, 0, i), None)
         self.state.changed()

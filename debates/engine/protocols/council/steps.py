@@ -15,10 +15,11 @@ from ... import prompts
 from ...points import DISAGREEMENT
 from ...schemas import Phase, VerifierReport
 from ...state import DebateState, Step
+from ..base import PANEL
 from ..sourced import sourced_messages
 from . import verdicts
 from .phases import CouncilPhase
-from .schemas import Premortem, SynthesisNarrative, composed_panel_of
+from .schemas import Attack, Challenge, Premortem, SynthesisNarrative, composed_panel_of
 from .state import council
 
 PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
@@ -175,6 +176,10 @@ def step_schema(state: DebateState, step: Step) -> type[BaseModel]:
         return verdicts.position_schema(state.options)
     if step.phase is CouncilPhase.CROSS_EXAM:
         return verdicts.cross_exam_schema(state.options)
+    if step.phase is CouncilPhase.CHALLENGE:
+        return verdicts.challenge_schema(state.options)
+    if step.phase is CouncilPhase.CHALLENGE_ANSWER:
+        return verdicts.challenge_answer_schema(state.options)
     answers: dict[Phase, type[BaseModel]] = {
         CouncilPhase.PREMORTEM: Premortem, Phase.SYNTHESIS: SynthesisNarrative,
         Phase.VERIFY: VerifierReport}
@@ -190,6 +195,8 @@ def agent_request(
     schema = step_schema(state, step)
     if step.phase is CouncilPhase.PREMORTEM:
         user = PROMPTS.render("premortem")
+    elif step.phase is CouncilPhase.CHALLENGE_ANSWER:
+        user = _challenge_answer_prompt(state, agent, hints)
     elif step.phase is CouncilPhase.POSITION:
         premortem = council(state).premortem(agent)
         assert premortem is not None
@@ -264,3 +271,64 @@ def compose_messages(state: DebateState) -> tuple[list[dict[str, str]], dict[str
         head=prompts.head(state.language, state.question, state.context), own="",
         user=user, schema=composed_panel_of(needed))
     return messages, hints
+
+
+# ---------------------------------------------------------------------- the challenge
+# Deep mode's challenge round (docs/protocols.md 1.7a): a devil's advocate outside the
+# panel attacks the leading view, then every agent answers it.
+
+
+def challenge(state: DebateState) -> Challenge | None:
+    """The devil's advocate's case, when it answered."""
+    payload = state.ok_payload(CouncilPhase.CHALLENGE, 0, PANEL)
+    return Challenge.model_validate(payload) if payload is not None else None
+
+
+def attack_lines(attacks: list[Attack]) -> str:
+    return "\n".join(f"{n}. {a.claim} (would have to be true: {a.would_have_to_be_true})"
+                     for n, a in enumerate(attacks, 1)) or "(none)"
+
+
+def challenge_messages(state: DebateState, compaction: int = 0
+                       ) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The devil's advocate's prompt: the leading view and every counted agent's final
+    stance (no names: it attacks the view, not who holds it); shortened, stances are
+    cut to their first 300 characters."""
+    view = council(state)
+    last = view.completed_rounds
+    target = view.leading_view()
+    assert target is not None
+    split = view.verdict_split(last)
+    assert split is not None
+    positions = []
+    for i in view.counted_agents(last):
+        stance = view.stance(i, last) or ""
+        if compaction >= 2:
+            stance = stance[:300]
+        positions.append(f"- [{view.verdict(i, last) or 'no verdict'}] {stance} "
+                         f"({view.confidence(i, last) or 0.0:.2f})")
+    hints: dict[str, Any] = {"question": state.question, "language": state.language,
+                             "options": state.options, "target": target}
+    user = PROMPTS.render("challenge", rounds=last, target=target,
+                          supporters=split.supporters, agents=split.of,
+                          options=", ".join(state.options),
+                          positions="\n".join(positions) or "(none)")
+    model = state.config.model_for(CouncilPhase.CHALLENGE.value)
+    return sourced_messages(
+        state, model, own="", user=user, schema=step_schema(state, Step(CouncilPhase.CHALLENGE)),
+        hints=hints, focus=target, compaction=compaction), hints
+
+
+def _challenge_answer_prompt(state: DebateState, agent: int, hints: dict[str, Any]) -> str:
+    view = council(state)
+    last = view.completed_rounds
+    case = challenge(state)
+    assert case is not None
+    own_verdict = view.verdict(agent, last)
+    hints.update(own_verdict=own_verdict, own_confidence=view.confidence(agent, last),
+                 target=case.target_verdict, attacks=len(case.attacks))
+    return PROMPTS.render(
+        "challenge_answer", target=case.target_verdict,
+        own_stance=view.stance(agent, last), own_verdict=own_verdict or "(none)",
+        own_confidence=f"{view.confidence(agent, last) or 0.0:.2f}",
+        options=", ".join(state.options), attacks=attack_lines(case.attacks))

@@ -35,6 +35,8 @@ from .phases import CouncilPhase
 from .schemas import (
     AgentResult,
     AgentView,
+    ChallengeRecord,
+    ChallengeResponse,
     ClusteredItem,
     Compaction,
     DebateResult,
@@ -45,6 +47,7 @@ from .schemas import (
     SynthesisNarrative,
 )
 from .state import council, step_label
+from .steps import attack_lines, challenge
 
 PROMPTS = prompts.beside(__file__)  # its own templates, in ./prompts
 
@@ -101,10 +104,9 @@ def agent_model(state: DebateState, agent: int) -> str:
 
 
 def votes(state: DebateState) -> tuple[VoteTally | None, VoteTally | None]:
-    """The independent vote (round 0) and the final one, as the result derives them
-    (``change.derive``): both or neither."""
-    last = council(state).completed_rounds
-    before, after = council(state).verdict_split(0), council(state).verdict_split(last)
+    """The independent vote (round 0) and the final one (after any challenge), as the
+    result derives them (``change.derive``): both or neither."""
+    before, after = council(state).verdict_split(0), council(state).final_split()
     if before is None or after is None:
         return None, None
     agents = len(state.personas)
@@ -138,12 +140,15 @@ def overturn_movers(state: DebateState) -> list[MovedAgent]:
     view = council(state)
     movers = []
     for i in counted_agents(state):
-        if view.verdict(i, 0) != first.plurality or view.verdict(i, last) == first.plurality:
+        if view.verdict(i, 0) != first.plurality or view.final_verdict(i) == first.plurality:
             continue
         concessions = [c for r in range(1, last + 1)
                        if (exam := view.cross_exam(i, r)) is not None for c in exam.concessions]
+        answer = view.challenge_answer(i)
+        if answer is not None and answer.concession:
+            concessions.append(answer.concession)
         movers.append(MovedAgent(agent=state.personas[i].name, from_verdict=first.plurality,
-                                 to_verdict=view.verdict(i, last), concessions=concessions,
+                                 to_verdict=view.final_verdict(i), concessions=concessions,
                                  final_stance=view.stance(i, last)))
     return movers
 
@@ -190,9 +195,9 @@ def synthesis_messages(
         carried = (f" [failed in {step_label(failed)}: last stance carried forward]"
                    if i not in finals and failed is not None else "")
         line = (
-            f"- {names[i].name}: [{council(state).verdict(i, last) or 'no verdict'}] "
+            f"- {names[i].name}: [{council(state).final_verdict(i) or 'no verdict'}] "
             f"{council(state).stance(i, last)} (confidence "
-            f"{council(state).confidence(i, last):.2f}){carried}"
+            f"{council(state).final_confidence(i) or 0.0:.2f}){carried}"
         )
         if compaction < 3:
             assumptions = position.key_assumptions[:per_agent]
@@ -219,6 +224,7 @@ def synthesis_messages(
         concessions=concessions,
         risks=_risk_lines(risks, compaction),
         path_instruction=path,
+        challenge=challenge_block(state, compaction),
     )
     hints: dict[str, Any] = {
         "question": state.question,
@@ -254,6 +260,63 @@ def decision_check(state: DebateState) -> Callable[[Any], str | None]:
                 f"names no decision. Keep the rest and write {wanted}.")
 
     return lacks
+
+
+def challenge_block(state: DebateState, compaction: int = 0) -> str:
+    """What the synthesizer is told of deep mode's challenge (docs/protocols.md 1.7a):
+    the devil's advocate's attacks and every agent's answer, who moved and why; empty
+    when none ran. From level 2 the answers are cut to the verdicts and concessions."""
+    view = council(state)
+    case = challenge(state) if view.challenge_ran else None
+    if case is None:
+        return ""
+    lines = [f"\nA devil's advocate then attacked the leading view, {case.target_verdict}:",
+             attack_lines(case.attacks), "The panel's answers (final positions above are "
+             "after them):"]
+    last = view.completed_rounds
+    for i in view.counted_agents(last):
+        answer = view.challenge_answer(i)
+        if answer is None:
+            continue
+        before, after = view.verdict(i, last), view.final_verdict(i)
+        move = (f"moved {before} → {after}, conceding: {answer.concession or '(nothing)'}"
+                if after != before else f"held {after}")
+        said = "" if compaction >= 2 else " — " + " | ".join(answer.answers)
+        lines.append(f"- {state.personas[i].name}: {move}{said}")
+    lines.append("Say in weakest_evidence whether the leading view survived the challenge.")
+    return "\n".join(lines) + "\n"
+
+
+def challenge_record(state: DebateState) -> ChallengeRecord | None:
+    """The result's account of the challenge: None outside deep mode; in deep mode,
+    why it did not run (a split panel, the advocate's call failed) or the case and
+    every counted agent's answer."""
+    view = council(state)
+    if not view.deep:
+        return None
+    t = translator(state.language)
+    if not view.challenge_due:
+        return ChallengeRecord(ran=False, skipped=t("challenge.skipped.split"))
+    turn = state.turn(CouncilPhase.CHALLENGE)
+    case = challenge(state)
+    if case is None or turn is None:
+        return ChallengeRecord(ran=False, skipped=t(
+            "challenge.skipped.failed", error=turn.error if turn else "–"))
+    last = view.completed_rounds
+    responses = []
+    for i in view.counted_agents(last):
+        answer = view.challenge_answer(i)
+        before, after = view.verdict(i, last), view.final_verdict(i)
+        responses.append(ChallengeResponse(
+            agent=state.personas[i].name, verdict_before=before, verdict_after=after,
+            confidence_before=view.confidence(i, last),
+            confidence_after=view.final_confidence(i),
+            answers=list(answer.answers) if answer else [],
+            concession=answer.concession if answer else None,
+            moved=before == case.target_verdict and after != before,
+            failed=answer is None))
+    return ChallengeRecord(ran=True, target_verdict=case.target_verdict,
+                           attacks=case.attacks, responses=responses, model=turn.model)
 
 
 def _concession_lines(state: DebateState, finals: list[int], last: int, compaction: int) -> str:
@@ -406,7 +469,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
     finals = final_agents(state)
     # The decision's split, before (round 0: the baseline answer) and after: counted
     # on verdicts, not on how alike stances read.
-    before, after = council(state).verdict_split(0), council(state).verdict_split(last)
+    before, after = council(state).verdict_split(0), council(state).final_split()
     leading = after.leading if after else None
 
     follow_up = {f.risk_id: f for f in narrative.risk_follow_up}
@@ -434,16 +497,16 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
                 initial_stance=position.stance if position else None,
                 initial_confidence=position.confidence if position else None,
                 final_stance=council(state).stance(i, last) if i in finals else None,
-                final_confidence=council(state).confidence(i, last) if i in finals else None,
+                final_confidence=view.final_confidence(i) if i in finals else None,
                 key_assumptions=position.key_assumptions if position else [],
                 confidence_by_round=[view.confidence(i, r) if i in answered[r] else None
                                      for r in range(last + 1)],
                 initial_verdict=council(state).verdict(i, 0) if position else None,
-                final_verdict=council(state).verdict(i, last) if i in finals else None,
+                final_verdict=view.final_verdict(i) if i in finals else None,
                 verdict_by_round=[view.verdict(i, r) if i in answered[r] else None
                                   for r in range(last + 1)],
                 in_final_majority=(
-                    leading is not None and council(state).verdict(i, last) == leading
+                    leading is not None and view.final_verdict(i) == leading
                 )
                 if i in finals
                 else None,
@@ -493,6 +556,7 @@ def build_result(state: DebateState, usage: Usage) -> DebateResult:
         decision_rule=decision.rule,
         decision_rule_source=decision.source,
         overturn_movers=overturn_movers(state),
+        challenge=challenge_record(state),
     ))
 
 
@@ -512,11 +576,10 @@ def synthesis_claims(narrative: SynthesisNarrative) -> list[str]:
 def evidence(state: DebateState, narrative: SynthesisNarrative) -> EvidenceReport | None:
     """The sources' evidence: sides are the agents' final verdicts, and a passage cited
     in a remaining disagreement is contested (protocols/evidence.py)."""
-    last = council(state).completed_rounds
     view = council(state)
     return evidence_report(state, EvidenceRules(
         step_label=step_label,
-        side=lambda agent: view.verdict(agent, last) if agent >= 0 else None,
+        side=lambda agent: view.final_verdict(agent) if agent >= 0 else None,
         disputed=frozenset({"remaining_disagreements"}),
         claims=synthesis_claims(narrative)))
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from ...schemas import Phase, Turn, TurnStatus
 from ...state import DebateState, Step
+from .phases import CouncilPhase
 from .state import step_label, step_order
+
+ADVOCATE = "Devil's advocate"  # the challenge's one call, from outside the panel
 
 
 def _turn_lines(turn: Turn) -> list[str]:
@@ -13,7 +16,9 @@ def _turn_lines(turn: Turn) -> list[str]:
     lines = []
     for key, value in (turn.payload or {}).items():
         if isinstance(value, list):
-            shown = "; ".join(str(v) for v in value) or "–"
+            # The advocate's attacks are objects: their claim, then its condition.
+            shown = "; ".join(" — ".join(map(str, v.values())) if isinstance(v, dict)
+                              else str(v) for v in value) or "–"
         else:
             shown = "–" if value is None else str(value)
         lines.append(f"- **{key}:** {shown}")
@@ -23,7 +28,8 @@ def _turn_lines(turn: Turn) -> list[str]:
 def turns_in_order(state: DebateState) -> list[tuple[Step, list[Turn]]]:
     groups: dict[tuple[str, int], list[Turn]] = {}
     for turn in state.turns.values():
-        if turn.agent >= 0:
+        # Panel calls are the result's; the devil's advocate is a turn of the debate.
+        if turn.agent >= 0 or turn.phase is CouncilPhase.CHALLENGE:
             groups.setdefault((turn.phase.value, turn.round), []).append(turn)
     steps = sorted((Step(Phase(p), r) for p, r in groups), key=step_order)
     return [
@@ -37,5 +43,6 @@ def render_transcript(state: DebateState) -> str:
     for step, turns in turns_in_order(state):
         out += [f"## {step_label(step)}", ""]
         for turn in turns:
-            out += [f"### {state.personas[turn.agent].name}", "", *_turn_lines(turn), ""]
+            name = state.personas[turn.agent].name if turn.agent >= 0 else ADVOCATE
+            out += [f"### {name}", "", *_turn_lines(turn), ""]
     return "\n".join(out) + "\n"

@@ -16,7 +16,7 @@ from pydantic import BaseModel, BeforeValidator, create_model
 
 from ...i18n import option_label
 from ...options import CONDITIONAL, MAX_OPTIONS, clean_options, normalize, options_from_question
-from .schemas import CrossExamination, Position, VerdictSplit
+from .schemas import Challenge, ChallengeAnswer, CrossExamination, Position, VerdictSplit
 
 # Converged needs at least this share on one verdict: all of 3, 3 of 4, 4 of 5, 5 of 6.
 AGREEMENT_NEEDED = 0.75
@@ -35,12 +35,14 @@ def composed_options(raw: Sequence[str], question: str) -> list[str]:
 
 
 @cache
-def _constrained(options: tuple[str, ...]) -> tuple[type[BaseModel], type[BaseModel]]:
+def _constrained(options: tuple[str, ...]) -> tuple[type[BaseModel], ...]:
     choice = Annotated[Literal[options], BeforeValidator(lambda v: normalize(v, options))]  # type: ignore[valid-type]
     position = create_model("Position", __base__=Position, verdict=(choice, ...))
     exam = create_model("CrossExamination", __base__=CrossExamination,
                         updated_verdict=(choice | None, None))
-    return position, exam
+    challenge = create_model("Challenge", __base__=Challenge, target_verdict=(choice, ...))
+    answer = create_model("ChallengeAnswer", __base__=ChallengeAnswer, verdict=(choice, ...))
+    return position, exam, challenge, answer
 
 
 def position_schema(options: Sequence[str]) -> type[BaseModel]:
@@ -50,6 +52,24 @@ def position_schema(options: Sequence[str]) -> type[BaseModel]:
 
 def cross_exam_schema(options: Sequence[str]) -> type[BaseModel]:
     return _constrained(tuple(options))[1]
+
+
+def challenge_schema(options: Sequence[str]) -> type[BaseModel]:
+    """The devil's advocate's ``Challenge``: its target verdict one of ``options``."""
+    return _constrained(tuple(options))[2]
+
+
+def challenge_answer_schema(options: Sequence[str]) -> type[BaseModel]:
+    """An agent's ``ChallengeAnswer``: its verdict one of ``options``."""
+    return _constrained(tuple(options))[3]
+
+
+def majority_of(split_: VerdictSplit | None) -> str | None:
+    """The leading view a challenge attacks: a verdict held by more than half of the
+    counted agents; None on a split panel (docs/protocols.md 1.7a)."""
+    if split_ is None or split_.leading is None or split_.supporters * 2 <= split_.of:
+        return None
+    return split_.leading
 
 
 def split(verdicts: Sequence[str | None], options: Sequence[str]) -> VerdictSplit | None:
