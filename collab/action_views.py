@@ -79,7 +79,8 @@ def actions(request: HttpRequest, code: str) -> HttpResponse:
         except services.CommentError as exc:
             error = str(exc)
         else:
-            messages.success(request, ui("site.collab.msg.given", about=action.about,
+            messages.success(request, ui("site.collab.msg.given",
+                                         about=action.target_ref or ui("site.collab.general"),
                                          name=form.cleaned_data["owner"].get_username()))
             return redirect(_synthesis_url(debate, f"action-{action.code}"))
     follow = selectors.synthesis_follow_up(debate=debate)

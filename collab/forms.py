@@ -44,7 +44,8 @@ class ActionForm(forms.Form):
                             label=ui_lazy("site.collab.form.what"),
                             help_text=ui_lazy("site.collab.form.what_help"))
     owner = MemberChoiceField(queryset=User.objects.none(),
-                              label=ui_lazy("site.collab.form.owner"), empty_label=None, help_text=ui_lazy("site.collab.form.owner_help"))
+                              label=ui_lazy("site.collab.form.owner"), empty_label=None,
+                              help_text=ui_lazy("site.collab.form.owner_help"))
     due_date = forms.DateField(label=ui_lazy("site.collab.form.due"),
                                widget=forms.DateInput(attrs={"type": "date"}))
 

@@ -33,7 +33,8 @@ class OutcomeForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["right_option"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [*((o, o) for o in options), (CANT_TELL, ui("site.decisions.form.cant_tell"))]
+        field.choices = [*((o, o) for o in options),
+                         (CANT_TELL, ui("site.decisions.form.cant_tell"))]
 
     def outcome_kwargs(self) -> dict[str, Any]:
         """The service's arguments; the service checks how they fit together."""

@@ -11,9 +11,9 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.language import user_language
 from audit.services import record
 from notifications.models import Channel, Notification, NotificationSettings
-from accounts.language import user_language
 from notifications.selectors import settings_for
 from notifications.wording import worded
 from view_kit.site_words import ENGLISH, ui

@@ -1,8 +1,9 @@
 """A notification's words in its reader's language: a site-catalogue key and the
 values that fill it, stored with the notification and worded when it is shown or
 mailed (docs/web.md, "Languages"). Values named ``role`` or ``reason`` are words of
-the catalogues themselves (a team role, a debate's stop reason), worded in the same
-language; the rest (names, questions, dates) are shown as written."""
+the catalogues themselves (a team role, a debate's stop reason), and an action
+``about`` the debate as a whole says "general", all worded in the same language;
+the rest (names, questions, dates) are shown as written."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from view_kit.site_words import language_of, ui
 
 
 def _value(name: str, value: Any, language: str | None) -> Any:
+    if name == "about" and value == "general":  # an action on the debate as a whole
+        return ui("site.collab.general", language)
     if name == "role":
         return ui(f"site.role.{value}", language)
     if name == "reason":
