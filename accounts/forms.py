@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from accounts.models import Membership, Team
-from view_kit.site_words import ui_lazy
+from view_kit.site_words import ui, ui_lazy
 
 
 class SignupForm(UserCreationForm):
@@ -40,8 +40,8 @@ class SignupForm(UserCreationForm):
 
 class PasswordChangeForm(DjangoPasswordChangeForm):
     revoke_api_tokens = forms.BooleanField(
-        required=False, label="Also revoke my API tokens",
-        help_text="Scripts and agents using them stop working; make new ones afterwards.",
+        required=False, label=ui_lazy("site.password.revoke_tokens"),
+        help_text=ui_lazy("site.password.revoke_tokens_help"),
     )
 
 
@@ -54,21 +54,23 @@ class ApiTokenForm(forms.Form):
     moment (None: never)."""
 
     NEVER, ON_DATE = "never", "date"
-    EXPIRY_CHOICES = [("7", "in 7 days"), ("30", "in 30 days"), ("90", "in 90 days"),
-                      (ON_DATE, "at the end of a date (UTC)"), (NEVER, "never")]
+    EXPIRY_CHOICES = [(key, ui_lazy(f"site.tokens.expiry.{key}"))
+                      for key in ("7", "30", "90", ON_DATE, NEVER)]
 
-    name = forms.CharField(max_length=100, help_text="What uses it, e.g. CI or a laptop agent.")
+    name = forms.CharField(max_length=100, label=ui_lazy("site.tokens.name"),
+                           help_text=ui_lazy("site.tokens.name_help"))
     # Absent (an older script posting only a name) means never, as before expiries.
     expires = forms.ChoiceField(choices=EXPIRY_CHOICES, required=False, initial="90",
-                                label="Expires")
-    expires_on = forms.DateField(required=False, label="Date",
-                                 help_text="For “at the end of a date”: the last day it works.",
+                                label=ui_lazy("site.tokens.expires"))
+    expires_on = forms.DateField(required=False, label=ui_lazy("site.tokens.date"),
+                                 help_text=ui_lazy("site.tokens.date_help"),
                                  widget=forms.DateInput(attrs={"type": "date"}))
-    read_only = forms.BooleanField(required=False, label="Read-only",
-                                   help_text="It can read but never change anything.")
+    read_only = forms.BooleanField(required=False, label=ui_lazy("site.tokens.read_only"),
+                                   help_text=ui_lazy("site.tokens.read_only_help"))
     team = forms.ModelChoiceField(queryset=Team.objects.none(), required=False,
-                                  to_field_name="code", empty_label="All my teams",
-                                  help_text="Limit it to one team: the others stay hidden.")
+                                  to_field_name="code", label=ui_lazy("site.team.label"),
+                                  empty_label=ui_lazy("site.tokens.all_teams"),
+                                  help_text=ui_lazy("site.tokens.team_help"))
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -81,9 +83,9 @@ class ApiTokenForm(forms.Form):
         if data.get("expires") == self.ON_DATE:
             day = data.get("expires_on")
             if day is None:
-                self.add_error("expires_on", "Pick the date the token expires on.")
+                self.add_error("expires_on", ui("site.tokens.pick_date"))
             elif day < timezone.now().date():
-                self.add_error("expires_on", "Pick today or a later date.")
+                self.add_error("expires_on", ui("site.tokens.pick_later"))
         return data
 
     def expires_at(self) -> datetime | None:
@@ -101,28 +103,33 @@ class RoleForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.Role.choices)
 
 
+ROLE_CHOICES = [(value, ui_lazy(f"site.teampage.role.{value}"))
+                for value in Membership.Role.values]
+
+
 class InvitationForm(forms.Form):
-    role = forms.ChoiceField(choices=Membership.Role.choices, initial=Membership.Role.VIEWER)
+    role = forms.ChoiceField(choices=ROLE_CHOICES, initial=Membership.Role.VIEWER,
+                             label=ui_lazy("site.team.role"))
     email = forms.EmailField(
-        required=False, help_text="Optional: mail the link, and only this address may accept."
+        required=False, label=ui_lazy("site.teampage.email"),
+        help_text=ui_lazy("site.teampage.email_help"),
     )
-    valid_days = forms.IntegerField(min_value=1, max_value=90, initial=7, label="Valid for (days)")
+    valid_days = forms.IntegerField(min_value=1, max_value=90, initial=7,
+                                    label=ui_lazy("site.teampage.valid_days"))
 
 
 class LimitsForm(forms.Form):
     monthly_budget_usd = forms.FloatField(
-        required=False, min_value=0, label="Monthly budget (USD)",
-        help_text="Empty: unlimited.",
+        required=False, min_value=0, label=ui_lazy("site.teampage.budget"),
+        help_text=ui_lazy("site.teampage.budget_help"),
     )
     debate_cost_cap_usd = forms.FloatField(
-        required=False, min_value=0, label="Per-debate cost cap (USD)", help_text="Empty: no cap."
+        required=False, min_value=0, label=ui_lazy("site.teampage.cap_field"),
+        help_text=ui_lazy("site.teampage.cap_help")
     )
     debates_per_hour = forms.IntegerField(
-        min_value=0, max_value=10_000, initial=30,
-        help_text="In any rolling hour; one more round on a finished debate counts as one.")
+        min_value=0, max_value=10_000, initial=30, label=ui_lazy("site.teampage.per_hour_field"),
+        help_text=ui_lazy("site.teampage.per_hour_help"))
     allow_unpriced_models = forms.BooleanField(
-        required=False, label="Allow unpriced models",
-        help_text="Models litellm has no price for (e.g. a local or custom model) are refused "
-        "while a cost cap or budget is set, because their cost cannot be estimated or "
-        "counted. Tick to allow them anyway: the cap cannot stop them and the budget does "
-        "not see what they spend. Simulated models (sim/...) are free and always allowed.")
+        required=False, label=ui_lazy("site.teampage.unpriced"),
+        help_text=ui_lazy("site.teampage.unpriced_help"))

@@ -218,29 +218,19 @@ def invitation_check(*, invitation: Invitation, user: User) -> None:
     """Why ``user`` cannot accept ``invitation`` (InvitationError), or nothing."""
     status = invitation.status
     if status == Invitation.Status.ACCEPTED:
-        raise InvitationError(
-            "This invitation has already been used. Ask a team owner for a new one."
-        )
+        raise InvitationError(ui("site.invite.problem.used"))
     if status == Invitation.Status.REVOKED:
-        raise InvitationError("This invitation was withdrawn by a team owner.")
+        raise InvitationError(ui("site.invite.problem.withdrawn"))
     if status == Invitation.Status.EXPIRED:
-        raise InvitationError(
-            f"This invitation expired on {invitation.expires_at:%Y-%m-%d %H:%M} UTC. "
-            "Ask a team owner for a new one."
-        )
+        raise InvitationError(ui("site.invite.problem.expired",
+                                 date=f"{invitation.expires_at:%Y-%m-%d %H:%M}"))
     if invitation.email and invitation.email.casefold() != (user.email or "").casefold():
-        raise InvitationError(
-            "This invitation was sent to a different email address. Sign in with the "
-            "account that uses that address."
-        )
+        raise InvitationError(ui("site.invite.problem.other_address"))
     if invitation.email and not selectors.email_is_verified(user=user):
         # Anyone can sign up with any address: only a confirmed one proves it is theirs.
-        raise EmailUnverifiedError(
-            f"This invitation is for {invitation.email}. Confirm that this address is "
-            "yours first: follow the link we mailed to it."
-        )
+        raise EmailUnverifiedError(ui("site.invite.problem.unverified", email=invitation.email))
     if Membership.objects.filter(team=invitation.team, user=user).exists():
-        raise InvitationError(f"You are already a member of {invitation.team.name}.")
+        raise InvitationError(ui("site.invite.problem.member", team=invitation.team.name))
 
 
 @transaction.atomic
@@ -274,7 +264,7 @@ def email_verification_link(*, user: User, next_url: str = "") -> str:
 def email_verification_send(*, user: User, next_url: str = "") -> None:
     """Mails the verification link to the user's address."""
     if not user.email:
-        raise EmailVerificationError("Your account has no email address to confirm.")
+        raise EmailVerificationError(ui("site.verify.problem.no_address"))
     send_mail(  # in the request's language: the user's setting, or their browser's
         subject=ui("site.mail.verify.subject"),
         message=ui("site.mail.verify.body", name=user.get_username(),
@@ -291,17 +281,12 @@ def email_verify(*, signed: str) -> User:
         payload = signing.loads(signed, salt=EMAIL_VERIFICATION_SALT,
                                 max_age=timedelta(days=settings.COUNCIL_EMAIL_VERIFICATION_DAYS))
     except signing.SignatureExpired as exc:
-        raise EmailVerificationError(
-            "This confirmation link has expired. Ask for a new one on your account page."
-        ) from exc
+        raise EmailVerificationError(ui("site.verify.problem.expired")) from exc
     except signing.BadSignature as exc:
-        raise EmailVerificationError("This confirmation link is not valid.") from exc
+        raise EmailVerificationError(ui("site.verify.problem.invalid")) from exc
     user = User.objects.filter(pk=payload.get("user"), is_active=True).first()
     if user is None or (user.email or "").casefold() != str(payload.get("email")).casefold():
-        raise EmailVerificationError(
-            "This link was for an address the account no longer uses. Ask for a new one "
-            "on your account page."
-        )
+        raise EmailVerificationError(ui("site.verify.problem.old_address"))
     VerifiedEmail.objects.update_or_create(
         user=user, defaults={"email": user.email, "verified_at": timezone.now()})
     record("email.verify", user=user, kind="user", code=user.get_username())

@@ -164,8 +164,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         services.password_changed(user=self.request.user)  # type: ignore[arg-type]
         if form.cleaned_data.get("revoke_api_tokens"):
             count = services.api_token_revoke_all(user=self.request.user)  # type: ignore[arg-type]
-            messages.success(self.request, f"{count} API token{'s' if count != 1 else ''} "
-                                           "revoked.")
+            messages.success(self.request, ui("site.password.tokens_revoked", n=count))
         return response
 
 
@@ -252,12 +251,13 @@ def member_role(request: HttpRequest, code: str, member: str) -> HttpResponse:
     membership = _member(code, request, member)
     form = RoleForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose owner, editor or viewer.")
+        messages.error(request, ui("site.teampage.msg.choose_role"))
     else:
         try:
             services.membership_change_role(membership=membership, role=form.cleaned_data["role"])
-            messages.success(request, f"{membership.user.get_username()} is now "
-                                      f"{membership.get_role_display().lower()}.")
+            messages.success(request, ui("site.teampage.msg.role_changed",
+                                         name=membership.user.get_username(),
+                                         role=ui(f"site.role.{membership.role}")))
         except services.TeamError as exc:
             messages.error(request, str(exc))
     return redirect("accounts:team_detail", code=code)
@@ -269,7 +269,8 @@ def member_remove(request: HttpRequest, code: str, member: str) -> HttpResponse:
     membership = _member(code, request, member)
     try:
         services.membership_remove(membership=membership)
-        messages.success(request, f"{membership.user.get_username()} was removed.")
+        messages.success(request, ui("site.teampage.msg.removed",
+                                      name=membership.user.get_username()))
     except services.TeamError as exc:
         messages.error(request, str(exc))
     return redirect("accounts:team_detail", code=code)
@@ -282,10 +283,10 @@ def team_rename(request: HttpRequest, code: str) -> HttpResponse:
     form = TeamForm(request.POST)
     try:
         if not form.is_valid():
-            raise services.TeamError("Team not renamed: " + _field_errors(form))
+            raise services.TeamError(ui("site.teampage.msg.not_renamed", why=_field_errors(form)))
         old_name = team.name
         services.team_rename(team=team, name=form.cleaned_data["name"])
-        messages.success(request, f"Team {old_name} is now called {team.name}.")
+        messages.success(request, ui("site.teampage.msg.renamed", old=old_name, new=team.name))
     except services.TeamError as exc:
         messages.error(request, str(exc))
     return redirect("accounts:team_detail", code=team.code)
@@ -308,10 +309,10 @@ def team_limits(request: HttpRequest, code: str) -> HttpResponse:
     team, _ = team_access(request, code, need=Need.OWNER)
     form = LimitsForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Limits not saved: " + _field_errors(form))
+        messages.error(request, ui("site.teampage.msg.limits_not_saved", why=_field_errors(form)))
         return redirect("accounts:team_detail", code=team.code)
     services.team_limits_update(team=team, **form.cleaned_data)
-    messages.success(request, "Limits saved.")
+    messages.success(request, ui("site.teampage.msg.limits_saved"))
     return redirect("accounts:team_detail", code=team.code)
 
 
@@ -324,23 +325,24 @@ def invitation_new(request: AuthenticatedHttpRequest, code: str) -> HttpResponse
     form = InvitationForm(request.POST)
     if not form.is_valid():
         # The page again, with the form as sent: each error beside its field.
-        messages.error(request, "Invitation not created: " + _field_errors(form))
+        messages.error(request, ui("site.teampage.msg.invitation_not_created",
+                                    why=_field_errors(form)))
         response = _team_page(request, team, role, invitation_form=form)
         response.status_code = 400
         return response
     invitation, secret = services.invitation_create(team=team, created_by=request.user,
                                                     **form.cleaned_data)
     url = services.site_link(reverse("accounts:invitation", args=[secret]))
-    sent = ""
+    note = ui("site.teampage.msg.invitation_created")
     if invitation.email:
         try:
             services.invitation_send(invitation=invitation, accept_url=url)
-            sent = f" and mailed to {invitation.email}"
+            note = ui("site.teampage.msg.invitation_mailed", email=invitation.email)
         except OSError:  # smtplib errors are OSErrors: the link still works
-            sent = f"; mailing {invitation.email} failed, so send the link yourself"
+            note = ui("site.teampage.msg.invitation_mail_failed", email=invitation.email)
     # Said beside the link (top of the page), not among the messages far above it.
     return _team_page(request, team, role, new_invitation_url=url,
-                      new_invitation_note=f"Invitation created{sent}.")
+                      new_invitation_note=note)
 
 
 @login_required
@@ -352,7 +354,7 @@ def invitation_revoke(request: HttpRequest, code: str, invitation: str) -> HttpR
         raise Http404("No such invitation.")
     try:
         services.invitation_revoke(invitation=found)
-        messages.success(request, "Invitation withdrawn.")
+        messages.success(request, ui("site.teampage.msg.withdrawn"))
     except services.InvitationError as exc:
         messages.error(request, str(exc))
     return redirect("accounts:team_detail", code=team.code)
@@ -418,5 +420,5 @@ def api_tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
 def api_token_revoke(request: HttpRequest, code: str) -> HttpResponse:
     token = api_token_access(request, code)
     services.api_token_revoke(token=token)
-    messages.success(request, f"Token {token.name} revoked: it no longer works.")
+    messages.success(request, ui("site.tokens.msg.revoked", name=token.name))
     return redirect("accounts:api_tokens")

@@ -18,6 +18,7 @@ from collab.access import action_access, debate_comments_access
 from collab.forms import ActionForm, ClaimCheckForm
 from collab.models import TargetKind
 from debates.models import Debate
+from view_kit.site_words import ui
 
 
 def _short(text: object, limit: int = 70) -> str:
@@ -31,10 +32,12 @@ def _targets(debate: Debate) -> list[tuple[str, str]]:
     result = selectors.synthesis_result(debate)
     if result is None:
         return []
-    targets = [(f"{TargetKind.SYNTHESIS}:", "General: the debate as a whole (no risk or claim)")]
-    targets += [(f"{TargetKind.RISK}:{r.ref}", f"{r.ref} · risk: {_short(r.text)}")
+    targets = [(f"{TargetKind.SYNTHESIS}:", ui("site.collab.target.general"))]
+    targets += [(f"{TargetKind.RISK}:{r.ref}",
+                 ui("site.collab.target.risk", ref=r.ref, text=_short(r.text)))
                 for r in result.of_kind(TargetKind.RISK)]
-    targets += [(f"{TargetKind.CLAIM}:{c.ref}", f"{c.ref} · claim to verify: {_short(c.text)}")
+    targets += [(f"{TargetKind.CLAIM}:{c.ref}",
+                 ui("site.collab.target.claim", ref=c.ref, text=_short(c.text)))
                 for c in selectors.synthesis_claims(result)]
     return targets
 
@@ -76,8 +79,9 @@ def actions(request: HttpRequest, code: str) -> HttpResponse:
         except services.CommentError as exc:
             error = str(exc)
         else:
-            messages.success(request, f"Action on {action.about} given to "
-                                      f"{form.cleaned_data['owner'].get_username()}.")
+            messages.success(request, ui("site.collab.msg.given",
+                                         about=action.target_ref or ui("site.collab.general"),
+                                         name=form.cleaned_data["owner"].get_username()))
             return redirect(_synthesis_url(debate, f"action-{action.code}"))
     follow = selectors.synthesis_follow_up(debate=debate)
     return render(request, "collab/actions.html", {

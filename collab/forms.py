@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 
 from collab.models import TargetKind
 from collab.services import MAX_QUOTE_OFFSET
+from view_kit.site_words import ui_lazy
 
 
 class CommentForm(forms.Form):
@@ -38,14 +39,15 @@ class ActionForm(forms.Form):
     """A new action; ``target`` is "synthesis:" (general), "risk:R2" or "claim:V1",
     offered from the synthesis."""
 
-    target = forms.ChoiceField(label="About")
-    title = forms.CharField(max_length=300, required=False, label="What to do",
-                            help_text="Leave empty to name it after the risk or claim; "
-                                      "a general action needs one.")
-    owner = MemberChoiceField(queryset=User.objects.none(), label="Owner", empty_label=None,
-                              help_text="Editors and owners of the team: only they can "
-                                        "complete an action.")
-    due_date = forms.DateField(label="Due", widget=forms.DateInput(attrs={"type": "date"}))
+    target = forms.ChoiceField(label=ui_lazy("site.collab.form.about"))
+    title = forms.CharField(max_length=300, required=False,
+                            label=ui_lazy("site.collab.form.what"),
+                            help_text=ui_lazy("site.collab.form.what_help"))
+    owner = MemberChoiceField(queryset=User.objects.none(),
+                              label=ui_lazy("site.collab.form.owner"), empty_label=None,
+                              help_text=ui_lazy("site.collab.form.owner_help"))
+    due_date = forms.DateField(label=ui_lazy("site.collab.form.due"),
+                               widget=forms.DateInput(attrs={"type": "date"}))
 
     def __init__(self, *args: Any, targets: list[tuple[str, str]], members: Any,
                  **kwargs: Any) -> None:

@@ -53,6 +53,16 @@ def _target_kinds(result: selectors.ResultView | None) -> list[tuple[str, str]]:
     return known + own
 
 
+def _kind_label(kind: str) -> str:
+    """A part's kind in the reader's language; one no catalogue names (a plugin's) in
+    its own words."""
+    key = "site.collab.claim_to_verify" if kind == TargetKind.CLAIM else f"site.kind.{kind}"
+    try:
+        return ui(key)
+    except KeyError:
+        return selectors.kind_words(kind)
+
+
 def _target_choices(result: selectors.ResultView | None) -> list[tuple[str, str]]:
     """(target_ref, label) of what the synthesis offers to comment on, for the form's
     suggestion list (the service still checks whatever is typed): its protocol's parts,
@@ -60,7 +70,7 @@ def _target_choices(result: selectors.ResultView | None) -> list[tuple[str, str]
     if result is None:
         return []
     named = dict(RECOMMENDATION_LABELS)
-    choices = [(p.ref, f"{selectors.kind_words(p.kind)}: {_short(p.text)}")
+    choices = [(p.ref, f"{_kind_label(p.kind)}: {_short(p.text)}")
                for p in result.parts if p.kind != TargetKind.RECOMMENDATION]
     return choices + [(p.ref, f"recommendation: {named.get(p.ref, p.ref.replace('_', ' '))}")
                       for p in result.of_kind(TargetKind.RECOMMENDATION)]

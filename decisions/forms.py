@@ -13,28 +13,29 @@ from debates.web.list_filters import DebateFilterForm
 from decisions.models import DecisionState
 from decisions.selectors import DecisionFilters
 from decisions.services import MAX_CHOICE, MAX_RATIONALE, DecisionError, clean_review_on
+from view_kit.site_words import ui, ui_lazy
 
 OTHER = "__other__"
-LOG_SORTS = [("newest", "decided, newest first"), ("oldest", "decided, oldest first"),
-             ("review", "review date"), ("question", "question A–Z")]
+LOG_SORTS = [(key, ui_lazy(f"site.decisions.sort.{key}"))
+             for key in ("newest", "oldest", "review", "question")]
 
 
 class DecisionForm(forms.Form):
     """One of the debate's options (radio buttons), or "another choice" in words."""
 
     option = forms.ChoiceField(
-        widget=forms.RadioSelect, label="The team decided",
-        error_messages={"required": "Choose one of the debate's options, or “Another "
-                                    "choice” and say what the team chose instead."})
-    choice = forms.CharField(max_length=MAX_CHOICE, required=False, label="Another choice",
-                             help_text="When the team chose none of the options, say what.")
+        widget=forms.RadioSelect, label=ui_lazy("site.decisions.form.option"),
+        error_messages={"required": ui_lazy("site.decisions.form.option_required")})
+    choice = forms.CharField(max_length=MAX_CHOICE, required=False,
+                             label=ui_lazy("site.decisions.another_choice"),
+                             help_text=ui_lazy("site.decisions.form.choice_help"))
     rationale = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}),
-                                max_length=MAX_RATIONALE, label="Why",
-                                error_messages={"required": "Say why the team decided this "
-                                                            "(the rationale)."})
-    review_on = forms.DateField(required=False, label="Review on",
+                                max_length=MAX_RATIONALE, label=ui_lazy("site.decisions.form.why"),
+                                error_messages={
+                                    "required": ui_lazy("site.decisions.form.why_required")})
+    review_on = forms.DateField(required=False, label=ui_lazy("site.decisions.form.review_on"),
                                 widget=forms.DateInput(attrs={"type": "date"}),
-                                help_text="When to look back at it. Leave empty for no review.")
+                                help_text=ui_lazy("site.decisions.form.review_on_help"))
 
     def __init__(self, *args: Any, options: list[str], quality: str = "sound",
                  kept_review_on: date | None = None,
@@ -43,12 +44,13 @@ class DecisionForm(forms.Form):
         self.kept_review_on = kept_review_on  # the current decision's date may stay
         field = self.fields["option"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [*((o, o) for o in options), (OTHER, "Another choice")]
+        field.choices = [*((o, o) for o in options), (OTHER, ui("site.decisions.another_choice"))]
         if quality != "sound":  # the service refuses without it (docs/teams.md)
             self.fields["confirm_quality"] = forms.BooleanField(
-                required=False, label=f"Decide anyway: this debate's result is {quality}",
-                help_text="the content checks found it may carry no real content; tick to "
-                          "record the decision with that flag")
+                required=False,
+                label=ui("site.decisions.form.confirm_quality",
+                         quality=ui(f"site.decisions.quality.{quality}")),
+                help_text=ui("site.decisions.form.confirm_quality_help"))
 
     def clean_review_on(self) -> date | None:
         try:
@@ -72,8 +74,11 @@ class DecisionFilterForm(DebateFilterForm):
     """The debate list's filters, plus the decision's state and owner."""
 
     state = forms.ChoiceField(required=False,
-                              choices=[("", "any state"), *DecisionState.choices])
-    owner = forms.CharField(required=False, max_length=150, label="Decided by")
+                              choices=[("", ui_lazy("site.decisions.any_state")),
+                                       *((value, ui_lazy(f"site.decisions.state.{value}"))
+                                         for value in DecisionState.values)])
+    owner = forms.CharField(required=False, max_length=150,
+                            label=ui_lazy("site.decisions.decided_by"))
     # The log sorts decisions, not debates (the debates only narrow it).
     sort = forms.ChoiceField(required=False, choices=LOG_SORTS)
 

@@ -20,6 +20,7 @@ from debates.models import Debate
 from debates.selectors import debate_options
 from decisions import signals
 from decisions.models import Decision, Outcome, OutcomeResult
+from view_kit.site_words import ui
 
 MAX_NOTES = 10_000
 # "Can't tell yet" looks again this much later unless the reviewer picks a date.
@@ -51,7 +52,7 @@ def _right_option(debate: Debate, right_option: str) -> str:
 def _result(result: str, *, required: bool) -> str:
     if not result:
         if required:
-            raise OutcomeError("Say how it went: worked, mixed or failed.", field="result")
+            raise OutcomeError(ui("site.decisions.error.result_missing"), field="result")
         return ""
     if result not in OutcomeResult.values:
         raise OutcomeError(f"{result!r} is not a result; use worked, mixed or failed.",
@@ -64,9 +65,8 @@ def _look_again_on(review_again_on: date | None) -> date:
     if review_again_on is None:
         return today + timedelta(days=LOOK_AGAIN_AFTER_DAYS)
     if review_again_on <= today:
-        raise OutcomeError(
-            f"The next review date {review_again_on:%Y-%m-%d} is not in the future; "
-            "pick a later day.", field="review_again_on")
+        raise OutcomeError(ui("site.decisions.error.review_past",
+                              date=f"{review_again_on:%Y-%m-%d}"), field="review_again_on")
     return review_again_on
 
 
@@ -89,9 +89,7 @@ def outcome_record(
     ``user`` may write the debate."""
     decision = Decision.objects.select_for_update().filter(debate=debate).first()
     if decision is None:
-        raise OutcomeError(
-            "This debate has no decision yet: record what the team decided before its "
-            "outcome.")
+        raise OutcomeError(ui("site.decisions.no_decision"))
     notes = (notes or "").strip()
     if len(notes) > MAX_NOTES:
         raise OutcomeError(f"The notes can be at most {MAX_NOTES:,} characters.",
@@ -112,7 +110,7 @@ def outcome_record(
     option = _right_option(debate, right_option)
     clean_result = _result(result, required=True)
     if review_again_on is not None:
-        raise OutcomeError("A next review date goes with \"can't tell yet\" only.",
+        raise OutcomeError(ui("site.decisions.error.again_only_cant_tell"),
                            field="review_again_on")
     outcome = Outcome.objects.create(
         decision=decision, right_option=option, result=clean_result, notes=notes,

@@ -8,6 +8,7 @@ from django import forms
 
 from decisions.models import OutcomeResult
 from decisions.outcomes import MAX_NOTES
+from view_kit.site_words import ui, ui_lazy
 
 CANT_TELL = "__cant_tell__"
 
@@ -16,21 +17,24 @@ class OutcomeForm(forms.Form):
     """The option that proved right (radio buttons), or "can't tell yet"."""
 
     right_option = forms.ChoiceField(widget=forms.RadioSelect,
-                                     label="In hindsight, the right option was")
-    result = forms.ChoiceField(widget=forms.RadioSelect, required=False, label="How it went",
-                               choices=OutcomeResult.choices)
+                                     label=ui_lazy("site.decisions.form.right_option"))
+    result = forms.ChoiceField(widget=forms.RadioSelect, required=False,
+                               label=ui_lazy("site.decisions.form.result"),
+                               choices=[(value, ui_lazy(f"site.decisions.form.result.{value}"))
+                                        for value in OutcomeResult.values])
     notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False,
-                            max_length=MAX_NOTES, label="Notes")
+                            max_length=MAX_NOTES, label=ui_lazy("site.decisions.form.notes"))
     review_again_on = forms.DateField(
-        required=False, label="Look again on",
+        required=False, label=ui_lazy("site.decisions.form.again_on"),
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="With \"can't tell yet\": when to review again (empty: in 90 days).")
+        help_text=ui_lazy("site.decisions.form.again_on_help"))
 
     def __init__(self, *args: Any, options: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["right_option"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = [*((o, o) for o in options), (CANT_TELL, "Can't tell yet")]
+        field.choices = [*((o, o) for o in options),
+                         (CANT_TELL, ui("site.decisions.form.cant_tell"))]
 
     def outcome_kwargs(self) -> dict[str, Any]:
         """The service's arguments; the service checks how they fit together."""

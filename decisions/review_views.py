@@ -22,6 +22,7 @@ from decisions.outcomes import OutcomeError, outcome_record
 from decisions.review_forms import OutcomeForm
 from decisions.scoring import TOO_FEW
 from decisions.selectors import decision_for_debate, decision_state
+from view_kit.site_words import ui
 
 
 @login_required
@@ -41,8 +42,9 @@ def review(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
         except OutcomeError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "The outcome is recorded." if outcome.can_tell else
-                             f"The review moved to {outcome.review_again_on:%Y-%m-%d}.")
+            messages.success(request, ui("site.decisions.msg.outcome") if outcome.can_tell else
+                             ui("site.decisions.msg.moved",
+                                date=f"{outcome.review_again_on:%Y-%m-%d}"))
             return redirect("debates:detail", code=debate.code)
     return render(request, "decisions/review.html", {
         "debate": debate, "decision": decision, "form": form,

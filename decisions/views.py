@@ -22,6 +22,7 @@ from decisions import selectors, services
 from decisions.access import debate_decision_access
 from decisions.forms import OTHER, DecisionFilterForm, DecisionForm
 from decisions.models import Decision, DecisionState
+from view_kit.site_words import ui
 
 
 @login_required
@@ -48,7 +49,7 @@ def decide(request: HttpRequest, code: uuid.UUID) -> HttpResponse:
         except services.DecisionError as exc:
             form.add_error(None, str(exc))
         else:
-            messages.success(request, "The team's decision is recorded.")
+            messages.success(request, ui("site.decisions.msg.recorded"))
             return redirect("debates:detail", code=debate.code)
     return render(request, "decisions/decide.html", {
         "debate": debate, "form": form, "current": current, "other": OTHER,

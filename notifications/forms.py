@@ -1,18 +1,22 @@
 from django import forms
 
-from notifications.models import NotificationSettings
+from notifications.models import Channel, NotificationSettings
+from view_kit.site_words import ui_lazy
+
+CHANNELS = [(value, ui_lazy(f"site.notifications.channel.{value}")) for value in Channel.values]
 
 
 class NotificationSettingsForm(forms.ModelForm):
     class Meta:
         model = NotificationSettings
         fields = ["mentions", "replies", "debates", "invitations", "follow_up", "email_digest"]
-        labels = {"mentions": "Someone mentions you or gives you an action",
-                  "replies": "Someone replies in your thread",
-                  "debates": "A debate you started finishes or fails",
-                  "invitations": "Someone accepts your invitation",
-                  "follow_up": "Reminders: your actions due tomorrow or overdue, decisions "
-                               "due for review",
-                  "email_digest": "One mail a day with everything, instead of one mail "
-                                  "per event"}
+        labels = {f: ui_lazy(f"site.notifications.setting.{f}") for f in fields}
+        help_texts = {f: "" for f in fields}
         widgets = {f: forms.RadioSelect for f in fields if f != "email_digest"}
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for name in self.Meta.fields:
+            field = self.fields[name]
+            if isinstance(field, forms.ChoiceField):
+                field.choices = CHANNELS

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 
 from accounts.models import Team
+from notifications.wording import worded
+from view_kit.site_words import ui
 
 
 class Kind(models.TextChoices):
@@ -32,8 +34,15 @@ class Notification(models.Model):
                              related_name="+")
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                               on_delete=models.SET_NULL, related_name="+")
+    # The English text as written (the admin's, and what a row made before the keys
+    # shows); the reader sees ``title_key``/``body_key`` of the site catalogue, filled
+    # with their ``*_values``, in their own language (docs/web.md, "Languages").
     title = models.CharField(max_length=300)
     body = models.TextField(blank=True)
+    title_key = models.CharField(max_length=100, blank=True)
+    title_values = models.JSONField(default=dict, blank=True)
+    body_key = models.CharField(max_length=100, blank=True)
+    body_values = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=500, help_text="Where the notification leads (a path).")
     # One notification per event, however often a worker retries the task.
     key = models.CharField(max_length=200)
@@ -54,6 +63,26 @@ class Notification(models.Model):
     @property
     def is_read(self) -> bool:
         return self.read_at is not None
+
+    def title_in(self, language: str | None = None) -> str:
+        """The title in ``language`` (the active one when None); the stored text when
+        the row has no key (made before them) or the catalogue cannot word it."""
+        return worded(self.title_key, self.title_values, language) or self.title
+
+    def body_in(self, language: str | None = None) -> str:
+        return worded(self.body_key, self.body_values, language) or self.body
+
+    @property
+    def shown_title(self) -> str:
+        return self.title_in()
+
+    @property
+    def shown_body(self) -> str:
+        return self.body_in()
+
+    @property
+    def kind_words(self) -> str:
+        return ui(f"site.notifications.kind.{self.kind}")
 
 
 class Channel(models.TextChoices):

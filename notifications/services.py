@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -11,9 +11,12 @@ from django.core.mail import send_mail
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.language import user_language
 from audit.services import record
 from notifications.models import Channel, Notification, NotificationSettings
 from notifications.selectors import settings_for
+from notifications.wording import worded
+from view_kit.site_words import ENGLISH, ui
 
 if TYPE_CHECKING:
     from accounts.models import Team
@@ -21,16 +24,33 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
+class Wording(NamedTuple):
+    """A title or body as a site-catalogue key and its values, worded in each reader's
+    language when shown (``notifications.wording``); ``text`` is what has no key (a
+    comment's words, a worker's error), shown as written."""
+
+    key: str
+    values: dict[str, Any]
+    text: str = ""
+
+    def english(self) -> str:
+        return worded(self.key, self.values, ENGLISH) or self.text
+
+
+def _wording(value: str | Wording) -> Wording:
+    return value if isinstance(value, Wording) else Wording("", {}, value)
+
+
 def notification_create(
     *,
     user: User,
     kind: str,
     key: str,
-    title: str,
+    title: str | Wording,
     url: str,
     team: Team | None = None,
     actor: User | None = None,
-    body: str = "",
+    body: str | Wording = "",
 ) -> Notification | None:
     """Records the news for ``user`` and mails it if they asked for mail. Called from
     worker tasks: idempotent per (user, key), so a retried task neither duplicates the
@@ -39,10 +59,13 @@ def notification_create(
     channel = prefs.channel(kind)
     if channel == Channel.OFF:
         return None
+    heading, text = _wording(title), _wording(body)
     notification, _ = Notification.objects.get_or_create(
         user=user, key=key,
-        defaults={"kind": kind, "title": title[:300], "body": body, "url": url,
-                  "team": team, "actor": actor})
+        defaults={"kind": kind, "title": heading.english()[:300], "body": text.english(),
+                  "title_key": heading.key, "title_values": heading.values,
+                  "body_key": text.key, "body_values": text.values,
+                  "url": url, "team": team, "actor": actor})
     # A digest reader gets it in the day's digest (send_digests) instead.
     if (channel == Channel.EMAIL and not prefs.email_digest
             and notification.emailed_at is None and user.email):
@@ -55,15 +78,24 @@ def site_link(path: str) -> str:
     return f"{settings.COUNCIL_SITE_URL.rstrip('/')}{path}"
 
 
-def _settings_line() -> str:
-    return f"\n\nChange what you are told at {site_link('/notifications/settings')}\n"
+def _settings_line(language: str) -> str:
+    return "\n\n" + ui("site.notice.mail.settings", language,
+                       url=site_link("/notifications/settings")) + "\n"
+
+
+def _mail_language(user: User) -> str:
+    """The reader's own setting; a worker has no browser to ask, so else English."""
+    return user_language(user) or ENGLISH
 
 
 def _mail(notification: Notification, address: str) -> None:
+    language = _mail_language(notification.user)
     link = site_link(notification.url)
-    text = "\n\n".join(p for p in (notification.title, notification.body, link) if p)
-    send_mail(subject=f"[Council] {notification.title}"[:200],
-              message=text + _settings_line(), from_email=None, recipient_list=[address])
+    title = notification.title_in(language)
+    text = "\n\n".join(p for p in (title, notification.body_in(language), link) if p)
+    send_mail(subject=f"[Council] {title}"[:200],
+              message=text + _settings_line(language), from_email=None,
+              recipient_list=[address])
     # Marked only after the backend accepted it: a failure leaves it to the retry.
     Notification.objects.filter(pk=notification.pk).update(emailed_at=timezone.now())
 
@@ -81,10 +113,11 @@ def send_digests() -> int:
                    .order_by("created_at", "id") if prefs.channel(n.kind) == Channel.EMAIL]
         if not pending:
             continue
-        lines = [f"- {n.title}\n  {site_link(n.url)}" for n in pending]
-        send_mail(subject=f"[Council] Your daily digest: {len(pending)} "
-                          f"notification{'s' if len(pending) != 1 else ''}",
-                  message="\n".join(lines) + _settings_line(), from_email=None,
+        language = _mail_language(user)
+        lines = [f"- {n.title_in(language)}\n  {site_link(n.url)}" for n in pending]
+        send_mail(subject="[Council] " + ui("site.notice.mail.digest", language,
+                                            n=len(pending)),
+                  message="\n".join(lines) + _settings_line(language), from_email=None,
                   recipient_list=[user.email])
         Notification.objects.filter(pk__in=[n.pk for n in pending]).update(
             emailed_at=timezone.now())

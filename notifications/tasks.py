@@ -20,7 +20,7 @@ from debates.models import Debate, DebateStatus
 from decisions.selectors import reviews_due
 from decisions.signals import decision_review_due
 from notifications.models import Kind, Notification
-from notifications.services import notification_create, send_digests
+from notifications.services import Wording, notification_create, send_digests
 
 
 def _short(text: str, n: int = 80) -> str:
@@ -40,10 +40,11 @@ def notify_debate_outcome(debate_id: int) -> int:
         return 0
     users = _members(debate.team_id, {debate.created_by_id})
     succeeded = debate.status == DebateStatus.SUCCEEDED
-    title = (f"Your debate finished: {_short(debate.question)}" if succeeded
-             else f"Your debate failed: {_short(debate.question)}")
-    body = (f"Stop reason: {debate.stop_reason.replace('_', ' ')}." if succeeded
-            else _short(debate.error, 300))
+    title = Wording("site.notice.debate_finished" if succeeded else "site.notice.debate_failed",
+                    {"question": _short(debate.question)})
+    # A failure's error is the worker's own text: shown as written.
+    body = (Wording("site.notice.stop_reason", {"reason": debate.stop_reason}) if succeeded
+            else Wording("", {}, _short(debate.error, 300)))
     when = debate.finished_at.isoformat() if debate.finished_at else ""
     sent = 0
     for user in users:
@@ -69,7 +70,7 @@ def notify_mentions(comment_id: int, user_ids: list[int]) -> int:
         return 0
     # Still mentioned when the worker runs (an edit may have removed the mention).
     still = set(comment.mentions.filter(user_id__in=user_ids).values_list("user_id", flat=True))
-    return _notify_about(comment, still, Kind.MENTION, "mentioned you on")
+    return _notify_about(comment, still, Kind.MENTION, "site.notice.mentioned")
 
 
 def notify_reply(comment_id: int) -> int:
@@ -84,19 +85,20 @@ def notify_reply(comment_id: int) -> int:
     ids = set(earlier.exclude(author=None).values_list("author_id", flat=True))
     ids -= {comment.author_id}
     ids -= set(comment.mentions.values_list("user_id", flat=True))
-    return _notify_about(comment, ids, Kind.REPLY, "replied on")
+    return _notify_about(comment, ids, Kind.REPLY, "site.notice.replied")
 
 
-def _notify_about(comment: Comment, user_ids: set[int], kind: Kind, verb: str) -> int:
+def _notify_about(comment: Comment, user_ids: set[int], kind: Kind, title_key: str) -> int:
     """One notification of ``kind`` about ``comment`` to each of ``user_ids`` still in
     its team; the key makes a retried task send nothing twice."""
-    author = comment.author.get_username() if comment.author else "Someone"
+    author = comment.author.get_username() if comment.author else ""
     sent = 0
     for user in _members(comment.debate.team_id, user_ids):
         sent += notification_create(
             user=user, kind=kind, key=f"{kind.value}:{comment.pk}",
-            title=f"{author} {verb}: {_short(comment.debate.question)}",
-            body=_short(comment.body, 300), url=_comment_url(comment),
+            title=Wording(title_key if author else f"{title_key}_someone",
+                          {"who": author, "question": _short(comment.debate.question)}),
+            body=Wording("", {}, _short(comment.body, 300)), url=_comment_url(comment),
             team=comment.debate.team, actor=comment.author) is not None
     return sent
 
@@ -111,8 +113,8 @@ def notify_invitation_accepted(invitation_id: int) -> int:
     for user in _members(invitation.team_id, {invitation.created_by_id}):
         sent += notification_create(
             user=user, kind=Kind.INVITATION_ACCEPTED, key=f"invitation:{invitation.pk}",
-            title=f"{who} joined {invitation.team.name} as "
-                  f"{invitation.get_role_display().lower()}",
+            title=Wording("site.notice.joined", {"who": who, "team": invitation.team.name,
+                                                 "role": invitation.role}),
             url=reverse("accounts:team_detail", args=[invitation.team.code]),
             team=invitation.team, actor=invitation.accepted_by) is not None
     return sent
@@ -124,15 +126,16 @@ def notify_action_assigned(action_id: int) -> int:
               .filter(pk=action_id, status=ActionStatus.OPEN).first())
     if action is None or action.owner_id is None:
         return 0
-    who = action.created_by.get_username() if action.created_by else "Someone"
+    who = action.created_by.get_username() if action.created_by else ""
     url = reverse("debates:synthesis", args=[action.debate.code]) + f"#action-{action.code}"
     sent = 0
     for user in _members(action.debate.team_id, {action.owner_id}):
         sent += notification_create(
             user=user, kind=Kind.ACTION_ASSIGNED, key=f"action:{action.pk}",
-            title=f"{who} gave you an action, due {action.due_date:%Y-%m-%d}: "
-                  f"{_short(action.title)}",
-            body=f"On {action.about} of: {_short(action.debate.question)}", url=url,
+            title=Wording("site.notice.assigned" if who else "site.notice.assigned_someone",
+                          {"who": who, "due": f"{action.due_date:%Y-%m-%d}",
+                           "title": _short(action.title)}),
+            body=_on_item(action), url=url,
             team=action.debate.team, actor=action.created_by) is not None
     return sent
 
@@ -151,14 +154,19 @@ def _remind(user: User, key: str, **fields: Any) -> int:
     return notification_create(user=user, key=key, **fields) is not None
 
 
-def _action_reminder(action: Action, kind: Kind, title: str) -> int:
+def _on_item(action: Action) -> Wording:
+    return Wording("site.notice.on_item", {"about": action.about,
+                                           "question": _short(action.debate.question)})
+
+
+def _action_reminder(action: Action, kind: Kind, title: Wording) -> int:
     url = reverse("debates:synthesis", args=[action.debate.code]) + f"#action-{action.code}"
     sent = 0
     # Keyed by the due date: moved to a later date, the action is reminded of again.
     for user in _members(action.debate.team_id, {action.owner_id} if action.owner_id else set()):
         sent += _remind(
             user, f"{kind.value}:{action.pk}:{action.due_date:%Y-%m-%d}", kind=kind,
-            title=title, body=f"On {action.about} of: {_short(action.debate.question)}",
+            title=title, body=_on_item(action),
             url=url, team=action.debate.team)
     return sent
 
@@ -169,12 +177,12 @@ def remind_actions(today: date) -> int:
                     .select_related("debate__team"))
     sent = 0
     for action in open_actions.filter(due_date=today + timedelta(days=1)):
-        sent += _action_reminder(action, Kind.ACTION_DUE,
-                                 f"Due tomorrow: {_short(action.title)}")
+        sent += _action_reminder(action, Kind.ACTION_DUE, Wording(
+            "site.notice.due_tomorrow", {"title": _short(action.title)}))
     for action in open_actions.filter(due_date__lt=today):
-        sent += _action_reminder(action, Kind.ACTION_OVERDUE,
-                                 f"Overdue since {action.due_date:%Y-%m-%d}: "
-                                 f"{_short(action.title)}")
+        sent += _action_reminder(action, Kind.ACTION_OVERDUE, Wording(
+            "site.notice.overdue", {"due": f"{action.due_date:%Y-%m-%d}",
+                                    "title": _short(action.title)}))
     return sent
 
 
@@ -193,9 +201,10 @@ def remind_reviews(today: date) -> int:
             sent += _remind(
                 user, f"review:{decision.pk}:{decision.review_on:%Y-%m-%d}",
                 kind=Kind.REVIEW_DUE,
-                title=f"Time to review the decision: {_short(decision.label)}",
-                body=f"Decided on {decision.decided_at:%Y-%m-%d} after: "
-                     f"{_short(decision.debate.question)}",
+                title=Wording("site.notice.review_due", {"label": _short(decision.label)}),
+                body=Wording("site.notice.decided_after", {
+                    "date": f"{decision.decided_at:%Y-%m-%d}",
+                    "question": _short(decision.debate.question)}),
                 url=reverse("debates:detail", args=[decision.debate.code]) + "#decision",
                 team=decision.debate.team)
     return sent

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from notifications import selectors, services
 from notifications.forms import NotificationSettingsForm
 from view_kit.http import AuthenticatedHttpRequest
+from view_kit.site_words import ui
 
 
 @login_required
@@ -52,7 +53,7 @@ def notification_open(request: AuthenticatedHttpRequest, code: uuid.UUID) -> Htt
 @require_POST
 def notifications_read_all(request: AuthenticatedHttpRequest) -> HttpResponse:
     count = services.notifications_mark_all_read(user=request.user)
-    messages.success(request, f"Marked {count} notification{'s' if count != 1 else ''} read.")
+    messages.success(request, ui("site.notifications.marked", n=count))
     return redirect("notifications:list")
 
 
@@ -64,7 +65,7 @@ def notification_settings(request: AuthenticatedHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         services.notification_settings_update(user=request.user, **{
             f: form.cleaned_data[f] for f in NotificationSettingsForm.Meta.fields})
-        messages.success(request, "Notification settings saved.")
+        messages.success(request, ui("site.notifications.saved"))
         return redirect("notifications:settings")
     return render(request, "notifications/settings.html", {"form": form},
                   status=400 if request.method == "POST" else 200)

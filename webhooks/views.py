@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.access import Need, team_access
 from view_kit.http import AuthenticatedHttpRequest
+from view_kit.site_words import ui
 from webhooks import selectors, services
 from webhooks.access import endpoint_access, team_webhooks_access
 from webhooks.forms import EndpointForm
@@ -61,15 +62,15 @@ def endpoint_edit(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpRes
     endpoint = endpoint_access(request, code, need=Need.OWNER)
     form = EndpointForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Not saved: " + "; ".join(
-            f"{name}: {' '.join(map(str, errs))}" for name, errs in form.errors.items()))
+        messages.error(request, ui("site.webhooks.msg.not_saved", why="; ".join(
+            f"{name}: {' '.join(map(str, errs))}" for name, errs in form.errors.items())))
         return _back(endpoint)
     try:
         services.endpoint_update(endpoint=endpoint, **form.cleaned_data)
     except WebhookError as exc:
-        messages.error(request, f"Not saved: {exc}")
+        messages.error(request, ui("site.webhooks.msg.not_saved", why=str(exc)))
     else:
-        messages.success(request, f"Saved the webhook to {endpoint.url}.")
+        messages.success(request, ui("site.webhooks.msg.saved", url=endpoint.url))
     return _back(endpoint)
 
 
@@ -78,7 +79,7 @@ def endpoint_edit(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpRes
 def endpoint_delete(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpResponse:
     endpoint = endpoint_access(request, code, need=Need.OWNER)
     services.endpoint_delete(endpoint=endpoint)
-    messages.success(request, f"Deleted the webhook to {endpoint.url}.")
+    messages.success(request, ui("site.webhooks.msg.deleted", url=endpoint.url))
     return redirect("webhooks:endpoints", code=endpoint.team.code)
 
 
@@ -87,7 +88,7 @@ def endpoint_delete(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpR
 def endpoint_ping(request: AuthenticatedHttpRequest, code: uuid.UUID) -> HttpResponse:
     endpoint = endpoint_access(request, code, need=Need.OWNER)
     services.endpoint_ping(endpoint=endpoint)
-    messages.success(request, "Ping queued: its answer appears in the log below in a moment.")
+    messages.success(request, ui("site.webhooks.msg.ping"))
     return _back(endpoint)
 
 
@@ -98,8 +99,8 @@ def delivery_redeliver(request: AuthenticatedHttpRequest, code: uuid.UUID,
     endpoint = endpoint_access(request, code, need=Need.OWNER)
     found = selectors.delivery_of_endpoint(endpoint=endpoint, code=delivery)
     if found is None:
-        messages.error(request, "No such delivery.")
+        messages.error(request, ui("site.webhooks.msg.no_delivery"))
     else:
         services.delivery_redeliver(delivery=found)
-        messages.success(request, "Redelivery queued (the same webhook-id).")
+        messages.success(request, ui("site.webhooks.msg.redeliver"))
     return _back(endpoint)

@@ -246,6 +246,17 @@ def ui_word(key: str) -> str:
     return site_words.ui(str(key), active_language())
 
 
+@register.filter(name="ui_known")
+def ui_known(key: str, fallback: object) -> str:
+    """``{{ key|ui_known:fallback }}``: a site word whose key the template builds, or
+    ``fallback`` (the identifier as stored) when the catalogue has none: an audit
+    event's action written by a newer app than the catalogue."""
+    try:
+        return site_words.ui(str(key), active_language())
+    except KeyError:
+        return str(fallback)
+
+
 @register.simple_tag
 def ui(key: str, **values: object) -> str:
     """The site's own words (navigation, account and team pages, the comments panel) in

@@ -10,6 +10,7 @@ from django import template
 
 from decisions.calibration import library_records
 from decisions.scoring import PersonaRecord
+from view_kit.site_words import ui
 
 register = template.Library()
 
@@ -38,5 +39,6 @@ def points(value: float | None) -> str:
         return "–"
     rounded = round(value * 100)
     if rounded == 0:
-        return "no change"
-    return f"{rounded:+d} point{'s' if abs(rounded) != 1 else ''}".replace("-", "−")
+        return ui("site.calibration.no_change")
+    return ui("site.calibration.points", n=abs(rounded),
+              signed=f"{rounded:+d}".replace("-", "−"))

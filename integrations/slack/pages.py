@@ -22,6 +22,7 @@ from integrations.slack.links import (
     workspace_unlink,
 )
 from view_kit.http import AuthenticatedHttpRequest
+from view_kit.site_words import ui
 
 
 @login_required
@@ -34,9 +35,9 @@ def team_slack(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
             workspace_link(team=team, slack_team_id=request.POST.get("slack_team_id", ""),
                            user=request.user)
         except SlackLinkError as exc:
-            messages.error(request, f"Not linked: {exc}.")
+            messages.error(request, ui("site.slack.msg.not_linked", why=str(exc)))
         else:
-            messages.success(request, "Slack workspace linked.")
+            messages.success(request, ui("site.slack.msg.linked"))
         return redirect("integrations:team_slack", code=team.code)
     return render(request, "integrations/team_slack.html", {
         "team": team, "is_owner": role == Membership.Role.OWNER,
@@ -50,7 +51,7 @@ def team_slack(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
 def team_slack_unlink(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     team, _ = team_access(request, code, need=Need.OWNER)
     workspace_unlink(team=team)
-    messages.success(request, "Slack workspace unlinked.")
+    messages.success(request, ui("site.slack.msg.unlinked"))
     return redirect("integrations:team_slack", code=team.code)
 
 
