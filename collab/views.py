@@ -26,11 +26,9 @@ from view_kit.site_words import ui
 _FIELD_NAMES = {"body": "comment", "target_kind": "about", "target_ref": "which one",
                 "quote": "quoted passage", "quote_offset": "quote position"}
 PREFILL = ("target_kind", "target_ref", "quote", "quote_offset")
-RECOMMENDATION_LABELS = (
-    ("recommendation", "the recommendation itself"), ("stakes", "what is at stake"),
-    ("strongest_evidence", "strongest evidence"), ("weakest_evidence", "weakest evidence"),
-    ("path_dependencies", "what each path depends on"), ("risks", "risks of this path"),
-)
+# The recommendation's parts a comment may be about, named in the site catalogue.
+RECOMMENDATION_PARTS = ("recommendation", "stakes", "strongest_evidence", "weakest_evidence",
+                        "path_dependencies", "risks")
 
 
 def _short(text: object, limit: int = 70) -> str:
@@ -69,10 +67,11 @@ def _target_choices(result: selectors.ResultView | None) -> list[tuple[str, str]
     the parts of the recommendation last."""
     if result is None:
         return []
-    named = dict(RECOMMENDATION_LABELS)
     choices = [(p.ref, f"{_kind_label(p.kind)}: {_short(p.text)}")
                for p in result.parts if p.kind != TargetKind.RECOMMENDATION]
-    return choices + [(p.ref, f"recommendation: {named.get(p.ref, p.ref.replace('_', ' '))}")
+    recommendation = _kind_label(TargetKind.RECOMMENDATION)
+    return choices + [(p.ref, f"{recommendation}: " + (
+        ui(f"site.rec.{p.ref}") if p.ref in RECOMMENDATION_PARTS else p.ref.replace("_", " ")))
                       for p in result.of_kind(TargetKind.RECOMMENDATION)]
 
 

@@ -63,15 +63,16 @@ def launch(pw: Any) -> Any:
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
-def sign_in(page: Any, base: str, username: str) -> None:
-    """Signs in through the login form and waits for the debate list it lands on."""
+def sign_in(page: Any, base: str, username: str, heading: str = "Debates") -> None:
+    """Signs in through the login form and waits for the debate list it lands on (its
+    ``heading`` in the user's language)."""
     from playwright.sync_api import expect
 
     page.goto(f"{base}/accounts/login/")
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", PASSWORD)
     page.click("main button[type=submit]")
-    expect(page.locator("h1")).to_have_text("Debates")
+    expect(page.locator("h1")).to_have_text(heading)
 
 
 def real_password(*users: Any) -> None:

@@ -24,6 +24,7 @@ from tests.web.browser_support import (
     sign_in,
 )
 from tests.web.english_left import english_left
+from view_kit.site_words import ui
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,6 +38,11 @@ QUESTIONS = {
 }
 VIEWPORTS = {"desk": {"width": 1280, "height": 800}, "narrow": {"width": 1024, "height": 800},
              "phone": {"width": 390, "height": 844}}
+# Written as they are in every language: the output modes' identifiers (the API's and
+# the model settings' values, shown on the form to pick from) and the file formats'
+# product names on the upload line.
+IDENTIFIERS = {"json_object", "json_schema", "auto", "tools", "prompt", "llama.cpp",
+               "Word", "Excel", "OCR"}
 SHOT = {"new": "new-debate", "detail": "answer", "synthesis": "synthesis",
         "compare": "compare"}
 
@@ -62,7 +68,8 @@ def test_the_pages_a_team_reads_fit_and_speak_its_language(owner, team, language
     real_password(owner)
     AccountSettings.objects.update_or_create(user=owner, defaults={"language": language})
     pages = _pages(team, owner, language)
-    people = {owner.username, team.name, QUESTIONS[language]}
+    people = {owner.username, team.name, QUESTIONS[language], *IDENTIFIERS}
+    debates = ui("site.nav.debates", language)
     problems: dict[str, list[str]] = {}
     with shared_site() as base:
         from playwright.sync_api import sync_playwright
@@ -75,7 +82,7 @@ def test_the_pages_a_team_reads_fit_and_speak_its_language(owner, team, language
                     page = browser.new_context(viewport=viewport, is_mobile=phone,
                                                has_touch=phone).new_page()
                     page.set_default_timeout(PATIENCE_MS)
-                    sign_in(page, base, owner.username)
+                    sign_in(page, base, owner.username, debates)
                     for name, path in pages.items():
                         page.goto(base + path)
                         where = f"{width_name} {name}"

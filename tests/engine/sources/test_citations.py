@@ -94,13 +94,15 @@ def test_adversarial_and_workflow_results_carry_the_evidence_and_their_reports_s
         assert again.evidence == result.evidence
 
 
-def test_debates_with_sources_stay_sound_in_every_protocol():
-    # Seed 3: the simulator quotes one passage in six wrong, and the workflow's
-    # discussion repeats a role's cited finding, so some draws reach a third (seed 1's
-    # workflow made 6 of 16 once the prompts asked for the passages field): a draw the
-    # rule is right to read as doubtful, not what this test is about.
+def test_debates_with_sources_stay_sound_in_every_protocol(monkeypatch):
+    # Sources alone make no debate doubtful: with every quote right (the simulator
+    # otherwise misquotes one in six, and whether a draw reaches the rule's third moves
+    # with every prompt change; tests/engine/sources/test_unfound_citations.py holds the
+    # misquotes to the rule), each protocol stays sound.
+    monkeypatch.setattr("debates.engine.sim.citing.WRONG_SHARE", 0.0)
     for protocol in ("council", "adversarial", "workflow"):
-        _, result = run(protocol, sources(), mode="medium", seed=3)
+        _, result = run(protocol, sources(), mode="medium", seed=1)
+        assert result.evidence is not None and result.evidence.citations, protocol
         assert result.quality.value == "sound", (protocol, result.quality_reasons)
 
 
