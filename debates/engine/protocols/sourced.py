@@ -40,13 +40,14 @@ def framing(state: DebateState, model: str, *, focus: str = "", compaction: int 
 
 def sourced_messages(state: DebateState, model: str, *, own: str, user: str,
                      schema: type[BaseModel], hints: dict[str, Any], focus: str = "",
-                     compaction: int = 0, tag: str = "question") -> list[dict[str, str]]:
+                     compaction: int = 0, tag: str = "question",
+                     shared: str = "") -> list[dict[str, str]]:
     """The call's messages; the passages shown are added to ``hints``. With sources,
     a schema that may cite asks for its ``passages`` field (``asked_schema``)."""
     frame = framing(state, model, focus=focus, compaction=compaction, tag=tag)
     if frame.offer:
         hints[PASSAGES_HINT] = hint(frame.offer)
-    return prompts.laid_out(head=frame.head, own=own, user=user,
+    return prompts.laid_out(head=frame.head, own=own, user=user, shared=shared,
                             schema=asked_schema(state, schema), focused=frame.focused)
 
 
