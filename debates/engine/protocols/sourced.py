@@ -1,7 +1,8 @@
 """Every protocol's prompts laid out around the debate's sources (docs/engine.md,
-"Sources"): the shared prefix (preamble, the passages chosen for the question, the
-question), then the passages on the points under discussion, then the agent's own
-persona or role and the step's material. The passages a call was shown travel in its
+"Sources", "Prompt layout"): the shared prefix (preamble, the passages chosen for the
+question, the question), then the passages on the points under discussion and the
+step's material common to its agents, then the agent's own persona or role and its own
+material. The passages a call was shown travel in its
 hints (``PASSAGES_HINT``): the simulated model cites from them, and the step runner
 records their ids on the turn (``Turn.offered``)."""
 
