@@ -159,11 +159,13 @@ def run_start_up(root: Path = ROOT) -> dict[str, float]:
 
 
 def run_engine(stub: ModelStub, sources: list | None = None, *,
-               output_mode: str = "auto", composed: bool = False) -> float:
+               output_mode: str = "auto", composed: bool = False,
+               mode: str = "medium") -> float:
     """Seconds from the engine's first model call to its result, in this process
     (``sources``: the debate's SourceDocuments, for the ``sources`` area;
     ``output_mode``: the model's setting, ``auto`` probes as for any unknown model;
-    ``composed``: the panel composed by the model instead of the given personas)."""
+    ``composed``: the panel composed by the model instead of the given personas;
+    ``mode``: the debate's mode, e.g. ``deep`` for 7 agents with a composed panel)."""
     from debates.engine import (
         DebateState,
         EngineHooks,
@@ -182,7 +184,7 @@ def run_engine(stub: ModelStub, sources: list | None = None, *,
     try:
         given = [] if composed else parse_personas(PERSONAS, "bench")
         state = DebateState(question=QUESTION, given_personas=given,
-                            config=resolve_config(model=MODEL, max_rounds=ROUNDS),
+                            config=resolve_config(model=MODEL, max_rounds=ROUNDS, mode=mode),
                             sources=list(sources or []))
         protocol = get_protocol(state.config.protocol)
         protocol.prepare(state)

@@ -26,6 +26,16 @@ it), each held to the reference. The cacheable share is the part of a debate's p
 tokens a provider's automatic prefix cache can serve: a request's longest common prefix
 with an earlier request of the same debate (messages in order, as sent), counted when
 it is at least 1,024 tokens (OpenAI's threshold), over all the debate's prompt tokens.
+
+The slot share (issue 39, item 6) is what a local server's slot cache can reuse
+(llama.cpp's ``cache_prompt``, the node server's kept sequence): a request's longest
+common prefix with the previous request the stub received, of any length, over the
+debate's message tokens (a local server turns the schema into a grammar, not prompt
+tokens). Each round's calls arrive together, in an order the engine's tasks set, so the
+share is a little different between runs: every pair of a round's calls shares the same
+prefix, which is what the layout is for (docs/engine.md, "Prompt layout"). Both shares
+are measured with the given panel in the medium mode (5 agents) and with a composed
+panel in the deep mode (7 agents), at both answer lengths (``layout_figures``).
 """
 
 from __future__ import annotations
@@ -65,10 +75,16 @@ class PromptSizes:
     synthesis_chars: int = 0
     cacheable: int = 0  # tokens in a prefix of ≥ CACHED_FROM shared with an earlier call
     cached_calls: int = 0
+    message_tokens: int = 0  # the messages alone: what a local server evaluates
+    slot_reusable: int = 0  # tokens in the common prefix with the previous request
 
     @property
     def cacheable_share(self) -> float:
         return self.cacheable / self.tokens if self.tokens else 0.0
+
+    @property
+    def slot_share(self) -> float:
+        return self.slot_reusable / self.message_tokens if self.message_tokens else 0.0
 
     def mean_cross_exam(self, round_number: int) -> float:
         sizes = self.cross_exam_chars.get(round_number, [])
@@ -133,6 +149,20 @@ def cacheable_prefix(text: str, earlier: list[str]) -> int:
     return tokens if tokens >= CACHED_FROM else 0
 
 
+def common_prefix_tokens(text: str, other: str) -> int:
+    """Tokens of the longest common prefix of two requests' texts, any length."""
+    from debates.engine import imported_litellm
+
+    common = len(os.path.commonprefix([text, other]))
+    return int(imported_litellm().token_counter(model="", text=text[:common])) if common else 0
+
+
+def message_tokens(body: dict[str, Any]) -> int:
+    from debates.engine import imported_litellm
+
+    return int(imported_litellm().token_counter(model="", text=prompt_text(body)))
+
+
 def sizes_of(bodies: list[dict[str, Any]],
              kind_of: Callable[[dict[str, Any]], PromptKind] = council_prompt_kind
              ) -> PromptSizes:
@@ -147,6 +177,9 @@ def sizes_of(bodies: list[dict[str, Any]],
         cached = cacheable_prefix(text, earlier)
         sizes.cacheable += cached
         sizes.cached_calls += bool(cached)
+        sizes.message_tokens += message_tokens(body)
+        if earlier:
+            sizes.slot_reusable += common_prefix_tokens(text, earlier[-1])
         earlier.append(text)
         kind = kind_of(body)
         if kind is None:
@@ -159,12 +192,42 @@ def sizes_of(bodies: list[dict[str, Any]],
 
 
 def measure_debate(answers: AnswerLength = "short", output_mode: str = "auto",
-                   composed: bool = False) -> PromptSizes:
+                   composed: bool = False, mode: str = "medium") -> PromptSizes:
     """The debate's requests in ``output_mode`` (``auto``: as for any unknown model
-    behind an ``api_base``), with the given panel or one the model composes."""
+    behind an ``api_base``), with the given panel or one the model composes, in the
+    debate's ``mode``."""
     with ModelStub(0.0, answers) as stub:
-        run_engine(stub, output_mode=output_mode, composed=composed)
+        run_engine(stub, output_mode=output_mode, composed=composed, mode=mode)
         return sizes_of(stub.bodies)
+
+
+# The plain debates the layout is measured on: (label, debate mode, composed panel).
+LAYOUT_DEBATES = (("medium, 5 given personas", "medium", False),
+                  ("deep, 7 composed personas", "deep", True))
+
+
+def layout_figures(answers: AnswerLength) -> list[Figure]:
+    """Per output mode and plain debate: the share a provider's prefix cache serves
+    (≥ 1,024 tokens) and the share a local server's slot cache reuses (any length)."""
+    figures = []
+    for label, mode, composed in LAYOUT_DEBATES:
+        for output_mode in OUTPUT_MODES:
+            sizes = measure_debate(answers, output_mode, composed=composed, mode=mode)
+            detail = (f"{label}, {answers} answers, output mode {output_mode}, "
+                      f"{sizes.calls} calls")
+            figures += [
+                Figure(AREA, f"cacheable share ≥ {CACHED_FROM:,}, {mode}, {output_mode} "
+                             f"({answers} answers)",
+                       100 * sizes.cacheable_share, "%",
+                       detail=f"{detail}; {sizes.cached_calls} calls share a prefix of "
+                              f"≥ {CACHED_FROM:,} tokens with an earlier call"),
+                Figure(AREA, f"slot share, {mode}, {output_mode} ({answers} answers)",
+                       100 * sizes.slot_share, "%",
+                       detail=f"{detail}; {sizes.slot_reusable / 1000:.1f}k of "
+                              f"{sizes.message_tokens / 1000:.1f}k message tokens in a "
+                              "prefix shared with the previous request"),
+            ]
+    return figures
 
 
 def mode_figures(answers: AnswerLength) -> list[Figure]:
@@ -211,5 +274,6 @@ def measure() -> list[Figure]:
             Figure(AREA, f"synthesis prompt ({answers} answers)",
                    sizes.synthesis_chars / 1000, "k chars", detail="system + user"),
             *mode_figures(answers),
+            *layout_figures(answers),
         ]
     return figures

@@ -161,7 +161,7 @@ def add_arguments(parser: ArgumentParser) -> None:
                              "rank); default: vote, or debate when the panel's models "
                              "differ (docs/protocols.md 1.9)")
     parser.add_argument("--anonymize", action="store_true",
-                        help="show peers as Agent B, C… (the same label all debate)")
+                        help="show the panel as Agent A, B… (one label an agent, all debate)")
     parser.add_argument("--sim-script", help="simulator script pinning a trajectory "
                                              "(YAML or JSON, docs/simulator.md)")
     parser.add_argument("--seed", type=int, default=7,

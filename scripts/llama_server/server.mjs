@@ -13,13 +13,19 @@
 //   - max_tokens, temperature, top_p, seed;
 //   - tools: rejected with a 400 naming `tools` (as servers without function calling do);
 //   - a client that disconnects aborts its generation (llama-server does the same);
-//   - a prompt that does not fit the context is a 400 naming the context size.
+//   - a prompt that does not fit the context is a 400 naming the context size;
+//   - a slot keeps its evaluated tokens between requests, and a request goes to the free
+//     slot whose last prompt shares the longest prefix with its own: only the tokens
+//     after the common prefix are evaluated again (llama-server's cache_prompt and slot
+//     similarity; docs/engine.md "Prompt layout" puts what a round's calls share first).
+//     --cache-prompt false clears the slot before every request instead.
 //
 // Not a project dependency and not used by tests: scripts/real_model_run.sh installs
 // node-llama-cpp next to a copy of this file and runs it.
 //
 // Usage: node server.mjs --model FILE [--alias NAME] [--ctx 8192] [--parallel 3]
 //                        [--host 127.0.0.1] [--port 8089] [--threads 2]
+//                        [--cache-prompt true]
 
 import http from "node:http";
 import { parseArgs } from "node:util";
@@ -34,6 +40,7 @@ const { values: args } = parseArgs({
     host: { type: "string", default: "127.0.0.1" },
     port: { type: "string", default: "8089" },
     threads: { type: "string", default: "2" },
+    "cache-prompt": { type: "string", default: "true" },
   },
 });
 if (!args.model) {
@@ -43,6 +50,7 @@ if (!args.model) {
 
 const contextSize = Number(args.ctx);
 const parallel = Number(args.parallel);
+const cachePrompt = args["cache-prompt"] !== "false";
 const log = (...parts) => console.log(new Date().toISOString(), ...parts);
 
 // build "never": only the prebuilt binary; this machine must not try to compile.
@@ -54,9 +62,27 @@ log(`model ${args.model} loaded as ${args.alias}: ctx ${context.contextSize} x $
 // One sequence per concurrent request, like llama-server's slots; more requests wait.
 const freeSequences = [];
 for (let i = 0; i < parallel; i++) freeSequences.push(context.getSequence());
+const lastPrompt = new Map(); // sequence -> the prompt text it last evaluated
 const waiters = [];
-function acquireSequence() {
-  if (freeSequences.length) return Promise.resolve(freeSequences.pop());
+
+function commonPrefixLength(a, b) {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+// The free sequence whose last prompt shares the most with this one (llama-server's
+// slot similarity), so the kept tokens are those this request can reuse.
+function acquireSequence(promptText) {
+  if (freeSequences.length) {
+    let best = 0;
+    for (let i = 1; i < freeSequences.length; i++) {
+      const shared = (seq) => commonPrefixLength(lastPrompt.get(seq) ?? "", promptText);
+      if (shared(freeSequences[i]) > shared(freeSequences[best])) best = i;
+    }
+    return Promise.resolve(freeSequences.splice(best, 1)[0]);
+  }
   return new Promise((resolve) => waiters.push(resolve));
 }
 function releaseSequence(sequence) {
@@ -134,12 +160,19 @@ async function complete(body, signal) {
         `${maxTokens} max_tokens > ${context.contextSize}); try increasing the context size`,
     );
   }
-  const sequence = await acquireSequence();
+  const sequence = await acquireSequence(promptText);
   const started = Date.now();
+  // What the slot kept that this request begins with (tokens of the common text).
+  const kept = cachePrompt
+    ? model.tokenize(promptText.slice(0, commonPrefixLength(lastPrompt.get(sequence) ?? "", promptText))).length
+    : 0;
   try {
     if (signal.aborted) throw signal.reason ?? new Error("client went away");
-    // A fresh chat per request: requests are independent, as with llama-server.
-    await sequence.clearHistory();
+    // A fresh chat per request: requests are independent, as with llama-server. The
+    // sequence keeps its tokens: LlamaChat evaluates the prompt against them, keeps the
+    // common prefix and erases only the mismatched tail (adaptStateToTokens).
+    if (!cachePrompt) await sequence.clearHistory();
+    lastPrompt.set(sequence, promptText);
     const chat = new LlamaChat({ contextSequence: sequence });
     try {
       const result = await chat.generateResponse(history, {
@@ -172,7 +205,7 @@ async function complete(body, signal) {
           completion_tokens: completionTokens,
           total_tokens: promptTokens + completionTokens,
         },
-        timings: { seconds: (Date.now() - started) / 1000 },
+        timings: { seconds: (Date.now() - started) / 1000, prompt_kept: kept },
       };
     } finally {
       chat.dispose({ disposeSequence: false });
@@ -223,7 +256,8 @@ const server = http.createServer(async (req, res) => {
   try {
     const answer = await complete(body, aborter.signal);
     log(`200 ${mode} max_tokens=${body.max_tokens} prompt=${answer.usage.prompt_tokens} ` +
-        `completion=${answer.usage.completion_tokens} finish=${answer.choices[0].finish_reason} ` +
+        `kept=${answer.timings.prompt_kept} completion=${answer.usage.completion_tokens} ` +
+        `finish=${answer.choices[0].finish_reason} ` +
         `${((Date.now() - started) / 1000).toFixed(1)}s`);
     send(res, 200, answer);
   } catch (error) {

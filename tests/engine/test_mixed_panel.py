@@ -63,18 +63,23 @@ async def test_a_persona_s_own_model_wins_over_its_seat():
 async def test_peers_on_different_models_are_anonymous_and_show_no_tally():
     state, _ = await _run(["sim/alpha", "sim/beta"])
     headings = _peer_headings(state, 0)
-    assert headings and all(re.fullmatch(r"Agent [A-Z]", h) for h in headings), headings
+    # The whole panel, the reader among it, under labels with no tally.
+    assert sorted(headings) == ["Agent A", "Agent B", "Agent C"], headings
     text = "\n".join(m["content"] for m in agent_request(
         state, Step(CouncilPhase.CROSS_EXAM, 1), 0, 0)[1])
     assert not re.search(r"\b(Bo|Cy)\b", text)
+    # Its own verdict and confidence are told to the reader alone, after the list.
+    own = re.search(r"^Above, you are (Agent [A-Z]) \(verdict .+, confidence \d\.\d\d\);",
+                    text, re.M)
+    assert own and text.index("### ") < own.start()
 
 
 async def test_one_model_for_everyone_keeps_names_and_tallies():
     state, _ = await _run(["sim/alpha"])
     assert not state.config.is_mixed(state.personas)
     headings = _peer_headings(state, 0)
-    assert {h.split(" (")[0] for h in headings} == {"Bo", "Cy"}
-    assert all(re.search(r"\(verdict .+, confidence \d\.\d\d\)$", h) for h in headings)
+    assert {h.split(":")[0] for h in headings} == {"Ann", "Bo", "Cy"}
+    assert all(re.search(r": verdict .+, confidence \d\.\d\d$", h) for h in headings)
 
 
 def test_panel_models_are_checked_and_bounded():

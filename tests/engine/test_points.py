@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -211,8 +212,13 @@ def test_a_peers_kept_disagreements_are_cited_by_id_and_worded_once_in_the_point
     assert "Still disputes: [D2]" in peers
     assert ROLLBACK_REWORDED not in peers and TIMELINE not in peers
     assert f"- [D3] {TIMELINE}" in listed
+    # Agent 0's own kept points are its entry of the same list, which it is told is its own.
     _, own, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 3), 0, 0)
-    assert "You still disputed: [D2], [D3]" in own[1]["content"]
+    own_user = own[1]["content"]
+    assert own_user.startswith(user.partition("You are ")[0])
+    label = re.search(r"^Above, you are (.+?);", own_user, re.M)[1]
+    entry = own_user.split(f"### {label}")[1].split("###")[0]
+    assert "Still disputes: [D2], [D3]" in entry
 
 
 def test_the_points_shown_ignore_turns_of_the_round_being_asked():
@@ -338,7 +344,7 @@ def test_a_peers_opening_reasoning_is_sent_in_round_one_and_then_its_latest_posi
     _, later, _ = agent_request(state, Step(CouncilPhase.CROSS_EXAM, 2), 0, 0)
     bo = later[1]["content"].split("### Bo")[1].split("###")[0]
     assert "Bo's opening argument" not in bo and "Bo's assumption" not in bo
-    assert "Stance: stance 1" in bo and "Latest reflection: thinking" in bo
+    assert "Stance: stance 1" in bo and "Reflection: thinking" in bo
 
 
 def test_points_dropped_before_the_last_round_are_named_by_id_only():

@@ -189,6 +189,9 @@ def test_a_stance_made_of_position_headings_is_an_echo_and_one_that_argues_is_no
     echo = EchoVocabulary([], "Should we lease?", [])
     assert echo.echo("Jane Smith (verdict against, confidence 0.70); Jane Smith "
                      "(verdict against, confidence 0.50)")
+    # The heading as the prompt writes it now, and recorded runs' older form above.
+    assert echo.echo("Jane Smith: verdict against, confidence 0.70; Agent B: verdict for, "
+                     "confidence 0.50")
     assert echo.echo("Jane Smith (verdict against, confidence 0.50) raised the cost of the "
                      "chargers, which the quote puts at 76,000 GBP for forty of them") is None
 

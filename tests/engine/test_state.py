@@ -1,5 +1,7 @@
 """Derived debate state: carried-forward confidence, active agents, next step."""
 
+import pytest
+
 from debates.engine.configure import resolve_config
 from debates.engine.protocols.council.phases import CouncilPhase
 from debates.engine.protocols.council.steps import agent_request
@@ -108,6 +110,32 @@ def test_cross_exam_shows_each_peers_latest_position_not_the_initial_one():
     assert "Bo still disputes cost" in user
     assert "stance 1" not in user.split("### Bo")[1].split("###")[0].split("Stance:")[1][:20]
     assert hints["round"] == 2
+
+
+def _round_messages(state, round_number):
+    return [agent_request(state, Step(CouncilPhase.CROSS_EXAM, round_number), i, 0)[1]
+            for i in range(len(state.personas))]
+
+
+@pytest.mark.parametrize("anonymize_peers", [False, True])
+def test_a_round_s_prompts_begin_with_the_same_text_for_every_agent(anonymize_peers):
+    # docs/engine.md, "Prompt layout": the round's shared material (every agent's latest
+    # position, the open points) comes before the agent's own part, byte-identical.
+    state = state_with_positions([0.4, 0.8, 0.5], max_rounds=4, anonymize_peers=anonymize_peers)
+    add_round(state, 1, [exam(), exam(confidence=0.55, disagreements=["Bo disputes cost"]),
+                         exam(concessions=["Cy concedes the timing"])])
+    for round_number in (1, 2):
+        calls = _round_messages(state, round_number)
+        assert len({messages[0]["content"] for messages in calls}) == 1  # system
+        users = [messages[1]["content"] for messages in calls]
+        shared = [user[:user.index("You are ")] for user in users]
+        assert len(set(shared)) == 1
+        assert all(f"stance {i}" in shared[0] for i in range(3))
+        if round_number == 2:
+            assert "[D1] Bo disputes cost" in shared[0]
+            # What is one agent's own comes after the shared part, in its prompt only.
+            assert "You conceded: Cy concedes the timing" in users[2]
+            assert "Cy concedes the timing" not in shared[0]
 
 
 def test_anonymised_peers_hide_names():

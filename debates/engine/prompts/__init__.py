@@ -102,11 +102,14 @@ def focused_block(passages: str) -> str:
 
 
 def laid_out(*, head: str, own: str, user: str, schema: type[BaseModel],
-             focused: str = "") -> list[dict[str, str]]:
+             focused: str = "", shared: str = "") -> list[dict[str, str]]:
     """A call's messages: the shared ``head`` as the system message, then the passages
     on the points under discussion (``focused``: the same for every agent of a step),
-    the agent's own persona or role (``own``) and the step's material."""
-    body = "\n\n".join(part for part in (focused, own, user) if part)
+    the step's material common to its agents (``shared``, e.g. a round's positions),
+    and only then the agent's own persona or role (``own``) and its own material and
+    task (``user``): what a step's calls have in common comes first, byte-identical, so
+    a model's prefix cache reuses it (docs/engine.md, "Prompt layout")."""
+    body = "\n\n".join(part for part in (focused, shared, own, user) if part)
     return messages(system=head, user=body, schema=schema)
 
 

@@ -1,7 +1,8 @@
 """Every protocol's prompts laid out around the debate's sources (docs/engine.md,
-"Sources"): the shared prefix (preamble, the passages chosen for the question, the
-question), then the passages on the points under discussion, then the agent's own
-persona or role and the step's material. The passages a call was shown travel in its
+"Sources", "Prompt layout"): the shared prefix (preamble, the passages chosen for the
+question, the question), then the passages on the points under discussion and the
+step's material common to its agents, then the agent's own persona or role and its own
+material. The passages a call was shown travel in its
 hints (``PASSAGES_HINT``): the simulated model cites from them, and the step runner
 records their ids on the turn (``Turn.offered``)."""
 
@@ -40,13 +41,14 @@ def framing(state: DebateState, model: str, *, focus: str = "", compaction: int 
 
 def sourced_messages(state: DebateState, model: str, *, own: str, user: str,
                      schema: type[BaseModel], hints: dict[str, Any], focus: str = "",
-                     compaction: int = 0, tag: str = "question") -> list[dict[str, str]]:
+                     compaction: int = 0, tag: str = "question",
+                     shared: str = "") -> list[dict[str, str]]:
     """The call's messages; the passages shown are added to ``hints``. With sources,
     a schema that may cite asks for its ``passages`` field (``asked_schema``)."""
     frame = framing(state, model, focus=focus, compaction=compaction, tag=tag)
     if frame.offer:
         hints[PASSAGES_HINT] = hint(frame.offer)
-    return prompts.laid_out(head=frame.head, own=own, user=user,
+    return prompts.laid_out(head=frame.head, own=own, user=user, shared=shared,
                             schema=asked_schema(state, schema), focused=frame.focused)
 
 

@@ -26,11 +26,12 @@ _TOKEN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac0
 _DIGIT_RUN = re.compile(
     r"\d+(?P<sep>[.,:;/\-])\d+(?:(?P=sep)\d+){" + str(DIGIT_RUN_NUMBERS - 2) + ",}")
 EVIDENCE_CHARS = 80
-# A position's heading as the cross-examination prompt writes it, "Ann (verdict for,
-# confidence 0.70)": a reply made of such headings copies labels, not arguments (the
-# real Qwen runs wrote peers' headings as concessions and positions; docs/engine.md,
-# "Content checks").
-_HEADING = re.compile(r"\(verdict [^,()]+, confidence [0-9.]+\)")
+# A position's heading as the cross-examination prompt writes it, "Ann: verdict for,
+# confidence 0.70" (before the prefix-cache layout, "Ann (verdict for, confidence
+# 0.70)", as recorded runs have it): a reply made of such headings copies labels, not
+# arguments (the real Qwen runs wrote peers' headings as concessions and positions;
+# docs/engine.md, "Content checks").
+_HEADING = re.compile(r"(?:\(|: )verdict [^,()]+, confidence [0-9.]+\)?")
 
 Finding = tuple[str, str]  # (rule, evidence)
 

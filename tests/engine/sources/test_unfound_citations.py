@@ -14,7 +14,9 @@ from .helpers import run, sources
 
 
 def with_citations(*cited: str):
-    state, result = run("council", sources(), mode="quick", seed=11)
+    # The simulator draws from the prompts' text, so a seed's debate changes with their
+    # wording; seed 3's cites 17 times, 2 of them wrong (prompt layout of issue 39, item 6).
+    state, result = run("council", sources(), mode="quick", seed=3)
     assert result.quality is Quality.SOUND
     turn = next(t for t in state.turns.values() if t.phase.value == "position")
     turn.payload["reasoning"] += list(cited)
@@ -43,8 +45,8 @@ def test_the_share_that_does_not_check_out_decides_hand_worked():
 
 
 def test_unfound_quotes_make_the_result_doubtful_and_are_marked_in_the_report():
-    # The simulated debate cites 15 times, 2 of them wrong (its one in six); six more
-    # wrong make 8 of 21, past a third.
+    # The simulated debate cites 17 times, 2 of them wrong; six more wrong make 8 of 23,
+    # past a third.
     result = with_citations('[S2.1] "SQS costs 90 cents" a wrong figure',
                             "[S2.1] 'Kafka needs five brokers' another",
                             '[S9.9] "made up" an unknown passage',
@@ -52,8 +54,9 @@ def test_unfound_quotes_make_the_result_doubtful_and_are_marked_in_the_report():
     assert result.quality is Quality.DOUBTFUL
     found = [r for r in result.quality_reasons if r.rule == "evidence.unfound_citation"]
     assert len(found) == 8
-    assert all(r.evidence.startswith("8 of 21 citations do not check out") for r in found)
-    assert found[0].where.startswith("position · ")  # each where it was made
+    assert all(r.evidence.startswith("8 of 23 citations do not check out") for r in found)
+    # Each where it was made: the six added to a position, the simulated slips elsewhere.
+    assert sum(r.where.startswith("position · ") for r in found) >= 6
     assert found[-1].where.startswith("round 2 · ")
     report = get_protocol("council").render_markdown(result)
     assert '\\[S2.1\\] "SQS costs 90 cents" *(not found in S1)*' not in report

@@ -59,45 +59,53 @@ def _bullets(items: list[str], limit: int | None = None) -> str:
     return "; ".join(chosen) if chosen else "(none)"
 
 
-def anonymous_labels(state: DebateState, reader: int) -> dict[int, str]:
-    """The labels ``reader`` sees its peers under: the same in every round of the
-    debate, so it can follow who argued what, and not shifted when a peer fails
-    (every other persona gets a label, answered or not). A seeded shuffle per reader,
-    so the labels reveal neither the panel's order nor, across readers, a name."""
-    others = [i for i in range(len(state.personas)) if i != reader]
-    random.Random(f"{state.config.seed}:{reader}:peer-labels").shuffle(others)
-    return {agent: f"Agent {chr(ord('B') + n)}" for n, agent in enumerate(others)}
+def panel_labels(state: DebateState) -> dict[int, str]:
+    """The labels every agent sees the panel under when peers are anonymised: one
+    seeded shuffle per debate, the same for every reader and every round, so the
+    round's positions are byte-identical in every agent's prompt (a shared prefix a
+    model's cache can reuse, docs/engine.md "Prompt layout"), a peer keeps its label,
+    a failed peer does not shift the others, and the labels do not reveal the panel's
+    order."""
+    order = list(range(len(state.personas)))
+    random.Random(f"{state.config.seed}:panel-labels").shuffle(order)
+    return {agent: f"Agent {chr(ord('A') + n)}" for n, agent in enumerate(order)}
 
 
-def _peer_block(state: DebateState, agent: int, round_number: int, compaction: int) -> str:
+def _labels(state: DebateState) -> dict[int, str]:
+    """Every agent's label in the round's list: its name, or on an anonymised or mixed
+    panel its ``panel_labels`` label."""
+    if state.config.anonymize_peers or state.config.is_mixed(state.personas):
+        return panel_labels(state)
+    return {i: persona.name for i, persona in enumerate(state.personas)}
+
+
+def _positions_block(state: DebateState, round_number: int, compaction: int) -> str:
+    """Every agent's latest position before ``round_number`` (the reader's own among
+    them), in the order of their labels: the same text for every agent of the round."""
     previous = round_number - 1
-    peers = [
-        i for i in council(state).ok_agents(Step(CouncilPhase.CROSS_EXAM, previous) if previous else
-                                   Step(CouncilPhase.POSITION))
-        if i != agent
-    ]
-    labels = {i: state.personas[i].name for i in peers}
+    members = council(state).ok_agents(Step(CouncilPhase.CROSS_EXAM, previous) if previous else
+                                       Step(CouncilPhase.POSITION))
+    labels = _labels(state)
     # On a mixed panel a peer's name and tally invite deference to a model family and
     # herding: its arguments are shown, not who it is or its verdict and confidence
     # (docs/engine.md, "Mixed panels").
     mixed = state.config.is_mixed(state.personas)
     if state.config.anonymize_peers or mixed:
-        labels = {i: anonymous_labels(state, agent)[i] for i in peers}
-        peers.sort(key=labels.__getitem__)
+        members.sort(key=labels.__getitem__)
     blocks = []
-    for i in peers:
+    for i in members:
         position = council(state).position(i)
         assert position is not None
         tally = "" if mixed else (
-            f" (verdict {council(state).verdict(i, previous) or '(none)'}, "
-            f"confidence {council(state).confidence(i, previous):.2f})")
+            f": verdict {council(state).verdict(i, previous) or '(none)'}, "
+            f"confidence {council(state).confidence(i, previous):.2f}")
         lines = [f"### {labels[i]}{tally}", f"Stance: {council(state).stance(i, previous)}"]
         # Level 1 summarises the opening position (the oldest material) first; level 2
         # shortens the latest round too; level 3 keeps stances and confidences only.
         if compaction < 3:
             older = None if compaction == 0 else 2
             # The opening position's reasoning and assumptions are examined in round 1.
-            # Later rounds argue over each peer's latest stance, reflection and kept
+            # Later rounds argue over each agent's latest stance, reflection and kept
             # points, not over a growing transcript (the synthesis gets every final
             # agent's assumptions).
             if compaction < 2 and not previous:
@@ -106,7 +114,7 @@ def _peer_block(state: DebateState, agent: int, round_number: int, compaction: i
             last = council(state).cross_exam(i, previous) if previous else None
             if last is not None:
                 reflection = last.reflection if compaction < 2 else last.reflection[:300]
-                lines.append(f"Latest reflection: {reflection}")
+                lines.append(f"Reflection: {reflection}")
                 lines.append(f"Still disputes: {_point_refs(state, i, previous)}")
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
@@ -119,24 +127,21 @@ def _point_refs(state: DebateState, agent: int, round_number: int) -> str:
     return ", ".join(f"[{point_id}]" for point_id in ids) or "(none)"
 
 
-def _own_previous(state: DebateState, agent: int, round_number: int, compaction: int = 0) -> str:
-    """What ``agent`` argued last: its opening reasoning in round 1; later, its last
-    round's reflection, concessions and kept points (the opening reasoning was
-    examined in round 1, and its stance since answers to it)."""
-    if round_number == 1:
-        position = council(state).position(agent)
-        assert position is not None
-        return f"Your reasoning: {_bullets(position.reasoning, None if compaction == 0 else 2)}"
-    exam = council(state).cross_exam(agent, round_number - 1)
-    if exam is None:
-        return ""
-    limit = None if compaction < 2 else 2
-    reflection = exam.reflection if compaction < 3 else exam.reflection[:300]
-    return (
-        f"In round {round_number - 1} you reflected: {reflection}\n"
-        f"You conceded: {_bullets(exam.concessions, limit)}\n"
-        f"You still disputed: {_point_refs(state, agent, round_number - 1)}"
-    )
+def _own_part(state: DebateState, agent: int, round_number: int, compaction: int) -> str:
+    """Which entry of the round's list is ``agent``'s and what the list does not show:
+    its verdict and confidence on a mixed panel (the list carries no tallies there),
+    and from round 2 what it conceded last round (its reflection and kept points are
+    in the list)."""
+    previous = round_number - 1
+    own = f"Above, you are {_labels(state)[agent]}"
+    if state.config.is_mixed(state.personas):
+        own += (f" (verdict {council(state).verdict(agent, previous) or '(none)'}, "
+                f"confidence {council(state).confidence(agent, previous) or 0.0:.2f})")
+    lines = [f"{own}; the options: {', '.join(state.options)}."]
+    exam = council(state).cross_exam(agent, previous) if previous else None
+    if exam is not None:
+        lines.append(f"You conceded: {_bullets(exam.concessions, None if compaction < 2 else 2)}")
+    return "\n".join(lines)
 
 
 def _open_points_block(state: DebateState, round_number: int, compaction: int) -> str:
@@ -193,6 +198,7 @@ def agent_request(
                              "options": state.options}
     options = ", ".join(state.options)
     schema = step_schema(state, step)
+    shared = ""
     if step.phase is CouncilPhase.PREMORTEM:
         user = PROMPTS.render("premortem")
     elif step.phase is CouncilPhase.CHALLENGE_ANSWER:
@@ -225,21 +231,17 @@ def agent_request(
             peer_mean=sum(peer_confs) / len(peer_confs) if peer_confs else own_conf,
             point_ids=council(state).points.text_ids(step.round),
         )
-        user = PROMPTS.render(
-            "cross_exam",
+        shared = PROMPTS.render(
+            "cross_exam_shared",
             round=step.round,
-            own_stance=council(state).stance(agent, previous),
-            own_confidence=f"{own_conf:.2f}",
-            own_verdict=council(state).verdict(agent, previous) or "(none)",
-            options=options,
-            own_previous=_own_previous(state, agent, step.round, compaction),
-            peers=_peer_block(state, agent, step.round, compaction),
+            positions=_positions_block(state, step.round, compaction),
             open_points=_open_points_block(state, step.round, compaction),
         )
+        user = PROMPTS.render("cross_exam", own=_own_part(state, agent, step.round, compaction))
     model = state.config.model_for(step.phase.value, state.personas[agent])
     focus = _focus(state, step.round) if step.phase is CouncilPhase.CROSS_EXAM else ""
     return schema, sourced_messages(
-        state, model, own=_persona_text(state, agent), user=user, schema=schema,
+        state, model, shared=shared, own=_persona_text(state, agent), user=user, schema=schema,
         hints=hints, focus=focus, compaction=compaction), hints
 
 
