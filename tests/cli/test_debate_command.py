@@ -45,7 +45,7 @@ def test_each_mode_runs_and_its_json_validates_against_the_result_schema(mode, c
     assert len(result.agents) == defaults.agents
     assert result.config.convergence_threshold == defaults.threshold
     assert 1 <= result.rounds_completed <= defaults.max_rounds
-    assert result.simulated and result.prompt_version == "v4"
+    assert result.simulated and result.prompt_version == "v5"
     assert [m.round for m in result.metrics] == list(range(result.rounds_completed + 1))
 
 

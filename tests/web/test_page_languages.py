@@ -28,7 +28,7 @@ QUESTIONS = {
 # Identifiers a page shows as they are in every language: model names, file formats,
 # the prompt version; "token" is the Chinese table's own loanword. (The protocol's and
 # the mode's names are words of the tables: "council · quick" is translated.)
-IDENTIFIERS = {"sim/default", "JSON", "Markdown", "v1", "v2", "v3", "v4", "token"}
+IDENTIFIERS = {"sim/default", "JSON", "Markdown", "v1", "v2", "v3", "v4", "v5", "token"}
 
 
 def _english_words(html: str) -> list[str]:

@@ -67,11 +67,11 @@ def test_without_sources_the_prefix_is_the_preamble_and_the_question():
     assert "<sources>" not in system and user.startswith("You are ")
 
 
-def test_the_prompt_version_is_v4_and_each_protocols_prompts_are_in_its_package():
+def test_the_prompt_version_is_v5_and_each_protocols_prompts_are_in_its_package():
     from debates.engine import PROMPT_VERSION
     from debates.engine.prompts import SHARED
 
-    assert PROMPT_VERSION == "v4"
+    assert PROMPT_VERSION == "v5"
     assert sorted(n for n in os.listdir(SHARED) if n.endswith(".md")) == [
         "focused.md", "json_tail.md", "judge.md", "preamble.md", "sources.md", "verifier.md"]
     assert not [n for n in os.listdir(SHARED) if (SHARED / n).is_dir() and n != "__pycache__"]
