@@ -9,7 +9,7 @@ from typing import Any
 from django import template
 from django.utils import translation
 from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 
 from debates.debate_sources import passage_url, source_urls
 from debates.engine import (
@@ -284,8 +284,8 @@ def tr_strong(context: template.Context, key: str, **values: object) -> SafeStri
     <strong>ana</strong>", "<strong>ana</strong> が中止しました"): the sentence's own word
     order places the name; the text and the values are escaped."""
     text = str(conditional_escape(PageWords(page_language(context))(key)))
-    return mark_safe(text.format(**{name: format_html("<strong>{}</strong>", value)  # noqa: S308
-                                    for name, value in values.items()}))
+    return format_html(text, **{name: format_html("<strong>{}</strong>", value)
+                                for name, value in values.items()})
 
 
 @register.simple_tag(takes_context=True)
