@@ -11,9 +11,11 @@ import re
 from collections.abc import Iterable
 from html import unescape
 
-# Written the same in every language: the product, formats, protocols of the web.
+# Written the same in every language: the product, formats and the programs that write
+# them, protocols of the web.
 IDENTIFIERS = frozenset({
     "Council", "JSON", "JSONL", "CSV", "Markdown", "PDF", "XLSX", "DOCX", "YAML", "HTML",
+    "Word", "Excel", "OCR",
     "API", "MCP", "URL", "HTTP", "HTTPS", "SSE", "UTC", "Slack", "Webhook", "webhook",
     "Standard Webhooks", "OpenAI", "litellm", "sim/default", "UUID", "sha256", "SHA-256",
     "v1", "v2", "v3", "v4", "v5", "token", "ID",

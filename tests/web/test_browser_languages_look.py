@@ -39,10 +39,8 @@ QUESTIONS = {
 VIEWPORTS = {"desk": {"width": 1280, "height": 800}, "narrow": {"width": 1024, "height": 800},
              "phone": {"width": 390, "height": 844}}
 # Written as they are in every language: the output modes' identifiers (the API's and
-# the model settings' values, shown on the form to pick from) and the file formats'
-# product names on the upload line.
-IDENTIFIERS = {"json_object", "json_schema", "auto", "tools", "prompt", "llama.cpp",
-               "Word", "Excel", "OCR"}
+# the model settings' values, shown on the form to pick from).
+IDENTIFIERS = {"json_object", "json_schema", "auto", "tools", "prompt", "llama.cpp"}
 SHOT = {"new": "new-debate", "detail": "answer", "synthesis": "synthesis",
         "compare": "compare"}
 
