@@ -26,6 +26,13 @@ LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 DATA_TOKEN = re.compile(r"\S*(?:://|@|/|\.[A-Za-z]{2,4}\b)\S*")
 
 
+def main_part(html: str) -> str:
+    """The page's ``<main>`` (the shared header and navigation are another test's), or
+    the whole of a fragment that has none."""
+    found = re.search(r"<main\b.*?</main>", html, re.S)
+    return found.group(0) if found else html
+
+
 def visible_texts(html: str) -> list[str]:
     """Each text node and each read attribute of ``html``, whitespace folded."""
     html = re.sub(r"<(script|style|code|pre|kbd|samp)\b.*?</\1>", "", html, flags=re.S)

@@ -13,11 +13,12 @@ import re
 import pytest
 from django.test import Client
 
-from accounts.models import AccountSettings
 from debates.models import Debate, DebateStatus
 from debates.runtime.execution import run_next_step
 from debates.services import debate_cancel
 from tests.web.english_left import english_left
+from tests.web.english_left import main_part as _main
+from tests.web.test_site_languages import _speaking
 
 QUESTIONS = {
     "ja": "請求サービスを来年移行すべきでしょうか？",
@@ -32,17 +33,6 @@ IDENTIFIERS = ("sim/default", "auto", "json_object", "tools", "prompt", "json_sc
 OPTION_IDS = ("for", "against", "conditional")
 FAILURE = "provider timeout"  # the error the worker stored, shown as it came
 WRONG_MODE = "nope"  # a mode the form does not know, quoted back in Django's error
-
-
-def _speaking(user, language: str) -> Client:
-    AccountSettings.objects.update_or_create(user=user, defaults={"language": language})
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _main(html: str) -> str:
-    return html.split("<main", 1)[1].split("</main>", 1)[0]
 
 
 def _written(debate: Debate) -> set[str]:

@@ -7,13 +7,10 @@ reads as before."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from accounts.models import AccountSettings
 from debates.debate_sources import Upload
 from debates.engine import Persona
 from debates.services import DebateSpec, debate_start
@@ -23,6 +20,8 @@ from evaluations.services import EvaluationRequest, evaluation_start
 from personas import services as personas
 from sources.services import extract_version, sources_upload
 from tests.web.english_left import english_left
+from tests.web.english_left import main_part as _main
+from tests.web.test_site_languages import _speaking
 from view_kit.site_words import ui
 
 pytestmark = pytest.mark.django_db
@@ -36,18 +35,6 @@ EDIT_NOTE = "Sharper expertise"
 SOURCE_TEXT = "# Costs\n\nKafka costs 4,200 USD a month.\n\nSQS costs 900 USD a month."
 QUESTION = "Kafka or SQS for the event bus?"
 
-
-def _speaking(user, language: str) -> Client:
-    AccountSettings.objects.update_or_create(user=user, defaults={"language": language})
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-def _main(html: str) -> str:
-    """The page's body: the shared header and navigation are another test's."""
-    found = re.search(r"<main\b.*?</main>", html, re.S)
-    return found.group(0) if found else html
 
 
 @pytest.fixture
