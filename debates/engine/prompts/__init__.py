@@ -7,11 +7,11 @@ same way, read through ``prompt_folder`` (``DebateProtocol.prompts()``), which f
 back on the shared ones. ``PROMPT_VERSION`` names the wording in use and is recorded
 with every debate; a wording change is a new version. v3 (issue 30: sources) lays every
 prompt out as one shared prefix (preamble, sources, question: ``head``) and the call's
-own material after it (``laid_out``), so a provider's prompt cache serves the prefix. v5 (issues 39 and 42) puts what a
-round's calls share first in the cross-examination's user message (every position, the
-open points) and the agent's own part after it, so a local server's slot cache reuses
-it; adds deep mode's challenge prompts, the sources' ``passages`` field and the text
-bounds sized from the model's context.
+own material after it (``laid_out``), so a provider's prompt cache serves the prefix.
+v5 (issues 39 and 42) puts what a round's calls share first in the cross-examination's
+user message (every position, the open points) and the agent's own part after it, so a
+local server's slot cache reuses it; it adds deep mode's challenge prompts, the
+sources' ``passages`` field and the text bounds sized from the model's context.
 Templates use ``string.Template`` (``$name``) because JSON schemas are full of
 braces that ``str.format`` would trip on.
 """
