@@ -1,6 +1,7 @@
-"""The pages a team reads most, in English and in Japanese, in a real browser at 1024 and
-1280 px on a desk and on a 390 px phone, with a long question and a notification badge
-(issue 41, "Done when"): nothing wider than the window, the answer on a finished debate's
+"""The pages a team reads most, in English and in Japanese, in a real browser at 1280 px
+on a desk and on a 390 px phone, with a long question and a notification badge (issue
+41, "Done when"; test_browser_look.py walks every page at 1024 px too): nothing wider
+than the window, the answer on a finished debate's
 first screen, no English interface text on a Japanese page (tests/web/english_left.py),
 and the screenshots of docs/screenshots/ (new debate form, debate page, synthesis and
 compare, desk and phone, en and ja) taken from the code as it is."""
@@ -36,8 +37,7 @@ QUESTIONS = {
           "ディーゼルバン二十二台のリースをすべて電気バンに切り替えるべきでしょうか、"
           "それとも春まで待つべきでしょうか？",
 }
-VIEWPORTS = {"desk": {"width": 1280, "height": 800}, "narrow": {"width": 1024, "height": 800},
-             "phone": {"width": 390, "height": 844}}
+VIEWPORTS = {"desk": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 # Written as they are in every language: the output modes' identifiers (the API's and
 # the model settings' values, shown on the form to pick from).
 IDENTIFIERS = {"json_object", "json_schema", "auto", "tools", "prompt", "llama.cpp"}
@@ -99,11 +99,9 @@ def test_the_pages_a_team_reads_fit_and_speak_its_language(owner, team, language
                             found.append(f"English: {left[:6]}")
                         if found:
                             problems[where] = found
-                        if width_name != "narrow":
-                            suffix = "desk" if width_name == "desk" else "phone"
-                            page.screenshot(path=str(
-                                SCREENSHOTS / f"{SHOT[name]}-{suffix}-{language}.png"),
-                                full_page=name != "synthesis")
+                        page.screenshot(path=str(
+                            SCREENSHOTS / f"{SHOT[name]}-{width_name}-{language}.png"),
+                            full_page=name != "synthesis")
                     page.context.close()
             finally:
                 browser.close()
