@@ -26,6 +26,16 @@ LATIN_WORD = re.compile(r"[A-Za-z]{3,}")
 DATA_TOKEN = re.compile(r"\S*(?:://|@|/|\.[A-Za-z]{2,4}\b)\S*")
 
 
+def texts_in(value: object) -> set[str]:
+    """Every string inside a stored JSON value (a turn's payload, a result), whitespace
+    folded: what the model wrote, user content to a page-language test."""
+    if isinstance(value, str):
+        return {" ".join(value.split())} - {""}
+    items = value.values() if isinstance(value, dict) else \
+        value if isinstance(value, list) else ()
+    return {text for item in items for text in texts_in(item)}
+
+
 def main_part(html: str) -> str:
     """The page's ``<main>`` (the shared header and navigation are another test's), or
     the whole of a fragment that has none."""

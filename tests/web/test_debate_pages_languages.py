@@ -16,7 +16,7 @@ from django.test import Client
 from debates.models import Debate, DebateStatus
 from debates.runtime.execution import run_next_step
 from debates.services import debate_cancel
-from tests.web.english_left import english_left
+from tests.web.english_left import english_left, texts_in
 from tests.web.english_left import main_part as _main
 from tests.web.test_site_languages import _speaking
 
@@ -41,20 +41,10 @@ def _written(debate: Debate) -> set[str]:
     found: set[str] = set()
     for agent in debate.agents.all():
         found |= {agent.name, *(str(v) for v in (agent.persona or {}).values())}
-
-    def walk(value):
-        if isinstance(value, str):
-            found.add(" ".join(value.split()))
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
     for turn in debate.turns.all():
-        walk(turn.payload)
+        found |= texts_in(turn.payload)
     if hasattr(debate, "synthesis"):
-        walk(debate.synthesis.result)
+        found |= texts_in(debate.synthesis.result)
     # The automatic options' ids are words of the pages, shown translated.
     return {text for text in found if text} - set(OPTION_IDS)
 

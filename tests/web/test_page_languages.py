@@ -16,6 +16,7 @@ from debates.engine.protocols.workflow.contracts import check_discussion
 from debates.engine.protocols.workflow.schemas import Discussion, WorkflowResult
 from debates.page_words import PageWords
 from debates.runtime.execution import run_next_step
+from tests.web.english_left import texts_in
 from tests.web.htmltools import outer_html
 from tests.wording import page_wording
 
@@ -139,18 +140,8 @@ def _written(debate) -> set[str]:
     """What the model and the panel wrote (turn payloads, agent names): kept as written,
     so left out of the check."""
     found: set[str] = {a.name for a in debate.agents.all()}
-
-    def walk(value):
-        if isinstance(value, str):
-            found.add(" ".join(value.split()))
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
     for turn in debate.turns.all():
-        walk(turn.payload)
+        found |= texts_in(turn.payload)
     return {text for text in found if text}
 
 
