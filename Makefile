@@ -9,6 +9,12 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# Bytecode is written and reused. A machine may set PYTHONDONTWRITEBYTECODE=1 (this
+# one's sandbox does): then each of the hundred-odd Python processes the suite starts
+# (servers, workers, command lines) compiles the project's modules again, and each
+# pytest process rewrites every test module's asserts again (collection: 21 s of CPU
+# instead of 11). Empty, it is off (docs/performance.md, "The test suite's time").
+export PYTHONDONTWRITEBYTECODE :=
 # Two test processes: many tests wait on servers and workers they start, so a second
 # process keeps the cores busy meanwhile (worksteal evens out the slow files).
 TEST_JOBS ?= 2
