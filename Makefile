@@ -17,7 +17,7 @@ PYTEST_ARGS ?=
 export PYTHONDONTWRITEBYTECODE :=
 # Three test processes on 2 cores: many tests wait on servers and workers they start,
 # so the other processes keep the cores busy meanwhile (96 % busy with three, 88 % with
-# two: 9 min 31 s against 10 min 59 s for a clean clone's .ci/run; worksteal evens out
+# two: 9 min 30 s against 10 min 59 s for a clean clone's .ci/run; worksteal evens out
 # the slow files).
 TEST_JOBS ?= 3
 # Where `make test` keeps the fuzzer's, the linters' and the suite's output.

@@ -1,7 +1,7 @@
 """``python -m tests.fuzz_api``: schemathesis against a served site's
 ``/api/openapi.json`` with an API token, a bounded number of examples per operation;
 exits non-zero on any server error (5xx) or any answer its declared schema does not
-describe. ``make test`` runs it before the suite (docs/api.md, "Fuzzing").
+describe. ``make test`` runs it beside the suite (docs/api.md, "Fuzzing").
 
 The site is ``manage.py serve`` over a fresh SQLite database (``tests.served_site``),
 with one user, their team and a token; debates it starts run on the simulated model.
