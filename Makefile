@@ -87,10 +87,11 @@ test: install
 	@# The API under a fuzzer (schemathesis against a site of its own with a token; any
 	@# server error or off-schema answer fails: docs/api.md, "Fuzzing") and the linters
 	@# run beside the suite, each into its own log, shown when the suite ends: the
-	@# suite's processes wait on the servers and workers they start for about a third of
-	@# its time, and these fill it (docs/performance.md, "The test suite's time"). The
-	@# suite's summary is printed again last, so it is the run's last test count.
-	@mkdir -p $(TEST_LOGS)
+	@# suite's processes spend part of their time waiting on the servers and workers they
+	@# start, and these fill it (docs/performance.md, "The test suite's time"). The
+	@# suite's summary is printed again last, so it is the run's last test count. A
+	@# status left by an earlier run is removed first, so it cannot stand in for this one's.
+	@mkdir -p $(TEST_LOGS) && rm -f $(TEST_LOGS)/*.status
 	@( $(PY) -m tests.fuzz_api > $(TEST_LOGS)/fuzz.log 2>&1; echo $$? > $(TEST_LOGS)/fuzz.status ) & \
 	( { $(VENV)/bin/ruff check . && $(VENV)/bin/mypy $(PACKAGES) && $(VENV)/bin/lint-imports; } \
 		> $(TEST_LOGS)/lint.log 2>&1; echo $$? > $(TEST_LOGS)/lint.status ) & \
