@@ -51,11 +51,13 @@ $(PY):
 # than the stamp. uv installs what pip would, in a fraction of the time (a fresh venv:
 # 6 s against pip's 67 s on 2 cores); each module is compiled to bytecode by its first
 # import (compiling all of site-packages up front took 18-22 s more, most of it for
-# modules no process imports).
+# modules no process imports). --system-certs: the machine's certificate store, as pip
+# uses, not only uv's own (a registry behind a proxy with its own CA answers pip and not
+# uv otherwise).
 UV_VERSION := 0.13.9
 $(STAMP): pyproject.toml Makefile | $(PY)
 	$(PY) -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)"
-	$(VENV)/bin/uv pip install --python $(PY) --quiet -e ".[test]"
+	$(VENV)/bin/uv pip install --python $(PY) --quiet --system-certs -e ".[test]"
 	touch $(STAMP)
 
 # The gettext catalogues (.po in git) compiled to the .mo files the engine and the pages
