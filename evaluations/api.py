@@ -57,7 +57,8 @@ class EvaluationOut(EvaluationSummaryOut):
     report: dict[str, Any] | None = Field(description=(
         "report_json: arms.<arm> with accuracy, ci [low, high], n, prompt_tokens, "
         "completion_tokens, cost_usd, models ...; paired.council_vs_vote (and the mixed "
-        "arms' pairs, e.g. mixed_council_vs_council) with table and p_value. "
+        "arms' pairs, e.g. mixed_council_vs_council) with table and p_value; "
+        "prompt_versions: questions answered under each prompt version. "
         "While running: the report so far; null before any question is stored."))
 
 

@@ -81,13 +81,13 @@ def questions_csv(evaluation: Evaluation) -> str:
     mixed = bool(evaluation.spec.get("panel_models"))
     rows: list[list[Any]] = [["position", "question_id", "question", "options", "answer",
                               *(f"{a}_answer" for a in arms), *(f"{a}_right" for a in arms),
-                              "note", "error",
+                              "note", "error", "prompt_version",
                               *(("seat_models", "mixed_seat_models") if mixed else ())]]
     for r in question_rows(evaluation):
         rows.append([r.position, r.question_id, r.text,
                      "|".join(r.options) if r.options else "", r.answer,
                      *(r.answers[a] if r.answers[a] is not None else "" for a in arms),
-                     *(r.right[a] for a in arms), r.note, r.error,
+                     *(r.right[a] for a in arms), r.note, r.error, r.prompt_version,
                      *(("|".join(r.seat_models), "|".join(r.mixed_seat_models))
                        if mixed else ())])
     return _csv(rows)

@@ -42,6 +42,7 @@ class QuestionRow:
     right: dict[str, bool]
     note: str
     error: str
+    prompt_version: str  # "" when not recorded
     # Each seat's model in the one-model debate and in the mixed one (empty: not run).
     seat_models: tuple[str, ...] = ()
     mixed_seat_models: tuple[str, ...] = ()
@@ -62,7 +63,7 @@ def question_rows(evaluation: Evaluation) -> list[QuestionRow]:
             result.position + 1, question.id, question.text, question.options,
             question.answer, answers,
             {arm: question.is_right(answer) for arm, answer in answers.items()},
-            outcome.note, result.error,
+            outcome.note, result.error, outcome.prompt_version,
             tuple(outcome.detail.get("models", ())),
             tuple(outcome.detail.get("mixed", {}).get("models", ()))))
     return rows

@@ -114,6 +114,10 @@ def _context(evaluation: Evaluation, role: str) -> dict[str, Any]:
         "chart": arms_chart(report["arms"]) if report else None,
         "can_write": role in WRITE_ROLES, "poll_seconds": POLL_SECONDS,
         "simulated": evaluation.simulated,
+        # More than one prompt version (a run resumed across a deploy): said on the page.
+        "prompt_versions": ", ".join(f"{version} ({count})" for version, count in
+                                     (report or {}).get("prompt_versions", {}).items())
+        if len((report or {}).get("prompt_versions", {})) > 1 else "",
     }
 
 

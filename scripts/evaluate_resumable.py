@@ -38,7 +38,6 @@ from debates.engine import (  # noqa: E402
     report_json,
     report_markdown,
 )
-from debates.engine.prompts import PROMPT_VERSION  # noqa: E402
 
 
 def stored_outcomes(out: Path) -> dict[str, QuestionOutcome]:
@@ -66,12 +65,10 @@ def main(set_name: str, n: int, out: Path) -> None:
             continue
         started = time.monotonic()
         outcome = asyncio.run(evaluate_question(question, spec))
-        row = outcome.to_json()
-        # A run that spans sessions may span prompt versions: each row says its own, so
-        # the report can be read per version (rows without it predate this key).
-        row["detail"]["prompt_version"] = PROMPT_VERSION
+        # Each row records its prompt version (a run that spans sessions may span
+        # versions; the report says so).
         with out.open("a") as file:
-            file.write(json.dumps(row) + "\n")
+            file.write(json.dumps(outcome.to_json()) + "\n")
         answers = {arm: answer.answer for arm, answer in outcome.arms.items()}
         print(question.id, answers, "right:", question.answer,
               f"{time.monotonic() - started:.0f} s", outcome.note[:120], flush=True)

@@ -1,4 +1,5 @@
-"""Small builders for team data used across the accounts, personas and collab tests."""
+"""Small builders for team data used across the accounts, personas, collab and
+evaluations tests."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from debates.engine.protocols.council.schemas import (
 from debates.engine.schemas import DebateConfig, Mode, Persona, StopReason, Usage
 from debates.models import Debate, Synthesis
 from debates.services import debate_create
+from evaluations.models import Evaluation
 
 QUESTION = "Should we move the billing service to a managed database?"
 
@@ -63,3 +65,12 @@ def synthesis_result(agents_in_majority: list[bool | None] | None = None) -> dic
 
 def add_synthesis(debate: Debate, agents_in_majority: list[bool | None] | None = None) -> Synthesis:
     return Synthesis.objects.create(debate=debate, result=synthesis_result(agents_in_majority))
+
+
+def versions_mixed(evaluation: Evaluation) -> None:
+    """As a run resumed across a deploy stores it: its first question answered under an
+    older prompt version; the report is computed again from the stored outcomes."""
+    first = evaluation.results.order_by("position").first()
+    first.outcome["prompt_version"] = "v0"
+    first.save()
+    Evaluation.objects.filter(pk=evaluation.pk).update(report=None)

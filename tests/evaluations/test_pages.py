@@ -9,9 +9,11 @@ import json
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from debates.engine.prompts import PROMPT_VERSION
 from evaluations import runner
 from evaluations.models import Evaluation, EvaluationStatus
 from evaluations.services import EvaluationRequest, evaluation_start
+from tests.factories import versions_mixed
 
 FORM = {"set_name": "compare", "n": "40", "seed": "3", "arms": ["single", "vote", "council"],
         "agents": "5", "model": "sim/default", "sim_accuracy": "0.6"}
@@ -182,3 +184,18 @@ def test_the_mixed_arms_name_their_models_and_their_paired_comparisons(
         **FORM, "arms": ["mixed_vote"], "agents": "3", "panel_models": ""})
     assert refused.status_code == 400
     assert "need a panel of at least two different models" in refused.content.decode()
+
+
+def test_a_run_that_spans_prompt_versions_says_so_and_its_questions_name_theirs(
+        viewer_client, team, owner) -> None:
+    e = finished(team, owner, n=3)
+    page = viewer_client.get(f"/evaluations/{e.code}/").content.decode()
+    assert 'id="mixed-prompt-versions"' not in page
+    versions_mixed(e)
+    page = viewer_client.get(f"/evaluations/{e.code}/").content.decode()
+    assert f"Mixed prompt versions, questions each: v0 (1), {PROMPT_VERSION} (2)." in page
+    data = json.loads(viewer_client.get(f"/evaluations/{e.code}/export.json").content)
+    assert data["report"]["prompt_versions"] == {"v0": 1, PROMPT_VERSION: 2}
+    rows = list(csv.DictReader(io.StringIO(viewer_client.get(
+        f"/evaluations/{e.code}/questions.csv").content.decode())))
+    assert [r["prompt_version"] for r in rows] == ["v0", PROMPT_VERSION, PROMPT_VERSION]

@@ -19,6 +19,7 @@ from evaluations.models import Evaluation
 from evaluations.services import EvaluationRequest, evaluation_start
 from personas import services as personas
 from sources.services import extract_version, sources_upload
+from tests.factories import versions_mixed
 from tests.web.english_left import english_left
 from tests.web.english_left import main_part as _main
 from tests.web.test_site_languages import _speaking
@@ -128,11 +129,13 @@ def _evaluation_pages(client: Client, team, owner) -> dict[str, str]:
                       panel_models="sim/a, sim/b")
     queued = evaluation_start(team=team, user=owner, request=EvaluationRequest(
         set_name="arithmetic", n=40, seed=1, agents=3, sim_accuracy=0.7))
+    versions_mixed(mixed)
     pages = {path: client.get(path).content.decode() for path in [
         "/evaluations/", "/evaluations/new", f"/evaluations/{done.code}/",
         f"/evaluations/{done.code}/progress", f"/evaluations/{queued.code}/",
         f"/evaluations/{mixed.code}/"]}
     assert 'id="mixed-pairs"' in pages[f"/evaluations/{mixed.code}/"]
+    assert 'id="mixed-prompt-versions"' in pages[f"/evaluations/{mixed.code}/"]
     pages["invalid form"] = client.post("/evaluations/new", {
         "set_name": "compare", "n": "0", "seed": "7", "agents": "3", "model": "sim/default",
     }).content.decode()

@@ -69,10 +69,23 @@ class EvaluationReport:
     # The mixed arms' pairs: each debate against its own vote, each mixed arm against
     # its one-model arm.
     more_paired: tuple[PairedResult, ...] = ()
+    # How many outcomes each prompt version answered (those that recorded one): more
+    # than one version means the arms compare answers to different wordings.
+    prompt_versions: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def simulated(self) -> bool:
         return self.settings.get("sim_accuracy") is not None
+
+    @property
+    def mixed_prompt_versions(self) -> bool:
+        return len(self.prompt_versions) > 1
+
+
+def versions_words(versions: Mapping[str, int]) -> str:
+    """"v4 (18 questions), v5 (12)": each prompt version and its questions."""
+    return ", ".join(f"{version} ({count}{' questions' if i == 0 else ''})"
+                     for i, (version, count) in enumerate(versions.items()))
 
 
 def caveat(n: int, width: float | None = None) -> str | None:
@@ -138,6 +151,7 @@ def report_json(report: EvaluationReport) -> dict[str, Any]:
         "set": report.set_name,
         "simulated": report.simulated,
         "settings": dict(report.settings),
+        "prompt_versions": dict(report.prompt_versions),
         "arms": {name: _arm_json(arm) for name, arm in report.arms.items()},
         "paired": {},
     }
@@ -213,6 +227,9 @@ def report_markdown(report: EvaluationReport) -> str:
         lines += ["Simulated: a simulated population answered (docs/engine.md, "
                   "\"Evaluation harness\"); these figures check the harness, they say "
                   "nothing about a model.", ""]
+    if report.mixed_prompt_versions:
+        lines += [f"Mixed prompt versions: {versions_words(report.prompt_versions)}. The arms "
+                  "compare answers to different wordings; read them per version.", ""]
     lines += [
         "| arm | accuracy | 95 % CI | n | prompt tokens | completion tokens | cost "
         "| cost per right answer | Brier | | models |",

@@ -19,11 +19,13 @@ known accuracies.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..llm.capabilities import is_simulated
+from ..prompts import PROMPT_VERSION
 from ..schemas import MAX_AGENTS, MIN_AGENTS
 from .arms import Read, adversarial_reading, council_reading, one_model_of
 from .population import BeliefUpdate, SimulatedPopulation
@@ -160,17 +162,22 @@ class QuestionOutcome:
     arms: Mapping[str, ArmAnswer]
     note: str = ""  # why an arm has no answer, in words; "" when all answered
     detail: Mapping[str, Any] = field(default_factory=dict)  # e.g. each agent's answers
+    # The prompts' wording the debates used (PROMPT_VERSION): a run resumed after a
+    # deploy may span versions, and the report says so. "" when not recorded (an
+    # outcome stored before this field, or a question that failed before any prompt).
+    prompt_version: str = ""
 
     def to_json(self) -> dict[str, Any]:
         return {"question_id": self.question_id, "note": self.note,
-                "detail": dict(self.detail),
+                "detail": dict(self.detail), "prompt_version": self.prompt_version,
                 "arms": {name: asdict(arm) for name, arm in self.arms.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> QuestionOutcome:
         return cls(data["question_id"],
                    {name: ArmAnswer(**arm) for name, arm in data["arms"].items()},
-                   data.get("note", ""), data.get("detail", {}))
+                   data.get("note", ""), data.get("detail", {}),
+                   data.get("prompt_version", ""))
 
 
 def questions_for(spec: EvaluationSpec) -> LabelledSet:
@@ -255,7 +262,7 @@ async def evaluate_question(question: Question, spec: EvaluationSpec) -> Questio
         detail["population"] = {"first": list(simulated.first), "final": list(simulated.final)}
     if any(arm in spec.arms for arm in MIXED_ARMS):
         await _mixed_arms(question, spec, arms, notes, detail)
-    return QuestionOutcome(question.id, arms, "; ".join(notes), detail)
+    return QuestionOutcome(question.id, arms, "; ".join(notes), detail, PROMPT_VERSION)
 
 
 async def _mixed_arms(question: Question, spec: EvaluationSpec, arms: dict[str, ArmAnswer],
@@ -341,4 +348,6 @@ def report_from_outcomes(labelled: LabelledSet, spec: EvaluationSpec,
     more = tuple(_paired(first, second, pairs) for first, second in MIXED_PAIRS
                  if first in spec.arms and second in spec.arms)
     settings = {k: v for k, v in spec.to_json().items() if k not in ("set_name", "arms")}
-    return EvaluationReport(labelled.name, arms, paired, settings, more)
+    versions = Counter(o.prompt_version for _, o in pairs if o.prompt_version)
+    return EvaluationReport(labelled.name, arms, paired, settings, more,
+                            dict(sorted(versions.items())))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pytest
 
 from debates.engine.evaluation import arms
 from debates.engine.evaluation.population import expected_vote_yes_no, plurality
-from debates.engine.evaluation.report import EvaluationReport, report_json
+from debates.engine.evaluation.report import EvaluationReport, report_json, report_markdown
 from debates.engine.evaluation.runs import (
     SYNTHESIS,
     EvaluationSpec,
@@ -21,6 +22,7 @@ from debates.engine.evaluation.runs import (
     report_from_outcomes,
 )
 from debates.engine.evaluation.sets import Question
+from debates.engine.prompts import PROMPT_VERSION
 from tests.engine.evaluation.direct_report import simulated_report
 
 
@@ -229,3 +231,27 @@ def test_the_confidence_arm_follows_the_confident_seat_of_a_mixed_panel():
         assert outcome.arms["vote"].answer == plurality(first), question.id
     report = report_from_outcomes(labelled, spec, outcomes)
     assert list(report.arms)[:3] == ["single", "vote", "confidence"]
+
+
+def test_each_outcome_records_its_prompt_version_and_a_mix_of_versions_is_said():
+    """A run resumed across a deploy may span prompt versions: each stored outcome
+    records its own, and the report counts them and says so when there is more than one."""
+    spec = EvaluationSpec("compare", n=4, seed=5, agents=3, sim_accuracy=0.7)
+    labelled = questions_for(spec)
+    outcomes = _outcomes(spec, labelled.questions)
+    assert {o.prompt_version for o in outcomes} == {PROMPT_VERSION}
+    stored = [QuestionOutcome.from_json(o.to_json()) for o in outcomes]
+    assert stored == outcomes
+    one = report_from_outcomes(labelled, spec, stored)
+    assert report_json(one)["prompt_versions"] == {PROMPT_VERSION: 4}
+    assert "prompt versions" not in report_markdown(one)
+    # Two stored under an older wording, one before versions were recorded (not counted).
+    older = [replace(o, prompt_version="v0") for o in stored[:2]]
+    unrecorded = QuestionOutcome.from_json(
+        {k: v for k, v in stored[2].to_json().items() if k != "prompt_version"})
+    assert unrecorded.prompt_version == ""
+    mixed = report_from_outcomes(labelled, spec, [*older, unrecorded, stored[3]])
+    assert report_json(mixed)["prompt_versions"] == {"v0": 2, PROMPT_VERSION: 1}
+    assert (f"Mixed prompt versions: v0 (2 questions), {PROMPT_VERSION} (1). The arms "
+            "compare answers to different wordings; read them per version.") in (
+        report_markdown(mixed).splitlines())
