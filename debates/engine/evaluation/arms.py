@@ -27,6 +27,7 @@ model.
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -178,15 +179,25 @@ def one_model_of(spec: EvaluationSpec) -> str:
     return spec.panel_models[0] if spec.panel_models else SIM_MODEL
 
 
+def question_seed(seed: int, question: Question) -> int:
+    """The seed of a question's debates: the run's seed and the question's id, so a run
+    replays exactly, yet no two questions share their sampling draws. One seed for every
+    question gave each seat the same random stream on each (seat i samples with seed
+    + i): a seat's choices were then correlated across questions, not independent
+    draws, and the intervals assume independent questions."""
+    return zlib.crc32(f"{seed}:{question.id}".encode())
+
+
 def _config(spec: EvaluationSpec, protocol: str, question: Question,
             script: dict[str, Any] | None, panel_models: Sequence[str] = ()) -> DebateConfig:
+    seed = question_seed(spec.seed, question)
     settings: dict[str, Any] = {
         "protocol": protocol, "mode": Mode.QUICK, "max_rounds": rounds_of(spec),
         "model": one_model_of(spec) if protocol == "council" else (
             SIM_MODEL if spec.sim_accuracy is not None else spec.model),
-        "seed": spec.seed,
-        "simulator": SimulatorOptions(script=script, seed=spec.seed) if script
-        else SimulatorOptions(seed=spec.seed)}
+        "seed": seed,
+        "simulator": SimulatorOptions(script=script, seed=seed) if script
+        else SimulatorOptions(seed=seed)}
     if protocol == "council":
         settings["agents"] = spec.agents
         if panel_models:
@@ -286,6 +297,7 @@ def _read_council(question: Question, state: DebateState, calls: list[CallRecord
     synthesis = Read(*_recommendation(question, panel, everything))
     detail = {"first": first, "final": final, "rounds": panel.rounds,
               "stop_reason": panel.stop_reason, "options": list(state.options),
+              "seed": state.config.seed,
               "models": [p.model or state.config.model
                          for p in state.config.seated(state.given_personas)]}
     return CouncilReading({"single": single, "vote": vote, "confidence": confidence,

@@ -255,3 +255,16 @@ def test_each_outcome_records_its_prompt_version_and_a_mix_of_versions_is_said()
     assert (f"Mixed prompt versions: v0 (2 questions), {PROMPT_VERSION} (1). The arms "
             "compare answers to different wordings; read them per version.") in (
         report_markdown(mixed).splitlines())
+
+
+def test_each_question_debates_on_its_own_seed_and_a_rerun_replays_it():
+    """Seat i samples with the debate's seed + i: one seed for the whole run gave every
+    seat the same random draws on every question, so its answers were not independent
+    across questions. Each question now has its own seed, the same on every rerun."""
+    spec = EvaluationSpec("compare", n=6, seed=7, agents=3, sim_accuracy=0.7)
+    questions = questions_for(spec).questions
+    seeds = [o.detail["seed"] for o in _outcomes(spec, questions)]
+    assert len(set(seeds)) == len(questions)
+    assert seeds == [o.detail["seed"] for o in _outcomes(spec, questions)]
+    other_run = EvaluationSpec("compare", n=6, seed=8, agents=3, sim_accuracy=0.7)
+    assert seeds[0] != _outcomes(other_run, questions[:1])[0].detail["seed"]
