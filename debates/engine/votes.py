@@ -38,11 +38,23 @@ def confidence_scores(positions: Sequence[tuple[str | None, float | None]],
     return {o: scores[o] for o in options if o in scores}
 
 
-def confidence_vote(positions: Sequence[tuple[str | None, float | None]]) -> str | None:
-    """The answer with the highest summed confidence rank; a tie goes to the tied
-    answer given first (as the plurality's, evaluation/population.py). None without any."""
+def confidence_vote(positions: Sequence[tuple[str | None, float | None]],
+                    tie_breaks: Sequence[Sequence[str | None]] = ()) -> str | None:
+    """The answer with the highest summed confidence rank; None without any. A tie goes
+    to the tied answer most of each of ``tie_breaks``' answers hold, in turn, as the
+    council's rule breaks it (the independent vote, then the final one:
+    protocols/council/decision.py), and at last to the tied answer given first. Without
+    the vote, three agents on two options would tie whenever the lone dissenter is the
+    surest (rank 3 against 1 + 2), and the first-given answer would win every such tie."""
     scores = confidence_scores(positions)
     if not scores:
         return None
     best = max(scores.values())
-    return next(a for a in scores if scores[a] == best)
+    tops = [a for a in scores if scores[a] == best]
+    for answers in tie_breaks:
+        if len(tops) == 1:
+            break
+        held = {a: sum(1 for given in answers if given == a) for a in tops}
+        most = max(held.values())
+        tops = [a for a in tops if held[a] == most]
+    return tops[0]

@@ -54,15 +54,23 @@ def test_confidence_scores_sum_ranks_per_option():
     assert confidence_scores(positions, OPTIONS) == {"for": 3.0, "against": 7.0}
 
 
-def test_the_confidence_vote_reads_ranks_and_breaks_ties_by_the_first_given():
-    # for at 0.6 and 0.7 (ranks 1, 2): 3; against at 0.9 (rank 3): 3, a tie the first
-    # given answer wins. A lone dissenter at 0.99 can only tie two agents, whatever its
-    # number: ranks 1.5 + 1.5 against 3.
+def test_the_confidence_vote_reads_ranks_and_breaks_ties_by_the_votes_then_the_first_given():
+    # for at 0.6 and 0.7 (ranks 1, 2): 3; against at 0.9 (rank 3): 3, a tie. A lone
+    # dissenter at 0.99 can only tie two agents, whatever its number: ranks 1.5 + 1.5
+    # against 3.
     assert confidence_vote([("for", 0.6), ("for", 0.7), ("against", 0.9)]) == "for"
-    assert confidence_vote([("for", 0.5), ("for", 0.5), ("against", 0.99)]) == "for"
-    # Two sure agents outweigh three unsure ones: ranks 4 + 5 = 9 against 1 + 2 + 3 = 6.
+    sure_dissenter_first = [("against", 0.99), ("for", 0.5), ("for", 0.6)]
+    # Without a vote to break it, the first given; with the independent vote, its
+    # plurality, as the council's rule breaks it.
+    assert confidence_vote(sure_dissenter_first) == "against"
+    assert confidence_vote(sure_dissenter_first, (["against", "for", "for"],)) == "for"
+    # The independent vote tied too: the final vote breaks it.
+    assert confidence_vote([("for", 0.9), ("against", 0.9)],
+                           (["for", "against"], ["against", "against"])) == "against"
+    # Two sure agents outweigh three unsure ones: ranks 4 + 5 = 9 against 1 + 2 + 3 = 6,
+    # whatever the vote says.
     assert confidence_vote([("for", 0.5), ("for", 0.6), ("for", 0.7), ("against", 0.9),
-                            ("against", 0.95)]) == "against"
+                            ("against", 0.95)], (["for"] * 3 + ["against"] * 2,)) == "against"
     assert confidence_vote([("for", None), (None, 0.8)]) is None
 
 

@@ -280,14 +280,16 @@ def _read_council(question: Question, state: DebateState, calls: list[CallRecord
     vote_answer = plurality(first)
     vote = Read(vote_answer, _backing(panel.first, first, vote_answer), costs_of(round_zero),
                 "" if vote_answer else "no agent gave a readable first answer")
+    final = _answers(question, panel.final) if panel.rounds >= 1 else []
+    # A tie of confidence ranks is broken as the council's rule breaks it: by the
+    # independent vote, then the final one.
     ranked = confidence_vote([(answer, _clamped(given.confidence) if given else None)
-                              for answer, given in zip(first, panel.first, strict=True)])
+                              for answer, given in zip(first, panel.first, strict=True)],
+                             (first, final))
     confidence = Read(ranked, _backing(panel.first, first, ranked), costs_of(round_zero),
                       "" if ranked else "no agent gave a readable first answer and confidence")
     everything = costs_of(calls)
-    final: list[str | None] = []
     if panel.rounds >= 1:
-        final = _answers(question, panel.final)
         council_answer = plurality(final)
         verdict = Read(council_answer, _backing(panel.final, final, council_answer),
                        everything,

@@ -214,23 +214,41 @@ def test_an_impossible_population_is_refused(bad, says):
         EvaluationSpec("compare", n=5, agents=3, sim_accuracy=0.6, **bad)
 
 
-def test_the_confidence_arm_follows_the_confident_seat_of_a_mixed_panel():
-    # Seats of 0.9, 0.5, 0.5, each stating its accuracy: ranks 3, 1.5, 1.5. The strong
-    # seat's answer scores 3 alone (a tie with the other two together, which the first
-    # given wins) or 4.5 with one of them: the confidence arm answers as seat 0 does
-    # on every question, the vote as the plurality.
-    spec = EvaluationSpec("compare", n=12, seed=5, agents=3, sim_accuracy=0.6,
-                          sim_accuracies=(0.9, 0.5, 0.5),
+def test_the_confidence_arm_follows_the_sure_seats_and_breaks_ties_by_the_vote():
+    # Seats of 0.9, 0.9, 0.5, 0.5, 0.5, each stating its accuracy: ranks 4.5, 4.5, 2, 2,
+    # 2. The two sure seats together score 9 against at most 6: their answer, even
+    # against three; split, each scores 4.5 plus 2 a seat beside it, and the plurality
+    # wins.
+    spec = EvaluationSpec("compare", n=16, seed=5, agents=5, sim_accuracy=0.6,
+                          sim_accuracies=(0.9, 0.9, 0.5, 0.5, 0.5),
                           arms=("single", "vote", "confidence", "council"))
     labelled = questions_for(spec)
     outcomes = _outcomes(spec, labelled.questions)
     population = population_of(spec)
+    overruled = 0
     for question, outcome in zip(labelled.questions, outcomes, strict=True):
         first = population.debate(question).first
-        assert outcome.arms["confidence"].answer == first[0], question.id
+        sure = first[0] if first[0] == first[1] else plurality(first)
+        assert outcome.arms["confidence"].answer == sure, question.id
         assert outcome.arms["vote"].answer == plurality(first), question.id
+        overruled += sure != plurality(first)
+    assert overruled > 0  # the two sure seats outweighed three on some question
     report = report_from_outcomes(labelled, spec, outcomes)
     assert list(report.arms)[:3] == ["single", "vote", "confidence"]
+
+
+def test_three_seats_confidence_ties_go_to_the_vote_not_to_the_first_seat():
+    """0.9, 0.5, 0.5: the sure seat alone scores 3, the two others 1.5 + 1.5: a tie, which
+    the council's rule breaks by the independent vote. Broken by the first-given answer,
+    the arm answered as seat 0 on every question (it did on Qwen 0.5B: 50 of 50)."""
+    spec = EvaluationSpec("compare", n=12, seed=5, agents=3, sim_accuracy=0.6,
+                          sim_accuracies=(0.9, 0.5, 0.5), arms=("single", "vote", "confidence"))
+    labelled = questions_for(spec)
+    outcomes = _outcomes(spec, labelled.questions)
+    population = population_of(spec)
+    firsts = [population.debate(q).first for q in labelled.questions]
+    assert any(f[0] != plurality(f) for f in firsts)  # seat 0 was outvoted somewhere
+    assert [o.arms["confidence"].answer for o in outcomes] == [plurality(f) for f in firsts]
 
 
 def test_each_outcome_records_its_prompt_version_and_a_mix_of_versions_is_said():
