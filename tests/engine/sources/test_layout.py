@@ -74,9 +74,9 @@ def test_the_prompt_version_is_v5_and_each_protocols_prompts_are_in_its_package(
 
     assert PROMPT_VERSION == "v5"
     # The docs name the version in use (they said v2 for three versions).
-    docs = Path(__file__).resolve().parents[3] / "docs"
-    assert f"now `{PROMPT_VERSION}`" in (docs / "protocols.md").read_text()
-    assert f"`PROMPT_VERSION` (`{PROMPT_VERSION}`" in (docs / "engine.md").read_text()
+    root = Path(__file__).resolve().parents[3]
+    assert f"now `{PROMPT_VERSION}`" in (root / "docs/protocols.md").read_text()
+    assert f"`PROMPT_VERSION` (`{PROMPT_VERSION}`" in (root / "docs/engine.md").read_text()
     assert sorted(n for n in os.listdir(SHARED) if n.endswith(".md")) == [
         "focused.md", "json_tail.md", "judge.md", "preamble.md", "sources.md", "verifier.md"]
     assert not [n for n in os.listdir(SHARED) if (SHARED / n).is_dir() and n != "__pycache__"]
