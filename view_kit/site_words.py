@@ -59,6 +59,10 @@ def ui(key: str, language: str | None = None, **values: object) -> str:
     counted key takes the form ``n`` calls for in that language."""
     words = _words(language_of(language or translation.get_language()))
     text = words.gettext(key)
+    if text == key:
+        # A counted key read without ``n``: its one form. Python's gettext falls back to
+        # it only from 3.11.7 on; read it here so every 3.11 answers alike.
+        text = words.ngettext(key, key, 1)
     if "n" in values:
         counted = words.ngettext(key, key, int(values["n"]))  # type: ignore[call-overload]
         text = counted if counted != key else text

@@ -47,9 +47,11 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         if (ROOT / name).is_file():
             shutil.copy2(ROOT / name, target)
     # uv (which `make install` installs) builds and installs as pip would, without pip's
-    # seconds for an isolated build and for putting pip itself into the new venv.
-    _run([str(UV), "build", "--wheel", "--quiet", "--out-dir", str(dist), str(source)],
-         cwd=base)
+    # seconds for an isolated build and for putting pip itself into the new venv. The
+    # isolated build fetches setuptools: with the machine's certificates, as `make
+    # install` does (uv's own roots refused this machine's registry proxy).
+    _run([str(UV), "build", "--wheel", "--quiet", "--system-certs", "--out-dir", str(dist),
+          str(source)], cwd=base)
     wheel = next(dist.glob("council-*.whl"))
 
     env_dir = base / "venv"
