@@ -60,8 +60,8 @@ def ui(key: str, language: str | None = None, **values: object) -> str:
     words = _words(language_of(language or translation.get_language()))
     text = words.gettext(key)
     if text == key:
-        # A counted key read without ``n``: its one form. Python's gettext falls back to
-        # it only from 3.11.7 on; read it here so every 3.11 answers alike.
+        # A counted key read without ``n``: its one form. Python 3.11.7's gettext falls
+        # back to it, Debian's 3.11.2 does not; read here, every 3.11 answers alike.
         text = words.ngettext(key, key, 1)
     if "n" in values:
         counted = words.ngettext(key, key, int(values["n"]))  # type: ignore[call-overload]

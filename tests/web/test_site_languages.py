@@ -103,8 +103,8 @@ def _speaking(user, language: str) -> Client:
 
 @pytest.mark.parametrize("language", ["en", "ja", "fr"])
 def test_a_counted_key_without_its_count_reads_its_one_form_on_every_python(language):
-    # Python's gettext falls back to a plural entry's one form only from 3.11.7 on; on
-    # 3.11.2 (Debian's) this was a KeyError, and the catalogue test above failed there.
+    # Python 3.11.7's gettext falls back to a plural entry's one form; Debian's 3.11.2
+    # does not, so this was a KeyError there, and the catalogue test below failed.
     assert ui("site.list.count_match", language) == ui("site.list.count_match", language,
                                                         n=1).replace("1", "{n}", 1)
     with pytest.raises(KeyError):
