@@ -18,13 +18,10 @@ import sys
 import time
 from pathlib import Path
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "council_site.settings")
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-import django  # noqa: E402
-
-django.setup()  # the model settings (COUNCIL_MODELS) are read as the site reads them
+# The resumable evaluation's script sets Django up as the site does (COUNCIL_MODELS);
+# importing it runs nothing else.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import evaluate_resumable  # noqa: E402, F401
 
 from debates.engine import EngineHooks, EvaluationSpec, questions_for  # noqa: E402
 from debates.engine.configure import resolve_config  # noqa: E402
