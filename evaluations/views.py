@@ -101,6 +101,7 @@ def _context(evaluation: Evaluation, role: str) -> dict[str, Any]:
     # The mixed arms' pairs (docs/engine.md, "The mixed arms"), each with its arms' names.
     mixed_pairs = [pair for key, pair in (report or {}).get("paired", {}).items()
                    if key != "council_vs_vote"]
+    versions = (report or {}).get("prompt_versions", {})
     caveats: dict[str, list[str]] = {}  # one line per caveat, naming its arms
     for name, arm in (report or {}).get("arms", {}).items():
         if arm.get("caveat"):
@@ -116,8 +117,7 @@ def _context(evaluation: Evaluation, role: str) -> dict[str, Any]:
         "simulated": evaluation.simulated,
         # More than one prompt version (a run resumed across a deploy): said on the page.
         "prompt_versions": ", ".join(f"{version} ({count})" for version, count in
-                                     (report or {}).get("prompt_versions", {}).items())
-        if len((report or {}).get("prompt_versions", {})) > 1 else "",
+                                     versions.items()) if len(versions) > 1 else "",
     }
 
 
